@@ -1,0 +1,33 @@
+"""Chunks as plain values: where a splitter cut a document, by its own arithmetic (§5).
+
+A chunk is a range of code points in the canonical text; it may carry a `prefix` (a
+heading breadcrumb or table header) that is embedded with it but lies outside its range.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Chunk:
+    id: str
+    """First 16 hex of sha256 over corpus hash, doc, start, end and splitter fingerprint."""
+    doc: str
+    """Document id."""
+    start: int
+    """First code point, inclusive."""
+    end: int
+    """End, exclusive."""
+    prefix: str = ""
+    """Text embedded before the chunk but not part of its offsets."""
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+def chunk_id(corpus_hash: str, doc: str, start: int, end: int, fingerprint: str) -> str:
+    payload = "\x1f".join([corpus_hash, doc, str(start), str(end), fingerprint])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]

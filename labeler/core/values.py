@@ -1,0 +1,216 @@
+"""Queries and evidence spans as plain, validated values (SPEC §3).
+
+They are frozen and do no I/O; the store takes and returns them. Validation happens when
+a value is built, so nothing invalid reaches the database or a label file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from labeler.core.errors import LabelError
+
+CONTEXT = 32
+"""Code points of prefix and suffix kept beside a quote."""
+
+
+class Boundary(StrEnum):
+    """The boundary pattern a query exercises."""
+
+    CONDITION_CONSEQUENCE = "condition-consequence"
+    HEADING_PARAGRAPH = "heading-paragraph"
+    LIST_INTRO_ITEM = "list-intro-item"
+    TABLE_HEADER_ROW = "table-header-row"
+    CROSS_REFERENCE = "cross-reference"
+    CODE_EXPLANATION_SNIPPET = "code-explanation-snippet"
+    CONTROL = "control"
+    OTHER = "other"
+
+
+class Status(StrEnum):
+    DRAFT = "draft"
+    LABELLED = "labelled"
+    REVIEWED = "reviewed"
+
+
+class SpanState(StrEnum):
+    VALID = "valid"
+    STALE = "stale"
+    ORPHANED = "orphaned"
+
+
+_QUERY_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
+_SLICE = re.compile(r"^[^\s,]{1,64}$")
+
+
+def parse_boundary(value: str, *, key: str = "boundary") -> Boundary:
+    try:
+        return Boundary(value)
+    except ValueError:
+        allowed = ", ".join(b.value for b in Boundary)
+        raise LabelError(
+            f"unknown boundary pattern {value!r} (one of: {allowed})", key=key
+        ) from None
+
+
+def parse_status(value: str, *, key: str = "status") -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        allowed = ", ".join(s.value for s in Status)
+        raise LabelError(f"unknown status {value!r} (one of: {allowed})", key=key) from None
+
+
+def context_of(text: str, start: int, end: int) -> tuple[str, str]:
+    """The prefix and suffix of up to CONTEXT code points around text[start:end]."""
+    return text[max(0, start - CONTEXT) : start], text[end : end + CONTEXT]
+
+
+@dataclass(frozen=True)
+class Span:
+    """Evidence: `quote == canonical_text(doc)[start:end]`, offsets in code points."""
+
+    doc: str
+    """Document id: POSIX path relative to the corpus folder."""
+    start: int
+    """First code point of the quote."""
+    end: int
+    """One past the last code point."""
+    quote: str
+    """The exact text between start and end."""
+    prefix: str = ""
+    """Up to 32 code points before start."""
+    suffix: str = ""
+    """Up to 32 code points after end."""
+    doc_hash: str = ""
+    """The hash of the document text the span was made on."""
+    annotator: str = ""
+    """Who drew it."""
+    created: str = ""
+    """ISO-8601 UTC time it was drawn."""
+    id: int | None = None
+    """Row id in the store, when it came from one."""
+
+    def __post_init__(self) -> None:
+        if not self.doc:
+            raise LabelError("span has no document id", key="doc")
+        if not (0 <= self.start < self.end):
+            raise LabelError(
+                f"span offsets must satisfy 0 <= start < end, got {self.start}..{self.end}",
+                key="start",
+                offset=self.start,
+            )
+        if len(self.quote) != self.end - self.start:
+            raise LabelError(
+                f"quote has {len(self.quote)} code points but end - start = "
+                f"{self.end - self.start}",
+                key="quote",
+                offset=self.start,
+            )
+
+    @classmethod
+    def from_text(
+        cls,
+        text: str,
+        doc: str,
+        start: int,
+        end: int,
+        *,
+        doc_hash: str = "",
+        annotator: str = "",
+        created: str = "",
+    ) -> Span:
+        """Build a span from canonical text, checking the offsets against it."""
+        if not (0 <= start < end <= len(text)):
+            raise LabelError(
+                f"span {start}..{end} is outside {doc} (length {len(text)})",
+                key="start" if not 0 <= start < len(text) else "end",
+                offset=start if not 0 <= start < len(text) else end,
+            )
+        prefix, suffix = context_of(text, start, end)
+        return cls(doc, start, end, text[start:end], prefix, suffix, doc_hash, annotator, created)
+
+    def check(self, text: str) -> None:
+        """Raise unless `text[start:end] == quote` (the rule every write path keeps)."""
+        if self.end > len(text):
+            raise LabelError(
+                f"span {self.start}..{self.end} is outside {self.doc} (length {len(text)})",
+                key="end",
+                offset=self.end,
+            )
+        found = text[self.start : self.end]
+        if found != self.quote:
+            raise LabelError(
+                f"quote does not match {self.doc} at {self.start}..{self.end}: "
+                f"expected {self.quote[:40]!r}, text has {found[:40]!r}",
+                key="quote",
+                offset=self.start,
+            )
+
+    def state_in(self, text: str | None) -> SpanState:
+        """Valid when the quote and its context are still at the same offsets (§3)."""
+        if text is None:
+            return SpanState.ORPHANED
+        if text[self.start : self.end] != self.quote:
+            return SpanState.STALE
+        if context_of(text, self.start, self.end) != (self.prefix, self.suffix):
+            return SpanState.STALE
+        return SpanState.VALID
+
+    def moved(self, text: str, start: int, end: int) -> Span:
+        """The same span re-drawn at new offsets in `text`."""
+        prefix, suffix = context_of(text, start, end)
+        return replace(
+            self, start=start, end=end, quote=text[start:end], prefix=prefix, suffix=suffix
+        )
+
+
+@dataclass(frozen=True)
+class Query:
+    """A question with its labels. An abstention query has no evidence."""
+
+    id: str
+    """Stable id such as `q-0007`."""
+    text: str
+    """The question as a user would ask it."""
+    abstain: bool = False
+    """True when the corpus holds no answer."""
+    boundary: Boundary = Boundary.OTHER
+    """The boundary pattern this query exercises."""
+    slices: tuple[str, ...] = ()
+    """Free tags (`critical`, `tables`, `lang:de`), sorted and unique."""
+    notes: str = ""
+    """Free text for annotators."""
+    status: Status = Status.DRAFT
+    """draft, labelled or reviewed."""
+    annotator: str = ""
+    """Who created the query."""
+    created: str = ""
+    """ISO-8601 UTC creation time."""
+    updated: str = ""
+    """ISO-8601 UTC time of the last edit."""
+    evidence: tuple[Span, ...] = field(default=())
+    """The spans that answer it, in document then offset order."""
+
+    def __post_init__(self) -> None:
+        if not _QUERY_ID.match(self.id):
+            raise LabelError(f"invalid query id {self.id!r}", key="id")
+        if not self.text.strip():
+            raise LabelError(f"query {self.id} has empty text", key="text")
+        for s in self.slices:
+            if not _SLICE.match(s):
+                raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
+        object.__setattr__(self, "slices", tuple(sorted(set(self.slices))))
+        if self.abstain and self.evidence:
+            raise LabelError(
+                f"query {self.id} is an abstention query but has evidence", key="abstain"
+            )
+        object.__setattr__(
+            self, "evidence", tuple(sorted(self.evidence, key=lambda s: (s.doc, s.start, s.end)))
+        )
+
+    @property
+    def answerable(self) -> bool:
+        return not self.abstain and bool(self.evidence)
