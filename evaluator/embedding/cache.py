@@ -1,0 +1,191 @@
+"""A content-addressed embedding cache: a text is embedded once per model, ever (§6).
+
+Rows are keyed by the model fingerprint and the sha256 of the exact text, so candidates
+that cut the same chunk share its vector, and a model change can never serve a stale one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS embeddings (
+    fingerprint TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (fingerprint, text_sha256)
+)
+"""
+_LOOKUP_BATCH = 500
+"""Keys per SELECT, well under SQLite's bound-parameter limit."""
+
+
+class EmbeddingCache:
+    """SQLite file (or `:memory:`) of float32 vectors; safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        """Where the cache lives; `:memory:` for a throwaway one."""
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        # WAL lets runs read while another run writes; the timeout waits out a writer.
+        self._conn.execute("PRAGMA busy_timeout = 5000")
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute(_SCHEMA)
+        self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def get_many(self, fingerprint: str, texts: Sequence[str]) -> dict[int, Vectors]:
+        """Index in `texts` → cached vector, for the texts this model has embedded before."""
+        positions: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            positions.setdefault(text_sha256(text), []).append(i)
+        keys = list(positions)
+        found: dict[int, Vectors] = {}
+        for start in range(0, len(keys), _LOOKUP_BATCH):
+            for key, vector in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
+                for i in positions[key]:
+                    found[i] = vector
+        return found
+
+    def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None:
+        """Store one vector per text; a text already cached keeps its first vector."""
+        if len(texts) != len(vectors):
+            raise ValueError(f"{len(texts)} texts but {len(vectors)} vectors")
+        rows = [
+            (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
+            for text, vector in zip(texts, vectors, strict=True)
+        ]
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.executemany(
+                    "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows
+                )
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def count(self, fingerprint: str | None = None) -> int:
+        """Vectors stored, for one model or for all."""
+        sql, args = "SELECT count(*) FROM embeddings", ()
+        if fingerprint is not None:
+            sql, args = sql + " WHERE fingerprint = ?", (fingerprint,)
+        with self._lock:
+            (n,) = self._conn.execute(sql, args).fetchone()
+        return int(n)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> EmbeddingCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors]]:
+        marks = ",".join("?" * len(keys))
+        sql = (
+            "SELECT text_sha256, dim, vector FROM embeddings"
+            f" WHERE fingerprint = ? AND text_sha256 IN ({marks})"
+        )
+        with self._lock:
+            rows = self._conn.execute(sql, [fingerprint, *keys]).fetchall()
+        return [(key, _from_blob(blob, dim)) for key, dim, blob in rows]
+
+
+def _to_blob(vector: Vectors) -> bytes:
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def _from_blob(blob: bytes, dim: int) -> Vectors:
+    vector = np.frombuffer(blob, dtype="<f4")
+    if vector.shape != (dim,):
+        raise ValueError(f"cached vector has {vector.shape[0]} values, expected {dim}")
+    return vector.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    requested: int
+    """Texts asked for, duplicates included."""
+    hits: int
+    """Distinct texts (per call) served from the cache."""
+    misses: int
+    """Distinct texts (per call) the model had to embed."""
+
+
+class CachedEmbedder:
+    """An Embedder that asks the cache first and embeds each missing text once."""
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache) -> None:
+        self.embedder = embedder
+        """The model that fills the misses."""
+        self.cache = cache
+        """Where vectors are looked up and stored."""
+        self._requested = 0
+        self._hits = 0
+        self._misses = 0
+        self._lock = threading.Lock()
+
+    @property
+    def fingerprint(self) -> str:
+        return self.embedder.fingerprint
+
+    @property
+    def dim(self) -> int:
+        return self.embedder.dim
+
+    @property
+    def model_id(self) -> str:
+        return self.embedder.model_id
+
+    def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        found = self.cache.get_many(self.fingerprint, texts)
+        for i, vector in found.items():
+            out[i] = vector
+        missing = _first_positions(texts, skip=found.keys())
+        if progress is not None and len(texts) > len(missing):
+            progress(len(texts) - len(missing))
+        if missing:
+            fresh_texts = [texts[i] for i in missing.values()]
+            fresh = self.embedder.embed(fresh_texts, progress)
+            self.cache.put_many(self.fingerprint, fresh_texts, fresh)
+            by_text = dict(zip(fresh_texts, fresh, strict=True))
+            for i, text in enumerate(texts):
+                if i not in found:
+                    out[i] = by_text[text]
+        self._count(len(texts), len({texts[i] for i in found}), len(missing))
+        return out
+
+    def stats(self) -> CacheStats:
+        with self._lock:
+            return CacheStats(self._requested, self._hits, self._misses)
+
+    def _count(self, requested: int, hits: int, misses: int) -> None:
+        with self._lock:
+            self._requested += requested
+            self._hits += hits
+            self._misses += misses
+
+
+def _first_positions(texts: Sequence[str], skip: Container[int]) -> dict[str, int]:
+    """Each distinct text whose index is not in `skip` → where it first occurs."""
+    first: dict[str, int] = {}
+    for i, text in enumerate(texts):
+        if i not in skip:
+            first.setdefault(text, i)
+    return first

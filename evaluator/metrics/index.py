@@ -1,0 +1,87 @@
+"""A candidate's chunks, grouped by document and sorted once, for range look-ups.
+
+Oracle recall and precision_omega ask "which chunks touch this span?" for every query;
+bisecting sorted starts and a running maximum of ends answers that without a scan, even
+for splitters whose chunks nest. Token counts are cached per chunk for the same reason.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+
+from evaluator.chunk import Chunk
+
+
+@dataclass(frozen=True)
+class _DocChunks:
+    chunks: tuple[Chunk, ...]
+    """The document's chunks by (start, end)."""
+    starts: tuple[int, ...]
+    """Their starts, for bisect."""
+    reach: tuple[int, ...]
+    """reach[i] = max end of chunks[0..i]: nondecreasing, so bisectable too."""
+
+    @classmethod
+    def of(cls, chunks: Iterable[Chunk]) -> _DocChunks:
+        ordered = tuple(sorted(chunks, key=lambda c: (c.start, c.end)))
+        reach = tuple(accumulate((c.end for c in ordered), max))
+        return cls(ordered, tuple(c.start for c in ordered), reach)
+
+    def touching(self, start: int, end: int) -> list[Chunk]:
+        """Chunks whose closed range meets [start, end]: c.start <= end and c.end >= start."""
+        first = bisect_left(self.reach, start)
+        last = bisect_right(self.starts, end)
+        return [c for c in self.chunks[first:last] if c.end >= start]
+
+
+@dataclass(frozen=True)
+class ChunkIndex:
+    """Every chunk of one candidate, by document."""
+
+    docs: Mapping[str, _DocChunks]
+    """Document id -> its chunks, sorted."""
+
+    @classmethod
+    def build(cls, chunks: Iterable[Chunk]) -> ChunkIndex:
+        by_doc: defaultdict[str, list[Chunk]] = defaultdict(list)
+        for chunk in chunks:
+            by_doc[chunk.doc].append(chunk)
+        return cls({doc: _DocChunks.of(cs) for doc, cs in by_doc.items()})
+
+    def touching(self, doc: str, start: int, end: int) -> list[Chunk]:
+        """Chunks of `doc` that intersect or touch [start, end], in offset order."""
+        found = self.docs.get(doc)
+        return found.touching(start, end) if found is not None else []
+
+    def chunks(self) -> list[Chunk]:
+        return [c for d in self.docs.values() for c in d.chunks]
+
+
+@dataclass
+class TokenCounter:
+    """Tokens of a chunk as it goes into a prompt: its prefix, then its text.
+
+    The prefix and the text are counted apart and summed, so the count does not depend
+    on how an embedder joins them. Counts are cached: a chunk recurs across many queries.
+    """
+
+    count_tokens: Callable[[str], int]
+    """The settings' tokenizer."""
+    texts: Mapping[str, str]
+    """Canonical text of every document."""
+    _cache: dict[Chunk, int] = field(default_factory=dict, repr=False)
+
+    def __call__(self, chunk: Chunk) -> int:
+        cached = self._cache.get(chunk)
+        if cached is None:
+            body = self.count_tokens(self.texts[chunk.doc][chunk.start : chunk.end])
+            cached = body + (self.count_tokens(chunk.prefix) if chunk.prefix else 0)
+            self._cache[chunk] = cached
+        return cached
+
+    def total(self, chunks: Sequence[Chunk]) -> int:
+        return sum(self(c) for c in chunks)

@@ -1,0 +1,106 @@
+"""Compare the corpus folder as it is now with the store's binding (§3, §8).
+
+Every command calls `sync`: there is no re-ingest step. When nothing a span depends on
+has changed, the store quietly rebinds to the new corpus hash; otherwise it stays bound
+to the old hash until a person has resolved every stale span.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store
+from labeler.core.values import Span, SpanState
+
+
+@dataclass(frozen=True)
+class CorpusChange:
+    changed: tuple[str, ...]
+    """Documents in both, with different hashes."""
+    added: tuple[str, ...]
+    """Documents only in the corpus folder."""
+    removed: tuple[str, ...]
+    """Documents only in the binding."""
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changed or self.added or self.removed)
+
+
+@dataclass(frozen=True)
+class SpanCheck:
+    query_id: str
+    """The query the span answers."""
+    span: Span
+    """The span as stored."""
+    state: SpanState
+    """valid, stale or orphaned against the current corpus."""
+
+
+@dataclass(frozen=True)
+class CorpusStatus:
+    bound_hash: str | None
+    """The hash the store is bound to."""
+    current_hash: str
+    """The hash of the corpus folder now."""
+    change: CorpusChange
+    """What differs between the two."""
+    spans: tuple[SpanCheck, ...]
+    """Every span that is not valid."""
+    span_total: int
+    """How many spans the store holds."""
+
+    @property
+    def counts(self) -> Counter[SpanState]:
+        c: Counter[SpanState] = Counter(s.state for s in self.spans)
+        c[SpanState.VALID] = self.span_total - len(self.spans)
+        return c
+
+    @property
+    def waiting(self) -> int:
+        """Spans that wait for a person's review."""
+        return len(self.spans)
+
+
+def diff_documents(bound: dict[str, str], current: dict[str, str]) -> CorpusChange:
+    return CorpusChange(
+        changed=tuple(sorted(d for d in bound.keys() & current.keys() if bound[d] != current[d])),
+        added=tuple(sorted(current.keys() - bound.keys())),
+        removed=tuple(sorted(bound.keys() - current.keys())),
+    )
+
+
+def check(store: Store, corpus: Corpus) -> CorpusStatus:
+    """Read-only: what changed and which spans are no longer valid."""
+    bound = store.bound_documents()
+    current = corpus.doc_hashes
+    change = diff_documents(bound, current)
+    touched = set(change.changed) | set(change.removed)
+    bad: list[SpanCheck] = []
+    total = 0
+    for query_id, span in store.spans():
+        total += 1
+        if span.doc not in touched and span.doc in current:
+            continue
+        text = corpus.documents[span.doc].text if span.doc in current else None
+        state = span.state_in(text)
+        if state is not SpanState.VALID:
+            bad.append(SpanCheck(query_id, span, state))
+    return CorpusStatus(store.corpus_hash, corpus.hash, change, tuple(bad), total)
+
+
+def sync(store: Store, corpus: Corpus) -> CorpusStatus:
+    """Rebind to the corpus when no span waits for review; return the status either way."""
+    status = check(store, corpus)
+    if status.bound_hash == status.current_hash or status.waiting:
+        return status
+    with store.write() as db:
+        for _query_id, span in store.spans():
+            doc = corpus.documents[span.doc]
+            if span.doc_hash != doc.hash:
+                store.keep_text(doc.hash, doc.text, db=db)
+                db.execute("UPDATE spans SET doc_hash = ? WHERE id = ?", [doc.hash, span.id])
+        store.bind(corpus.doc_hashes, db=db)
+    return replace(status, bound_hash=corpus.hash)

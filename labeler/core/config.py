@@ -1,0 +1,115 @@
+"""`spanlab.toml`: where the corpus, the store and Chroma live for this working folder (§10).
+
+Flags override the file; the file overrides the defaults. Paths in the file are relative
+to the file's folder, so a project can be moved or checked out anywhere.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from labeler.core.errors import ConfigError
+
+CONFIG_NAME = "spanlab.toml"
+DEFAULT_DB = ".spanlab/labels.db"
+DEFAULT_CHROMA = ".spanlab/chroma"
+
+_KEYS = {"corpus", "db", "chroma_path", "chroma_url", "embedding", "encoding"}
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    """The working folder (where spanlab.toml is)."""
+    corpus: Path | None = None
+    """The corpus folder."""
+    db: Path = Path(DEFAULT_DB)
+    """The label store."""
+    chroma_path: Path = Path(DEFAULT_CHROMA)
+    """Embedded Chroma's folder."""
+    chroma_url: str | None = None
+    """A Chroma server (`http://host:port`), used instead of the embedded one."""
+    embedding: str = "minilm"
+    """Default embedding choice (§6)."""
+    encoding: str = "utf-8"
+    """Codec of the corpus files."""
+
+    def override(self, **flags: Any) -> Project:
+        """Apply command-line flags that were given (None means not given)."""
+        given = {k: v for k, v in flags.items() if v is not None}
+        for key in ("corpus", "db", "chroma_path"):
+            if key in given:
+                given[key] = Path(given[key])
+        return replace(self, **given)
+
+    def require_corpus(self) -> Path:
+        if self.corpus is None:
+            raise ConfigError(
+                "no corpus folder configured",
+                file=str(self.root / CONFIG_NAME),
+                key="corpus",
+                hint="run `spanlab init CORPUS_DIR` or pass --corpus",
+            )
+        return self.corpus
+
+
+def load(root: Path) -> Project:
+    """Read `root/spanlab.toml` if present."""
+    path = root / CONFIG_NAME
+    if not path.exists():
+        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
+            file=str(path),
+            key=unknown[0],
+        )
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise ConfigError(f"{key!r} must be a string", file=str(path), key=key)
+
+    def rel(key: str, default: str | None) -> Path | None:
+        value = data.get(key, default)
+        return None if value is None else (root / value)
+
+    return Project(
+        root=root,
+        corpus=rel("corpus", None),
+        db=rel("db", DEFAULT_DB) or root / DEFAULT_DB,
+        chroma_path=rel("chroma_path", DEFAULT_CHROMA) or root / DEFAULT_CHROMA,
+        chroma_url=data.get("chroma_url"),
+        embedding=data.get("embedding", "minilm"),
+        encoding=data.get("encoding", "utf-8"),
+    )
+
+
+def write(project: Project) -> Path:
+    """Write spanlab.toml with paths relative to the root where possible."""
+
+    def show(p: Path) -> str:
+        try:
+            return p.resolve().relative_to(project.root.resolve()).as_posix()
+        except ValueError:
+            return str(p.resolve())
+
+    lines = []
+    if project.corpus is not None:
+        lines.append(f"corpus = {show(project.corpus)!r}")
+    lines.append(f"db = {show(project.db)!r}")
+    lines.append(f"chroma_path = {show(project.chroma_path)!r}")
+    if project.chroma_url:
+        lines.append(f"chroma_url = {project.chroma_url!r}")
+    lines.append(f"embedding = {project.embedding!r}")
+    if project.encoding != "utf-8":
+        lines.append(f"encoding = {project.encoding!r}")
+    path = project.root / CONFIG_NAME
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,54 @@
+"""Label formats other than the frozen set, both directions (§4).
+
+Each format module offers `read(path, corpus) -> Imported` and
+`write(queries, corpus, out) -> None`. Readers validate everything and return values;
+the caller writes documents and labels only after a reader has succeeded.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class Imported:
+    queries: tuple[Query, ...]
+    """Validated queries, offsets in canonical text."""
+    documents: dict[str, str] = field(default_factory=dict)
+    """Documents the format brings (SQuAD contexts): {doc id: canonical text}."""
+    warnings: tuple[str, ...] = ()
+    """Things the user should know (duplicates skipped, say)."""
+
+
+class Format(Protocol):
+    def read(self, path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported: ...
+
+    def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> None: ...
+
+
+FORMATS = ("spanlab", "chroma-csv", "squad", "label-studio", "queries")
+"""Every format name the CLI accepts."""
+
+_MODULES = {
+    "chroma-csv": "labeler.core.formats.chroma_csv",
+    "squad": "labeler.core.formats.squad",
+    "label-studio": "labeler.core.formats.label_studio",
+    "queries": "labeler.core.formats.queries",
+}
+
+
+def get(name: str) -> Format:
+    """The module implementing format `name` (not `spanlab`, which is labelset)."""
+    if name not in _MODULES:
+        raise LabelError(f"unknown format {name!r} (one of: {', '.join(FORMATS)})", key="format")
+    module = importlib.import_module(_MODULES[name])
+    fmt: Format = module
+    return fmt

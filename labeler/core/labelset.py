@@ -1,0 +1,274 @@
+"""The frozen label set, `spanlab.labelset/1` — the file CI gates on (§4).
+
+Parsing validates everything (schema, offsets, quotes, corpus hash, the set's own hash)
+and builds plain values before anything is written, so a bad file changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from labeler.core.binding import diff_documents, sync
+from labeler.core.canonical import NORMALIZATION
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError, SpanlabError, StoreError
+from labeler.core.store import Store, utcnow
+from labeler.core.values import Query, Span, parse_boundary, parse_status
+
+FORMAT = "spanlab.labelset/1"
+TOOL_VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class LabelSet:
+    corpus_hash: str
+    """The corpus the labels were made on."""
+    documents: Mapping[str, str]
+    """{doc id: doc hash} of that corpus."""
+    queries: tuple[Query, ...]
+    """Every query, sorted by id."""
+    label_set_hash: str
+    """sha256 of the canonical JSON of the queries."""
+
+
+def query_json(q: Query) -> dict[str, Any]:
+    return {
+        "id": q.id,
+        "text": q.text,
+        "abstain": q.abstain,
+        "boundary": q.boundary.value,
+        "slices": list(q.slices),
+        "status": q.status.value,
+        "notes": q.notes,
+        "evidence": [
+            {"doc": s.doc, "start": s.start, "end": s.end, "quote": s.quote,
+             "prefix": s.prefix, "suffix": s.suffix}
+            for s in q.evidence
+        ],
+    }  # fmt: skip
+
+
+def hash_queries(queries: Sequence[Mapping[str, Any]]) -> str:
+    payload = json.dumps(queries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def to_json(
+    queries: Iterable[Query], corpus: Corpus, *, exported_at: str | None = None
+) -> dict[str, Any]:
+    """The frozen label set for `queries`, bound to `corpus`."""
+    items = [query_json(q) for q in sorted(queries, key=lambda q: q.id)]
+    return {
+        "format": FORMAT,
+        "corpus": {"hash": corpus.hash, "normalization": NORMALIZATION,
+                   "documents": corpus.doc_hashes},
+        "label_set_hash": hash_queries(items),
+        "exported_at": exported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tool_version": TOOL_VERSION,
+        "queries": items,
+    }  # fmt: skip
+
+
+def export(store: Store, corpus: Corpus) -> dict[str, Any]:
+    """Export the store's labels; refuses while any span is stale or orphaned."""
+    status = sync(store, corpus)
+    if status.waiting:
+        raise StoreError(
+            f"{status.waiting} span(s) wait for review after the corpus changed; "
+            "export refuses while any span is stale or orphaned",
+            hint="run `spanlab review` (or `spanlab review --list`)",
+        )
+    return to_json(store.queries(), corpus)
+
+
+def write_json(data: Mapping[str, Any], out: Path) -> None:
+    """Write through a temporary file so a failed write leaves no half file behind."""
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(out)
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def _need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
+    if key not in obj:
+        raise LabelError(f"missing key {key!r}", key=f"{path}.{key}" if path else key)
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise LabelError(
+            f"{key!r} must be {name}, got {type(value).__name__}",
+            key=f"{path}.{key}" if path else key,
+        )
+    return value
+
+
+def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
+    if not isinstance(raw, dict):
+        raise LabelError("evidence must be an object", key=path)
+    doc = _need(raw, "doc", str, path)
+    start = _need(raw, "start", int, path)
+    end = _need(raw, "end", int, path)
+    quote = _need(raw, "quote", str, path)
+    if doc not in corpus:
+        raise LabelError(f"document {doc!r} is not in the corpus", key=f"{path}.doc")
+    text = corpus.text(doc)
+    if not (0 <= start < end <= len(text)):
+        raise LabelError(
+            f"offsets {start}..{end} are out of range for {doc} (length {len(text)})",
+            key=f"{path}.start", offset=start,
+        )  # fmt: skip
+    span = Span.from_text(text, doc, start, end)
+    if span.quote != quote:
+        raise LabelError(
+            f"quote does not match {doc} at {start}..{end}: file has {quote[:40]!r}, "
+            f"text has {span.quote[:40]!r}",
+            key=f"{path}.quote", offset=start,
+        )  # fmt: skip
+    return span
+
+
+def parse_query(raw: Any, corpus: Corpus, path: str) -> Query:
+    if not isinstance(raw, dict):
+        raise LabelError("a query must be an object", key=path)
+    evidence = _need(raw, "evidence", list, path)
+    spans = tuple(_parse_span(e, corpus, f"{path}.evidence[{i}]") for i, e in enumerate(evidence))
+    slices = _need(raw, "slices", list, path)
+    if not all(isinstance(s, str) for s in slices):
+        raise LabelError("slices must be strings", key=f"{path}.slices")
+    try:
+        return Query(
+            id=_need(raw, "id", str, path),
+            text=_need(raw, "text", str, path),
+            abstain=_need(raw, "abstain", bool, path),
+            boundary=parse_boundary(_need(raw, "boundary", str, path), key=f"{path}.boundary"),
+            slices=tuple(slices),
+            notes=raw.get("notes", "") if isinstance(raw.get("notes", ""), str) else "",
+            status=parse_status(_need(raw, "status", str, path), key=f"{path}.status"),
+            evidence=spans,
+        )
+    except LabelError as exc:
+        if exc.key and not exc.key.startswith(path):
+            exc.key = f"{path}.{exc.key}"
+        raise
+
+
+def parse(data: Any, corpus: Corpus) -> LabelSet:
+    """Validate a decoded label set against the corpus as it is now."""
+    if not isinstance(data, dict):
+        raise LabelError("a label set must be a JSON object")
+    fmt = _need(data, "format", str, "")
+    if fmt != FORMAT:
+        raise LabelError(f"unknown format {fmt!r} (expected {FORMAT!r})", key="format")
+    meta = _need(data, "corpus", dict, "")
+    chash = _need(meta, "hash", str, "corpus")
+    docs = _need(meta, "documents", dict, "corpus")
+    if meta.get("normalization", NORMALIZATION) != NORMALIZATION:
+        raise LabelError(
+            f"labels use normalization {meta.get('normalization')!r}, this spanlab uses "
+            f"{NORMALIZATION!r}",
+            key="corpus.normalization",
+        )
+    if chash != corpus.hash:
+        change = diff_documents({str(k): str(v) for k, v in docs.items()}, corpus.doc_hashes)
+        raise LabelError(
+            f"the labels were made on corpus {chash}, the corpus folder is {corpus.hash}",
+            key="corpus.hash",
+            details=[f"changed: {d}" for d in change.changed]
+            + [f"only in the corpus folder: {d}" for d in change.added]
+            + [f"missing from the corpus folder: {d}" for d in change.removed],
+            hint="import into the store bound to the old corpus, then run `spanlab review`",
+        )
+    raw_queries = _need(data, "queries", list, "")
+    queries = tuple(parse_query(q, corpus, f"queries[{i}]") for i, q in enumerate(raw_queries))
+    seen: set[str] = set()
+    for i, q in enumerate(queries):
+        if q.id in seen:
+            raise LabelError(f"duplicate query id {q.id!r}", key=f"queries[{i}].id")
+        seen.add(q.id)
+    claimed = data.get("label_set_hash")
+    actual = hash_queries(raw_queries)
+    if claimed is not None and claimed != actual:
+        raise LabelError(
+            f"label_set_hash is {claimed} but the queries hash to {actual}: "
+            "the file was edited after export",
+            key="label_set_hash",
+        )
+    return LabelSet(chash, dict(docs), tuple(sorted(queries, key=lambda q: q.id)), actual)
+
+
+def load_json(path: Path) -> Any:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise LabelError("not valid UTF-8", file=str(path), offset=exc.start) from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+
+
+def read(path: Path, corpus: Corpus) -> LabelSet:
+    """Read and validate a frozen label set file; errors name the file."""
+    try:
+        return parse(load_json(path), corpus)
+    except SpanlabError as exc:
+        exc.file = exc.file or str(path)
+        raise
+
+
+def import_queries(
+    store: Store,
+    queries: Sequence[Query],
+    corpus: Corpus,
+    *,
+    annotator: str,
+    replace_existing: bool = False,
+) -> int:
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
+    status = sync(store, corpus)
+    if status.bound_hash != corpus.hash:
+        raise StoreError(
+            f"the store is bound to {status.bound_hash} and {status.waiting} span(s) wait for "
+            "review; import refuses until they are resolved",
+            hint="run `spanlab review`",
+        )
+    existing = {q.id: q for q in store.queries()}
+    conflicts = [
+        q.id for q in queries if q.id in existing and query_json(existing[q.id]) != query_json(q)
+    ]
+    if conflicts and not replace_existing:
+        raise StoreError(
+            f"{len(conflicts)} quer(y/ies) already exist with different labels: "
+            f"{', '.join(conflicts[:10])}",
+            key="id",
+            hint="pass --replace to overwrite them",
+        )
+    texts = {d.id: d.text for d in corpus}
+    now = utcnow()
+    todo = [
+        replace(
+            q,
+            annotator=q.annotator or annotator,
+            created=q.created or now,
+            updated=now,
+            evidence=tuple(
+                replace(s, annotator=s.annotator or annotator, created=s.created or now)
+                for s in q.evidence
+            ),
+        )
+        for q in queries
+        if q.id not in existing or q.id in conflicts
+    ]
+    with store.write() as db:
+        store.put_queries(todo, texts, db=db)
+    return len(todo)

@@ -1,0 +1,116 @@
+"""The store's schema, changed only through numbered migrations.
+
+`PRAGMA user_version` holds the schema version; each migration runs once, in its own
+transaction, so a store opened by a newer spanlab is upgraded in place and an older
+spanlab refuses a store it does not understand.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from labeler.core.errors import StoreError
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    # executescript() would COMMIT the migration's transaction first; run statements one by one.
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _m1_initial(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE bound_documents (doc TEXT PRIMARY KEY, doc_hash TEXT NOT NULL);
+        CREATE TABLE doc_texts (doc_hash TEXT PRIMARY KEY, text TEXT NOT NULL);
+        CREATE TABLE queries (
+            id TEXT PRIMARY KEY,
+            text TEXT NOT NULL,
+            abstain INTEGER NOT NULL DEFAULT 0,
+            boundary TEXT NOT NULL,
+            slices TEXT NOT NULL DEFAULT '[]',
+            notes TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL,
+            annotator TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL
+        );
+        CREATE TABLE spans (
+            id INTEGER PRIMARY KEY,
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            doc TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            quote TEXT NOT NULL,
+            prefix TEXT NOT NULL,
+            suffix TEXT NOT NULL,
+            doc_hash TEXT NOT NULL,
+            annotator TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL,
+            CHECK (start >= 0 AND "end" > start)
+        );
+        CREATE INDEX spans_query ON spans(query_id);
+        CREATE INDEX spans_doc ON spans(doc, start);
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            query_id TEXT,
+            payload TEXT NOT NULL
+        );
+        CREATE TABLE review_decisions (
+            id INTEGER PRIMARY KEY,
+            span_id INTEGER NOT NULL,
+            query_id TEXT NOT NULL,
+            decision TEXT NOT NULL,
+            old_doc TEXT NOT NULL,
+            old_start INTEGER NOT NULL,
+            old_end INTEGER NOT NULL,
+            old_quote TEXT NOT NULL,
+            new_start INTEGER,
+            new_end INTEGER,
+            old_corpus_hash TEXT NOT NULL,
+            new_corpus_hash TEXT NOT NULL,
+            annotator TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        """,
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_m1_initial,)
+"""Applied in order; the schema version is the number applied."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, *, path: str) -> int:
+    """Bring the database up to SCHEMA_VERSION; return the version found before."""
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"the store has schema version {found}, newer than this spanlab knows "
+            f"({SCHEMA_VERSION})",
+            file=path,
+            hint="upgrade spanlab",
+        )
+    for version in range(found, SCHEMA_VERSION):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            now = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if now <= version:
+                MIGRATIONS[version](conn)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return found

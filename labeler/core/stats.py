@@ -1,0 +1,50 @@
+"""Label distribution: the counts a team watches so one kind of question does not dominate."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class LabelStats:
+    queries: int
+    """Number of queries."""
+    spans: int
+    """Number of evidence spans."""
+    abstain: int
+    """Abstention queries."""
+    multi_span: int
+    """Queries with more than one span."""
+    by_status: dict[str, int]
+    """Queries per status."""
+    by_boundary: dict[str, int]
+    """Queries per boundary pattern."""
+    by_slice: dict[str, int]
+    """Queries per slice (a query counts once in each of its slices)."""
+    by_document: dict[str, int]
+    """Spans per document."""
+    by_annotator: dict[str, int]
+    """Queries per annotator."""
+
+
+def label_stats(queries: Iterable[Query]) -> LabelStats:
+    qs = list(queries)
+
+    def count(values: Iterable[str]) -> dict[str, int]:
+        return dict(sorted(Counter(values).items(), key=lambda kv: (-kv[1], kv[0])))
+
+    return LabelStats(
+        queries=len(qs),
+        spans=sum(len(q.evidence) for q in qs),
+        abstain=sum(q.abstain for q in qs),
+        multi_span=sum(len(q.evidence) > 1 for q in qs),
+        by_status=count(q.status.value for q in qs),
+        by_boundary=count(q.boundary.value for q in qs),
+        by_slice=count(s for q in qs for s in q.slices),
+        by_document=count(s.doc for q in qs for s in q.evidence),
+        by_annotator=count(q.annotator or "(unknown)" for q in qs),
+    )

@@ -1,0 +1,388 @@
+"""The working label store: SQLite through sqlite-utils, every edit committed at once (§3).
+
+Writes take `BEGIN IMMEDIATE` so concurrent annotators queue on the busy timeout instead
+of failing on a lock upgrade; WAL lets readers carry on meanwhile. The store is bound to
+a corpus hash and keeps the canonical text of every document a span was drawn on, so
+stale spans can be reviewed after the corpus folder changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from labeler.core.canonical import NORMALIZATION, corpus_hash, doc_hash
+from labeler.core.errors import StoreError
+from labeler.core.schema import migrate
+from labeler.core.values import Boundary, Query, Span, Status
+
+BUSY_TIMEOUT_MS = 60_000
+"""How long a writer waits for another writer before giving up."""
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _span_from_row(row: Mapping[str, Any]) -> Span:
+    return Span(
+        doc=row["doc"],
+        start=row["start"],
+        end=row["end"],
+        quote=row["quote"],
+        prefix=row["prefix"],
+        suffix=row["suffix"],
+        doc_hash=row["doc_hash"],
+        annotator=row["annotator"],
+        created=row["created"],
+        id=row["id"],
+    )
+
+
+def _query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
+    return Query(
+        id=row["id"],
+        text=row["text"],
+        abstain=bool(row["abstain"]),
+        boundary=Boundary(row["boundary"]),
+        slices=tuple(json.loads(row["slices"])),
+        notes=row["notes"],
+        status=Status(row["status"]),
+        annotator=row["annotator"],
+        created=row["created"],
+        updated=row["updated"],
+        evidence=tuple(spans),
+    )
+
+
+def _query_row(q: Query) -> dict[str, Any]:
+    return {
+        "id": q.id,
+        "text": q.text,
+        "abstain": int(q.abstain),
+        "boundary": q.boundary.value,
+        "slices": json.dumps(list(q.slices)),
+        "notes": q.notes,
+        "status": q.status.value,
+        "annotator": q.annotator,
+        "created": q.created,
+        "updated": q.updated,
+    }
+
+
+def _span_row(query_id: str, s: Span) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "query_id": query_id,
+        "doc": s.doc,
+        "start": s.start,
+        "end": s.end,
+        "quote": s.quote,
+        "prefix": s.prefix,
+        "suffix": s.suffix,
+        "doc_hash": s.doc_hash,
+        "annotator": s.annotator,
+        "created": s.created,
+    }
+    if s.id is not None:
+        row["id"] = s.id
+    return row
+
+
+class Store:
+    """Queries and spans in one SQLite file (or in memory, for tests)."""
+
+    def __init__(self, conn: sqlite3.Connection, *, path: str) -> None:
+        self.path = path
+        """Where the database lives (`:memory:` for an in-memory store)."""
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn)
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | str, *, create: bool = True) -> Store:
+        """Open (and migrate) the store at `path`; `create=False` refuses a missing file."""
+        name = str(path)
+        if name != ":memory:" and not create and not Path(name).exists():
+            raise StoreError("no label store here", file=name, hint="run `spanlab init` first")
+        try:
+            conn = sqlite3.connect(name, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if name != ":memory:":
+                conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            migrate(conn, path=name)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the label store: {exc}", file=name) from None
+        return cls(conn, path=name)
+
+    @classmethod
+    def memory(cls) -> Store:
+        return cls.open(":memory:")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction, committed on exit (and rolled back on any error)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes when another connection commits: how the app notices others' edits."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    # -- binding -------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    @property
+    def corpus_hash(self) -> str | None:
+        """The corpus hash the labels are bound to (None before `bind`)."""
+        return self.meta("corpus_hash")
+
+    def bound_documents(self) -> dict[str, str]:
+        rows = self.conn.execute("SELECT doc, doc_hash FROM bound_documents ORDER BY doc")
+        return {r["doc"]: r["doc_hash"] for r in rows}
+
+    def bind(
+        self, documents: Mapping[str, str], *, db: sqlite_utils.Database | None = None
+    ) -> None:
+        """Bind the store to a corpus given as {doc id: doc hash}."""
+        if db is None:
+            with self.write() as wdb:
+                self.bind(documents, db=wdb)
+            return
+        chash = corpus_hash(documents.items())
+        db.execute("DELETE FROM bound_documents")
+        db.table("bound_documents").insert_all(
+            [{"doc": d, "doc_hash": h} for d, h in sorted(documents.items())]
+        )
+        for key, value in (("corpus_hash", chash), ("normalization", NORMALIZATION)):
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [key, value])
+
+    def keep_text(self, doc_hash: str, text: str, *, db: sqlite_utils.Database) -> None:
+        """Remember a document text a span was drawn on (content-addressed)."""
+        sql = "INSERT OR IGNORE INTO doc_texts(doc_hash, text) VALUES (?, ?)"
+        db.execute(sql, [doc_hash, text])
+
+    def doc_text(self, doc_hash: str) -> str | None:
+        row = self.conn.execute("SELECT text FROM doc_texts WHERE doc_hash = ?", (doc_hash,))
+        found = row.fetchone()
+        return None if found is None else str(found[0])
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _spans_by_query(self, query_ids: list[str] | None) -> dict[str, list[Span]]:
+        out: dict[str, list[Span]] = {}
+        if query_ids is None:
+            rows = self.conn.execute('SELECT * FROM spans ORDER BY doc, start, "end", id')
+        else:
+            marks = ",".join("?" * len(query_ids))
+            rows = self.conn.execute(
+                f'SELECT * FROM spans WHERE query_id IN ({marks}) ORDER BY doc, start, "end", id',
+                query_ids,
+            )
+        for row in rows:
+            out.setdefault(row["query_id"], []).append(_span_from_row(row))
+        return out
+
+    def queries(self) -> list[Query]:
+        """Every query with its evidence, ordered by id."""
+        spans = self._spans_by_query(None)
+        rows = self.conn.execute("SELECT * FROM queries ORDER BY id")
+        return [_query_from_row(r, spans.get(r["id"], ())) for r in rows]
+
+    def query(self, query_id: str) -> Query:
+        row = self.conn.execute("SELECT * FROM queries WHERE id = ?", (query_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no query {query_id!r}", key="query")
+        return _query_from_row(row, self._spans_by_query([query_id]).get(query_id, ()))
+
+    def spans(self) -> list[tuple[str, Span]]:
+        """Every span with its query id."""
+        rows = self.conn.execute('SELECT * FROM spans ORDER BY doc, start, "end", id')
+        return [(r["query_id"], _span_from_row(r)) for r in rows]
+
+    def span(self, span_id: int) -> tuple[str, Span]:
+        row = self.conn.execute("SELECT * FROM spans WHERE id = ?", (span_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no span {span_id}", key="span")
+        return row["query_id"], _span_from_row(row)
+
+    def count(self, table: str) -> int:
+        return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    # -- writing queries -----------------------------------------------------------------
+
+    def next_query_id(self) -> str:
+        rows = self.conn.execute("SELECT id FROM queries WHERE id GLOB 'q-[0-9]*'")
+        numbers = [int(r[0][2:]) for r in rows if r[0][2:].isdigit()]
+        return f"q-{max(numbers, default=0) + 1:04d}"
+
+    def _log(
+        self, db: sqlite_utils.Database, kind: str, who: str, qid: str | None, **payload: Any
+    ) -> None:
+        db.table("events").insert(
+            {
+                "at": utcnow(),
+                "annotator": who,
+                "kind": kind,
+                "query_id": qid,
+                "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True),
+            }
+        )
+
+    def add_query(
+        self,
+        text: str,
+        *,
+        annotator: str,
+        boundary: Boundary = Boundary.OTHER,
+        slices: Iterable[str] = (),
+        abstain: bool = False,
+        notes: str = "",
+        status: Status = Status.DRAFT,
+        query_id: str | None = None,
+    ) -> Query:
+        """Create a query; the id is the next free `q-NNNN` unless given."""
+        with self.write() as db:
+            now = utcnow()
+            qid = query_id or self.next_query_id()
+            if db.execute("SELECT 1 FROM queries WHERE id = ?", [qid]).fetchone():
+                raise StoreError(f"query {qid} already exists", key="id")
+            q = Query(
+                qid, text, abstain, boundary, tuple(slices), notes, status, annotator, now, now
+            )
+            db.table("queries").insert(_query_row(q))
+            self._log(db, "query-added", annotator, qid)
+        return q
+
+    def update_query(self, query_id: str, *, annotator: str, **changes: Any) -> Query:
+        """Change query fields (text, boundary, slices, abstain, notes, status)."""
+        allowed = {"text", "boundary", "slices", "abstain", "notes", "status"}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
+        with self.write() as db:
+            old = self.query(query_id)
+            new = replace(old, **changes, updated=utcnow())
+            db.table("queries").update(query_id, _query_row(new))
+            self._log(
+                db,
+                "query-updated",
+                annotator,
+                query_id,
+                changes={k: str(v) for k, v in changes.items()},
+            )
+        return new
+
+    def delete_query(self, query_id: str, *, annotator: str) -> Query:
+        """Delete a query and its spans; returns it whole so the deletion can be undone."""
+        with self.write() as db:
+            old = self.query(query_id)
+            db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
+            db.execute("DELETE FROM queries WHERE id = ?", [query_id])
+            self._log(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
+        return old
+
+    def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
+        """Put back a whole query (undo of a delete), checking every span against `texts`."""
+        with self.write() as db:
+            self.put_queries([query], texts, db=db)
+            self._log(db, "query-restored", annotator, query.id)
+        return self.query(query.id)
+
+    def put_queries(
+        self, queries: Iterable[Query], texts: Mapping[str, str], *, db: sqlite_utils.Database
+    ) -> None:
+        """Insert or replace queries with their spans inside the caller's transaction."""
+        for q in queries:
+            db.execute("DELETE FROM spans WHERE query_id = ?", [q.id])
+            db.table("queries").upsert(_query_row(q), pk="id")
+            for s in q.evidence:
+                self._insert_span(db, q.id, s, texts[s.doc])
+
+    # -- writing spans -------------------------------------------------------------------
+
+    def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
+        span.check(text)
+        dh = doc_hash(text)
+        if span.doc_hash and span.doc_hash != dh:
+            raise StoreError(
+                f"span was drawn on {span.doc_hash}, the text given has {dh}", key="doc_hash"
+            )
+        self.keep_text(dh, text, db=db)
+        table = db.table("spans")
+        table.insert(_span_row(query_id, replace(span, doc_hash=dh)))
+        return int(table.last_rowid or 0)
+
+    def add_span(self, query_id: str, span: Span, text: str, *, annotator: str) -> Span:
+        """Add evidence to a query; `text` is the document's canonical text."""
+        with self.write() as db:
+            q = self.query(query_id)
+            if q.abstain:
+                raise StoreError(f"query {query_id} is an abstention query", key="abstain")
+            s = replace(
+                span, annotator=span.annotator or annotator, created=span.created or utcnow()
+            )
+            span_id = self._insert_span(db, query_id, s, text)
+            db.execute("UPDATE queries SET updated = ? WHERE id = ?", [utcnow(), query_id])
+            self._log(
+                db,
+                "span-added",
+                annotator,
+                query_id,
+                span=span_id,
+                doc=s.doc,
+                start=s.start,
+                end=s.end,
+            )
+        return self.span(span_id)[1]
+
+    def update_span(self, span_id: int, start: int, end: int, text: str, *, annotator: str) -> Span:
+        """Move a span's edges within the same document, keeping its id."""
+        with self.write() as db:
+            query_id, old = self.span(span_id)
+            new = Span.from_text(
+                text, old.doc, start, end, annotator=old.annotator, created=old.created
+            )
+            dh = doc_hash(text)
+            self.keep_text(dh, text, db=db)
+            row = {**_span_row(query_id, replace(new, doc_hash=dh)), "id": span_id}
+            db.table("spans").update(span_id, row)
+            self._log(
+                db,
+                "span-moved",
+                annotator,
+                query_id,
+                span=span_id,
+                old=[old.start, old.end],
+                new=[start, end],
+            )
+        return self.span(span_id)[1]
+
+    def delete_span(self, span_id: int, *, annotator: str) -> tuple[str, Span]:
+        with self.write() as db:
+            query_id, old = self.span(span_id)
+            db.execute("DELETE FROM spans WHERE id = ?", [span_id])
+            self._log(db, "span-deleted", annotator, query_id, span=span_id)
+        return query_id, old
