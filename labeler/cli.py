@@ -1,0 +1,285 @@
+"""The `spanlab` command line: each command parses, makes one library call, renders (§10).
+
+Domain errors become one message on stderr and exit code 2; stdout carries data only.
+The evaluator's commands (`eval`, `gate`, `show`) and the app's (`label`, `review`,
+`triage`) are mounted from their own modules so this file stays a thin switchboard.
+"""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from labeler.core import binding, config, labelset
+from labeler.core import formats as label_formats
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.core.resources import bundled
+from labeler.core.stats import label_stats
+from labeler.core.store import Store
+
+app = typer.Typer(
+    name="spanlab",
+    help="Tell, with evidence, whether a chunking change made retrieval better or worse.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+corpus_app = typer.Typer(help="The corpus folder and its binding.", no_args_is_help=True)
+labels_app = typer.Typer(help="Import, export and count labels.", no_args_is_help=True)
+app.add_typer(corpus_app, name="corpus")
+app.add_typer(labels_app, name="labels")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn domain errors into a message on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SpanlabError as exc:
+            fail(str(exc))
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+DbOpt = Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")]
+CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")]
+AnnotatorOpt = Annotated[
+    str | None, typer.Option("--annotator", help="Your name on edits (default: login name).")
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def annotator_name(given: str | None) -> str:
+    if given:
+        return given
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return os.environ.get("USER", "annotator")
+
+
+def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
+    return config.load(Path.cwd()).override(corpus=corpus, db=db)
+
+
+def open_project(
+    corpus: Path | None, db: Path | None
+) -> tuple[config.Project, Corpus, Store, binding.CorpusStatus]:
+    """Read the corpus as it is now, open the store and compare the two (§8)."""
+    proj = project(corpus, db)
+    docs = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    store = Store.open(proj.db, create=False)
+    status = binding.sync(store, docs)
+    return proj, docs, store, status
+
+
+@app.command(epilog="Example: spanlab init data/corpus --db .spanlab/labels.db")
+@handles_errors
+def init(
+    corpus_dir: Annotated[Path, typer.Argument(help="The corpus folder (.md and .txt files).")],
+    db: DbOpt = None,
+    encoding: Annotated[str, typer.Option(help="Codec of the corpus files.")] = "utf-8",
+) -> None:
+    """Write spanlab.toml, read the corpus and bind the label store to its hash."""
+    started = time.perf_counter()
+    docs = Corpus.read(corpus_dir, encoding=encoding)
+    proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, encoding=encoding)
+    proj.db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store.open(proj.db)
+    if store.corpus_hash is None:
+        store.bind(docs.doc_hashes)
+        status = binding.check(store, docs)
+    else:
+        status = binding.sync(store, docs)
+    config.write(proj)
+    for skipped in docs.skipped:
+        typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+    chars = sum(len(d.text) for d in docs)
+    typer.echo(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
+    typer.echo(f"hash     {docs.hash}")
+    typer.echo(f"store    {proj.db}  ({store.count('queries')} queries)")
+    if status.waiting:
+        typer.echo(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
+    typer.echo(f"time     {time.perf_counter() - started:.2f} s")
+
+
+@corpus_app.command("status", epilog="Example: spanlab corpus status --json")
+@handles_errors
+def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
+    """Documents, hash, and what changed since the store was bound."""
+    _, docs, _store, status = open_project(corpus, db)
+    report: dict[str, Any] = {
+        "documents": len(docs),
+        "corpus_hash": docs.hash,
+        "bound_hash": status.bound_hash,
+        "changed": list(status.change.changed),
+        "added": list(status.change.added),
+        "removed": list(status.change.removed),
+        "spans": {state.value: n for state, n in sorted(status.counts.items())},
+        "waiting_for_review": status.waiting,
+    }
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    typer.echo(f"documents  {len(docs)}")
+    typer.echo(f"corpus     {docs.hash}")
+    bound = "same" if status.bound_hash == docs.hash else status.bound_hash
+    typer.echo(f"bound to   {bound}")
+    for key in ("changed", "added", "removed"):
+        for doc in report[key]:
+            typer.echo(f"  {key:<8} {doc}")
+    spans = ", ".join(f"{n} {state}" for state, n in report["spans"].items())
+    typer.echo(f"spans      {spans or 'none'}")
+    if status.waiting:
+        typer.echo(f"{status.waiting} span(s) wait for review: run `spanlab review`")
+
+
+FormatOpt = Annotated[
+    str, typer.Option("--format", "-f", help=f"One of: {', '.join(label_formats.FORMATS)}.")
+]
+
+
+@labels_app.command("import", epilog="Example: spanlab labels import labels.json")
+@handles_errors
+def labels_import(
+    file: Annotated[Path, typer.Argument(help="The file to import.")],
+    fmt: FormatOpt = "spanlab",
+    replace: Annotated[bool, typer.Option(help="Overwrite queries with the same id.")] = False,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+    annotator: AnnotatorOpt = None,
+) -> None:
+    """Validate a label file completely, then write it in one transaction."""
+    proj, docs, store, _ = open_project(corpus, db)
+    if fmt == "spanlab":
+        queries = labelset.read(file, docs).queries
+        warnings: tuple[str, ...] = ()
+    else:
+        imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
+        if imported.documents:
+            docs = add_documents(proj.require_corpus(), docs, imported.documents, proj.encoding)
+            binding.sync(store, docs)
+        queries, warnings = imported.queries, imported.warnings
+    n = labelset.import_queries(
+        store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace
+    )
+    for w in warnings:
+        typer.echo(f"warning: {w}", err=True)
+    typer.echo(f"imported {n} of {len(queries)} queries from {file}")
+
+
+def add_documents(root: Path, docs: Corpus, new: dict[str, str], encoding: str) -> Corpus:
+    """Write documents a format brought into the corpus folder; refuse to overwrite."""
+    for doc_id, text in new.items():
+        if doc_id in docs and docs.text(doc_id) != text:
+            raise SpanlabError("document exists with different text", file=str(root / doc_id))
+    for doc_id, text in new.items():
+        path = root / doc_id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+    return Corpus.read(root, encoding=encoding)
+
+
+@labels_app.command("export", epilog="Example: spanlab labels export frozen.json")
+@handles_errors
+def labels_export(
+    out: Annotated[Path, typer.Argument(help="Where to write.")],
+    fmt: FormatOpt = "spanlab",
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Export the labels; refuses while any span is stale or orphaned."""
+    _, docs, store, _ = open_project(corpus, db)
+    data = labelset.export(store, docs)
+    if fmt == "spanlab":
+        labelset.write_json(data, out)
+    else:
+        label_formats.get(fmt).write(store.queries(), docs, out)
+    typer.echo(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
+
+
+@labels_app.command("stats", epilog="Example: spanlab labels stats --json")
+@handles_errors
+def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
+    """Counts by status, pattern, slice, document and annotator."""
+    _, _, store, _ = open_project(corpus, db)
+    stats = label_stats(store.queries())
+    if as_json:
+        typer.echo(json.dumps(asdict(stats), indent=2))
+        return
+    typer.echo(render_stats(stats))
+
+
+def render_stats(stats: Any) -> str:
+    lines = [
+        f"queries {stats.queries}  spans {stats.spans}  abstain {stats.abstain}  "
+        f"multi-span {stats.multi_span}"
+    ]
+    for title, counts in (
+        ("status", stats.by_status),
+        ("pattern", stats.by_boundary),
+        ("slice", stats.by_slice),
+        ("document", stats.by_document),
+        ("annotator", stats.by_annotator),
+    ):
+        lines.append(f"\n{title}")
+        width = max((len(k) for k in counts), default=0)
+        lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
+    return "\n".join(lines)
+
+
+@app.command(epilog="Example: spanlab demo --dir spanlab-demo")
+@handles_errors
+def demo(
+    directory: Annotated[Path, typer.Option("--dir", help="Folder for the working copy.")] = Path(
+        "spanlab-demo"
+    ),
+) -> None:
+    """The bundled demo, end to end, offline: corpus, labels, evaluation."""
+    source = bundled("data/demo")
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / "corpus"
+    if not target.exists():
+        shutil.copytree(source / "corpus", target)
+    for name in ("labels.json", "candidates.toml"):
+        if (source / name).exists():
+            shutil.copyfile(source / name, directory / name)
+    os.chdir(directory)
+    typer.echo(f"working copy in {directory.resolve()}")
+    init(Path("corpus"), db=None, encoding="utf-8")
+    _, docs, store, _ = open_project(None, None)
+    if store.count("queries") == 0:
+        queries = labelset.read(Path("labels.json"), docs).queries
+        n = labelset.import_queries(store, queries, docs, annotator="demo")
+        typer.echo(f"imported {n} queries from labels.json")
+    typer.echo(render_stats(label_stats(store.queries())))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        fail("interrupted")
+        sys.exit(130)
