@@ -7,20 +7,20 @@ The evaluator's commands (`eval`, `gate`, `show`) and the app's (`label`, `revie
 
 from __future__ import annotations
 
-import functools
 import getpass
 import json
 import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
+from evaluator.cli import register as register_evaluator
+from evaluator.cliutil import fail, handles_errors
 from labeler.core import binding, config, labelset
 from labeler.core import formats as label_formats
 from labeler.core.corpus import Corpus
@@ -40,27 +40,6 @@ corpus_app = typer.Typer(help="The corpus folder and its binding.", no_args_is_h
 labels_app = typer.Typer(help="Import, export and count labels.", no_args_is_help=True)
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(labels_app, name="labels")
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-
-
-def handles_errors(fn: F) -> F:
-    """Turn domain errors into a message on stderr and exit code 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except SpanlabError as exc:
-            fail(str(exc))
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
 
 DbOpt = Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")]
 CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")]
@@ -275,6 +254,9 @@ def demo(
         n = labelset.import_queries(store, queries, docs, annotator="demo")
         typer.echo(f"imported {n} queries from labels.json")
     typer.echo(render_stats(label_stats(store.queries())))
+
+
+register_evaluator(app)
 
 
 def main() -> None:

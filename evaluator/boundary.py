@@ -1,0 +1,120 @@
+"""The boundary view: a query's evidence with two candidates' chunk cuts drawn over it.
+
+One model, two renderers: `spanlab show` prints it as plain text and the triage screen
+styles the same segments, so the two always mark the same boundaries.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evaluator.chunk import Chunk
+from evaluator.chunking import chunk_corpus
+from evaluator.chunking.spec import SplitterSpec
+from labeler.core.corpus import Corpus
+
+CONTEXT = 160
+"""Characters of context shown around the evidence."""
+CUT_MARK = {(True, True): "‖", (True, False): "┃b", (False, True): "┆c"}
+"""How a cut is written in plain text: baseline, candidate, or both."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: int
+    """Offset where the segment starts."""
+    end: int
+    """Offset where it ends."""
+    evidence: bool
+    """Inside an evidence span."""
+    cut_baseline: bool
+    """A baseline chunk starts or ends at `start`."""
+    cut_candidate: bool
+    """A candidate chunk starts or ends at `start`."""
+
+
+@dataclass(frozen=True)
+class DocView:
+    doc: str
+    """Document id."""
+    start: int
+    """Window start."""
+    end: int
+    """Window end."""
+    segments: tuple[Segment, ...]
+    """The window split at every evidence edge and every cut."""
+    baseline_cuts: tuple[int, ...]
+    """Offsets in the window where a baseline chunk starts or ends."""
+    candidate_cuts: tuple[int, ...]
+    """Offsets in the window where a candidate chunk starts or ends."""
+
+    def mark_at(self, offset: int) -> str:
+        key = (offset in self.baseline_cuts, offset in self.candidate_cuts)
+        return CUT_MARK.get(key, "")
+
+
+def cuts(chunks: Sequence[Chunk], doc: str, start: int, end: int) -> set[int]:
+    out: set[int] = set()
+    for c in chunks:
+        if c.doc == doc and c.end >= start and c.start <= end:
+            out.update(x for x in (c.start, c.end) if start <= x <= end)
+    return out
+
+
+def doc_view(
+    doc: str,
+    text: str,
+    evidence: Sequence[tuple[int, int]],
+    baseline: Sequence[Chunk],
+    candidate: Sequence[Chunk],
+    *,
+    context: int = CONTEXT,
+) -> DocView:
+    lo = max(0, min(s for s, _ in evidence) - context)
+    hi = min(len(text), max(e for _, e in evidence) + context)
+    base_cuts = cuts(baseline, doc, lo, hi)
+    cand_cuts = cuts(candidate, doc, lo, hi)
+    edges = {lo, hi} | base_cuts | cand_cuts
+    for s, e in evidence:
+        edges.update(x for x in (s, e) if lo <= x <= hi)
+    points = sorted(edges)
+    segments = []
+    for a, b in itertools.pairwise(points):
+        inside = any(s <= a and b <= e for s, e in evidence)
+        segments.append(Segment(a, b, inside, a in base_cuts, a in cand_cuts))
+    return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)), tuple(sorted(cand_cuts)))
+
+
+def chunks_for_doc(spec: SplitterSpec, corpus: Corpus, doc: str) -> list[Chunk]:
+    """Re-cut one document the way the candidate did (the split is deterministic)."""
+    one = Corpus({doc: corpus.documents[doc]})
+    return chunk_corpus(spec, one)
+
+
+def render_plain(view: DocView, text: str) -> str:
+    """Evidence between ⟦ ⟧; baseline cuts ┃b, candidate cuts ┆c, shared cuts ‖."""
+    out: list[str] = []
+    was_evidence = False
+    for seg in view.segments:
+        if was_evidence and not seg.evidence:
+            out.append("⟧")
+        out.append(view.mark_at(seg.start))
+        if seg.evidence and not was_evidence:
+            out.append("⟦")
+        out.append(text[seg.start : seg.end])
+        was_evidence = seg.evidence
+    if was_evidence:
+        out.append("⟧")
+    out.append(view.mark_at(view.end))
+    return "".join(out)
+
+
+def ranked_table(entry: Mapping[str, Any], k: int) -> list[str]:
+    """Rows `rank score doc start..end` for one candidate's ranked list in run.json."""
+    lines = []
+    for rank, (chunk_id, doc, start, end, score) in enumerate(entry["ranked"][:k], 1):
+        lines.append(f"  {rank:>3}  {score:6.3f}  {doc} {start}..{end}  {chunk_id}")
+    return lines

@@ -1,0 +1,229 @@
+"""The candidates file (§5): frozen settings, the chunking candidates, the release gates.
+
+It is validated completely before any work starts — unknown keys, splitters and units,
+`overlap >= size`, `k < 1`, a baseline that is not a candidate — and every error names
+the file, the candidate and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from evaluator.chunking.spec import SplitterSpec
+from labeler.core.errors import ConfigError
+
+RETRIEVERS = ("chroma", "exact", "lexical")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything held fixed across candidates."""
+
+    baseline: str
+    """Name of the candidate the others are compared with."""
+    k: int = 5
+    """Ranks that count as retrieved."""
+    depth: int = 50
+    """Ranks searched to tell crowding from disappearance."""
+    coverage_threshold: float = 0.8
+    """Share of a span a chunk must cover to match it."""
+    duplicate_threshold: float = 0.7
+    """Shared characters / shorter chunk at which two chunks are duplicates."""
+    embedding: str = "minilm"
+    """The embedding model (§6)."""
+    retriever: str = "chroma"
+    """chroma | exact | lexical."""
+    tokenizer: str = "sentence-transformers/all-MiniLM-L6-v2"
+    """Tokenizer that counts prompt tokens."""
+    seed: int = 0
+    """Seed of the bootstrap."""
+    resamples: int = 10_000
+    """Bootstrap resamples."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    """Unique name, as reports print it."""
+    spec: SplitterSpec
+    """How it cuts documents."""
+
+
+GATE_KEYS = (
+    "max_lost",
+    "min_recall_delta",
+    "max_chunk_count_ratio",
+    "max_duplicate_pairs_delta",
+    "max_abstention_top1_delta",
+)
+
+
+@dataclass(frozen=True)
+class Gates:
+    overall: dict[str, float] = field(default_factory=dict)
+    """Gate name -> limit, over every query."""
+    slices: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Slice -> gate name -> limit, over that slice's queries."""
+
+
+@dataclass(frozen=True)
+class CandidatesFile:
+    path: str
+    """Where it was read from."""
+    hash: str
+    """sha256 of the file's bytes, for the run manifest."""
+    settings: Settings
+    """The frozen settings."""
+    candidates: tuple[Candidate, ...]
+    """In file order; the baseline among them."""
+    gates: Gates
+    """Release gates."""
+
+    def candidate(self, name: str) -> Candidate:
+        return next(c for c in self.candidates if c.name == name)
+
+
+_SETTING_TYPES: dict[str, type | tuple[type, ...]] = {
+    "baseline": str, "k": int, "depth": int, "coverage_threshold": (int, float),
+    "duplicate_threshold": (int, float), "embedding": str, "retriever": str,
+    "tokenizer": str, "seed": int, "resamples": int,
+}  # fmt: skip
+_CANDIDATE_TYPES: dict[str, type | tuple[type, ...]] = {
+    "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
+    "tokenizer": str, "function": str,
+}  # fmt: skip
+
+
+def _typed(table: Mapping[str, Any], types: Mapping[str, Any], where: str, file: str) -> None:
+    for key, value in table.items():
+        if key not in types:
+            raise ConfigError(
+                f"{where}: unknown key {key!r} (known: {', '.join(types)})", file=file, key=key
+            )
+        want = types[key]
+        if isinstance(value, bool) or not isinstance(value, want):
+            raise ConfigError(
+                f"{where}: {key!r} has the wrong type ({type(value).__name__})",
+                file=file,
+                key=key,
+            )
+
+
+def _settings(raw: Any, file: str) -> Settings:
+    if not isinstance(raw, dict):
+        raise ConfigError("missing [settings] table", file=file, key="settings")
+    _typed(raw, _SETTING_TYPES, "[settings]", file)
+    if "baseline" not in raw:
+        raise ConfigError("[settings] needs a baseline", file=file, key="settings.baseline")
+    s = Settings(**raw)
+    checks = [
+        ("k", s.k < 1, f"k must be at least 1, got {s.k}"),
+        ("depth", s.depth < s.k, f"depth ({s.depth}) must be at least k ({s.k})"),
+        ("retriever", s.retriever not in RETRIEVERS, f"retriever must be one of {RETRIEVERS}"),
+        ("coverage_threshold", not 0 < s.coverage_threshold <= 1, "must lie in (0, 1]"),
+        ("duplicate_threshold", not 0 < s.duplicate_threshold <= 1, "must lie in (0, 1]"),
+    ]
+    for key, failed, message in checks:
+        if failed:
+            raise ConfigError(f"[settings]: {message}", file=file, key=f"settings.{key}")
+    return s
+
+
+def _candidate(raw: Any, index: int, file: str) -> Candidate:
+    where = f"candidate[{index}]"
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where} must be a table", file=file, key=where)
+    name = raw.get("name")
+    label = f"candidate {name!r}" if isinstance(name, str) else where
+    _typed(raw, _CANDIDATE_TYPES, label, file)
+    for key in ("name", "splitter", "size"):
+        if key not in raw:
+            raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
+    args = {k: v for k, v in raw.items() if k != "name"}
+    try:
+        spec = SplitterSpec(**args).validate(raw["name"])
+    except ConfigError as exc:
+        exc.file = file
+        raise
+    return Candidate(raw["name"], spec)
+
+
+def _gates(raw: Any, file: str) -> Gates:
+    if raw is None:
+        return Gates()
+    if not isinstance(raw, dict):
+        raise ConfigError("[gates] must be a table", file=file, key="gates")
+
+    def limits(table: Mapping[str, Any], where: str) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for key, value in table.items():
+            if key not in GATE_KEYS:
+                raise ConfigError(
+                    f"{where}: unknown gate {key!r} (known: {', '.join(GATE_KEYS)})",
+                    file=file,
+                    key=f"{where}.{key}",
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{where}: {key} must be a number", file=file, key=key)
+            out[key] = float(value)
+        return out
+
+    slices_raw = raw.get("slice", {})
+    if not isinstance(slices_raw, dict) or not all(
+        isinstance(v, dict) for v in slices_raw.values()
+    ):
+        raise ConfigError("[gates.slice.NAME] must be tables", file=file, key="gates.slice")
+    overall = limits({k: v for k, v in raw.items() if k != "slice"}, "gates")
+    per_slice = {name: limits(t, f"gates.slice.{name}") for name, t in slices_raw.items()}
+    return Gates(overall, per_slice)
+
+
+def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> CandidatesFile:
+    unknown = sorted(set(data) - {"settings", "candidate", "gates"})
+    if unknown:
+        raise ConfigError(f"unknown table {unknown[0]!r}", file=file, key=unknown[0])
+    settings = _settings(data.get("settings"), file)
+    raw_candidates = data.get("candidate")
+    if not isinstance(raw_candidates, list) or not raw_candidates:
+        raise ConfigError("no [[candidate]] tables", file=file, key="candidate")
+    candidates = tuple(_candidate(c, i, file) for i, c in enumerate(raw_candidates))
+    names = [c.name for c in candidates]
+    for name in names:
+        if names.count(name) > 1:
+            raise ConfigError(f"candidate name {name!r} is used twice", file=file, key="name")
+    if settings.baseline not in names:
+        raise ConfigError(
+            f"baseline {settings.baseline!r} is not a candidate (candidates: {', '.join(names)})",
+            file=file,
+            key="settings.baseline",
+        )
+    return CandidatesFile(file, digest, settings, candidates, _gates(data.get("gates"), file))
+
+
+def read(path: Path) -> CandidatesFile:
+    """Read and validate a candidates file; nothing runs unless all of it is valid."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
+    return parse(data, file=str(path), digest="sha256:" + hashlib.sha256(raw).hexdigest())
+
+
+def settings_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Settings))
+
+
+def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
+    """The same candidates with another retriever (a command-line override)."""
+    if retriever not in RETRIEVERS:
+        raise ConfigError(f"retriever must be one of {RETRIEVERS}", key="--retriever")
+    return replace(cfile, settings=replace(cfile.settings, retriever=retriever))

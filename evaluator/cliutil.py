@@ -1,0 +1,35 @@
+"""What every `spanlab` command shares: domain errors become stderr and exit code 2.
+
+It lives at the evaluator layer so both the evaluator's commands and labeler.cli (above
+it) use the one wrapper.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from labeler.core.errors import SpanlabError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn domain errors into a message on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SpanlabError as exc:
+            fail(str(exc))
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,81 @@
+"""The frontier: recall against index size and against duplicate pressure, per candidate.
+
+Points come from run.json so the SVG in the run folder and the triage screen's plot are
+drawn from the same numbers. The SVG is written by hand: no plotting stack to install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    name: str
+    """Candidate."""
+    recall: float
+    """evidence_recall@k."""
+    chunk_count: int
+    """Chunks in its index."""
+    duplicate_pairs: float
+    """Mean duplicate pairs in the top k."""
+    baseline: bool
+    """Whether it is the baseline."""
+
+
+def frontier_points(run: Mapping[str, Any]) -> list[FrontierPoint]:
+    points = []
+    for name, cand in run["candidates"].items():
+        m = cand["metrics"]
+        points.append(
+            FrontierPoint(
+                name,
+                float(m.get("evidence_recall@k") or 0.0),
+                int(m.get("chunk_count") or 0),
+                float(m.get("duplicate_pairs@k") or 0.0),
+                bool(cand.get("baseline")),
+            )
+        )
+    return points
+
+
+def _panel(points: Sequence[FrontierPoint], x_of: str, title: str, left: float) -> list[str]:
+    width, height, pad = 300.0, 220.0, 40.0
+    xs = [float(getattr(p, x_of)) for p in points]
+    lo, hi = min(xs, default=0.0), max(xs, default=1.0)
+    span = (hi - lo) or 1.0
+    out = [
+        f'<g transform="translate({left},20)">',
+        f'<text x="{width / 2}" y="0" text-anchor="middle" font-size="13">{escape(title)}</text>',
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width}" y2="{height - pad}" stroke="#444"/>',
+        f'<line x1="{pad}" y1="10" x2="{pad}" y2="{height - pad}" stroke="#444"/>',
+        f'<text x="12" y="{height / 2}" font-size="11" transform="rotate(-90 12 {height / 2})">'
+        "recall@k</text>",
+        f'<text x="{pad}" y="{height - pad + 14}" font-size="10">{lo:g}</text>',
+        f'<text x="{width}" y="{height - pad + 14}" font-size="10" text-anchor="end">{hi:g}</text>',
+    ]
+    for p, x in zip(points, xs, strict=True):
+        cx = pad + (x - lo) / span * (width - pad - 20) + 10
+        cy = (height - pad) - p.recall * (height - pad - 20)
+        colour = "#d62728" if p.baseline else "#1f77b4"
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="{colour}"/>')
+        out.append(
+            f'<text x="{cx + 6:.1f}" y="{cy - 4:.1f}" font-size="10">{escape(p.name)}</text>'
+        )
+    out.append("</g>")
+    return out
+
+
+def frontier_svg(points: Sequence[FrontierPoint]) -> str:
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="680" height="260" '
+        'font-family="sans-serif">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        *_panel(points, "chunk_count", "recall vs chunk count", 10),
+        *_panel(points, "duplicate_pairs", "recall vs duplicate pairs@k", 350),
+        "</svg>",
+    ]
+    return "\n".join(parts) + "\n"
