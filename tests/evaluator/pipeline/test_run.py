@@ -1,0 +1,174 @@
+"""A whole evaluation on a tiny corpus with the lexical retriever: run files, gates, show."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from labeler.cli import app
+from labeler.core.corpus import Corpus
+from labeler.core.labelset import to_json, write_json
+from labeler.core.values import Boundary, Query, Span
+
+CANARY = "ZEBRA-CANARY-7731"
+DOCS = {
+    "refunds.md": (
+        "# Refunds\n\nIf the order arrived damaged, we refund the full price within 14 days. "
+        "Refunds go back to the original card. " + f"Internal code {CANARY} is secret.\n\n"
+        "## Exceptions\n\nGift cards cannot be refunded. Sale items are final.\n"
+    ),
+    "shipping.md": (
+        "# Shipping\n\nStandard shipping takes 3 to 5 working days. Express shipping takes one "
+        "day and costs 9 EUR. Orders over 50 EUR ship free.\n"
+    ),
+}
+CANDIDATES = """
+[settings]
+baseline = "c60-ov20"
+k = 2
+depth = 10
+retriever = "lexical"
+
+[[candidate]]
+name = "c60-ov20"
+splitter = "chars"
+size = 60
+overlap = 20
+
+[[candidate]]
+name = "c30"
+splitter = "chars"
+size = 30
+
+[gates]
+max_lost = {max_lost}
+"""
+
+
+def span(corpus: Corpus, doc: str, quote: str) -> Span:
+    text = corpus.text(doc)
+    start = text.index(quote)
+    return Span.from_text(text, doc, start, start + len(quote))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    corpus_dir = tmp_path / "corpus"
+    corpus_dir.mkdir()
+    for name, text in DOCS.items():
+        (corpus_dir / name).write_text(text, encoding="utf-8")
+    corpus = Corpus.read(corpus_dir)
+    queries = [
+        Query("q-0001", "damaged order refund days", evidence=(
+            span(corpus, "refunds.md", "we refund the full price within 14 days"),),
+            boundary=Boundary.CONDITION_CONSEQUENCE, slices=("critical",)),
+        Query("q-0002", "express shipping cost", evidence=(
+            span(corpus, "shipping.md", "Express shipping takes one day and costs 9 EUR"),)),
+        Query("q-0003", "gift cards refunded", evidence=(
+            span(corpus, "refunds.md", "Gift cards cannot be refunded."),)),
+        Query("q-0004", "do you ship to Mars", abstain=True),
+    ]  # fmt: skip
+    write_json(to_json(queries, corpus), tmp_path / "labels.json")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(app, ["init", "corpus"]).exit_code == 0
+    return tmp_path
+
+
+def run_gate(project: Path, max_lost: int) -> tuple[int, str, dict[str, object]]:
+    (project / "candidates.toml").write_text(CANDIDATES.format(max_lost=max_lost), "utf-8")
+    result = CliRunner().invoke(app, ["gate", "candidates.toml", "--labels", "labels.json"])
+    runs = sorted((project / ".spanlab" / "runs").iterdir())
+    data = json.loads((runs[-1] / "run.json").read_text("utf-8"))
+    return result.exit_code, result.output, data
+
+
+def test_run_json_has_flat_metrics_and_per_query_rankings(project: Path) -> None:
+    code, _, data = run_gate(project, max_lost=10)
+    assert code == 0
+    base = data["candidates"]["c60-ov20"]  # type: ignore[index]
+    for key in ("chunk_count", "oracle_recall", "evidence_recall@k", "chroma_iou"):
+        assert key in base["metrics"]
+    # 60-char windows with step 40 over each of the two documents
+    lengths = [len(Corpus.from_texts(DOCS).text(d)) for d in sorted(DOCS)]
+    expected = sum(1 + max(0, -(-(n - 60) // 40)) for n in lengths)
+    assert base["metrics"]["chunk_count"] == expected
+    q1 = data["queries"]["q-0001"]  # type: ignore[index]
+    assert q1["evidence"] == [{"doc": "refunds.md", "start": 41, "end": 80}]
+    assert len(q1["candidates"]["c30"]["ranked"]) == 10
+    assert q1["candidates"]["c30"]["status"] in {"gained", "lost", "unchanged-hit",
+                                                 "unchanged-miss"}  # fmt: skip
+    assert data["queries"]["q-0004"]["candidates"]["c30"]["status"] is None  # type: ignore[index]
+
+
+def test_gate_exits_one_exactly_when_a_gate_breaks(project: Path) -> None:
+    code_pass, _, data = run_gate(project, max_lost=10)
+    lost = data["comparisons"]["c30"]["overall"]["counts"]["lost"]  # type: ignore[index]
+    assert code_pass == 0
+    assert lost >= 1, "the 30-char windows should cut at least one evidence span"
+    code_fail, output, _ = run_gate(project, max_lost=lost - 1)
+    assert code_fail == 1
+    assert "FAIL  c30  overall  max_lost" in output
+
+
+def test_no_text_in_run_files_unless_asked(project: Path) -> None:
+    run_gate(project, max_lost=10)
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    for name in ("run.json", "report.md", "junit.xml"):
+        content = (folder / name).read_text("utf-8")
+        assert CANARY not in content
+        assert "damaged order refund" not in content  # query text too
+    result = CliRunner().invoke(
+        app, ["eval", "candidates.toml", "--labels", "labels.json", "--include-text"]
+    )
+    assert result.exit_code == 0, result.output
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    assert "damaged order refund" in (folder / "run.json").read_text("utf-8")
+
+
+def test_junit_has_a_case_per_gate_and_per_lost_query(project: Path) -> None:
+    _, _, data = run_gate(project, max_lost=0)
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    root = ET.parse(folder / "junit.xml").getroot()
+    gates = root.find("testsuite[@name='gates']")
+    assert gates is not None
+    assert [c.get("name") for c in gates] == ["overall.max_lost"]
+    assert gates.get("failures") == "1"
+    lost = root.find("testsuite[@name='lost.c30']")
+    assert lost is not None
+    expected = sorted(
+        qid
+        for qid, q in data["queries"].items()  # type: ignore[attr-defined]
+        if q["candidates"]["c30"]["status"] == "lost"
+    )
+    assert [c.get("name") for c in lost] == expected
+
+
+def test_bad_input_exits_two_and_writes_no_run(project: Path) -> None:
+    (project / "candidates.toml").write_text(
+        CANDIDATES.format(max_lost=1).replace("size = 30", "size = 30\noverlap = 30"), "utf-8"
+    )
+    result = CliRunner().invoke(app, ["gate", "candidates.toml", "--labels", "labels.json"])
+    assert result.exit_code == 2
+    assert "'c30'" in result.stderr and "overlap" in result.stderr
+    assert not (project / ".spanlab" / "runs").exists()
+
+
+def test_show_marks_evidence_and_both_candidates_cuts(project: Path) -> None:
+    run_gate(project, max_lost=10)
+    result = CliRunner().invoke(app, ["show", "latest", "q-0001", "--candidate", "c30"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "⟦we refund the full price within 14 days⟧" in out.replace("┃b", "").replace(
+        "┆c", ""
+    ).replace("‖", "")
+    # baseline cuts at 0, 40, 60, 80, 100...; c30 at 0, 30, 60, 90: 90 is c30's, 80 baseline's
+    text = Corpus.from_texts(DOCS).text("refunds.md")
+    assert f"┆c{text[90:92]}" in out
+    assert f"‖{text[60:62]}" in out
+    assert f"┃b{text[80:82]}" in out
+    assert "top 2 — c60-ov20" in out and "top 2 — c30" in out
