@@ -10,7 +10,6 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import shutil
 import sys
 import time
 from dataclasses import asdict
@@ -25,7 +24,6 @@ from labeler.core import binding, config, labelset
 from labeler.core import formats as label_formats
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
-from labeler.core.resources import bundled
 from labeler.core.stats import label_stats
 from labeler.core.store import Store
 
@@ -236,24 +234,10 @@ def demo(
         "spanlab-demo"
     ),
 ) -> None:
-    """The bundled demo, end to end, offline: corpus, labels, evaluation."""
-    source = bundled("data/demo")
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / "corpus"
-    if not target.exists():
-        shutil.copytree(source / "corpus", target)
-    for name in ("labels.json", "candidates.toml"):
-        if (source / name).exists():
-            shutil.copyfile(source / name, directory / name)
-    os.chdir(directory)
-    typer.echo(f"working copy in {directory.resolve()}")
-    init(Path("corpus"), db=None, encoding="utf-8")
-    _, docs, store, _ = open_project(None, None)
-    if store.count("queries") == 0:
-        queries = labelset.read(Path("labels.json"), docs).queries
-        n = labelset.import_queries(store, queries, docs, annotator="demo")
-        typer.echo(f"imported {n} queries from labels.json")
-    typer.echo(render_stats(label_stats(store.queries())))
+    """The bundled demo, end to end, offline: corpus, labels, Chroma + MiniLM evaluation."""
+    from labeler.demo import run_demo
+
+    run_demo(directory)
 
 
 register_evaluator(app)

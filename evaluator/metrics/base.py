@@ -94,9 +94,8 @@ class Measure(ABC):
 
     def reduce(self, values: Sequence[Value]) -> float | None:
         """Aggregate over the queries where the value is defined: their mean."""
-        if not values:
-            return None
-        return sum(float(v) for v in values if not isinstance(v, tuple)) / len(values)
+        numbers = [float(v) for v in values if not isinstance(v, tuple)]
+        return sum(numbers) / len(numbers) if numbers else None
 
     def describe(self, settings: MetricSettings) -> dict[str, object]:
         """Name and parameter values, for run manifests."""

@@ -73,15 +73,25 @@ class TokenCounter:
     """The settings' tokenizer."""
     texts: Mapping[str, str]
     """Canonical text of every document."""
-    _cache: dict[Chunk, int] = field(default_factory=dict, repr=False)
+    _cache: dict[str, int] = field(default_factory=dict, repr=False)
+    """Chunk id -> tokens. Ids fingerprint corpus, offsets and splitter, prefix included."""
 
     def __call__(self, chunk: Chunk) -> int:
-        cached = self._cache.get(chunk)
+        cached = self._cache.get(chunk.id)
         if cached is None:
             body = self.count_tokens(self.texts[chunk.doc][chunk.start : chunk.end])
             cached = body + (self.count_tokens(chunk.prefix) if chunk.prefix else 0)
-            self._cache[chunk] = cached
+            self._cache[chunk.id] = cached
         return cached
 
     def total(self, chunks: Sequence[Chunk]) -> int:
         return sum(self(c) for c in chunks)
+
+
+def as_counter(
+    count_tokens: Callable[[str], int] | TokenCounter, texts: Mapping[str, str]
+) -> TokenCounter:
+    """Reuse a TokenCounter (and its cache) when given one, else wrap the tokenizer."""
+    if isinstance(count_tokens, TokenCounter):
+        return count_tokens
+    return TokenCounter(count_tokens, texts)

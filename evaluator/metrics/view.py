@@ -6,8 +6,8 @@ the view computes each fact once, lazily, so measures stay one-liners over it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cached_property
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
 from evaluator.metrics.base import MetricSettings, Ranked
@@ -33,6 +33,27 @@ def shared_chars(a: Chunk, b: Chunk) -> int:
     if a.doc != b.doc:
         return 0
     return max(0, min(a.end, b.end) - max(a.start, b.start))
+
+
+T = TypeVar("T")
+
+
+class _lazy(Generic[T]):
+    """cached_property without the lock Python 3.11 takes on every first read.
+
+    A non-data descriptor: the first read stores the value in the instance, which then
+    shadows the descriptor. A view lives on one thread, so no lock is needed.
+    """
+
+    def __init__(self, compute: Callable[[QueryView], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __get__(self, view: QueryView, owner: type[QueryView] | None = None) -> T:
+        value = self.compute(view)
+        view.__dict__[self.name] = value
+        return value
 
 
 class QueryView:
@@ -62,25 +83,29 @@ class QueryView:
     def answerable(self) -> bool:
         return self.query.answerable
 
-    @cached_property
+    @_lazy
     def first_ranks(self) -> tuple[int | None, ...]:
         """Per span, the 1-based rank of the first matching chunk within depth, else None."""
-        threshold = self.settings.coverage_threshold
-        by_doc: dict[str, list[tuple[int, Chunk]]] = {}
+        threshold, spans = self.settings.coverage_threshold, self.spans
+        ranks: list[int | None] = [None] * len(spans)
+        waiting: dict[str, list[int]] = {}
+        for i, s in enumerate(spans):
+            waiting.setdefault(s.doc, []).append(i)
         for rank, item in enumerate(self.ranked, start=1):
-            by_doc.setdefault(item.chunk.doc, []).append((rank, item.chunk))
-        return tuple(
-            next((r for r, c in by_doc.get(s.doc, ()) if covers(c, s, threshold)), None)
-            for s in self.spans
-        )
+            # One dict probe per ranked chunk: most lie in documents without evidence.
+            for i in list(waiting.get(item.chunk.doc, ())):
+                if covers(item.chunk, spans[i], threshold):
+                    ranks[i] = rank
+                    waiting[item.chunk.doc].remove(i)
+        return tuple(ranks)
 
-    @cached_property
+    @_lazy
     def matched_in_k(self) -> tuple[bool, ...]:
         """Per span, whether a top-k chunk matches it."""
         k = self.settings.k
         return tuple(r is not None and r <= k for r in self.first_ranks)
 
-    @cached_property
+    @_lazy
     def matchable(self) -> tuple[bool, ...]:
         """Per span, whether any chunk in the whole index matches it (the oracle)."""
         threshold = self.settings.coverage_threshold
@@ -89,13 +114,16 @@ class QueryView:
             for s in self.spans
         )
 
-    @cached_property
+    @_lazy
     def retrieved_overlap(self) -> Overlap:
         """Chroma's intersections of the evidence with the top k chunks."""
         return retrieved_overlap(self.spans, self.top)
 
-    @cached_property
+    @_lazy
     def omega_overlap(self) -> Overlap:
         """Chroma's intersections of the evidence with every chunk that touches it."""
-        touching = {c for s in self.spans for c in self.index.touching(s.doc, s.start, s.end)}
-        return omega_overlap(self.spans, sorted(touching, key=lambda c: (c.doc, c.start, c.end)))
+        # Keyed by identity: the index hands out the same objects, and hashing is slower.
+        touching = {
+            id(c): c for s in self.spans for c in self.index.touching(s.doc, s.start, s.end)
+        }
+        return omega_overlap(self.spans, list(touching.values()))

@@ -1,0 +1,40 @@
+"""Per-query retrieval measures and their generic aggregation (SPEC §7).
+
+One small module per family of measures, each measure a declarative class with its
+formula; `evaluate` runs them over a candidate and breaks every aggregate down.
+"""
+
+from evaluator.metrics.base import HasMetricSettings, Measure, MetricSettings, Ranked, Value
+from evaluator.metrics.evaluate import (
+    DIMENSIONS,
+    MEASURES,
+    CandidateResult,
+    Group,
+    QueryFacets,
+    evaluate,
+)
+from evaluator.metrics.index import ChunkIndex, TokenCounter
+from evaluator.metrics.stats import IndexStats, chunk_count, index_stats, indexed_chars
+from evaluator.metrics.view import QueryView, covers
+
+__all__ = [
+    "DIMENSIONS",
+    "MEASURES",
+    "CandidateResult",
+    "ChunkIndex",
+    "Group",
+    "HasMetricSettings",
+    "IndexStats",
+    "Measure",
+    "MetricSettings",
+    "QueryFacets",
+    "QueryView",
+    "Ranked",
+    "TokenCounter",
+    "Value",
+    "chunk_count",
+    "covers",
+    "evaluate",
+    "index_stats",
+    "indexed_chars",
+]

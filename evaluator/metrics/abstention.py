@@ -1,0 +1,26 @@
+"""Spurious confidence on questions the corpus cannot answer (§7).
+
+Abstention queries have no evidence, so recall says nothing about them; the similarity
+of the best chunk shows whether a candidate makes the retriever more sure of nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from evaluator.metrics.base import Measure, Value
+
+if TYPE_CHECKING:
+    from evaluator.metrics.view import QueryView
+
+
+class AbstentionTop1(Measure):
+    """abstention_top1 = score of the rank-1 chunk, for abstention queries only."""
+
+    name = "abstention_top1"
+    parameters = ()
+
+    def value(self, view: QueryView) -> Value | None:
+        if not view.query.abstain or not view.ranked:
+            return None
+        return view.ranked[0].score

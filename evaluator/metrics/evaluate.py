@@ -1,0 +1,198 @@
+"""Run every measure over a candidate's ranked lists, then aggregate and break down.
+
+Aggregation is generic (ranx-style): per-query values go in, each measure reduces the
+queries where it is defined, and the same reduction runs per slice, boundary pattern and
+document. Results hold ids, offsets and numbers only, never document text.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from evaluator.chunk import Chunk
+from evaluator.metrics.abstention import AbstentionTop1
+from evaluator.metrics.base import HasMetricSettings, Measure, MetricSettings, Ranked, Value
+from evaluator.metrics.budget import DuplicatePairs, PromptTokens
+from evaluator.metrics.chroma import (
+    ChromaIoU,
+    ChromaPrecision,
+    ChromaPrecisionOmega,
+    ChromaRecall,
+)
+from evaluator.metrics.evidence import (
+    DocumentHit,
+    EvidenceRecall,
+    Hit,
+    OracleRecall,
+    UniqueEvidence,
+)
+from evaluator.metrics.index import ChunkIndex, TokenCounter, as_counter
+from evaluator.metrics.ranks import FirstMatchRank, MeanFirstMatchRank
+from evaluator.metrics.view import QueryView
+from labeler.core.values import Query
+
+MEASURES: tuple[Measure, ...] = (
+    EvidenceRecall(),
+    Hit(),
+    DocumentHit(),
+    OracleRecall(),
+    FirstMatchRank(),
+    MeanFirstMatchRank(),
+    DuplicatePairs(),
+    UniqueEvidence(),
+    PromptTokens(),
+    ChromaRecall(),
+    ChromaPrecision(),
+    ChromaIoU(),
+    ChromaPrecisionOmega(),
+    AbstentionTop1(),
+)
+"""Every §7 measure, in report order."""
+
+DIMENSIONS = ("slice", "boundary", "doc")
+"""The breakdowns: a query belongs to each of its slices and each evidence document."""
+
+PerQuery = dict[str, dict[str, Value | None]]
+
+
+@dataclass(frozen=True)
+class QueryFacets:
+    """What a query is, for grouping: no text, only tags and document ids."""
+
+    answerable: bool
+    """Has evidence and is not an abstention query."""
+    abstain: bool
+    """Marked as having no answer in the corpus."""
+    boundary: str
+    """Its boundary pattern."""
+    slices: tuple[str, ...]
+    """Its slices."""
+    docs: tuple[str, ...]
+    """The documents its evidence lies in, sorted."""
+
+    @classmethod
+    def of(cls, query: Query) -> QueryFacets:
+        docs = tuple(sorted({s.doc for s in query.evidence}))
+        return cls(query.answerable, query.abstain, str(query.boundary), query.slices, docs)
+
+    def keys(self, dimension: str) -> tuple[str, ...]:
+        """The groups of `dimension` this query falls in."""
+        if dimension == "slice":
+            return self.slices
+        if dimension == "boundary":
+            return (self.boundary,)
+        if dimension == "doc":
+            return self.docs
+        raise ValueError(f"unknown dimension {dimension!r}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """One breakdown cell: how many queries fell in it and each measure's aggregate."""
+
+    queries: int
+    """Queries in the group, whether or not a measure is defined for them."""
+    metrics: dict[str, float | None]
+    """Measure name -> aggregate over the group's queries where it is defined."""
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """Everything measured for one candidate; JSON-ready through `to_json()`."""
+
+    name: str
+    """The candidate's name."""
+    settings: MetricSettings
+    """The parameters the measures used."""
+    measures: tuple[str, ...]
+    """Measure names, in report order."""
+    facets: dict[str, QueryFacets]
+    """Query id -> its grouping facets."""
+    per_query: PerQuery
+    """Query id -> measure name -> value (None: undefined for that query)."""
+    aggregates: dict[str, float | None]
+    """Measure name -> aggregate over every query where it is defined."""
+    breakdowns: dict[str, dict[str, Group]]
+    """Dimension (slice, boundary, doc) -> key -> group."""
+
+    def value(self, query_id: str, measure: str) -> Value | None:
+        return self.per_query[query_id][measure]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def reduce_all(
+    measures: Sequence[Measure], per_query: PerQuery, ids: Iterable[str]
+) -> dict[str, float | None]:
+    """Each measure's aggregate over `ids`, skipping queries where it is undefined."""
+    rows = [per_query[i] for i in ids]
+    result: dict[str, float | None] = {}
+    for m in measures:
+        result[m.name] = m.reduce([v for r in rows if (v := r[m.name]) is not None])
+    return result
+
+
+def group_ids(facets: Mapping[str, QueryFacets], dimension: str) -> dict[str, list[str]]:
+    """Key -> query ids in that group, keys sorted."""
+    groups: defaultdict[str, list[str]] = defaultdict(list)
+    for qid, f in facets.items():
+        for key in f.keys(dimension):
+            groups[key].append(qid)
+    return {key: groups[key] for key in sorted(groups)}
+
+
+def breakdowns(
+    measures: Sequence[Measure], per_query: PerQuery, facets: Mapping[str, QueryFacets]
+) -> dict[str, dict[str, Group]]:
+    return {
+        dim: {
+            key: Group(len(ids), reduce_all(measures, per_query, ids))
+            for key, ids in group_ids(facets, dim).items()
+        }
+        for dim in DIMENSIONS
+    }
+
+
+def evaluate(
+    queries: Sequence[Query],
+    ranked_by_query: Mapping[str, Sequence[Ranked]],
+    index: ChunkIndex | Iterable[Chunk],
+    *,
+    settings: HasMetricSettings,
+    texts: Mapping[str, str],
+    count_tokens: Callable[[str], int] | TokenCounter,
+    name: str = "",
+    measures: Sequence[Measure] = MEASURES,
+) -> CandidateResult:
+    """Measure one candidate. `ranked_by_query` maps query id -> ranked list (≥ depth long
+    when the index allows); `index` is every chunk of the candidate (built once if raw)."""
+    params = MetricSettings.of(settings)
+    chunk_index = index if isinstance(index, ChunkIndex) else ChunkIndex.build(index)
+    tokens = as_counter(count_tokens, texts)
+    _check_names(measures)
+    per_query: PerQuery = {}
+    for query in queries:
+        if query.id not in ranked_by_query:
+            raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
+        view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens)
+        per_query[query.id] = {m.name: m.value(view) for m in measures}
+    facets = {q.id: QueryFacets.of(q) for q in queries}
+    return CandidateResult(
+        name=name,
+        settings=params,
+        measures=tuple(m.name for m in measures),
+        facets=facets,
+        per_query=per_query,
+        aggregates=reduce_all(measures, per_query, per_query),
+        breakdowns=breakdowns(measures, per_query, facets),
+    )
+
+
+def _check_names(measures: Sequence[Measure]) -> None:
+    names = [m.name for m in measures]
+    if len(set(names)) != len(names):
+        raise ValueError(f"measure names must be unique, got {names}")

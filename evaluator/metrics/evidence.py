@@ -1,0 +1,77 @@
+"""Evidence measures (§7): did the top k, or the index at all, carry the labelled spans?
+
+A chunk matches a span when it lies in the same document and contains the span or covers
+at least `coverage_threshold` of its characters. Undefined (None) for abstention queries,
+which therefore stay out of every recall denominator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from evaluator.metrics.base import Measure, Value
+
+if TYPE_CHECKING:
+    from evaluator.metrics.view import QueryView
+
+
+class EvidenceRecall(Measure):
+    """evidence_recall@k = |{e ∈ E : some top-k chunk matches e}| / |E|."""
+
+    name = "evidence_recall@k"
+    parameters = ("k", "coverage_threshold")
+
+    def value(self, view: QueryView) -> Value | None:
+        if not view.answerable:
+            return None
+        return sum(view.matched_in_k) / len(view.spans)
+
+
+class Hit(Measure):
+    """hit@k = 1 when every e ∈ E is matched by a top-k chunk, else 0 (mean: hit rate)."""
+
+    name = "hit@k"
+    parameters = ("k", "coverage_threshold")
+
+    def value(self, view: QueryView) -> Value | None:
+        return all(view.matched_in_k) if view.answerable else None
+
+
+class DocumentHit(Measure):
+    """document_hit@k = 1 when {doc(e) : e ∈ E} ⊆ {doc(r) : r ∈ top k}, else 0."""
+
+    name = "document_hit@k"
+    parameters = ("k",)
+
+    def value(self, view: QueryView) -> Value | None:
+        if not view.answerable:
+            return None
+        return {s.doc for s in view.spans} <= {c.doc for c in view.top}
+
+
+class OracleRecall(Measure):
+    """oracle_recall = |{e ∈ E : some chunk anywhere in the index matches e}| / |E|.
+
+    Ranking cannot beat it: a span it misses was cut by a boundary.
+    """
+
+    name = "oracle_recall"
+    parameters = ("coverage_threshold",)
+
+    def value(self, view: QueryView) -> Value | None:
+        if not view.answerable:
+            return None
+        return sum(view.matchable) / len(view.spans)
+
+
+class UniqueEvidence(Measure):
+    """unique_evidence@k = |{(doc, start, end) of e ∈ E : some top-k chunk matches e}|."""
+
+    name = "unique_evidence@k"
+    parameters = ("k", "coverage_threshold")
+
+    def value(self, view: QueryView) -> Value | None:
+        if not view.answerable:
+            return None
+        matched = zip(view.spans, view.matched_in_k, strict=True)
+        return len({(s.doc, s.start, s.end) for s, m in matched if m})

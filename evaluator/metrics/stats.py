@@ -1,0 +1,58 @@
+"""Per-candidate size figures (§7): how big an index a chunking makes.
+
+They read only chunk offsets and token counts, so they sit beside the per-query measures
+and share their token cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from evaluator.chunk import Chunk
+from evaluator.metrics.index import TokenCounter, as_counter
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """Size of one candidate's index."""
+
+    chunk_count: int
+    """Number of chunks."""
+    indexed_chars: int
+    """Σ (len(prefix) + end - start): characters embedded, overlaps counted per chunk."""
+    indexed_tokens: int
+    """Σ tokens per chunk, prefix included."""
+    mean_chunk_tokens: float | None
+    """indexed_tokens / chunk_count; None for an empty index."""
+    max_chunk_tokens: int | None
+    """The largest chunk in tokens; None for an empty index."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def chunk_count(chunks: Sequence[Chunk]) -> int:
+    return len(chunks)
+
+
+def indexed_chars(chunks: Sequence[Chunk]) -> int:
+    """Characters embedded: each chunk's range plus its prefix."""
+    return sum(c.length + len(c.prefix) for c in chunks)
+
+
+def index_stats(
+    chunks: Sequence[Chunk],
+    texts: Mapping[str, str],
+    count_tokens: Callable[[str], int] | TokenCounter,
+) -> IndexStats:
+    tokens = as_counter(count_tokens, texts)
+    counts = [tokens(c) for c in chunks]
+    return IndexStats(
+        chunk_count=chunk_count(chunks),
+        indexed_chars=indexed_chars(chunks),
+        indexed_tokens=sum(counts),
+        mean_chunk_tokens=sum(counts) / len(counts) if counts else None,
+        max_chunk_tokens=max(counts) if counts else None,
+    )

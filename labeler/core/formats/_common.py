@@ -1,0 +1,260 @@
+"""Pieces every format reader and writer shares: located errors, fresh query ids,
+duplicate detection, and the raw-text view that turns a foreign tool's offsets into
+canonical ones (and back, for writers that must hand offsets to that tool again).
+"""
+
+from __future__ import annotations
+
+import bisect
+import csv
+import io
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from labeler.core.canonical import OffsetMap, canonicalize
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.values import Query, Span
+
+BOM = "\ufeff"
+_FRESH_ID = re.compile(r"^q-(\d+)$")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where in an input file a value sits, so every error can name it."""
+
+    file: str
+    """The file as the user named it."""
+    line: int | None = None
+    """1-based line, for formats that have lines."""
+    key: str | None = None
+    """Key path inside the record (`references[2]`, `[3].data.text`)."""
+
+    def at(self, key: str) -> Where:
+        """The same place, one key deeper."""
+        if not self.key:
+            return Where(self.file, self.line, key)
+        sep = "" if key.startswith("[") else "."
+        return Where(self.file, self.line, f"{self.key}{sep}{key}")
+
+    def error(
+        self, message: str, *, offset: int | None = None, hint: str | None = None
+    ) -> LabelError:
+        return LabelError(
+            message, file=self.file, line=self.line, key=self.key, offset=offset, hint=hint
+        )
+
+
+def clean_text(text: str) -> str:
+    """A question as stored: canonical (NFC, LF) and stripped."""
+    return canonicalize(text).strip()
+
+
+def text_key(text: str) -> str:
+    """Identity of a question for duplicate checks: case- and whitespace-insensitive."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+@dataclass
+class FreshIds:
+    """Hands out `q-NNNN` ids after the largest existing one, never reusing a taken id."""
+
+    taken: set[str] = field(default_factory=set)
+    """Ids already in use (the store's, and ids kept from the file)."""
+    last: int = 0
+    """The largest `q-NNNN` number seen."""
+
+    @classmethod
+    def after(cls, existing: Iterable[Query], reserved: Iterable[str] = ()) -> FreshIds:
+        ids = FreshIds()
+        for qid in [*(q.id for q in existing), *reserved]:
+            ids.take(qid)
+        return ids
+
+    def take(self, qid: str) -> None:
+        self.taken.add(qid)
+        m = _FRESH_ID.match(qid)
+        if m:
+            self.last = max(self.last, int(m.group(1)))
+
+    def next(self) -> str:
+        self.last += 1
+        qid = f"q-{self.last:04d}"
+        while qid in self.taken:
+            self.last += 1
+            qid = f"q-{self.last:04d}"
+        self.taken.add(qid)
+        return qid
+
+
+def valid_id(qid: str) -> bool:
+    """Whether a file's own id can be kept as a query id."""
+    try:
+        Query(id=qid, text="?")
+    except LabelError:
+        return False
+    return True
+
+
+def need(obj: Any, key: str, kind: type | tuple[type, ...], where: Where) -> Any:
+    """`obj[key]`, which must exist and have type `kind` (bools are not ints)."""
+    if not isinstance(obj, dict):
+        raise where.error("must be an object")
+    if key not in obj:
+        raise where.at(key).error(f"missing key {key!r}")
+    return typed(obj[key], kind, where.at(key))
+
+
+def typed(value: Any, kind: type | tuple[type, ...], where: Where) -> Any:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+        names = "/".join(k.__name__ for k in kinds)
+        raise where.error(f"must be {names}, got {type(value).__name__}")
+    return value
+
+
+# -- raw text and offsets ----------------------------------------------------------------
+
+
+class RawView:
+    """A document's text as another tool indexed it, mapped onto the canonical text.
+
+    `raw` is exactly the string the tool's offsets count code points in. A leading BOM
+    character is skipped (canonical text never keeps one); the rest goes through
+    OffsetMap unless it already is canonical, when offsets pass through unchanged.
+    """
+
+    def __init__(self, raw: str) -> None:
+        self.shift = 1 if raw.startswith(BOM) else 0
+        """Code points before the text proper (a BOM character)."""
+        body = raw[self.shift :]
+        self.canonical = canonicalize(body)
+        """The canonical text the view maps into."""
+        self.raw_length = len(raw)
+        """Code points in the raw string."""
+        self._map = OffsetMap(body) if body != self.canonical else None
+        self._inverse: list[int] | None = None
+
+    def to_canonical(self, raw_offset: int) -> int:
+        body = max(0, raw_offset - self.shift)
+        return body if self._map is None else self._map.to_canonical(body)
+
+    def to_raw(self, canonical_offset: int) -> int:
+        """The first raw offset that maps onto `canonical_offset`: the start of the raw
+        piece whose canonical text begins there, so a span keeps its combining marks and
+        never ends between CR and LF."""
+        if self._map is None:
+            return canonical_offset + self.shift
+        if self._inverse is None:
+            body_length = self.raw_length - self.shift
+            self._inverse = [self._map.to_canonical(r) for r in range(body_length + 1)]
+        return bisect.bisect_left(self._inverse, canonical_offset) + self.shift
+
+
+def raw_span(
+    view: RawView, doc: str, start: int, end: int, quote: str | None, where: Where
+) -> Span:
+    """A span from raw offsets: checked in range, remapped, and its quote compared."""
+    if not 0 <= start < end <= view.raw_length:
+        raise where.error(
+            f"offsets {start}..{end} are out of range for {doc} (length {view.raw_length})",
+            offset=start if not 0 <= start < view.raw_length else end,
+        )
+    cstart, cend = view.to_canonical(start), view.to_canonical(end)
+    found = view.canonical[cstart:cend]
+    if quote is not None and canonicalize(quote) != found:
+        raise where.error(
+            f"quote does not match {doc} at {start}..{end}: file has {quote[:40]!r}, "
+            f"text has {found[:40]!r}",
+            offset=start,
+        )
+    if cstart >= cend:
+        raise where.error(f"span {start}..{end} is empty in canonical text", offset=start)
+    return Span.from_text(view.canonical, doc, cstart, cend)
+
+
+def file_view(corpus: Corpus, doc: str) -> RawView:
+    """The view of `doc` as Python's `open(path).read()` sees the file: UTF-8, universal
+    newlines, BOM kept. Without a corpus folder the canonical text is all there is."""
+    text = corpus.text(doc)
+    if corpus.root is None:
+        return RawView(text)
+    path = corpus.root / doc
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raw = None
+    if raw is None or canonicalize(raw.removeprefix(BOM)) != text:
+        raise LabelError(
+            "the document on disk differs from the corpus that was read",
+            file=str(path),
+            hint="read the corpus again (was it read with another --encoding?)",
+        )
+    return RawView(raw)
+
+
+# -- files --------------------------------------------------------------------------------
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 input file (BOM dropped), exactly as written: no newline translation."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    try:
+        return raw[bom:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LabelError(
+            f"not valid UTF-8: {exc.reason}", file=str(path), offset=exc.start + bom
+        ) from None
+
+
+def load_json(path: Path) -> Any:
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+
+
+def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """(first line of the record, row) for each CSV record; the header must hold `required`."""
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    try:
+        header = reader.fieldnames or []
+        for column in required:
+            if column not in header:
+                raise LabelError(
+                    f"the CSV has no {column!r} column (columns: {', '.join(header) or 'none'})",
+                    file=str(path),
+                    line=1,
+                    key=column,
+                )
+        first = reader.line_num + 1
+        for row in reader:
+            if None in row:
+                raise LabelError(
+                    "the record has more fields than the header", file=str(path), line=first
+                )
+            yield first, {k: v or "" for k, v in row.items()}
+            first = reader.line_num + 1
+    except csv.Error as exc:
+        raise LabelError(f"not valid CSV: {exc}", file=str(path), line=reader.line_num) from None
+
+
+def write_atomic(out: Path, text: str) -> None:
+    """Write through a temporary file so a failed write leaves no half file behind."""
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8", newline="")
+    tmp.replace(out)
+
+
+def json_text(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

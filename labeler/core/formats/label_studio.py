@@ -1,0 +1,317 @@
+"""Label Studio JSON export of text span annotations, `label-studio` (§4).
+
+Label Studio has counted `value.start`/`end` in code points of the task text since 2022
+(label-studio-frontend#308); older versions counted JavaScript UTF-16 units, which drift
+after every emoji (label-studio#1008, #1347), and `value.text` may come with whitespace
+collapsed (#3078). So offsets are the authority: code points first, UTF-16 units only
+when that is what makes `value.text` match, and the text compared whitespace-insensitively.
+Tasks that share `data.query_id` (or, lacking one, the question) are one query; a
+question already in the store is skipped with a warning unless the task carries its id.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.formats import Imported
+from labeler.core.formats._common import (
+    FreshIds,
+    RawView,
+    Where,
+    clean_text,
+    json_text,
+    load_json,
+    need,
+    raw_span,
+    text_key,
+    typed,
+    valid_id,
+    write_atomic,
+)
+from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
+
+SLICE = "label-studio"
+"""The slice an imported query gets when the task names none."""
+DOC_KEYS = ("doc", "document", "doc_id")
+QUESTION_KEYS = ("question", "query")
+META_KEYS = frozenset(
+    {"query_id", "abstain", "boundary", "slices", "status", "notes", *DOC_KEYS, *QUESTION_KEYS}
+)
+"""`data` keys that never hold the task text."""
+
+
+@dataclass
+class _Group:
+    """The tasks of one query, merged."""
+
+    where: Where
+    """The first task."""
+    text: str
+    """The question."""
+    data: dict[str, Any]
+    """The first task's `data`, for the labels it carries."""
+    spans: list[Span] = field(default_factory=list)
+    """Evidence from every task of the query."""
+
+
+def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+    """Validate every task, then merge tasks into queries."""
+    tasks = load_json(path)
+    if not isinstance(tasks, list):
+        raise LabelError("a Label Studio export is a JSON list of tasks", file=str(path))
+    by_text: dict[str, list[str]] = {}
+    for d in corpus:
+        by_text.setdefault(d.text, []).append(d.id)
+    groups: dict[str, _Group] = {}
+    warnings: list[str] = []
+    for ti, task in enumerate(tasks):
+        where = Where(str(path), key=f"[{ti}]")
+        data = need(task, "data", dict, where)
+        results = _results(task, where, warnings)
+        text = _question(data, results, where)
+        ctx = _Context(corpus, by_text, where, warnings)
+        spans = [_span(data, r, ctx, rw) for r, rw in results if r.get("type") == "labels"]
+        qid = _query_id(data, where)
+        key = f"id:{qid}" if qid else f"text:{text_key(text)}"
+        group = groups.setdefault(key, _Group(where, text, data))
+        if group.text != text:
+            raise where.at("data.question").error(
+                f"query_id {qid!r} has another question at {group.where.key}"
+            )
+        group.spans.extend(spans)
+    return _build(list(groups.values()), existing, warnings)
+
+
+def _results(
+    task: dict[str, Any], where: Where, warnings: list[str]
+) -> list[tuple[dict[str, Any], Where]]:
+    """The results of the first annotation not cancelled (older exports: `completions`)."""
+    name = "annotations" if "annotations" in task else "completions"
+    annotations = typed(task.get(name, []), list, where.at(name))
+    usable = [
+        (i, a)
+        for i, a in enumerate(annotations)
+        if not typed(a, dict, where.at(f"{name}[{i}]")).get("was_cancelled", False)
+    ]
+    if not usable:
+        return []
+    if len(usable) > 1:
+        warnings.append(
+            f"{where.file}, task {where.key}: {len(usable)} annotations, used the first"
+        )
+    i, annotation = usable[0]
+    at = where.at(f"{name}[{i}]")
+    results = need(annotation, "result", list, at)
+    return [
+        (typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
+        for j, r in enumerate(results)
+    ]
+
+
+def _question(
+    data: dict[str, Any], results: list[tuple[dict[str, Any], Where]], where: Where
+) -> str:
+    for key in QUESTION_KEYS:
+        if key in data:
+            text = clean_text(typed(data[key], str, where.at(f"data.{key}")))
+            if text:
+                return text
+    for r, rw in results:
+        if r.get("type") == "textarea":
+            lines = need(need(r, "value", dict, rw), "text", list, rw.at("value"))
+            text = clean_text(" ".join(str(t) for t in lines))
+            if text:
+                return text
+    raise where.at("data.question").error(
+        "the task has no question (data.question, data.query or a textarea result)"
+    )
+
+
+def _query_id(data: dict[str, Any], where: Where) -> str | None:
+    if "query_id" not in data:
+        return None
+    qid: str = typed(data["query_id"], str, where.at("data.query_id"))
+    if not valid_id(qid):
+        raise where.at("data.query_id").error(f"invalid query id {qid!r}")
+    return qid
+
+
+def _text_key(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """The `data` key holding the labelled text: the result's `to_name`, `text`, or the
+    only other string in `data`."""
+    to_name = result.get("to_name")
+    if isinstance(to_name, str) and isinstance(data.get(to_name), str):
+        return to_name
+    if isinstance(data.get("text"), str):
+        return "text"
+    others = [k for k, v in data.items() if isinstance(v, str) and k not in META_KEYS]
+    return others[0] if len(others) == 1 else None
+
+
+def _document(
+    data: dict[str, Any],
+    key: str | None,
+    corpus: Corpus,
+    by_text: dict[str, list[str]],
+    where: Where,
+) -> tuple[str, RawView]:
+    doc_key = next((k for k in DOC_KEYS if k in data), None)
+    doc = typed(data[doc_key], str, where.at(f"data.{doc_key}")) if doc_key else None
+    if doc is not None and doc not in corpus:
+        raise where.at(f"data.{doc_key}").error(f"document {doc!r} is not in the corpus")
+    if key is None:
+        if doc is None:
+            raise where.at("data.text").error("the task has labels but no text and no document")
+        return doc, RawView(corpus.text(doc))
+    view = RawView(data[key])
+    if doc is not None:
+        if view.canonical != corpus.text(doc):
+            raise where.at(f"data.{key}").error(
+                f"the task text differs from document {doc}", hint="run `spanlab review`"
+            )
+        return doc, view
+    docs = by_text.get(view.canonical, [])
+    if len(docs) != 1:
+        problem = "matches no document" if not docs else f"matches {', '.join(docs)}"
+        raise where.at(f"data.{key}").error(
+            f"the task text {problem}; name the document in data.doc"
+        )
+    return docs[0], view
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What reading one task's spans needs besides the task."""
+
+    corpus: Corpus
+    """The corpus the tasks refer to."""
+    by_text: dict[str, list[str]]
+    """{canonical text: doc ids}, to find a task's document by its text."""
+    task: Where
+    """The task, for errors about the task as a whole."""
+    warnings: list[str]
+    """Where to note offsets read as UTF-16 units."""
+    views: dict[str | None, tuple[str, RawView]] = field(default_factory=dict)
+    """The task's document and view, by the `data` key holding its text."""
+
+
+def _span(data: dict[str, Any], result: dict[str, Any], ctx: _Context, where: Where) -> Span:
+    key = _text_key(data, result)
+    if key not in ctx.views:
+        ctx.views[key] = _document(data, key, ctx.corpus, ctx.by_text, ctx.task)
+    doc, view = ctx.views[key]
+    value = need(result, "value", dict, where)
+    vw = where.at("value")
+    start = need(value, "start", int, vw)
+    end = need(value, "end", int, vw)
+    quote = typed(value.get("text"), (str, type(None)), vw.at("text"))
+    raw = data[key] if key is not None else ctx.corpus.text(doc)
+    cp = _offsets(raw, start, end, quote, vw)
+    if cp != (start, end):
+        ctx.warnings.append(
+            f"{vw.file}, {vw.key}: offsets {start}..{end} read as UTF-16 units "
+            f"(an older Label Studio), i.e. code points {cp[0]}..{cp[1]}"
+        )
+    return raw_span(view, doc, cp[0], cp[1], None, vw)
+
+
+def _offsets(raw: str, start: int, end: int, quote: str | None, where: Where) -> tuple[int, int]:
+    """Code-point offsets of the span: as given, or read as UTF-16 units if only that
+    makes the quote match. Offsets out of range are left for the range check."""
+    if quote is None or _same(raw[start:end], quote):
+        return start, end
+    units = list(itertools.accumulate((2 if ord(c) > 0xFFFF else 1 for c in raw), initial=0))
+    s, e = bisect.bisect_left(units, start), bisect.bisect_left(units, end)
+    exact = s < len(units) and e < len(units) and units[s] == start and units[e] == end
+    if units[-1] != len(raw) and exact and _same(raw[s:e], quote):
+        return s, e
+    if not 0 <= start < end <= len(raw):
+        return start, end
+    raise where.error(
+        f"value.text {quote[:40]!r} does not match the task text at {start}..{end} "
+        f"({raw[start:end][:40]!r})",
+        offset=start,
+    )
+
+
+def _same(found: str, quote: str) -> bool:
+    return found == quote or found.split() == quote.split()
+
+
+def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str]) -> Imported:
+    kept = [g.data["query_id"] for g in groups if "query_id" in g.data]
+    ids = FreshIds.after(existing, kept)
+    known = {text_key(q.text): q.id for q in existing}
+    queries: list[Query] = []
+    for g in groups:
+        qid = g.data.get("query_id")
+        if qid is None and text_key(g.text) in known:
+            warnings.append(
+                f"{g.where.file}, task {g.where.key}: skipped {g.text[:60]!r}, already query "
+                f"{known[text_key(g.text)]}"
+            )
+            continue
+        queries.append(_query(g, qid or ids.next()))
+    return Imported(tuple(queries), warnings=tuple(warnings))
+
+
+def _query(g: _Group, qid: str) -> Query:
+    at = g.where.at("data")
+    data = g.data
+    spans = tuple(dict.fromkeys(g.spans))
+    abstain = typed(data.get("abstain", False), bool, at.at("abstain"))
+    slices = typed(data.get("slices", [SLICE]), list, at.at("slices"))
+    default = Status.LABELLED if spans or abstain else Status.DRAFT
+    try:
+        return Query(
+            id=qid,
+            text=g.text,
+            abstain=abstain,
+            boundary=parse_boundary(typed(data.get("boundary", "other"), str, at.at("boundary"))),
+            slices=tuple(typed(s, str, at.at("slices")) for s in slices),
+            notes=typed(data.get("notes", ""), str, at.at("notes")),
+            status=parse_status(typed(data.get("status", default.value), str, at.at("status"))),
+            evidence=spans,
+        )
+    except LabelError as exc:
+        raise (at.at(exc.key) if exc.key else at).error(exc.message) from None
+
+
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+    """One task per query and document (a query without evidence: one task without text),
+    offsets in code points of `data.text`, which is the canonical text."""
+    tasks: list[dict[str, Any]] = []
+    for q in queries:
+        docs = list(dict.fromkeys(s.doc for s in q.evidence))
+        if not docs:
+            tasks.append({"data": _data(q), "annotations": []})
+        for doc in docs:
+            text = corpus.text(doc)
+            result = [_result(q, n, s, text) for n, s in enumerate(q.evidence) if s.doc == doc]
+            data = {"text": text, "doc": doc, **_data(q)}
+            tasks.append({"data": data, "annotations": [{"result": result}]})
+    write_atomic(out, json_text(tasks))
+
+
+def _data(q: Query) -> dict[str, Any]:
+    return {
+        "question": q.text, "query_id": q.id, "abstain": q.abstain,
+        "boundary": q.boundary.value, "slices": list(q.slices), "status": q.status.value,
+        "notes": q.notes,
+    }  # fmt: skip
+
+
+def _result(q: Query, n: int, span: Span, text: str) -> dict[str, Any]:
+    span.check(text)
+    value = {"start": span.start, "end": span.end, "text": span.quote, "labels": ["evidence"]}
+    return {
+        "id": f"{q.id}-{n}", "from_name": "label", "to_name": "text", "type": "labels",
+        "value": value,
+    }  # fmt: skip
