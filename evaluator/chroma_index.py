@@ -87,7 +87,13 @@ class ChromaRetriever:
 
 
 def ensure_collection(
-    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, *, candidate: str
+    client: Any,
+    name: str,
+    chunks: Sequence[Chunk],
+    vectors: Any,
+    *,
+    candidate: str,
+    batch: int | None = None,
 ) -> tuple[Any, bool]:
     """Return (collection, reused). `vectors()` is called only when (re)building."""
     from chromadb.errors import NotFoundError
@@ -108,7 +114,7 @@ def ensure_collection(
         embedding_function=None,
     )
     matrix = vectors()
-    batch = max(1, min(4096, int(client.get_max_batch_size())))
+    batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(chunks), batch):
         part = chunks[lo : lo + batch]
         collection.add(
