@@ -1,0 +1,141 @@
+"""A splitter's settings as one frozen value, checked before any work is done (SPEC §5).
+
+The fingerprint covers everything that changes where cuts fall, so chunk ids and Chroma
+collections change exactly when the chunking does; bump SPLITTER_VERSION when the
+arithmetic of any splitter changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from labeler.core.errors import ConfigError
+
+SPLITTER_VERSION = "spanlab-splitters/1"
+"""Part of every fingerprint; bump it when any splitter cuts differently."""
+
+DEFAULT_TOKENIZER = "sentence-transformers/all-MiniLM-L6-v2"
+"""Token units count with this tokenizer unless a candidate names another."""
+
+UNITS_BY_SPLITTER: dict[str, tuple[str, ...]] = {
+    "chars": ("chars",),
+    "words": ("words",),
+    "tokens": ("tokens",),
+    "recursive": ("chars", "words", "tokens"),
+    "sentences": ("chars", "words", "tokens"),
+    "markdown": ("chars", "words", "tokens"),
+    "python": ("chars", "words", "tokens"),
+}
+"""Units each splitter accepts; the first is its default."""
+
+
+@dataclass(frozen=True)
+class SplitterSpec:
+    """One candidate's chunking: which splitter, in which unit, how big, how much overlap."""
+
+    splitter: str
+    """chars | words | tokens | sentences | recursive | markdown | python."""
+    size: int
+    """Chunk size limit, in `unit`."""
+    overlap: int = 0
+    """Units shared by consecutive chunks (sentences for the `sentences` splitter)."""
+    unit: str = ""
+    """chars | words | tokens; empty means the splitter's default."""
+    tokenizer: str | None = None
+    """Tokenizer for token units; None means DEFAULT_TOKENIZER when the unit is tokens."""
+    function: str | None = None
+    """`module:function` for the python splitter."""
+
+    def __post_init__(self) -> None:
+        # Defaults depend on the splitter, which a dataclass default cannot express.
+        units = UNITS_BY_SPLITTER.get(self.splitter)
+        if not self.unit and units:
+            object.__setattr__(self, "unit", units[0])
+        if self.unit == "tokens" and self.tokenizer is None:
+            object.__setattr__(self, "tokenizer", DEFAULT_TOKENIZER)
+
+    def validate(self, candidate: str) -> SplitterSpec:
+        """Raise ConfigError naming the candidate and the key; return self when valid."""
+        for key, problem in self._problems():
+            raise ConfigError(f"candidate {candidate!r}: {problem}", key=key)
+        if self.unit == "tokens":
+            self._check_loads(candidate, "tokenizer", self._load_tokenizer)
+        if self.splitter == "python":
+            self._check_loads(candidate, "function", lambda: resolve_function(self.function or ""))
+        return self
+
+    def _problems(self) -> list[tuple[str, str]]:
+        known = UNITS_BY_SPLITTER.get(self.splitter)
+        if known is None:
+            names = " | ".join(UNITS_BY_SPLITTER)
+            return [("splitter", f"unknown splitter {self.splitter!r} (known: {names})")]
+        checks = [
+            ("unit", self.unit not in known, f"unit {self.unit!r} is not one of {known}"),
+            ("size", self.size < 1, f"size must be at least 1, got {self.size}"),
+            ("overlap", self.overlap < 0, f"overlap must be >= 0, got {self.overlap}"),
+            (
+                "overlap",
+                self.overlap >= self.size,
+                f"overlap ({self.overlap}) must be smaller than size ({self.size})",
+            ),
+            ("tokenizer", self.unit == "tokens" and not self.tokenizer, "token units need one"),
+            ("function", self.splitter == "python" and not self.function, "python needs one"),
+        ]
+        return [(key, message) for key, failed, message in checks if failed]
+
+    def _load_tokenizer(self) -> object:
+        from evaluator.chunking.tokenizers import load_tokenizer
+
+        return load_tokenizer(self.tokenizer or DEFAULT_TOKENIZER)
+
+    @staticmethod
+    def _check_loads(candidate: str, key: str, load: Callable[[], object]) -> None:
+        try:
+            load()
+        except ConfigError as exc:
+            raise ConfigError(
+                f"candidate {candidate!r}: {exc.message}", key=key, hint=exc.hint
+            ) from None
+
+    def fingerprint(self) -> str:
+        """Stable 16-hex digest of everything that decides where the cuts fall."""
+        payload = json.dumps(self.fingerprint_fields(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+    def fingerprint_fields(self) -> dict[str, Any]:
+        return {
+            "version": SPLITTER_VERSION,
+            "splitter": self.splitter,
+            "unit": self.unit,
+            "size": self.size,
+            "overlap": self.overlap,
+            # A tokenizer only matters when it counts the units.
+            "tokenizer": self.tokenizer if self.unit == "tokens" else None,
+            "function": self.function,
+        }
+
+
+PluginFunction = Callable[[str, int, int], Any]
+"""f(text, size, overlap) -> Iterable[tuple[int, int]]."""
+
+
+def resolve_function(target: str) -> PluginFunction:
+    """Import `module:function`; any failure is a ConfigError on key `function`."""
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise ConfigError(f"function must look like 'module:function', got {target!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"cannot import module {module_name!r}: {exc}") from None
+    obj: object = module
+    for part in attr.split("."):
+        obj = getattr(obj, part, None)
+    if not callable(obj):
+        raise ConfigError(f"{target!r} is not a callable in module {module_name!r}")
+    return obj

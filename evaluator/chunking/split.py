@@ -1,0 +1,66 @@
+"""One entry point per granularity: a document's pieces, a corpus's chunks (SPEC §5).
+
+Splitters are looked up by name and all take the text and its units, so adding one is
+one function and one table entry; the corpus loop only adds ids and document order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunking.markdown import markdown_pieces
+from evaluator.chunking.pieces import Piece
+from evaluator.chunking.plugin import python_pieces
+from evaluator.chunking.recursive import recursive_pieces, sentence_pieces
+from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.units import Units, units_for
+from evaluator.chunking.windows import window_pieces
+from labeler.core.corpus import Corpus
+from labeler.core.errors import ConfigError
+
+UnitSplitter = Callable[[str, Units, int, int], list[Piece]]
+
+
+def _windows(text: str, units: Units, size: int, overlap: int) -> list[Piece]:
+    return window_pieces(units, len(text), size, overlap)
+
+
+SPLITTERS: dict[str, UnitSplitter] = {
+    "chars": _windows,
+    "words": _windows,
+    "tokens": _windows,
+    "recursive": recursive_pieces,
+    "sentences": sentence_pieces,
+    "markdown": markdown_pieces,
+}
+"""Splitters that measure in units; `python` is handled on its own."""
+
+
+def split_text(spec: SplitterSpec, text: str) -> list[Piece]:
+    """Cut one canonical text; offsets index `text`, pieces in offset order."""
+    if spec.splitter == "python":
+        return python_pieces(text, spec.function or "", spec.size, spec.overlap)
+    splitter = SPLITTERS.get(spec.splitter)
+    if splitter is None:
+        raise ConfigError(f"unknown splitter {spec.splitter!r}", key="splitter")
+    if not text:
+        return []
+    return splitter(text, units_for(spec.unit, text, spec.tokenizer), spec.size, spec.overlap)
+
+
+def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
+    """Every document's chunks, documents in id order, chunks in offset order."""
+    corpus_hash = corpus.hash
+    fingerprint = spec.fingerprint()
+    return [
+        Chunk(
+            chunk_id(corpus_hash, doc.id, p.start, p.end, fingerprint),
+            doc.id,
+            p.start,
+            p.end,
+            p.prefix,
+        )
+        for doc in corpus
+        for p in split_text(spec, doc.text)
+    ]
