@@ -172,3 +172,35 @@ def test_show_marks_evidence_and_both_candidates_cuts(project: Path) -> None:
     assert f"‖{text[60:62]}" in out
     assert f"┃b{text[80:82]}" in out
     assert "top 2 — c60-ov20" in out and "top 2 — c30" in out
+
+
+def test_chroma_report_preset_runs_offline_in_cl100k_tokens(project: Path) -> None:
+    from evaluator.presets import preset_file
+
+    cfile = preset_file("chroma-report")
+    specs = {c.name: (c.spec.splitter, c.spec.unit, c.spec.size, c.spec.overlap)
+             for c in cfile.candidates}  # fmt: skip
+    assert specs == {
+        "tokens-250-125": ("tokens", "tokens", 250, 125),
+        "recursive-200-0": ("recursive", "tokens", 200, 0),
+        "recursive-400-0": ("recursive", "tokens", 400, 0),
+        "recursive-800-400": ("recursive", "tokens", 800, 400),
+    }
+    assert {c.spec.tokenizer for c in cfile.candidates} == {"tiktoken:cl100k_base"}
+    assert cfile.settings.k == 5 and cfile.settings.embedding == "minilm"
+    result = CliRunner().invoke(
+        app, ["eval", "--preset", "chroma-report", "--labels", "labels.json",
+              "--retriever", "lexical"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Published beside these" in result.output
+    assert "| `recursive-800-400` |" in result.output
+
+
+def test_candidates_file_and_preset_together_are_refused(project: Path) -> None:
+    (project / "candidates.toml").write_text(CANDIDATES.format(max_lost=1), "utf-8")
+    result = CliRunner().invoke(
+        app, ["eval", "candidates.toml", "--preset", "chroma-report", "--labels", "labels.json"]
+    )
+    assert result.exit_code == 2
+    assert "not both" in result.stderr
