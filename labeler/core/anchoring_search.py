@@ -1,22 +1,21 @@
 """Where a stale quote may have gone: the search half of re-anchoring (SPEC §8).
 
-Everything that depends only on a document pair (the old→new position map, the new text's
-word index, its word and sentence boundaries) is built once per pair and shared by every
-span in it; per span there are only a few small rapidfuzz calls, so 10,000 spans stay cheap.
+What depends only on a document pair (the old→new position map) is built once per pair and
+shared by its spans; per span there are a handful of rapidfuzz calls over the whole text
+and small windows, so 10,000 spans stay cheap.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Literal
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 
-Edge = Literal["sentence", "word", "none"]
-"""What kind of boundary a quote's edge sits on, so a candidate's edge can sit on one too."""
+from labeler.core.anchoring_edges import Edge, snap, splits
 
 FLOOR = 0.5
 """Least quote similarity a candidate needs; below it the text is too different to offer."""
@@ -24,72 +23,42 @@ FLOOR = 0.5
 MIN_FUZZY = 6
 """Quotes shorter than this get exact candidates only: a fuzzy 3-letter match is noise."""
 
-_MAX_OCCURRENCES = 32
+SAME_PLACE = 0.5
+"""Ranges whose intersection over union reaches this are one place; the better one stays."""
+
+_MAX_OCCURRENCES = 16
 """Words seen more often than this in the new text are too common to seed a search."""
 
-_MAX_SEEDS = 6
+_SEED_WORDS = 4
+"""How many of a quote's words (the longest) are looked up to seed regions."""
+
+_MAX_SEEDS = 3
 """At most this many seeded regions are aligned per span."""
 
-_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe0e\ufe0f\ufe20-\ufe2f\U0001f3fb-\U0001f3ff"
-_GLUE = re.compile(f"[{_MARKS}\u200d]")
-# A token is a word (with its combining marks) or one symbol with its marks and any
-# ZWJ-joined symbols, so snapping to a token edge never splits a grapheme.
-_TOKEN = re.compile(rf"(?:\w[{_MARKS}]*)+|(?:[^\w\s][{_MARKS}]*\u200d)*[^\w\s][{_MARKS}]*")
-_WORD_CHAR = re.compile(rf"[\w{_MARKS}]")
+_MAX_ROUGH = 4
+"""At most this many fuzzy places are refined per span (each costs a Levenshtein pass)."""
+
 _WORD = re.compile(r"\w{2,}")
-_CLOSERS = "[\"')\\]\u201d\u2019]*"
-_SENTENCE_GAP = re.compile(rf"[.!?]{_CLOSERS}\s+|\n\s*")
-_SENTENCE_END = re.compile(rf"[.!?]{_CLOSERS}(?=\s|$)|\S(?=[ \t]*(?:\n|$))")
-_AFTER_SENTENCE = re.compile(rf"(?:^|[.!?]{_CLOSERS}\s|\n)\s*$")
-_ENDS_SENTENCE = re.compile(rf"[.!?]{_CLOSERS}$")
-_LINE_END = re.compile(r"[ \t]*(?:\n|$)")
+_UNIT = re.compile(r"[^.!?\n]*(?:[.!?]+ ?|\n)|[^.!?\n]+")
 
 
-def _is_word(char: str) -> bool:
-    return _WORD_CHAR.match(char) is not None
+_Op = tuple[str, int, int, int, int]
+"""A diff block: tag, old start, old end, new start, new end."""
 
 
-def start_edge(quote: str, prefix: str) -> Edge:
-    """The boundary kind at the quote's start, judged from the quote and its old prefix."""
-    if quote[0].isspace() or _GLUE.match(quote[0]):
-        return "none"
-    if _AFTER_SENTENCE.search(prefix):
-        return "sentence"
-    if _is_word(prefix[-1]) and _is_word(quote[0]):
-        return "none"
-    return "word"
-
-
-def end_edge(quote: str, suffix: str) -> Edge:
-    """The boundary kind at the quote's end, judged from the quote and its old suffix."""
-    if quote[-1].isspace() or (suffix and _GLUE.match(suffix[0])):
-        return "none"
-    if _LINE_END.match(suffix) or (_ENDS_SENTENCE.search(quote) and suffix[0].isspace()):
-        return "sentence"
-    if _is_word(quote[-1]) and _is_word(suffix[0]):
-        return "none"
-    return "word"
-
-
-def exact_occurrences(quote: str, text: str) -> list[int]:
-    """Every start of `quote` in `text`, overlapping ones included, that splits no grapheme."""
+def exact_occurrences(quote: str, text: str, prefix: str = "", suffix: str = "") -> list[int]:
+    """Every start of `quote` in `text`, overlapping ones included, except those that split
+    a grapheme (an `x` followed by a combining accent is not the old `x`) where the old
+    span, with its `prefix` and `suffix`, did not."""
+    old = prefix + quote + suffix
+    was = (splits(old, len(prefix)), splits(old, len(prefix) + len(quote)))
     found: list[int] = []
     at = text.find(quote)
     while at >= 0:
-        end = at + len(quote)
-        if not (end < len(text) and _GLUE.match(text[end])) and not _GLUE.match(text[at]):
+        if (splits(text, at), splits(text, at + len(quote))) in ((False, False), was):
             found.append(at)
         at = text.find(quote, at + 1)
     return found
-
-
-def _nearest(positions: list[int], at: int, reach: int) -> list[int]:
-    """The closest position at or before `at` and the closest after it, within `reach`."""
-    i = bisect_right(positions, at)
-    out = [positions[i - 1]] if i and at - positions[i - 1] <= reach else []
-    if i < len(positions) and positions[i] - at <= reach:
-        out.append(positions[i])
-    return out
 
 
 class DocumentPair:
@@ -98,115 +67,143 @@ class DocumentPair:
     def __init__(self, old: str | None, new: str) -> None:
         self.old = old
         self.new = new
+        self._inside: dict[int, tuple[list[int], list[_Op]]] = {}
 
     @cached_property
-    def _opcodes(self) -> tuple[list[int], list[tuple[str, int, int, int, int]]]:
+    def _blocks(self) -> tuple[list[int], list[_Op]]:
+        """Old→new blocks from a diff over sentences and lines: equal runs, and changed
+        runs merged whole. Sentences, not lines, so that a long edited paragraph still
+        outweighs a renumbered heading when the diff decides what matches what."""
         assert self.old is not None
-        ops = [
-            (op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end)
-            for op in Levenshtein.opcodes(self.old, self.new)
-            if op.src_end > op.src_start
-        ]
-        return [op[1] for op in ops], ops
+        old_units, new_units = _UNIT.findall(self.old), _UNIT.findall(self.new)
+        old_at, new_at = _offsets(old_units), _offsets(new_units)
+        blocks: list[_Op] = []
+        for op in Indel.opcodes(old_units, new_units):
+            tag = "equal" if op.tag == "equal" else "changed"
+            a, b = old_at[op.src_start], old_at[op.src_end]
+            c, d = new_at[op.dest_start], new_at[op.dest_end]
+            if blocks and tag == "changed" == blocks[-1][0]:
+                _, a, _, c, _ = blocks.pop()
+            blocks.append((tag, a, b, c, d))
+        blocks = [b for b in blocks if b[2] > b[1]]
+        return [b[1] for b in blocks], blocks
 
     def map(self, pos: int) -> int:
-        """Where old offset `pos` went in the new text, through a character diff."""
+        """Where old offset `pos` went in the new text: a sentence diff, then a character
+        diff inside changed sentences only (cheap, and exact for moved-but-equal text)."""
         if self.old is None:
             return min(pos, len(self.new))
         if pos >= len(self.old):
             return len(self.new)
-        starts, ops = self._opcodes
-        tag, src_start, src_end, dest_start, dest_end = ops[bisect_right(starts, pos) - 1]
+        starts, blocks = self._blocks
+        i = bisect_right(starts, pos) - 1
+        if blocks[i][0] == "changed":
+            starts, blocks = self._inside_block(i)
+            i = bisect_right(starts, pos) - 1
+        tag, src_start, src_end, dest_start, dest_end = blocks[i]
         if tag == "equal":
             return dest_start + pos - src_start
         # Inside a replaced or deleted stretch: proportionally into what replaced it.
         return dest_start + (pos - src_start) * (dest_end - dest_start) // (src_end - src_start)
 
-    @cached_property
-    def words(self) -> dict[str, list[int]]:
-        """Start offsets of every word of two or more characters in the new text."""
-        index: dict[str, list[int]] = {}
-        for m in _WORD.finditer(self.new):
-            index.setdefault(m.group(), []).append(m.start())
-        return index
-
-    @cached_property
-    def tokens(self) -> tuple[list[int], list[int]]:
-        """Starts and ends of words and symbols: the places a word edge may snap to."""
-        spans = [m.span() for m in _TOKEN.finditer(self.new)]
-        return [s for s, _ in spans], [e for _, e in spans]
-
-    @cached_property
-    def sentences(self) -> tuple[list[int], list[int]]:
-        """Starts and ends of sentences and lines: where a sentence edge may snap to."""
-        text = self.new
-        first = len(text) - len(text.lstrip())
-        starts = [first] + [m.end() for m in _SENTENCE_GAP.finditer(text) if m.end() < len(text)]
-        ends = sorted({m.end() for m in _SENTENCE_END.finditer(text)})
-        return sorted(set(starts)), ends
+    def _inside_block(self, i: int) -> tuple[list[int], list[_Op]]:
+        if i not in self._inside:
+            assert self.old is not None
+            _, a, b, c, d = self._blocks[1][i]
+            ops = [
+                (op.tag, a + op.src_start, a + op.src_end, c + op.dest_start, c + op.dest_end)
+                for op in Levenshtein.opcodes(self.old[a:b], self.new[c:d])
+                if op.src_end > op.src_start
+            ]
+            self._inside[i] = ([op[1] for op in ops], ops)
+        return self._inside[i]
 
     def seed_windows(self, quote: str, slack: int) -> list[tuple[int, int]]:
-        """Regions where several of the quote's rarer words line up as they do in the quote."""
+        """Regions where two or more of the quote's rarer words sit as they do in the quote.
+
+        The longest words stand in for the rarest; each is counted in C first so that a
+        common one costs one scan, not a loop over its occurrences.
+        """
+        text = self.new
         diagonals: list[int] = []
         usable = 0
-        for m in _WORD.finditer(quote):
-            seen = self.words.get(m.group(), [])
-            if len(seen) > _MAX_OCCURRENCES:
+        for word in sorted(set(_WORD.findall(quote)), key=lambda w: (-len(w), w))[:_SEED_WORDS]:
+            if not 0 < text.count(word) <= _MAX_OCCURRENCES:
                 continue
             usable += 1
-            diagonals.extend(p - m.start() for p in seen)
-        need = max(2, usable // 4)
-        diagonals.sort()
-        clusters: list[tuple[int, int, int]] = []
-        i = 0
-        while i < len(diagonals):
-            j = i
-            while j + 1 < len(diagonals) and diagonals[j + 1] - diagonals[i] <= slack:
-                j += 1
-            if j - i + 1 >= need:
-                clusters.append((j - i + 1, diagonals[i], diagonals[j]))
-            i = j + 1
-        clusters.sort(key=lambda c: (-c[0], c[1]))
-        return [(lo - slack, hi + len(quote) + slack) for _, lo, hi in clusters[:_MAX_SEEDS]]
-
-    def edge_options(self, at: int, edge: Edge, side: Literal[0, 1], reach: int) -> list[int]:
-        """Offsets an edge estimated at `at` may snap to; side 0 is a start, 1 an end."""
-        if edge == "sentence":
-            options = _nearest(self.sentences[side], at, reach)
-            if options:
-                return options
-        if edge != "none":
-            options = _nearest(self.tokens[side], at, reach)
-            if options:
-                return options
-        return [self._off_glue(at, side)]
-
-    def _off_glue(self, at: int, side: int) -> int:
-        """Move an offset off a combining mark or ZWJ so it does not split a grapheme."""
-        text = self.new
-        at = max(0, min(at, len(text)))
-        while 0 < at < len(text) and (_GLUE.match(text[at]) or text[at - 1] == "\u200d"):
-            at += side or -1
-        return at
+            offset, at = quote.find(word), text.find(word)
+            while at >= 0:
+                diagonals.append(at - offset)
+                at = text.find(word, at + 1)
+        if usable < 2:
+            return []
+        best = _clusters(sorted(diagonals), slack)[:_MAX_SEEDS]
+        return [(lo - slack, hi + len(quote) + slack) for _, lo, hi in best]
 
 
-def fuzzy_regions(quote: str, pair: DocumentPair, mapped: tuple[int, int]) -> list[tuple[int, int]]:
-    """Rough places (start, end) where the quote aligns well: the whole text's best match,
-    the best near the old position mapped through the diff, and the best near each seed."""
+def _clusters(diagonals: list[int], width: int) -> list[tuple[int, int, int]]:
+    """Runs of two or more sorted diagonals within `width` of the run's first, as (votes,
+    first, last), most votes first: several words agreeing on where the quote starts."""
+    clusters: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(diagonals):
+        j = i
+        while j + 1 < len(diagonals) and diagonals[j + 1] - diagonals[i] <= width:
+            j += 1
+        if j > i:
+            clusters.append((j - i + 1, diagonals[i], diagonals[j]))
+        i = j + 1
+    return sorted(clusters, key=lambda c: (-c[0], c[1]))
+
+
+def _offsets(units: list[str]) -> list[int]:
+    out = [0]
+    for unit in units:
+        out.append(out[-1] + len(unit))
+    return out
+
+
+def fuzzy_regions(
+    quote: str, pair: DocumentPair, mapped: tuple[int, int], taken: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Rough places (start, end) to refine, most likely first: the old span mapped through
+    the diff (where edited text most often is), the best alignment near it, then, best
+    first, the best in the whole text and near each seed (a window yields only its best,
+    so a look-alike neighbour could hide the mapped place). Places overlapping one already
+    `taken` (an exact occurrence) or listed are left out; each costs a refinement."""
     text = pair.new
-    slack = len(quote) // 2 + 8
-    cutoff = FLOOR * 100 - 5  # the Indel ratio used here runs at or above the final similarity
-    windows = [(mapped[0] - slack, max(mapped[1], mapped[0] + 1) + slack)]
-    windows += pair.seed_windows(quote, slack)
-    rough: list[tuple[int, int]] = []
-    found = fuzz.partial_ratio_alignment(quote, text, score_cutoff=cutoff)
-    if found is not None:
-        rough.append((found.dest_start, found.dest_end))
-    for lo, hi in _merged(windows, len(text)):
-        found = fuzz.partial_ratio_alignment(quote, text[lo:hi], score_cutoff=cutoff)
-        if found is not None and (lo + found.dest_start, lo + found.dest_end) not in rough:
-            rough.append((lo + found.dest_start, lo + found.dest_end))
-    return rough
+    slack = reach(quote)
+    near = (mapped[0] - slack, max(mapped[1], mapped[0] + 1) + slack)
+    hits = [(-101.0, *mapped)]
+    hits += [_best_in(quote, text, lo, hi) for lo, hi in _merged([near], len(text))]
+    others = [(0, len(text)), *_merged(pair.seed_windows(quote, slack), len(text))]
+    hits += sorted(_best_in(quote, text, lo, hi) for lo, hi in others)
+    seen, rough = list(taken), list[tuple[int, int]]()
+    for hit in hits:
+        place = hit[1:]
+        if hit[0] < 0 and all(overlap(place, other) < SAME_PLACE for other in seen + rough):
+            rough.append(place)
+    return rough[:_MAX_ROUGH]
+
+
+def reach(quote: str) -> int:
+    """How far a match may stray from a rough place: about half the quote in edits."""
+    return len(quote) // 2 + 8
+
+
+def _best_in(quote: str, text: str, lo: int, hi: int) -> tuple[float, int, int]:
+    """(-score, start, end) of the quote's best alignment in text[lo:hi]; score 0 if none.
+
+    The Indel ratio used here runs at or above the final Levenshtein similarity, so a cutoff
+    a little under the floor drops nothing that could reach it."""
+    hit = fuzz.partial_ratio_alignment(quote, text[lo:hi], score_cutoff=FLOOR * 100 - 5)
+    return (0.0, lo, lo) if hit is None else (-hit.score, lo + hit.dest_start, lo + hit.dest_end)
+
+
+def overlap(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Intersection over union of two ranges."""
+    inter = min(a[1], b[1]) - max(a[0], b[0])
+    return max(0, inter) / max(1, max(a[1], b[1]) - min(a[0], b[0]))
 
 
 def _merged(windows: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
@@ -222,25 +219,26 @@ def _merged(windows: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
 def refine(
     quote: str, pair: DocumentPair, rough: tuple[int, int], edges: tuple[Edge, Edge]
 ) -> tuple[int, int, float] | None:
-    """Exact edges for a rough match: align the quote with Levenshtein, then snap each edge
-    to the boundary kind the old quote had (a whole-sentence quote yields the whole edited
-    sentence) and keep the snapped pair most similar to the quote, with its similarity."""
+    """Exact edges for a rough match, with their similarity to the quote.
+
+    Each edge is estimated twice (the rough match's, and a Levenshtein alignment's with the
+    unmatched head and tail projected outward), snapped to the boundary kind the old quote
+    had (so a whole-sentence quote yields the whole edited sentence), and the snapped pair
+    most similar to the quote wins."""
     text = pair.new
-    slack = len(quote) // 2 + 8
+    slack = reach(quote)
     lo, hi = max(0, rough[0] - slack), min(len(text), rough[1] + slack)
     blocks = [op for op in Levenshtein.opcodes(quote, text[lo:hi]) if op.tag == "equal"]
-    if not blocks:
-        return None
+    starts, ends = {rough[0]}, {rough[1]}
     dense = [b for b in blocks if b.src_end - b.src_start >= min(3, len(quote))] or blocks
-    start = lo + dense[0].dest_start - dense[0].src_start
-    end = lo + dense[-1].dest_end + len(quote) - dense[-1].src_end
-    best: tuple[float, int, int, int] | None = None
-    for s in pair.edge_options(start, edges[0], 0, slack):
-        for e in pair.edge_options(end, edges[1], 1, slack):
+    if dense:
+        starts.add(lo + dense[0].dest_start - dense[0].src_start)
+        ends.add(lo + dense[-1].dest_end + len(quote) - dense[-1].src_end)
+    best = (0.0, 0, 0, 0)
+    end_options = snap(text, ends, edges[1], 1, slack)
+    for s in snap(text, starts, edges[0], 0, slack):
+        for e in end_options:
             if e > s:
-                sim = Levenshtein.normalized_similarity(quote, text[s:e])
-                if best is None or (sim, e - s) > best[:2]:
-                    best = (sim, e - s, s, e)
-    if best is None or best[0] < FLOOR:
-        return None
-    return best[2], best[3], best[0]
+                sim = Levenshtein.normalized_similarity(quote, text[s:e], score_cutoff=FLOOR)
+                best = max(best, (sim, e - s, -s, e))
+    return (-best[2], best[3], best[0]) if best[0] >= FLOOR else None
