@@ -20,10 +20,11 @@ import typer
 
 from evaluator.cli import register as register_evaluator
 from evaluator.cliutil import fail, handles_errors
+from labeler.cli_review import register as register_review
 from labeler.core import binding, config, labelset
 from labeler.core import formats as label_formats
 from labeler.core.corpus import Corpus
-from labeler.core.errors import SpanlabError
+from labeler.core.errors import SpanlabError, StoreError
 from labeler.core.stats import label_stats
 from labeler.core.store import Store
 
@@ -240,7 +241,28 @@ def demo(
     run_demo(directory)
 
 
+@app.command(epilog="Example: spanlab label --annotator alice --theme spanlab-light")
+@handles_errors
+def label(
+    annotator: AnnotatorOpt = None,
+    theme: Annotated[str | None, typer.Option(help="A theme from themes/ by name.")] = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """The labelling app: queries, evidence spans, patterns, slices, abstention."""
+    _, docs, store, status = open_project(corpus, db)
+    if status.waiting:
+        raise StoreError(
+            f"{status.waiting} span(s) wait for review after the corpus changed",
+            hint="run `spanlab review` first, so no label is shown at a wrong place",
+        )
+    from labeler.tui.launch import run_label_app
+
+    run_label_app(store, docs, annotator=annotator_name(annotator), theme=theme)
+
+
 register_evaluator(app)
+register_review(app)
 
 
 def main() -> None:
