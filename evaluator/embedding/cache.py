@@ -68,9 +68,7 @@ class EmbeddingCache:
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.executemany(
-                    "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows
-                )
+                self._conn.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
@@ -78,9 +76,9 @@ class EmbeddingCache:
 
     def count(self, fingerprint: str | None = None) -> int:
         """Vectors stored, for one model or for all."""
-        sql, args = "SELECT count(*) FROM embeddings", ()
+        sql, args = "SELECT count(*) FROM embeddings", []
         if fingerprint is not None:
-            sql, args = sql + " WHERE fingerprint = ?", (fingerprint,)
+            sql, args = sql + " WHERE fingerprint = ?", [fingerprint]
         with self._lock:
             (n,) = self._conn.execute(sql, args).fetchone()
         return int(n)

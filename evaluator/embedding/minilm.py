@@ -1,7 +1,8 @@
 """all-MiniLM-L6-v2 on onnxruntime, offline, from files installed as packages (§6).
 
 Texts are sorted by token count and batched so each batch pads only to its own longest
-text; Chroma's function pads every batch to 256 tokens, which is where the speed comes from.
+text, and long texts go in small batches; Chroma's function pads every batch of 32 to 256
+tokens, which is where the speed comes from.
 The weight file's sha256 is pinned here and checked before the model runs.
 """
 
@@ -30,6 +31,9 @@ MAX_TOKENS = 256
 """sentence-transformers' max_seq_length for this model (the HF config says 128)."""
 DIM = 384
 BATCH_SIZE = 32
+BATCH_TOKENS = 1024
+"""Padded tokens per call at most. Measured on 2 cores: batches of 32 × 200+ tokens embed
+about a quarter fewer texts per CPU-second than batches kept under 1024 tokens."""
 
 
 def packaged_model_path() -> Path:
@@ -81,13 +85,21 @@ def verify_model(path: Path, expected: str = MODEL_SHA256) -> str:
 class MiniLMEmbedder:
     """The default embedder; construct with `from_packages()` or explicit file paths."""
 
-    def __init__(self, model_path: Path, tokenizer_path: Path, batch_size: int = BATCH_SIZE):
+    def __init__(
+        self,
+        model_path: Path,
+        tokenizer_path: Path,
+        batch_size: int = BATCH_SIZE,
+        batch_tokens: int = BATCH_TOKENS,
+    ) -> None:
         self.model_path = _require_file(model_path, MODEL_INSTALL)
         """The ONNX weights, already checked against MODEL_SHA256."""
         self.tokenizer_path = _require_file(tokenizer_path, TOKENIZER_INSTALL)
         """The `tokenizer.json` whose normalisation and vocabulary the model was trained with."""
         self.batch_size = batch_size
-        """Texts per onnxruntime call; batches hold texts of similar token count."""
+        """Texts per onnxruntime call at most; batches hold texts of similar token count."""
+        self.batch_tokens = batch_tokens
+        """Padded tokens (texts × longest) per call at most; one long text may exceed it."""
         model_sha = verify_model(self.model_path)
         tokenizer_sha = file_sha256(self.tokenizer_path)
         self._fingerprint = (
@@ -119,12 +131,9 @@ class MiniLMEmbedder:
             return np.zeros((0, DIM), dtype=np.float32)
         tokenizer, session = self._runtime()
         encodings = tokenizer.encode_batch(list(texts))
-        lengths = np.array([len(e.ids) for e in encodings])
-        # Stable sort, so equal-length texts keep their relative order and results repeat.
-        order = np.argsort(lengths, kind="stable")
+        lengths = [len(e.ids) for e in encodings]
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
+        for rows in length_batches(lengths, self.batch_size, self.batch_tokens):
             out[rows] = self._embed_batch(session, [encodings[i].ids for i in rows])
             if progress is not None:
                 progress(len(rows))
@@ -152,6 +161,23 @@ class MiniLMEmbedder:
                 self._tokenizer = _load_tokenizer(self.tokenizer_path)
                 self._session = _load_session(self.model_path)
             return self._tokenizer, self._session
+
+
+def length_batches(lengths: list[int], max_texts: int, max_tokens: int) -> list[list[int]]:
+    """Indices grouped shortest first, each group within both limits (one text at least)."""
+    # Stable sort, so equal-length texts keep their relative order and results repeat.
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        # Sorted ascending, so text i is the longest of the batch it joins.
+        if current and (len(current) >= max_texts or (len(current) + 1) * lengths[i] > max_tokens):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _mean_pool(hidden: npt.NDArray[np.float32], mask: npt.NDArray[np.int64]) -> Vectors:
