@@ -31,12 +31,21 @@ from labeler.core.store import Store
 app = typer.Typer(
     name="spanlab",
     help="Tell, with evidence, whether a chunking change made retrieval better or worse.",
+    epilog="Example: spanlab init data/corpus && spanlab corpus status",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
 )
-corpus_app = typer.Typer(help="The corpus folder and its binding.", no_args_is_help=True)
-labels_app = typer.Typer(help="Import, export and count labels.", no_args_is_help=True)
+corpus_app = typer.Typer(
+    help="The corpus folder and its binding.",
+    epilog="Example: spanlab corpus status --json",
+    no_args_is_help=True,
+)
+labels_app = typer.Typer(
+    help="Import, export and count labels.",
+    epilog="Example: spanlab labels export frozen.json",
+    no_args_is_help=True,
+)
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(labels_app, name="labels")
 
@@ -149,13 +158,16 @@ def labels_import(
     annotator: AnnotatorOpt = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
-    proj, docs, store, _ = open_project(corpus, db)
+    proj, docs, store, status = open_project(corpus, db)
     if fmt == "spanlab":
         queries = labelset.read(file, docs).queries
         warnings: tuple[str, ...] = ()
     else:
         imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
         if imported.documents:
+            # Refuse before the new documents are written, not after.
+            labelset.refuse_while_waiting(status)
+            labelset.refuse_conflicts(store, imported.queries, replace_existing=replace)
             docs = add_documents(proj.require_corpus(), docs, imported.documents, proj.encoding)
             binding.sync(store, docs)
         queries, warnings = imported.queries, imported.warnings

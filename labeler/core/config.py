@@ -6,6 +6,7 @@ to the file's folder, so a project can be moved or checked out anywhere.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -65,6 +66,10 @@ def load(root: Path) -> Project:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("not valid UTF-8", file=str(path), offset=exc.start) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ConfigError(
@@ -100,16 +105,21 @@ def write(project: Project) -> Path:
         except ValueError:
             return str(p.resolve())
 
+    def entry(key: str, value: str) -> str:
+        # A JSON string is a valid TOML basic string: quotes, backslashes and control
+        # characters in a path survive the round trip (a Python repr does not).
+        return f"{key} = {json.dumps(value, ensure_ascii=False)}"
+
     lines = []
     if project.corpus is not None:
-        lines.append(f"corpus = {show(project.corpus)!r}")
-    lines.append(f"db = {show(project.db)!r}")
-    lines.append(f"chroma_path = {show(project.chroma_path)!r}")
+        lines.append(entry("corpus", show(project.corpus)))
+    lines.append(entry("db", show(project.db)))
+    lines.append(entry("chroma_path", show(project.chroma_path)))
     if project.chroma_url:
-        lines.append(f"chroma_url = {project.chroma_url!r}")
-    lines.append(f"embedding = {project.embedding!r}")
+        lines.append(entry("chroma_url", project.chroma_url))
+    lines.append(entry("embedding", project.embedding))
     if project.encoding != "utf-8":
-        lines.append(f"encoding = {project.encoding!r}")
+        lines.append(entry("encoding", project.encoding))
     path = project.root / CONFIG_NAME
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

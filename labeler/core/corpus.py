@@ -78,7 +78,13 @@ class Corpus:
         docs: dict[str, Document] = {}
         for doc_id, raw in texts.items():
             check_doc_id(doc_id)
-            text = canonical_from_bytes(raw.encode("utf-8"), file=doc_id)
+            try:
+                data = raw.encode("utf-8")
+            except UnicodeEncodeError as exc:  # a lone surrogate, say, from a JSON escape
+                raise CorpusError(
+                    f"text cannot be encoded as UTF-8: {exc.reason}", file=doc_id, offset=exc.start
+                ) from None
+            text = canonical_from_bytes(data, file=doc_id)
             docs[doc_id] = Document(doc_id, text, doc_hash(text))
         return cls(docs)
 

@@ -6,6 +6,7 @@ and builds plain values before anything is written, so a bad file changes nothin
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from labeler.core.binding import diff_documents, sync
+from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
@@ -90,8 +91,13 @@ def export(store: Store, corpus: Corpus) -> dict[str, Any]:
 def write_json(data: Mapping[str, Any], out: Path) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    try:
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(out)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise LabelError(f"cannot write: {exc.strerror}", file=str(out)) from None
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -226,22 +232,20 @@ def read(path: Path, corpus: Corpus) -> LabelSet:
         raise
 
 
-def import_queries(
-    store: Store,
-    queries: Sequence[Query],
-    corpus: Corpus,
-    *,
-    annotator: str,
-    replace_existing: bool = False,
-) -> int:
-    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
-    status = sync(store, corpus)
-    if status.bound_hash != corpus.hash:
+def refuse_while_waiting(status: CorpusStatus) -> None:
+    """Imports wait until the store is bound to the corpus as it is now."""
+    if status.bound_hash != status.current_hash:
         raise StoreError(
             f"the store is bound to {status.bound_hash} and {status.waiting} span(s) wait for "
             "review; import refuses until they are resolved",
             hint="run `spanlab review`",
         )
+
+
+def refuse_conflicts(
+    store: Store, queries: Sequence[Query], *, replace_existing: bool = False
+) -> tuple[dict[str, Query], list[str]]:
+    """The stored queries, and the ids given with different labels; raises unless replacing."""
     existing = {q.id: q for q in store.queries()}
     conflicts = [
         q.id for q in queries if q.id in existing and query_json(existing[q.id]) != query_json(q)
@@ -253,6 +257,20 @@ def import_queries(
             key="id",
             hint="pass --replace to overwrite them",
         )
+    return existing, conflicts
+
+
+def import_queries(
+    store: Store,
+    queries: Sequence[Query],
+    corpus: Corpus,
+    *,
+    annotator: str,
+    replace_existing: bool = False,
+) -> int:
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
+    refuse_while_waiting(sync(store, corpus))
+    existing, conflicts = refuse_conflicts(store, queries, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
     now = utcnow()
     todo = [

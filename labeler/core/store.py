@@ -319,6 +319,8 @@ class Store:
             db.execute("DELETE FROM spans WHERE query_id = ?", [q.id])
             db.table("queries").upsert(_query_row(q), pk="id")
             for s in q.evidence:
+                if s.doc not in texts:
+                    raise StoreError(f"query {q.id}: no text for document {s.doc!r}", key="doc")
                 self._insert_span(db, q.id, s, texts[s.doc])
 
     # -- writing spans -------------------------------------------------------------------

@@ -123,6 +123,10 @@ class Span:
         created: str = "",
     ) -> Span:
         """Build a span from canonical text, checking the offsets against it."""
+        if 0 <= start < len(text) and end <= start:
+            raise LabelError(
+                f"span {start}..{end} in {doc} is empty or reversed", key="end", offset=end
+            )
         if not (0 <= start < end <= len(text)):
             raise LabelError(
                 f"span {start}..{end} is outside {doc} (length {len(text)})",
@@ -199,6 +203,9 @@ class Query:
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")
+        # Callers such as `Store.update_query(boundary="control")` may pass plain strings.
+        object.__setattr__(self, "boundary", parse_boundary(self.boundary))
+        object.__setattr__(self, "status", parse_status(self.status))
         for s in self.slices:
             if not _SLICE.match(s):
                 raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
