@@ -7,6 +7,8 @@ it) use the one wrapper.
 from __future__ import annotations
 
 import functools
+import getpass
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,3 +35,13 @@ def handles_errors(fn: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def annotator_name(given: str | None) -> str:
+    """`--annotator` when given, else the login name."""
+    if given:
+        return given
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return os.environ.get("USER", "annotator")

@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from evaluator import runs_index
 from evaluator.compare import Status
 from evaluator.frontier import frontier_points, frontier_svg
 from evaluator.junit import junit_xml
@@ -204,4 +205,5 @@ def write_run(result: RunResult, runs_dir: Path, *, include_text: bool = False) 
     (folder / "report.md").write_text(report_md(result, include_text=include_text), "utf-8")
     (folder / "junit.xml").write_text(junit_xml(result), encoding="utf-8")
     (folder / "frontier.svg").write_text(frontier_svg(frontier_points(data)), encoding="utf-8")
+    runs_index.record(runs_dir, data, folder)
     return folder

@@ -7,9 +7,7 @@ The evaluator's commands (`eval`, `gate`, `show`) and the app's (`label`, `revie
 
 from __future__ import annotations
 
-import getpass
 import json
-import os
 import sys
 import time
 from dataclasses import asdict
@@ -19,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from evaluator.cli import register as register_evaluator
-from evaluator.cliutil import fail, handles_errors
+from evaluator.cliutil import annotator_name, fail, handles_errors
 from labeler.cli_review import register as register_review
 from labeler.core import binding, config, labelset
 from labeler.core import formats as label_formats
@@ -55,15 +53,6 @@ AnnotatorOpt = Annotated[
     str | None, typer.Option("--annotator", help="Your name on edits (default: login name).")
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-def annotator_name(given: str | None) -> str:
-    if given:
-        return given
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return os.environ.get("USER", "annotator")
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
@@ -271,6 +260,32 @@ def label(
     from labeler.tui.launch import run_label_app
 
     run_label_app(store, docs, annotator=annotator_name(annotator), theme=theme)
+
+
+@app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
+@handles_errors
+def triage(
+    run: Annotated[str | None, typer.Argument(help="Run id or prefix (default: latest).")] = None,
+    theme: Annotated[str | None, typer.Option(help="A theme from themes/ by name.")] = None,
+    annotator: AnnotatorOpt = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
+    proj = project(corpus, db)
+    docs = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    from labeler.tui.triage.launch import label_opener, run_triage_app
+
+    opener, texts = None, None
+    if proj.db.exists():
+        store = Store.open(proj.db, create=False)
+        if not binding.sync(store, docs).waiting:
+            opener = label_opener(store, docs, annotator=annotator_name(annotator))
+        texts = {q.id: q.text for q in store.queries()}
+    run_triage_app(
+        proj.root / ".spanlab" / "runs", docs, run_id=run, theme=theme, open_label=opener,
+        texts=texts,
+    )  # fmt: skip
 
 
 register_evaluator(app)

@@ -73,21 +73,21 @@ def diff_documents(bound: dict[str, str], current: dict[str, str]) -> CorpusChan
 
 
 def check(store: Store, corpus: Corpus) -> CorpusStatus:
-    """Read-only: what changed and which spans are no longer valid."""
+    """Read-only: what changed and which spans are no longer valid.
+
+    Only spans in changed or removed documents are read: a span in an unchanged document
+    was checked against that very text when it was written.
+    """
     bound = store.bound_documents()
     current = corpus.doc_hashes
     change = diff_documents(bound, current)
-    touched = set(change.changed) | set(change.removed)
     bad: list[SpanCheck] = []
-    total = 0
-    for query_id, span in store.spans():
-        total += 1
-        if span.doc not in touched and span.doc in current:
-            continue
+    for query_id, span in store.spans(change.changed + change.removed):
         text = corpus.documents[span.doc].text if span.doc in current else None
         state = span.state_in(text)
         if state is not SpanState.VALID:
             bad.append(SpanCheck(query_id, span, state))
+    total = store.count("spans")
     return CorpusStatus(store.corpus_hash, corpus.hash, change, tuple(bad), total)
 
 
@@ -97,10 +97,13 @@ def sync(store: Store, corpus: Corpus) -> CorpusStatus:
     if status.bound_hash == status.current_hash or status.waiting:
         return status
     with store.write() as db:
-        for _query_id, span in store.spans():
-            doc = corpus.documents[span.doc]
-            if span.doc_hash != doc.hash:
+        for doc_id in status.change.changed:
+            doc = corpus.documents[doc_id]
+            moved = db.execute(
+                "UPDATE spans SET doc_hash = ? WHERE doc = ? AND doc_hash != ?",
+                [doc.hash, doc_id, doc.hash],
+            )
+            if moved.rowcount:
                 store.keep_text(doc.hash, doc.text, db=db)
-                db.execute("UPDATE spans SET doc_hash = ? WHERE id = ?", [doc.hash, span.id])
         store.bind(corpus.doc_hashes, db=db)
     return replace(status, bound_hash=corpus.hash)

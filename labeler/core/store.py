@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +24,11 @@ from labeler.core.errors import StoreError
 from labeler.core.schema import migrate
 from labeler.core.values import Boundary, Query, Span, Status
 
+QUERY_COLUMNS = (
+    "id", "text", "abstain", "boundary", "slices", "notes", "status", "annotator", "created",
+    "updated",
+)  # fmt: skip
+SPAN_SELECT = 'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id'
 BUSY_TIMEOUT_MS = 60_000
 """How long a writer waits for another writer before giving up."""
 
@@ -191,18 +196,27 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------
 
+    def _span_rows(self, where: str = "", args: Sequence[Any] = ()) -> list[tuple[str, Span]]:
+        """(query id, span) pairs in document order; plain tuples, for speed at 200k spans."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        cur.execute(
+            f'SELECT {SPAN_SELECT} FROM spans {where} ORDER BY doc, start, "end", id', list(args)
+        )
+        return [
+            (r[0], Span(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10]))
+            for r in cur.fetchall()
+        ]
+
     def _spans_by_query(self, query_ids: list[str] | None) -> dict[str, list[Span]]:
         out: dict[str, list[Span]] = {}
         if query_ids is None:
-            rows = self.conn.execute('SELECT * FROM spans ORDER BY doc, start, "end", id')
+            rows = self._span_rows()
         else:
             marks = ",".join("?" * len(query_ids))
-            rows = self.conn.execute(
-                f'SELECT * FROM spans WHERE query_id IN ({marks}) ORDER BY doc, start, "end", id',
-                query_ids,
-            )
-        for row in rows:
-            out.setdefault(row["query_id"], []).append(_span_from_row(row))
+            rows = self._span_rows(f"WHERE query_id IN ({marks})", query_ids)
+        for query_id, span in rows:
+            out.setdefault(query_id, []).append(span)
         return out
 
     def queries(self) -> list[Query]:
@@ -217,10 +231,31 @@ class Store:
             raise StoreError(f"no query {query_id!r}", key="query")
         return _query_from_row(row, self._spans_by_query([query_id]).get(query_id, ()))
 
-    def spans(self) -> list[tuple[str, Span]]:
-        """Every span with its query id."""
-        rows = self.conn.execute('SELECT * FROM spans ORDER BY doc, start, "end", id')
-        return [(r["query_id"], _span_from_row(r)) for r in rows]
+    def label_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Raw (queries, spans) rows for bulk export: values were validated when written.
+
+        Queries: id, text, abstain, boundary, slices (JSON), status, notes, in id order.
+        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order.
+        """
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        queries = cur.execute(
+            "SELECT id, text, abstain, boundary, slices, status, notes FROM queries ORDER BY id"
+        ).fetchall()
+        spans = cur.execute(
+            'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
+            'ORDER BY doc, start, "end", id'
+        ).fetchall()
+        return queries, spans
+
+    def spans(self, docs: Iterable[str] | None = None) -> list[tuple[str, Span]]:
+        """Every span with its query id (only those in `docs`, when given)."""
+        if docs is None:
+            return self._span_rows()
+        wanted = sorted(set(docs))
+        if not wanted:
+            return []
+        return self._span_rows(f"WHERE doc IN ({','.join('?' * len(wanted))})", wanted)
 
     def span(self, span_id: int) -> tuple[str, Span]:
         row = self.conn.execute("SELECT * FROM spans WHERE id = ?", (span_id,)).fetchone()
@@ -314,25 +349,54 @@ class Store:
     def put_queries(
         self, queries: Iterable[Query], texts: Mapping[str, str], *, db: sqlite_utils.Database
     ) -> None:
-        """Insert or replace queries with their spans inside the caller's transaction."""
+        """Insert or replace queries with their spans inside the caller's transaction.
+
+        Bulk by design (an import may bring 100,000 queries): each document is hashed once
+        and rows go in with executemany, every span still checked against its text.
+        """
+        hashes: dict[str, str] = {}
+        query_rows: list[tuple[Any, ...]] = []
+        span_rows: list[tuple[Any, ...]] = []
         for q in queries:
-            db.execute("DELETE FROM spans WHERE query_id = ?", [q.id])
-            db.table("queries").upsert(_query_row(q), pk="id")
+            row = _query_row(q)
+            query_rows.append(tuple(row[c] for c in QUERY_COLUMNS))
             for s in q.evidence:
                 if s.doc not in texts:
                     raise StoreError(f"query {q.id}: no text for document {s.doc!r}", key="doc")
-                self._insert_span(db, q.id, s, texts[s.doc])
+                dh = self._checked_hash(s, texts[s.doc], hashes, db)
+                span_rows.append((q.id, s.doc, s.start, s.end, s.quote, s.prefix, s.suffix, dh,
+                                  s.annotator, s.created))  # fmt: skip
+        marks = ",".join("?" * len(QUERY_COLUMNS))
+        names = ",".join(QUERY_COLUMNS)
+        self.conn.executemany("DELETE FROM spans WHERE query_id = ?", [(r[0],) for r in query_rows])
+        self.conn.executemany(
+            f"INSERT OR REPLACE INTO queries({names}) VALUES ({marks})", query_rows
+        )
+        self.conn.executemany(
+            'INSERT INTO spans(query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
+            "annotator, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            span_rows,
+        )
 
-    # -- writing spans -------------------------------------------------------------------
-
-    def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
+    def _checked_hash(
+        self, span: Span, text: str, hashes: dict[str, str], db: sqlite_utils.Database
+    ) -> str:
+        """Check `text[start:end] == quote` and return the text's hash, remembering the text."""
         span.check(text)
-        dh = doc_hash(text)
+        dh = hashes.get(span.doc)
+        if dh is None:
+            dh = hashes[span.doc] = doc_hash(text)
+            self.keep_text(dh, text, db=db)
         if span.doc_hash and span.doc_hash != dh:
             raise StoreError(
                 f"span was drawn on {span.doc_hash}, the text given has {dh}", key="doc_hash"
             )
-        self.keep_text(dh, text, db=db)
+        return dh
+
+    # -- writing spans -------------------------------------------------------------------
+
+    def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
+        dh = self._checked_hash(span, text, {}, db)
         table = db.table("spans")
         table.insert(_span_row(query_id, replace(span, doc_hash=dh)))
         return int(table.last_rowid or 0)

@@ -1,0 +1,195 @@
+"""Runs indexed in SQLite (`.spanlab/runs.db`) so the triage screen lists them at once (§9).
+
+The run folders stay the source of truth: the index holds one row per folder, a folder
+it has never seen is indexed when the runs are listed, and a row whose folder is gone is
+dropped. So old runs appear, and deleting a run folder is all it takes to forget a run.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labeler.core.errors import StoreError
+
+INDEX_NAME = "runs.db"
+"""The index file, beside the runs folder (`.spanlab/runs.db`)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    started TEXT NOT NULL,
+    passed INTEGER NOT NULL,
+    baseline TEXT NOT NULL,
+    candidates TEXT NOT NULL,
+    corpus_hash TEXT NOT NULL,
+    label_set_hash TEXT NOT NULL,
+    folder TEXT NOT NULL
+)
+"""
+_VERSION = 1
+_BUSY_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """One run as the index knows it: enough to list and pick it, no metrics."""
+
+    id: str
+    """Run id, `YYYYmmdd-HHMMSS-microseconds`."""
+    started: str
+    """ISO time the run started (UTC)."""
+    passed: bool
+    """Whether every gate held."""
+    baseline: str
+    """The baseline candidate's name."""
+    candidates: tuple[str, ...]
+    """Every candidate's name, baseline first, in run order."""
+    corpus_hash: str
+    """The corpus the run measured."""
+    label_set_hash: str
+    """The labels the run measured."""
+    folder: Path
+    """The run folder (holding run.json)."""
+
+
+def index_path(runs_dir: Path) -> Path:
+    """`.spanlab/runs.db` for `.spanlab/runs`."""
+    return runs_dir.parent / INDEX_NAME
+
+
+def entry_of(data: Mapping[str, Any], folder: Path) -> RunEntry:
+    """The index entry of a run.json document; a malformed one raises StoreError."""
+    try:
+        names = tuple(data["candidates"])
+        baseline = next(n for n in names if data["candidates"][n].get("baseline"))
+        manifest = data["manifest"]
+        return RunEntry(
+            id=str(data["id"]),
+            started=str(data["started"]),
+            passed=bool(data["passed"]),
+            baseline=baseline,
+            candidates=names,
+            corpus_hash=str(manifest["corpus_hash"]),
+            label_set_hash=str(manifest["label_set_hash"]),
+            folder=folder,
+        )
+    except (KeyError, TypeError, AttributeError, StopIteration):
+        raise StoreError("not a spanlab run", file=str(folder / "run.json")) from None
+
+
+@contextmanager
+def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
+    path = index_path(runs_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > _VERSION:
+            raise StoreError(
+                f"runs index has version {version}, newer than this spanlab knows ({_VERSION})",
+                file=str(path),
+                hint="upgrade spanlab, or delete the file: it is rebuilt from the run folders",
+            )
+        with conn:
+            conn.execute(_SCHEMA)
+            conn.execute(f"PRAGMA user_version = {_VERSION}")
+        yield conn
+
+
+def _stored_folder(runs_dir: Path, folder: Path) -> str:
+    """Relative to the runs folder when inside it, so a moved project keeps its index."""
+    try:
+        return folder.resolve().relative_to(runs_dir.resolve()).as_posix()
+    except ValueError:
+        return str(folder.resolve())
+
+
+def _insert(conn: sqlite3.Connection, runs_dir: Path, entry: RunEntry) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            entry.id, entry.started, int(entry.passed), entry.baseline,
+            json.dumps(list(entry.candidates)), entry.corpus_hash, entry.label_set_hash,
+            _stored_folder(runs_dir, entry.folder),
+        ),
+    )  # fmt: skip
+
+
+def record(runs_dir: Path, data: Mapping[str, Any], folder: Path) -> RunEntry:
+    """Add (or replace) the run whose run.json is `data`, written in `folder`."""
+    entry = entry_of(data, folder)
+    with _open(runs_dir) as conn, conn:
+        _insert(conn, runs_dir, entry)
+    return entry
+
+
+def _row_entry(runs_dir: Path, row: tuple[Any, ...]) -> RunEntry:
+    rid, started, passed, baseline, names, corpus_hash, label_hash, folder = row
+    return RunEntry(rid, started, bool(passed), baseline, tuple(json.loads(names)),
+                    corpus_hash, label_hash, runs_dir / folder)  # fmt: skip
+
+
+def _read_run(folder: Path) -> RunEntry | None:
+    """A folder's entry, or None while its run.json is missing or half-written."""
+    try:
+        return entry_of(json.loads((folder / "run.json").read_text("utf-8")), folder)
+    except (OSError, ValueError, StoreError):
+        return None
+
+
+def list_runs(runs_dir: Path) -> list[RunEntry]:
+    """Every run, newest first; indexes folders not yet in the index, drops vanished ones.
+
+    Where the index cannot be written (a read-only CI artifact), the folders are read
+    directly: slower for many runs, but the list is the same.
+    """
+    if not runs_dir.is_dir():
+        return []
+    try:
+        return _list_indexed(runs_dir)
+    except (sqlite3.DatabaseError, OSError):
+        found = (_read_run(f) for f in sorted(runs_dir.iterdir()) if f.is_dir())
+        return _newest_first([e for e in found if e is not None])
+
+
+def _newest_first(entries: list[RunEntry]) -> list[RunEntry]:
+    return sorted(entries, key=lambda e: (e.started, e.id), reverse=True)
+
+
+def _list_indexed(runs_dir: Path) -> list[RunEntry]:
+    with _open(runs_dir) as conn:
+        rows = conn.execute("SELECT * FROM runs").fetchall()
+        known = {e.folder.resolve(): e for e in (_row_entry(runs_dir, r) for r in rows)}
+        gone = [e.id for f, e in known.items() if not (f / "run.json").exists()]
+        fresh = [
+            entry
+            for folder in sorted(runs_dir.iterdir())
+            if folder.is_dir() and folder.resolve() not in known
+            for entry in [_read_run(folder)]
+            if entry is not None
+        ]
+        with conn:
+            conn.executemany("DELETE FROM runs WHERE id = ?", [(i,) for i in gone])
+            for entry in fresh:
+                _insert(conn, runs_dir, entry)
+    return _newest_first([e for e in known.values() if e.id not in gone] + fresh)
+
+
+def find_run(runs_dir: Path, run: str | None) -> RunEntry:
+    """The run called `run` (an id, a unique id prefix, or `latest`/None for the newest)."""
+    runs = list_runs(runs_dir)
+    if not runs:
+        raise StoreError("no runs yet", file=str(runs_dir), hint="run `spanlab eval`")
+    if run is None or run == "latest":
+        return runs[0]
+    found = [e for e in runs if e.id == run] or [e for e in runs if e.id.startswith(run)]
+    if len(found) != 1:
+        what = "no run" if not found else f"{len(found)} runs match"
+        raise StoreError(f"{what} {run!r}", file=str(runs_dir), key="run",
+                         hint="newest: " + ", ".join(e.id for e in runs[:3]))  # fmt: skip
+    return found[0]

@@ -1,0 +1,101 @@
+"""`spanlab review`: the stale-span review screen, or a read-only list for scripts (§8, §10).
+
+`--list` reads the store without syncing it, so it changes nothing, and never imports
+Textual; the screen is imported only when it is opened. Mounted by `labeler.cli` with
+`register(app)`, which keeps this module free of an import cycle with it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from evaluator.cliutil import annotator_name, handles_errors
+from labeler.core import binding, config, review
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store
+
+EXAMPLE = "Example: spanlab review --list --json > stale.json"
+QUOTE_WIDTH = 72
+"""Characters of a quote shown in the table before it is cut."""
+
+
+def register(app: typer.Typer) -> None:
+    """Add `review` to the `spanlab` command line."""
+    app.command("review", epilog=EXAMPLE)(review_command)
+
+
+@handles_errors
+def review_command(
+    list_only: Annotated[
+        bool, typer.Option("--list", help="Print stale spans and candidates; change nothing.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --list: print JSON.")] = False,
+    annotator: Annotated[
+        str | None, typer.Option("--annotator", help="Your name on decisions (default: login).")
+    ] = None,
+    theme: Annotated[
+        str | None, typer.Option("--theme", help="dark, light or high-contrast.")
+    ] = None,
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")] = None,
+) -> None:
+    """Decide, span by span, where stale labels went after the corpus changed."""
+    proj = config.load(Path.cwd()).override(corpus=corpus, db=db)
+    docs = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    store = Store.open(proj.db, create=False)
+    try:
+        if list_only or as_json:
+            items = review.proposals(store, docs)
+            typer.echo(render_json(store, docs, items) if as_json else render_table(items))
+            return
+        binding.sync(store, docs)
+        from labeler.tui.review import run_review_app  # Textual loads only for the screen
+
+        run_review_app(store, docs, annotator=annotator_name(annotator), theme=theme)
+    finally:
+        store.close()
+
+
+def render_json(store: Store, docs: Corpus, items: list[review.Proposed]) -> str:
+    report: dict[str, Any] = {
+        "bound_hash": store.corpus_hash,
+        "corpus_hash": docs.hash,
+        "waiting": len(items),
+        "spans": [review.proposed_json(i) for i in items],
+    }
+    return json.dumps(report, indent=2, ensure_ascii=False)
+
+
+def render_table(items: list[review.Proposed]) -> str:
+    """Each waiting span, its old quote, and every candidate with the parts of its score."""
+    if not items:
+        return "no span waits for review"
+    lines = []
+    for item in items:
+        p, s = item.pending, item.pending.span
+        lines.append(f"{p.query_id}  span {s.id}  {s.doc}  {s.start}–{s.end}  {p.state.value}")
+        lines.append(f"  old    “{shorten(s.quote)}”")
+        for rank, c in enumerate(item.proposal.candidates, start=1):
+            parts = c.parts
+            lines.append(
+                f"  {rank}  {c.kind:<5}  {c.start}–{c.end}  score {c.score:.3f}  "
+                f"quote {parts.quote:.2f}  prefix {parts.prefix:.2f}  "
+                f"suffix {parts.suffix:.2f}  distance {parts.distance:.2f}"
+            )
+        if item.proposal.orphaned:
+            lines.append(f"  -  orphan proposed: {item.proposal.reason}")
+        lines.append("")
+    stale = sum(i.pending.state.value == "stale" for i in items)
+    lines.append(
+        f"{len(items)} span(s) wait for review ({stale} stale, {len(items) - stale} orphaned)"
+    )
+    return "\n".join(lines)
+
+
+def shorten(quote: str) -> str:
+    flat = quote.replace("\n", "⏎")
+    return flat if len(flat) <= QUOTE_WIDTH else flat[: QUOTE_WIDTH - 1] + "…"

@@ -1,0 +1,187 @@
+"""One query under the microscope: evidence, both candidates' cuts and both ranked lists.
+
+Built from run.json plus the corpus, with the same `evaluator.boundary.doc_view` that
+`spanlab show` prints, so screen and command mark the same cuts. Each span gets a verdict
+per candidate — hit, crowded (matched below k), disappeared (a matching chunk exists but
+ranked beyond depth) or cut (no chunk anywhere holds it) — because that is the question
+a reviewer asks of every lost query.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evaluator.boundary import DocView, chunks_for_doc, doc_view
+from evaluator.chunk import Chunk
+from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.tokenizers import load_tokenizer
+from evaluator.metrics import covers
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.core.values import Span
+from labeler.tui.triage.model import RunView
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    rank: int
+    """1-based rank in the candidate's list."""
+    score: float
+    """Retriever score."""
+    chunk: Chunk
+    """The chunk, as offsets."""
+    matches: tuple[int, ...]
+    """1-based numbers of the spans it matches (coverage rule, §7)."""
+    partial: tuple[tuple[int, float], ...]
+    """Spans it overlaps without matching: (span number, share of the span covered)."""
+
+
+@dataclass(frozen=True)
+class SpanFate:
+    """What became of one evidence span in one candidate."""
+
+    verdict: str
+    """hit (rank ≤ k), crowded (rank > k), disappeared (none within depth) or cut."""
+    rank: int | None
+    """First-match rank within depth, as run.json records it."""
+    chunk: Chunk | None
+    """The chunk that holds the span (for a cut: the one covering most of it)."""
+    share: float
+    """Share of the span's characters that chunk covers."""
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    """Candidate name."""
+    top: tuple[RankedRow, ...]
+    """Ranks 1..k."""
+    beyond: tuple[RankedRow, ...]
+    """First matches ranked below k (within depth): what crowding looks like."""
+    fates: tuple[SpanFate, ...]
+    """One per evidence span, in evidence order."""
+
+
+@dataclass(frozen=True)
+class QueryDetail:
+    query: str
+    """Query id."""
+    text: str | None
+    """The query text when the run or the caller has it."""
+    status: str | None
+    """Candidate against baseline: gained, lost, unchanged-hit, unchanged-miss."""
+    cause: str | None
+    """For a loss: cut, disappeared or crowded."""
+    boundary: str
+    """The boundary pattern."""
+    slices: tuple[str, ...]
+    """Its slices."""
+    spans: tuple[Span, ...]
+    """The evidence, in label order."""
+    views: tuple[DocView, ...]
+    """One boundary view per evidence document."""
+    baseline: Side
+    """The baseline's ranking and fates."""
+    candidate: Side
+    """The candidate's ranking and fates."""
+
+
+_LOADING = threading.Lock()
+"""Tokenizers load one thread at a time: importing transformers from two threads at once
+fails half-way, and the screen warms tokenizers in one worker while another cuts."""
+
+
+def warm_tokenizers(run: RunView) -> None:
+    """Load every candidate's tokenizer, so the first query opens without the wait."""
+    with _LOADING:
+        for name in run.names:
+            spec = spec_of(run, name)
+            if spec.unit == "tokens" and spec.tokenizer:
+                load_tokenizer(spec.tokenizer)
+
+
+def spec_of(run: RunView, name: str) -> SplitterSpec:
+    fields = run.data["candidates"][name]["splitter"]
+    return SplitterSpec(**{k: v for k, v in fields.items() if k != "version"})
+
+
+def share(chunk: Chunk, span: Span) -> float:
+    """Share of the span's characters inside the chunk (0 for another document)."""
+    if chunk.doc != span.doc:
+        return 0.0
+    inside = min(chunk.end, span.end) - max(chunk.start, span.start)
+    return max(0, inside) / (span.end - span.start)
+
+
+def ranked_row(
+    rank: int, item: Sequence[Any], spans: Sequence[Span], threshold: float
+) -> RankedRow:
+    chunk_id, doc, start, end, score = item
+    chunk = Chunk(str(chunk_id), str(doc), int(start), int(end))
+    matches = tuple(n for n, s in enumerate(spans, 1) if covers(chunk, s, threshold))
+    partial = tuple(
+        (n, share(chunk, s)) for n, s in enumerate(spans, 1)
+        if n not in matches and share(chunk, s) > 0
+    )  # fmt: skip
+    return RankedRow(rank, float(score), chunk, matches, partial)
+
+
+def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequence[Chunk],
+         k: int, threshold: float) -> SpanFate:  # fmt: skip
+    if rank is not None:
+        held = rows[rank - 1].chunk
+        return SpanFate("hit" if rank <= k else "crowded", rank, held, share(held, span))
+    in_doc = [c for c in index if c.doc == span.doc]
+    holders = [c for c in in_doc if covers(c, span, threshold)]
+    best = max(holders or in_doc, key=lambda c: share(c, span), default=None)
+    verdict = "disappeared" if holders else "cut"
+    return SpanFate(verdict, None, best, 0.0 if best is None else share(best, span))
+
+
+def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
+         index: Sequence[Chunk]) -> Side:  # fmt: skip
+    entry = run.data["queries"][qid]["candidates"][name]
+    rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry["ranked"], 1)]
+    ranks: list[int | None] = list(entry["values"].get("first_match_rank") or [None] * len(spans))
+    fates = tuple(fate(s, r, rows, index, run.k, run.threshold)
+                  for s, r in zip(spans, ranks, strict=True))  # fmt: skip
+    beyond = sorted({r for r in ranks if r is not None and r > run.k})
+    return Side(name, tuple(rows[: run.k]), tuple(rows[r - 1] for r in beyond), fates)
+
+
+def check_corpus(run: RunView, corpus: Corpus) -> None:
+    made_on = run.data["manifest"]["corpus_hash"]
+    if made_on != corpus.hash:
+        raise SpanlabError(
+            f"run {run.id} was made on corpus {made_on[:19]}…, the corpus folder is "
+            f"{corpus.hash[:19]}…: its chunk boundaries cannot be drawn over this text",
+            hint="open the corpus the run measured (spanlab.toml or --corpus)",
+        )
+
+
+def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
+                 texts: Mapping[str, str] | None = None) -> QueryDetail:  # fmt: skip
+    """Everything the query screen draws; a run made on another corpus raises SpanlabError."""
+    check_corpus(run, corpus)
+    entry = run.data["queries"][qid]
+    spans = tuple(Span.from_text(corpus.text(e["doc"]), e["doc"], e["start"], e["end"])
+                  for e in entry["evidence"])  # fmt: skip
+    docs = list(dict.fromkeys(s.doc for s in spans))
+    with _LOADING:
+        cut = {n: {d: chunks_for_doc(spec_of(run, n), corpus, d) for d in docs}
+               for n in (run.baseline, candidate)}  # fmt: skip
+    views = tuple(
+        doc_view(d, corpus.text(d), [(s.start, s.end) for s in spans if s.doc == d],
+                 cut[run.baseline][d], cut[candidate][d])
+        for d in docs
+    )  # fmt: skip
+    sides = {n: side(run, qid, n, spans, [c for d in docs for c in cut[n][d]])
+             for n in (run.baseline, candidate)}  # fmt: skip
+    change = entry["candidates"][candidate]
+    text = entry.get("text") or (texts or {}).get(qid)
+    return QueryDetail(qid, text, change["status"], change["cause"], entry["boundary"],
+                       tuple(entry["slices"]), spans, views, sides[run.baseline],
+                       sides[candidate])  # fmt: skip

@@ -1,0 +1,102 @@
+"""The frontier in the terminal: recall against chunk count and against duplicate pressure.
+
+The points are `evaluator.frontier.frontier_points`, the same numbers frontier.svg in the
+run folder draws. Each candidate is a letter (`B` the baseline, `1`, `2`… the others) so
+the plots read without colour; the legend below gives the exact values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.color import Color
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import Static
+from textual_plotext import PlotextPlot
+
+from evaluator.frontier import FrontierPoint, frontier_points
+from labeler.tui.triage.model import RunView
+
+PANELS = (("chunk_count", "recall@k vs chunks"), ("duplicate_pairs", "recall@k vs dup pairs@k"))
+"""The x value and title of each plot."""
+
+
+def markers(points: Sequence[FrontierPoint]) -> list[str]:
+    """`B` for the baseline, then 1, 2, 3… in run order."""
+    out, n = [], 0
+    for p in points:
+        if p.baseline:
+            out.append("B")
+        else:
+            n += 1
+            out.append(str(n) if n < 10 else chr(ord("a") + n - 10))
+    return out
+
+
+def limits(values: Sequence[float], floor: float | None = None) -> tuple[float, float]:
+    """A range around the values with a margin, so no point sits on the frame."""
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.15 or max(abs(hi) * 0.1, 0.05)
+    low = lo - pad if floor is None else max(floor, lo - pad)
+    return low, hi + pad
+
+
+class FrontierView(Vertical):
+    """Two scatter plots side by side and a legend with the plotted values."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="frontier-plots"):
+            for x_of, _ in PANELS:
+                yield PlotextPlot(id=f"plot-{x_of.replace('_', '-')}")
+        yield Static(id="frontier-legend")
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _: self._draw())
+
+    def show(self, run: RunView, chosen: str | None) -> None:
+        self._points = frontier_points(run.data)
+        self._chosen = chosen
+        self._draw()
+
+    def _colour(self, point: FrontierPoint) -> tuple[int, int, int]:
+        return Color.parse(self.app.theme_variables.get(self._role(point), "white")).rgb
+
+    def _role(self, point: FrontierPoint) -> str:
+        """The baseline and the chosen candidate in the boundary view's two roles."""
+        if point.baseline:
+            return "boundary-baseline"
+        return "boundary-candidate" if point.name == self._chosen else "foreground"
+
+    def _draw(self) -> None:
+        points = getattr(self, "_points", [])
+        if not points:
+            return
+        marks = markers(points)
+        recalls = limits([p.recall for p in points], floor=0.0)
+        for x_of, title in PANELS:
+            plot = self.query_one(f"#plot-{x_of.replace('_', '-')}", PlotextPlot)
+            plt = plot.plt
+            plt.clear_data()
+            plt.clear_figure()
+            plt.title(title)
+            xs = [float(getattr(p, x_of)) for p in points]
+            for p, x, mark in zip(points, xs, marks, strict=True):
+                plt.scatter([x], [p.recall], marker=mark, color=self._colour(p))
+            plt.xlim(*limits(xs, floor=0.0))
+            plt.ylim(*recalls)
+            plot.refresh()
+        self.query_one("#frontier-legend", Static).update(self._legend(points, marks))
+
+    def _legend(self, points: Sequence[FrontierPoint], marks: Sequence[str]) -> Content:
+        rows = [Content.styled(f"   {'candidate':<18}{'recall@k':>9}{'chunks':>8}{'dup@k':>7}",
+                               "$text-muted")]  # fmt: skip
+        for p, mark in zip(points, marks, strict=True):
+            role = self._role(p)
+            style = "bold" if role == "foreground" else f"bold ${role}"
+            rows.append(Content.assemble(
+                (f" {mark} ", style),
+                f"{p.name[:18]:<18}{p.recall:>9.3f}{p.chunk_count:>8}{p.duplicate_pairs:>7.2f}",
+            ))  # fmt: skip
+        return Content("\n").join(rows)

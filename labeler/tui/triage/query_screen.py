@@ -1,0 +1,171 @@
+"""One gained or lost query: its evidence with both cut sets, verdicts and both rankings.
+
+The detail (re-cutting the evidence documents, matching chunks to spans) runs in a
+thread worker, so the screen opens at once even when a tokenizer has to load; `n`/`p`
+walk the list the triage screen showed, so a reviewer goes through every loss in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.tui.triage.detail import QueryDetail, query_detail
+from labeler.tui.triage.messages import LabelRequested
+from labeler.tui.triage.model import RunView
+from labeler.tui.triage.render import (
+    BASELINE,
+    BASELINE_MARK,
+    CANDIDATE,
+    CANDIDATE_MARK,
+    detail_content,
+    evidence_start,
+    fates_content,
+    legend,
+    ranked_content,
+)
+
+STATUS_STYLE = {"lost": "bold $error", "gained": "bold $success"}
+RANKED_TITLE = " · rank score chunk ev"
+"""Names the ranked lists' columns after the candidate's name."""
+
+
+class QueryScreen(Screen[None]):
+    """Evidence in context with baseline and candidate cuts, and both top-k lists."""
+
+    CSS_PATH = "triage.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("n", "step(1)", "Next"),
+        Binding("p", "step(-1)", "Previous"),
+        Binding("e", "label", "Fix label"),
+        Binding("z", "zoom", "Zoom text"),
+    ]
+
+    def __init__(self, run: RunView, candidate: str, corpus: Corpus, queries: Sequence[str],
+                 index: int, *, texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
+        super().__init__()
+        self.run = run
+        """The open run."""
+        self.candidate = candidate
+        """The candidate compared with the baseline."""
+        self.corpus = corpus
+        """Canonical texts for the boundary view."""
+        self.queries = list(queries)
+        """The queries `n` and `p` walk, in the triage screen's order."""
+        self.index = index
+        """Position of the shown query in `queries`."""
+        self.texts = dict(texts or {})
+        """Query texts by id, when known."""
+        self.detail: QueryDetail | None = None
+        """What is shown, once the worker has built it."""
+
+    @property
+    def query_id(self) -> str:
+        return self.queries[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="q-head")
+        with VerticalScroll(id="q-fates"):
+            yield Static(id="q-fates-text")
+        yield Static(legend(self.run.baseline, self.candidate), id="q-legend")
+        with VerticalScroll(id="q-boundary"):
+            yield Static(id="q-boundary-text")
+        with Horizontal(id="q-ranked"):
+            with VerticalScroll(id="q-base"):
+                yield Static(id="q-base-text")
+            with VerticalScroll(id="q-cand"):
+                yield Static(id="q-cand-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+        self.query_one("#q-boundary").focus()
+
+    def load(self) -> None:
+        self.detail = None
+        self._set("#q-head", Content.assemble((self.query_id, "bold"), " …"))
+        self._set(
+            "#q-fates-text", Content.styled("re-cutting the evidence documents…", "$text-muted")
+        )
+        self.build(self.query_id)
+
+    @work(thread=True, exclusive=True, group="query-detail", exit_on_error=False)
+    def build(self, query: str) -> QueryDetail:
+        return query_detail(self.run, query, self.candidate, self.corpus, self.texts)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "query-detail":
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, QueryDetail):
+            if event.worker.result.query == self.query_id:
+                self.show(event.worker.result)
+        elif event.state == WorkerState.ERROR:
+            error = event.worker.error
+            message = str(error) if isinstance(error, SpanlabError) else repr(error)
+            self._set("#q-fates-text", Content.styled(message, "bold $error"))
+
+    def show(self, detail: QueryDetail) -> None:
+        self.detail = detail
+        run = self.run
+        self._set("#q-head", self._head(detail))
+        self._set("#q-fates-text", fates_content(detail, run.k, run.threshold))
+        boundary = detail_content(detail, self.corpus.text)
+        self._set("#q-boundary-text", boundary)
+        self.call_after_refresh(self._scroll_to_evidence, boundary)
+        for pane, mark, style, side in (("#q-base-text", BASELINE_MARK, BASELINE, detail.baseline),
+                                        ("#q-cand-text", CANDIDATE_MARK, CANDIDATE,
+                                         detail.candidate)):  # fmt: skip
+            title = Content.assemble((f"{mark} {side.name}", style), (RANKED_TITLE, "$text-muted"))
+            self._set(pane, Content("\n").join([title, ranked_content(side, run.k, run.depth)]))
+
+    def _scroll_to_evidence(self, boundary: Content) -> None:
+        """Put the line where the evidence starts second from the top: the cuts are there."""
+        start = evidence_start(boundary)
+        width = self.query_one("#q-boundary-text").content_region.width
+        if start is None or width <= 0:
+            return
+        line = len(boundary[:start].wrap(width)) - 1
+        self.query_one("#q-boundary", VerticalScroll).scroll_to(y=max(0, line - 1), animate=False)
+
+    def _head(self, detail: QueryDetail) -> Content:
+        status = detail.status or "abstention"
+        cause = f" ({detail.cause})" if detail.cause else ""
+        where = f"{self.index + 1}/{len(self.queries)}"
+        head = Content.assemble(
+            (detail.query, "bold"), " ", (status + cause, STATUS_STYLE.get(status, "bold")),
+            f" · {detail.boundary} · {', '.join(detail.slices) or 'no slice'} · ",
+            (where, "$text-muted"),
+        )  # fmt: skip
+        if detail.text:
+            head = Content("\n").join([head, Content.styled(f"“{detail.text}”", "italic")])
+        return head
+
+    def _set(self, selector: str, content: Content) -> None:
+        self.query_one(selector, Static).update(content)
+
+    def action_step(self, step: int) -> None:
+        index = self.index + step
+        if 0 <= index < len(self.queries):
+            self.index = index
+            self.load()
+
+    def action_label(self) -> None:
+        self.post_message(LabelRequested(self.query_id))
+
+    def action_zoom(self) -> None:
+        if self.maximized is None:
+            self.maximize(self.query_one("#q-boundary"))
+        else:
+            self.minimize()

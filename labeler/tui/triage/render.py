@@ -1,0 +1,168 @@
+"""The triage screens' text: boundary views, ranked lists and verdicts as styled Content.
+
+Styles name theme roles (`$boundary-baseline`, `$span-current`), never colours, and every
+role also has a glyph or a text style, so the two cut sets and the evidence stay apart in a
+16-colour terminal and in a black-and-white screenshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from textual.content import Content
+
+from evaluator.boundary import DocView
+from evaluator.chunk import Chunk
+from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
+
+BASELINE_MARK = "▌"
+"""Drawn before the character where a baseline chunk starts or ends."""
+CANDIDATE_MARK = "┊"
+"""Drawn before the character where a candidate chunk starts or ends."""
+
+EVIDENCE = "on $span-current"
+BASELINE = "bold $boundary-baseline"
+CANDIDATE = "bold $boundary-candidate"
+THROUGH = " reverse"
+"""Added to a cut inside a span that no chunk of its side holds: the cut that broke it."""
+HELD = "underline"
+"""The range of the baseline chunk that held the evidence."""
+MUTED = "$text-muted"
+
+VERDICTS = {
+    "hit": ("hit", "$success"),
+    "crowded": ("CROWDED", "bold $warning"),
+    "disappeared": ("DISAPPEARED", "bold $error"),
+    "cut": ("CUT", "bold $error"),
+}
+"""How each span verdict is written, and in which role."""
+
+
+def short_doc(doc: str, width: int = 10) -> str:
+    """`policies/shipping.md` → `shipping`: the ranked lists have a few columns to spare."""
+    stem = doc.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem if len(stem) <= width else stem[: width - 1] + "…"
+
+
+def _marks(offset: int, view: DocView, broke: tuple[bool, bool]) -> list[tuple[str, str]]:
+    out = []
+    if offset in view.baseline_cuts:
+        out.append((BASELINE_MARK, BASELINE + (THROUGH if broke[0] else "")))
+    if offset in view.candidate_cuts:
+        out.append((CANDIDATE_MARK, CANDIDATE + (THROUGH if broke[1] else "")))
+    return out
+
+
+def _inside(offset: int, ranges: Sequence[tuple[int, int]]) -> bool:
+    return any(a < offset < b for a, b in ranges)
+
+
+def boundary_content(
+    view: DocView,
+    text: str,
+    held: Sequence[Chunk] = (),
+    cut_baseline: Sequence[tuple[int, int]] = (),
+    cut_candidate: Sequence[tuple[int, int]] = (),
+) -> Content:
+    """The window of `view`: evidence shaded, cuts marked, `held` chunk ranges underlined.
+
+    `cut_baseline` and `cut_candidate` are the spans each side has no chunk for; a cut
+    strictly inside one of them is the cut that broke it, and is drawn reversed.
+    """
+    parts: list[tuple[str, str] | str] = []
+    for seg in view.segments:
+        broke = (_inside(seg.start, cut_baseline), _inside(seg.start, cut_candidate))
+        parts.extend(_marks(seg.start, view, broke))
+        style = [EVIDENCE] if seg.evidence else []
+        if any(c.doc == view.doc and c.start <= seg.start and seg.end <= c.end for c in held):
+            style.append(HELD)
+        parts.append((text[seg.start : seg.end], " ".join(style)))
+    parts.extend(_marks(view.end, view, (False, False)))
+    return Content.assemble(*parts)
+
+
+def legend(baseline: str, candidate: str) -> Content:
+    """`▌ base  ┊ cand  evidence  held  ┊ broke it`, each in its own style."""
+    return Content.assemble(
+        (BASELINE_MARK, BASELINE), f" {baseline}  ", (CANDIDATE_MARK, CANDIDATE), f" {candidate}  ",
+        ("evidence", EVIDENCE), "  ", ("baseline chunk", HELD), "  ",
+        (CANDIDATE_MARK, CANDIDATE + THROUGH), " cut that broke it",
+    )  # fmt: skip
+
+
+def detail_content(detail: QueryDetail, text_of: Callable[[str], str]) -> Content:
+    """Every evidence document's window, each under a heading with its offsets."""
+    held = [f.chunk for f in detail.baseline.fates if f.chunk is not None and f.verdict != "cut"]
+    parts: list[Content] = []
+    for view in detail.views:
+        heading = Content.styled(f"── {view.doc} {view.start}..{view.end}", MUTED)
+        broken = [
+            _cut_spans(detail, side, view.doc) for side in (detail.baseline, detail.candidate)
+        ]
+        parts += [heading, boundary_content(view, text_of(view.doc), held, *broken)]
+    return Content("\n").join(parts)
+
+
+def evidence_start(content: Content) -> int | None:
+    """Where the first evidence character sits in the content's plain text."""
+    starts = [span.start for span in content.spans if span.style == EVIDENCE or
+              str(span.style).startswith(EVIDENCE + " ")]  # fmt: skip
+    return min(starts, default=None)
+
+
+def _cut_spans(detail: QueryDetail, side: Side, doc: str) -> list[tuple[int, int]]:
+    return [(s.start, s.end) for s, f in zip(detail.spans, side.fates, strict=True)
+            if s.doc == doc and f.verdict == "cut"]  # fmt: skip
+
+
+def verdict_content(fate: SpanFate, k: int, threshold: float) -> Content:
+    """`CUT no chunk holds ≥80% of it (best 1658..2294 covers 77%)` and the like."""
+    word, style = VERDICTS[fate.verdict]
+    where = "" if fate.chunk is None else f"{fate.chunk.start}..{fate.chunk.end}"
+    if fate.verdict == "hit":
+        why = f" rank {fate.rank} ≤ k={k}, chunk {where}"
+    elif fate.verdict == "crowded":
+        why = f" first match at rank {fate.rank} > k={k}, chunk {where}"
+    elif fate.verdict == "disappeared":
+        why = f" chunk {where} holds it, ranked below depth"
+    else:
+        best = "" if fate.chunk is None else f" (best {where} covers {fate.share:.0%})"
+        why = f" no chunk holds ≥{threshold:.0%} of it{best}"
+    return Content.assemble((word, style), why)
+
+
+def fates_content(detail: QueryDetail, k: int, threshold: float) -> Content:
+    """Per span: where it is, then one line per candidate saying what became of it."""
+    lines: list[Content] = []
+    for n, span in enumerate(detail.spans, 1):
+        size = span.end - span.start
+        lines.append(Content.assemble((f"e{n} ", MUTED), f"{span.doc} {span.start}..{span.end}"
+                                      f" ({size} ch)"))  # fmt: skip
+        for mark, style, side in ((BASELINE_MARK, BASELINE, detail.baseline),
+                                  (CANDIDATE_MARK, CANDIDATE, detail.candidate)):  # fmt: skip
+            verdict = verdict_content(side.fates[n - 1], k, threshold)
+            lines.append(Content.assemble("  ", (mark, style), f" {side.name}: ", verdict))
+    return Content("\n").join(lines)
+
+
+def ranked_content(side: Side, k: int, depth: int) -> Content:
+    """Rank, score, chunk offsets and matched spans; first matches beyond k after a rule."""
+    lines = [_row(r) for r in side.top]
+    if side.beyond:
+        lines.append(Content.styled(f"{'┄' * 3} below k={k} {'┄' * 20}", "$warning"))
+        lines += [_row(r) for r in side.beyond]
+    for n, fate in enumerate(side.fates, 1):
+        if fate.rank is None:
+            lines.append(Content.styled(f"  — e{n}: no match within depth {depth}", "$error"))
+    return Content("\n").join(lines)
+
+
+def _row(row: RankedRow) -> Content:
+    chunk = f"{short_doc(row.chunk.doc)} {row.chunk.start}..{row.chunk.end}"
+    matched = " ".join(f"e{n}" for n in row.matches)
+    partial = " ".join(f"e{n}~{s:.0%}" for n, s in row.partial)
+    return Content.assemble(
+        f"{row.rank:>3} {row.score:6.3f} {chunk:<21} ",
+        (matched, "bold $success"),
+        (" " if matched and partial else "") + partial,
+    )

@@ -1,0 +1,243 @@
+"""The triage screen (SPEC §11): which candidate gained and lost what against the baseline.
+
+It is handed the runs folder and the corpus; it reads runs through `evaluator.runs_index`
+and run.json, and sets what its widgets show. Four tabs fit an 80×24 terminal: the
+summary (metrics with deltas and the paired statistics), the gained/lost queries, the
+frontier plot and the runs. Enter on a query opens the query screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane, Tabs
+
+from evaluator.runs_index import RunEntry, list_runs
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.tui.settings import Field
+from labeler.tui.triage.detail import warm_tokenizers
+from labeler.tui.triage.messages import LabelRequested
+from labeler.tui.triage.model import ChangeFilter, ChangeRow, RunView, read_run
+from labeler.tui.triage.plot import FrontierView
+from labeler.tui.triage.query_screen import QueryScreen
+from labeler.tui.triage.widgets import (
+    CandidateList,
+    ChangeList,
+    GatesPanel,
+    MetricsTable,
+    RunList,
+    SignificancePanel,
+)
+
+TABS = ("summary", "queries", "frontier", "runs")
+WARM_AFTER = 0.5
+"""Seconds after a run opens before its tokenizers load in a thread."""
+
+
+class TriageScreen(Screen[None]):
+    """Runs and candidates; metrics with deltas; gained and lost queries; the frontier."""
+
+    CSS_PATH = "triage.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n), f"tab('{t}')", t.title(), show=False) for n, t in enumerate(TABS, 1)),
+        Binding("c", "cycle(1)", "Candidate"),
+        Binding("C", "cycle(-1)", "Previous candidate", show=False),
+        Binding("slash", "filter", "Filter"),
+        Binding("e", "label", "Fix label"),
+    ]
+
+    def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
+                 texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
+        super().__init__()
+        self.runs_dir = runs_dir
+        """Where the run folders are (`.spanlab/runs`)."""
+        self.corpus = corpus
+        """The corpus as it is now, for the query screen's boundary view."""
+        self.texts = dict(texts or {})
+        """Query texts by id, when the caller has them (run.json holds none by default)."""
+        self.runs: list[RunEntry] = []
+        """Every run, newest first."""
+        self.run: RunView | None = None
+        """The open run."""
+        self.candidate: str | None = None
+        """The candidate compared with the baseline."""
+        self.rows: list[ChangeRow] = []
+        """Its gained and lost queries as the filter shows them."""
+        self.filter = ChangeFilter()
+        """The gained/lost filter."""
+        self._wanted = run_id
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="triage-head")
+        with TabbedContent(id="triage-tabs"):
+            with TabPane("1 Summary", id="summary"), Horizontal():
+                with Vertical(id="summary-left"):
+                    yield CandidateList(id="candidates")
+                    yield GatesPanel(id="gates")
+                with Vertical(id="summary-right"):
+                    yield MetricsTable(id="metrics")
+                    yield SignificancePanel(id="significance")
+            with TabPane("2 Queries", id="queries"):
+                yield Field(placeholder="filter: slice:critical pattern:cond doc:refunds cut",
+                            id="change-filter")  # fmt: skip
+                yield Static(id="change-count")
+                yield ChangeList(id="changes")
+            with TabPane("3 Frontier", id="frontier"):
+                yield FrontierView(id="frontier-view")
+            with TabPane("4 Runs", id="runs"):
+                yield RunList(id="run-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.runs = list_runs(self.runs_dir)
+        wanted = self._wanted or (self.runs[0].id if self.runs else None)
+        entry = next((r for r in self.runs if r.id == wanted), None)
+        if entry is None:
+            self._head(Content.styled(f"no run {wanted or ''} in {self.runs_dir}", "bold $error"))
+            return
+        self.open_run(entry)
+        self.query_one(CandidateList).focus()
+
+    # -- what is shown ---------------------------------------------------------------------
+
+    def open_run(self, entry: RunEntry) -> None:
+        try:
+            self.run = read_run(entry.folder)
+        except SpanlabError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.query_one(RunList).show(self.runs, entry.id)
+        self.candidate = self.run.others[0] if self.run.others else None
+        self.query_one(CandidateList).show(self.run, self.candidate)
+        self.show_candidate()
+        # After the reviewer has the summary: loading a tokenizer holds the GIL for seconds.
+        self.set_timer(WARM_AFTER, partial(self.warm, self.run))
+
+    @work(thread=True, group="warm", exit_on_error=False)
+    def warm(self, run: RunView) -> None:
+        warm_tokenizers(run)
+
+    def show_candidate(self) -> None:
+        run, name = self.run, self.candidate
+        if run is None:
+            return
+        self.query_one(FrontierView).show(run, name)
+        if name is None:
+            self._head(
+                Content(f"run {run.id}: only the baseline {run.baseline}, nothing to compare")
+            )
+            return
+        self.query_one(MetricsTable).show(run.metric_lines(name))
+        self.query_one(SignificancePanel).show(run, name)
+        self.query_one(GatesPanel).show(run, name)
+        counts = run.comparison(name)["overall"]["counts"]
+        verdict = ("PASS", "$success") if run.data["passed"] else ("FAIL", "bold $error")
+        self._head(Content.assemble(
+            (run.id, "bold"), " ", verdict,
+            f" · {run.settings['retriever']} k={run.k} · ",
+            (name, "bold $boundary-candidate"), " vs ", (run.baseline, "bold $boundary-baseline"),
+            " · ", (f"▲{counts['gained']}", "$success"), " ", (f"▼{counts['lost']}", "$error"),
+        ))  # fmt: skip
+        self.show_changes()
+
+    def show_changes(self) -> None:
+        if self.run is None or self.candidate is None:
+            return
+        every = self.run.changes(self.candidate)
+        self.rows = self.filter.apply(every)
+        listed = self.query_one(ChangeList)
+        listed.show(self.rows, listed.current_id)
+        lost = sum(r.status == "lost" for r in self.rows)
+        shown = f"{lost} lost, {len(self.rows) - lost} gained"
+        total = "" if self.filter == ChangeFilter() else f" (of {len(every)})"
+        self.query_one("#change-count", Static).update(
+            f"{shown}{total} · critical slices first, then cut / disappeared, then crowded"
+        )
+
+    def _head(self, content: Content) -> None:
+        self.query_one("#triage-head", Static).update(content)
+
+    # -- what the widgets and keys ask for -------------------------------------------------
+
+    @on(OptionList.OptionHighlighted, "#candidates")
+    def candidate_chosen(self, event: OptionList.OptionHighlighted) -> None:
+        name = event.option.id
+        if name is not None and name != self.candidate and not event.option.disabled:
+            self.candidate = name
+            self.show_candidate()
+
+    @on(OptionList.OptionSelected, "#candidates")
+    def candidate_opened(self) -> None:
+        self.action_tab("queries")
+
+    @on(OptionList.OptionSelected, "#run-list")
+    def run_chosen(self, event: OptionList.OptionSelected) -> None:
+        entry = next((r for r in self.runs if r.id == event.option.id), None)
+        if entry is not None:
+            self.open_run(entry)
+            self.action_tab("summary")
+
+    @on(Input.Changed, "#change-filter")
+    def filter_typed(self, event: Input.Changed) -> None:
+        try:
+            self.filter = ChangeFilter.parse(event.value)
+        except SpanlabError as exc:
+            self.query_one("#change-count", Static).update(Content.styled(exc.message, "$error"))
+            return
+        self.show_changes()
+
+    @on(Input.Submitted, "#change-filter")
+    def filter_done(self) -> None:
+        self.query_one(ChangeList).focus()
+
+    @on(OptionList.OptionSelected, "#changes")
+    def change_opened(self, event: OptionList.OptionSelected) -> None:
+        if self.run is None or self.candidate is None or event.option.id is None:
+            return
+        ids = [r.query for r in self.rows]
+        self.app.push_screen(QueryScreen(self.run, self.candidate, self.corpus, ids,
+                                         ids.index(event.option.id), texts=self.texts))  # fmt: skip
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "label":
+            return self.query_one(TabbedContent).active == "queries"
+        return True
+
+    @on(TabbedContent.TabActivated)
+    def tab_shown(self) -> None:
+        self.refresh_bindings()
+
+    def action_tab(self, tab: str) -> None:
+        # Focus must move into the new tab: TabbedContent follows focus back to the old one.
+        tabs = self.query_one(TabbedContent)
+        tabs.active = tab
+        focus = {"summary": "#candidates", "queries": "#changes", "runs": "#run-list"}
+        (self.query_one(focus[tab]) if tab in focus else tabs.query_one(Tabs)).focus()
+
+    def action_cycle(self, step: int) -> None:
+        if self.run is None or not self.run.others:
+            return
+        names = self.run.others
+        at = names.index(self.candidate) if self.candidate in names else -step
+        self.candidate = names[(at + step) % len(names)]
+        self.query_one(CandidateList).show(self.run, self.candidate)
+        self.show_candidate()
+
+    def action_filter(self) -> None:
+        self.action_tab("queries")
+        self.query_one("#change-filter", Field).focus()
+
+    def action_label(self) -> None:
+        query = self.query_one(ChangeList).current_id
+        if self.query_one(TabbedContent).active == "queries" and query is not None:
+            self.post_message(LabelRequested(query))

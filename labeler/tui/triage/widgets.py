@@ -1,0 +1,144 @@
+"""The triage screen's lists and panels: each shows what the screen hands it, nothing more.
+
+Lists are `OptionList`s whose option ids are run ids, candidate names or query ids, so
+the screen hears the choice through the list's own messages. Text is `Content` styled by
+theme roles (`$error`, `$success`, `$boundary-candidate`), so themes give the colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.content import Content
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from evaluator.runs_index import RunEntry
+from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
+
+LOST, GAINED = "bold $error", "bold $success"
+STATUS_GLYPH = {"lost": ("▼", LOST), "gained": ("▲", GAINED)}
+"""Lost points down, gained up: readable without colour. `!` marks a critical slice."""
+
+
+GATE_NAMES = {
+    "max_lost": "lost",
+    "min_recall_delta": "Δrecall",
+    "max_chunk_count_ratio": "chunk ratio",
+    "max_duplicate_pairs_delta": "Δdup pairs",
+    "max_abstention_top1_delta": "Δabstain top-1",
+}
+"""Gate keys shortened for a 28-column panel; the limit's sign says which way it bounds."""
+
+
+class IdList(OptionList):
+    """An option list that keeps the highlighted id when its options are replaced."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, compact=True)
+
+    def replace(self, options: Sequence[Option], current: str | None) -> None:
+        self.set_options(options)
+        ids = [o.id for o in options]
+        if current in ids:
+            self.highlighted = ids.index(current)
+        elif ids:
+            self.highlighted = next((i for i, o in enumerate(options) if not o.disabled), 0)
+
+    @property
+    def current_id(self) -> str | None:
+        option = self.highlighted_option
+        return None if option is None or option.disabled else option.id
+
+
+class RunList(IdList):
+    """Runs, newest first: id, verdict, candidates, corpus and label set hashes."""
+
+    def show(self, runs: Sequence[RunEntry], current: str | None) -> None:
+        self.replace([Option(run_line(r, r.id == current), id=r.id) for r in runs], current)
+
+
+def run_line(run: RunEntry, open_: bool) -> Content:
+    verdict = ("PASS", "$success") if run.passed else ("FAIL", "bold $error")
+    return Content.assemble(
+        "● " if open_ else "  ", (run.id, "bold"), "  ", verdict,
+        f"  {len(run.candidates)} candidates · baseline {run.baseline}",
+        (f" · corpus {run.corpus_hash[7:15]} labels {run.label_set_hash[7:15]}", "$text-muted"),
+    )  # fmt: skip
+
+
+class CandidateList(IdList):
+    """The compared candidates with their gained/lost counts and recall delta."""
+
+    def show(self, run: RunView, current: str | None) -> None:
+        options = [Option(Content.styled(f"{run.baseline}  (baseline)", "$text-muted"),
+                          id=run.baseline, disabled=True)]  # fmt: skip
+        for name in run.others:
+            comp = run.comparison(name)["overall"]
+            delta = comp["deltas"].get("evidence_recall@k")
+            line = Content.assemble(
+                (name, "bold"),
+                f"\n +{comp['counts']['gained']} −{comp['counts']['lost']}",
+                f"  Δrecall {delta:+.3f}" if delta is not None else "",
+            )
+            options.append(Option(line, id=name))
+        self.replace(options, current)
+
+
+class ChangeList(IdList):
+    """Lost then gained queries: glyph, id, cause, recall delta, pattern, slices."""
+
+    def show(self, rows: Sequence[ChangeRow], current: str | None) -> None:
+        self.replace([Option(change_line(r), id=r.query) for r in rows], current)
+
+
+def change_line(row: ChangeRow) -> Content:
+    glyph, style = STATUS_GLYPH[row.status]
+    delta = "" if row.recall_delta is None else f"{row.recall_delta:+.2f}"
+    slices = ", ".join(row.slices)
+    return Content.assemble(
+        (glyph, style), " ", (f"{row.query:<8}", "bold"), ("!" if row.critical else " ", LOST),
+        f" {row.cause or row.status:<11} {delta:>5}  {row.boundary:<24} ", (slices, "$text-muted"),
+    )  # fmt: skip
+
+
+class MetricsTable(Static):
+    """Metric, baseline, candidate and delta; ✓ marks an improvement, ✗ a regression."""
+
+    def show(self, lines: Sequence[MetricLine]) -> None:
+        rows = [Content.assemble(
+            f"{'':<15}", (f"{'▌ baseline':>12}", "bold $boundary-baseline"),
+            (f"{'┊ candidate':>12}", "bold $boundary-candidate"), (f"{'Δ':>10}", "bold"),
+        )]  # fmt: skip
+        for line in lines:
+            mark = {True: ("✓", "$success"), False: ("✗", "$error"), None: (" ", "")}[line.better]
+            rows.append(Content.assemble(
+                f"{line.measure.label:<15}{line.text(line.baseline):>12}"
+                f"{line.text(line.candidate):>12}",
+                (f"{line.delta_text():>9} {mark[0]}", mark[1]),
+            ))  # fmt: skip
+        self.update(Content("\n").join(rows))
+
+
+class SignificancePanel(Static):
+    """The paired statistics: bootstrap interval of Δ recall@k and McNemar's p."""
+
+    def show(self, run: RunView, candidate: str) -> None:
+        self.update("\n".join(significance_lines(run.comparison(candidate))))
+
+
+class GatesPanel(Static):
+    """The candidate's release gates: ✓ held, ✗ broken, with value and limit."""
+
+    def show(self, run: RunView, candidate: str) -> None:
+        lines = [Content.styled("gates", "$text-muted")]
+        for gate in run.gates(candidate):
+            mark = ("✓", "$success") if gate["passed"] else ("✗", "bold $error")
+            scope = "" if gate["scope"] == "overall" else gate["scope"].removeprefix("slice:") + " "
+            value = "–" if gate["value"] is None else f"{gate['value']:.3g}"
+            bound = "≥" if str(gate["gate"]).startswith("min_") else "≤"
+            name = GATE_NAMES.get(gate["gate"], gate["gate"])
+            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{gate['limit']:g}"))
+        if len(lines) == 1:
+            lines.append(Content("no gates declared"))
+        self.update(Content("\n").join(lines))

@@ -1,0 +1,168 @@
+"""What triage shows, read from run.json: order of losses, filters, deltas, statistics, verdicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from evaluator.chunk import Chunk
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.core.values import Boundary, Span
+from labeler.tui.triage.detail import RankedRow, fate, query_detail
+from labeler.tui.triage.model import (
+    MEASURES,
+    ChangeFilter,
+    ChangeRow,
+    MetricLine,
+    RunView,
+    read_run,
+    significance_lines,
+)
+from tests.tui.triage.conftest import DOC_A, LATEST, Project
+
+
+def row(query: str, status: str = "lost", cause: str | None = "cut", delta: float = -1.0,
+        critical: bool = False, boundary: str = "other", slices: tuple[str, ...] = (),
+        docs: tuple[str, ...] = ("a.md",)) -> ChangeRow:  # fmt: skip
+    return ChangeRow(query, status, cause, delta, boundary, slices, docs, critical)
+
+
+def test_losses_come_critical_first_then_cut_and_disappeared_then_crowded() -> None:
+    rows = [
+        row("g-small", "gained", None, 0.5),
+        row("crowded-critical", cause="crowded", critical=True),
+        row("crowded", cause="crowded"),
+        row("cut-half", delta=-0.5),
+        row("disappeared", cause="disappeared"),
+        row("g-big", "gained", None, 1.0),
+        row("cut-whole"),
+    ]
+    assert [r.query for r in sorted(rows, key=ChangeRow.sort_key)] == [
+        "crowded-critical", "cut-whole", "cut-half", "disappeared", "crowded", "g-big", "g-small",
+    ]  # fmt: skip
+
+
+def test_the_run_lists_its_changes_in_triage_order(project: Project) -> None:
+    run = read_run(project.runs / LATEST)
+    assert (run.baseline, run.others, run.k, run.depth) == ("c40-ov20", ["c40"], 1, 3)
+    assert run.critical_slices == frozenset({"critical"})
+    assert run.changes("c40") == [
+        ChangeRow("q-0002", "lost", "crowded", -1.0, "list-intro-item", ("critical",),
+                  ("a.md",), True),
+        ChangeRow("q-0001", "lost", "cut", -1.0, "heading-paragraph", ("billing",),
+                  ("a.md",), False),
+        ChangeRow("q-0003", "gained", None, 1.0, "control", ("billing",), ("a.md",), False),
+    ]  # fmt: skip
+
+
+def test_a_gated_slice_is_critical_too(project: Project) -> None:
+    data: dict[str, Any] = dict(read_run(project.runs / LATEST).data)
+    data["gates"] = [*data["gates"], {"candidate": "c40", "scope": "slice:billing"}]
+    assert RunView(data).critical_slices == frozenset({"critical", "billing"})
+    assert [r.critical for r in RunView(data).changes("c40")] == [True, True, True]
+
+
+def test_filter_by_slice_pattern_document_and_words() -> None:
+    rows = [
+        row("q-1", slices=("critical",), boundary="control", docs=("policies/refunds.md",)),
+        row("q-2", cause="crowded", boundary="table-header-row", docs=("api/reference.md",)),
+        row("q-3", "gained", None, 1.0, slices=("critical", "tables")),
+    ]
+    assert ChangeFilter.parse("slice:critical").apply(rows) == [rows[0], rows[2]]
+    assert ChangeFilter.parse("pattern:table").pattern is Boundary.TABLE_HEADER_ROW
+    assert ChangeFilter.parse("p:contr").apply(rows) == [rows[0]]
+    assert ChangeFilter.parse("doc:refunds").apply(rows) == [rows[0]]
+    assert ChangeFilter.parse("lost crowded").apply(rows) == [rows[1]]
+    assert ChangeFilter.parse("sl:critical gained").apply(rows) == [rows[2]]
+
+
+def test_a_bad_filter_names_what_is_allowed() -> None:
+    with pytest.raises(SpanlabError, match="unknown filter 'status'"):
+        ChangeFilter.parse("status:draft")
+    with pytest.raises(SpanlabError, match="pattern:co matches 3 of"):
+        ChangeFilter.parse("pattern:co")
+
+
+def test_metric_lines_say_which_way_is_better(project: Project) -> None:
+    lines = {m.measure.key: m for m in read_run(project.runs / LATEST).metric_lines("c40")}
+    recall = lines["evidence_recall@k"]
+    assert (recall.text(recall.baseline), recall.text(recall.candidate)) == ("0.667", "0.333")
+    assert (recall.delta_text(), recall.better) == ("-0.333", False)
+    chunks = lines["chunk_count"]
+    assert (chunks.baseline, chunks.candidate, chunks.delta_text(), chunks.better) == (
+        8,
+        5,
+        "-3",
+        None,
+    )
+    fewer_duplicates = MetricLine(MEASURES[6], 0.5, 0.25)
+    assert (fewer_duplicates.measure.key, fewer_duplicates.better) == ("duplicate_pairs@k", True)
+    assert MetricLine(MEASURES[0], None, 0.5).delta_text() == "–"
+
+
+def test_significance_in_words_small_and_decisive(project: Project) -> None:
+    run = read_run(project.runs / LATEST)
+    assert significance_lines(run.comparison("c40")) == [
+        "Δ recall@k -0.333, 95% CI [-1.000, +1.000]",
+        "  paired bootstrap, 10000 resamples, seed 0",
+        "1 gained / 2 lost: too small to be decisive (3 answerable queries < 30)",
+    ]
+    decisive = {
+        "overall": {"counts": {"gained": 1, "lost": 9}},
+        "significance": {"decisive": True, "mcnemar_p": 22 / 1024, "recall_interval": None},
+    }
+    # 2 · P(X ≤ 1) for X ~ Binomial(10, ½) = 2 · 11/1024
+    assert significance_lines(decisive) == ["McNemar exact p = 0.0215 (1 gained / 9 lost)"]
+
+
+def test_the_cut_query_in_detail(project: Project) -> None:
+    run = read_run(project.runs / LATEST)
+    detail = query_detail(run, "q-0001", "c40", project.corpus, {"q-0001": "the words"})
+    assert (detail.status, detail.cause, detail.text) == ("lost", "cut", "the words")
+    assert detail.spans == (Span.from_text(DOC_A, "a.md", 20, 59),)
+    (view,) = detail.views
+    assert (view.start, view.end) == (0, 160)
+    assert view.baseline_cuts == (0, 20, 40, 60, 80, 100, 120, 140, 160)
+    assert view.candidate_cuts == (0, 40, 80, 120, 160)
+    base, cand = detail.baseline, detail.candidate
+    assert base.top == (RankedRow(1, 1.0, base.top[0].chunk, (1,), ()),)
+    assert (base.top[0].chunk.start, base.top[0].chunk.end) == (20, 60)
+    assert [(f.verdict, f.rank, f.share) for f in base.fates] == [("hit", 1, 1.0)]
+    assert (cand.top[0].chunk.start, cand.top[0].matches, cand.top[0].partial) == (
+        0,
+        (),
+        ((1, 20 / 39),),
+    )
+    (cut,) = cand.fates
+    assert (cut.verdict, cut.rank, cut.share) == ("cut", None, 20 / 39)
+    assert cut.chunk is not None and (cut.chunk.start, cut.chunk.end) == (0, 40)
+
+
+def test_the_crowded_query_shows_its_first_match_below_k(project: Project) -> None:
+    run = read_run(project.runs / LATEST)
+    cand = query_detail(run, "q-0002", "c40", project.corpus).candidate
+    assert [(r.rank, r.chunk.doc, r.chunk.start, r.matches) for r in cand.top] == [
+        (1, "b.md", 0, ())
+    ]
+    assert [(r.rank, r.chunk.start, r.chunk.end, r.matches) for r in cand.beyond] == [
+        (2, 80, 120, (1,))
+    ]
+    assert [(f.verdict, f.rank) for f in cand.fates] == [("crowded", 2)]
+
+
+def test_a_span_held_by_a_chunk_ranked_below_depth_disappeared() -> None:
+    span = Span.from_text(DOC_A, "a.md", 100, 119)
+    index = [Chunk("x", "a.md", 80, 120), Chunk("y", "a.md", 110, 150)]
+    gone = fate(span, None, [], index, k=1, threshold=0.8)
+    assert (gone.verdict, gone.chunk, gone.share) == ("disappeared", index[0], 1.0)
+    cut = fate(span, None, [], [Chunk("z", "a.md", 110, 150)], k=1, threshold=0.8)
+    assert (cut.verdict, cut.share) == ("cut", 9 / 19)
+
+
+def test_a_run_on_another_corpus_cannot_be_drawn(project: Project) -> None:
+    run = read_run(project.runs / LATEST)
+    other = Corpus.from_texts({"a.md": DOC_A.upper(), "b.md": "x"})
+    with pytest.raises(SpanlabError, match="was made on corpus sha256:"):
+        query_detail(run, "q-0001", "c40", other)
