@@ -269,7 +269,9 @@ def accept(
             "doc_hash = ? WHERE id = ?",
             [start, end, new.quote, new.prefix, new.suffix, new.doc_hash, span_id],
         )
-        row = _record(db, "accept", query_id, old, (start, end), bound, corpus.hash, annotator)
+        row = _record(
+            store, db, "accept", query_id, old, (start, end), bound, corpus.hash, annotator
+        )
     return _after(store, corpus, row, bound)
 
 
@@ -280,7 +282,7 @@ def orphan(store: Store, corpus: Corpus, span_id: int, *, annotator: str) -> Out
         query_id, old = store.span(span_id)
         _require_waiting(old, corpus)
         db.execute("DELETE FROM spans WHERE id = ?", [span_id])
-        row = _record(db, "orphan", query_id, old, None, bound, corpus.hash, annotator)
+        row = _record(store, db, "orphan", query_id, old, None, bound, corpus.hash, annotator)
     return _after(store, corpus, row, bound)
 
 
@@ -299,7 +301,7 @@ def undo(store: Store, corpus: Corpus, decision_id: int, *, annotator: str) -> O
             )
         _bind_to_old_text(store, corpus, old, db)
         place = None if undone.new_start is None else (undone.new_start, undone.new_end or 0)
-        row = _record(db, "undo", undone.query_id, old, place, bound, corpus.hash, annotator)
+        row = _record(store, db, "undo", undone.query_id, old, place, bound, corpus.hash, annotator)
     return _after(store, corpus, row, bound)
 
 
@@ -373,6 +375,7 @@ def _span_fields(span: Span) -> dict[str, Any]:
 
 
 def _record(
+    store: Store,
     db: sqlite_utils.Database,
     kind: DecisionKind,
     query_id: str,
@@ -403,16 +406,7 @@ def _record(
         }
     )
     row_id = int(table.last_rowid or 0)
-    payload = {"decision": row_id, "span": asdict(old)}
-    db.table("events").insert(
-        {
-            "at": now,
-            "annotator": annotator,
-            "kind": EVENT[kind],
-            "query_id": query_id,
-            "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True),
-        }
-    )
+    store.log_event(db, EVENT[kind], annotator, query_id, at=now, decision=row_id, span=asdict(old))
     return row_id
 
 

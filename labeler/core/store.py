@@ -273,12 +273,20 @@ class Store:
         numbers = [int(r[0][2:]) for r in rows if r[0][2:].isdigit()]
         return f"q-{max(numbers, default=0) + 1:04d}"
 
-    def _log(
-        self, db: sqlite_utils.Database, kind: str, who: str, qid: str | None, **payload: Any
+    def log_event(
+        self,
+        db: sqlite_utils.Database,
+        kind: str,
+        who: str,
+        qid: str | None,
+        *,
+        at: str | None = None,
+        **payload: Any,
     ) -> None:
+        """Append to the audit log inside the caller's transaction."""
         db.table("events").insert(
             {
-                "at": utcnow(),
+                "at": at or utcnow(),
                 "annotator": who,
                 "kind": kind,
                 "query_id": qid,
@@ -308,7 +316,7 @@ class Store:
                 qid, text, abstain, boundary, tuple(slices), notes, status, annotator, now, now
             )
             db.table("queries").insert(_query_row(q))
-            self._log(db, "query-added", annotator, qid)
+            self.log_event(db, "query-added", annotator, qid)
         return q
 
     def update_query(self, query_id: str, *, annotator: str, **changes: Any) -> Query:
@@ -321,7 +329,7 @@ class Store:
             old = self.query(query_id)
             new = replace(old, **changes, updated=utcnow())
             db.table("queries").update(query_id, _query_row(new))
-            self._log(
+            self.log_event(
                 db,
                 "query-updated",
                 annotator,
@@ -336,14 +344,14 @@ class Store:
             old = self.query(query_id)
             db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
             db.execute("DELETE FROM queries WHERE id = ?", [query_id])
-            self._log(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
+            self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
         return old
 
     def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
         """Put back a whole query (undo of a delete), checking every span against `texts`."""
         with self.write() as db:
             self.put_queries([query], texts, db=db)
-            self._log(db, "query-restored", annotator, query.id)
+            self.log_event(db, "query-restored", annotator, query.id)
         return self.query(query.id)
 
     def put_queries(
@@ -412,7 +420,7 @@ class Store:
             )
             span_id = self._insert_span(db, query_id, s, text)
             db.execute("UPDATE queries SET updated = ? WHERE id = ?", [utcnow(), query_id])
-            self._log(
+            self.log_event(
                 db,
                 "span-added",
                 annotator,
@@ -435,7 +443,7 @@ class Store:
             self.keep_text(dh, text, db=db)
             row = {**_span_row(query_id, replace(new, doc_hash=dh)), "id": span_id}
             db.table("spans").update(span_id, row)
-            self._log(
+            self.log_event(
                 db,
                 "span-moved",
                 annotator,
@@ -450,5 +458,5 @@ class Store:
         with self.write() as db:
             query_id, old = self.span(span_id)
             db.execute("DELETE FROM spans WHERE id = ?", [span_id])
-            self._log(db, "span-deleted", annotator, query_id, span=span_id)
+            self.log_event(db, "span-deleted", annotator, query_id, span=span_id)
         return query_id, old
