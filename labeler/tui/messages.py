@@ -1,0 +1,15 @@
+"""App-wide messages (widget messages live in the widget that posts them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class LabelsChanged(Message):
+    """Another connection committed to the store: screens showing labels reload them."""
+
+    data_version: int
+    """SQLite's `PRAGMA data_version` after the change."""

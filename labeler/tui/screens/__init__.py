@@ -1,0 +1,1 @@
+"""Screens of the labelling app: each turns widget messages into `Editor` calls."""

@@ -1,0 +1,56 @@
+"""The keys, listed from the bindings themselves so the help can never drift from them.
+
+Cursor movements are many bindings with one meaning, so they are summed up in one row
+(their keys listed); every other binding gets a row with its own description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+MOVES = "arrows, home/end, pgup/pgdn, ctrl+←/→ (words), ctrl+home/end"
+"""The summary of every cursor movement key."""
+
+
+def keys_table(
+    groups: Sequence[tuple[str, Sequence[BindingType]]], show: Callable[[str], str]
+) -> Table:
+    """Key and what it does, one section per group; `show` formats one key."""
+    table = Table(box=None, show_header=False, expand=True, pad_edge=False)
+    table.add_column("key", no_wrap=True, style="bold", width=16)
+    table.add_column("does", ratio=1)
+    for title, bindings in groups:
+        table.add_row(f"[reverse] {title} [/]", "")
+        moves = [b for b in bindings if isinstance(b, Binding) and b.action.startswith("move(")]
+        if moves:
+            table.add_row(MOVES, "move the cursor; with shift, extend the selection")
+        for b in bindings:
+            if isinstance(b, Binding) and b.description and b not in moves:
+                table.add_row(" ".join(show(k.strip()) for k in b.key.split(",")), b.description)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the label screen; escape or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
+
+    def __init__(self, groups: Sequence[tuple[str, Sequence[BindingType]]]) -> None:
+        super().__init__()
+        self._groups = groups
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help"):
+            yield Label("Keys (esc closes · ctrl+p: command palette)", classes="dialog-title")
+            yield Static(keys_table(self._groups, self._key))
+
+    def _key(self, key: str) -> str:
+        return self.app.get_key_display(Binding(key, ""))

@@ -1,0 +1,388 @@
+"""The label screen: the query list beside the document view, and every labelling key.
+
+The screen is the only place that turns what the user asked for (widget messages, keys)
+into edits, through the `Editor`, and then sets what the widgets show. Widgets never meet
+the store and never call each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label
+
+from labeler.core.errors import SpanlabError
+from labeler.core.values import Boundary, Query, Status
+from labeler.tui.corpus_search import CorpusSearch, Hit
+from labeler.tui.editor import Editor
+from labeler.tui.filters import QueryFilter
+from labeler.tui.label_state import LabelState
+from labeler.tui.messages import LabelsChanged
+from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
+from labeler.tui.screens.documents import DocumentPicker
+from labeler.tui.screens.query_form import QueryFields, QueryForm
+from labeler.tui.screens.search import SearchScreen
+from labeler.tui.settings import Field
+from labeler.tui.undo import Edit, Focus
+from labeler.tui.widgets.document_view import DocumentView
+from labeler.tui.widgets.panels import CursorBar, QueryPanel, cursor_line
+from labeler.tui.widgets.query_list import QueryList
+
+STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
+"""What `S` moves a status to (reviewed goes back to draft)."""
+
+
+class LabelScreen(Screen[None]):
+    """Label queries: pick one on the left, draw its evidence on the right."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+f", "search", "Search"),
+        Binding("e", "edit", "Edit"),
+        Binding("S", "cycle_status", "Status"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False),
+        Binding("o", "open_document", "Docs"),
+        Binding("A", "toggle_abstain", "Abstain", show=False),
+        Binding("ctrl+n", "new", "New query", show=False),
+        Binding("ctrl+d", "duplicate", "Duplicate query", show=False),
+        Binding("D", "delete_query", "Delete query", show=False),
+        Binding("slash", "find", "Find in document", show=False),
+        Binding("g", "go_to", "Go to offset", show=False),
+        Binding("f", "filter", "Filter queries", show=False),
+        Binding("v", "toggle_versions", "Per-annotator view", show=False),
+        Binding("J", "next_query(1)", "Next query", show=False),
+        Binding("K", "next_query(-1)", "Previous query", show=False),
+    ]
+
+    def __init__(self, editor: Editor, *, query_id: str | None = None) -> None:
+        super().__init__()
+        self.editor = editor
+        self.state = LabelState(editor)
+        """Queries, the current one, the filter and the span index."""
+        self.state.current = query_id
+        self._needle = ""
+        corpus = editor.corpus
+        self._searcher: Callable[[], CorpusSearch] = cache(lambda: CorpusSearch(corpus))
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="label-body"):
+            with Vertical(id="queries-pane"):
+                yield Label(id="list-title")
+                yield Field(placeholder="filter: words s:draft p:control", id="filter")
+                yield QueryList(id="queries")
+            with Vertical(id="document-pane"):
+                yield QueryPanel(id="query-panel")
+                yield CursorBar(id="cursor-bar")
+                yield DocumentView(id="document")
+        yield Footer()
+
+    @property
+    def current(self) -> str | None:
+        """The query being labelled (set it before mounting to open the screen on one)."""
+        return self.state.current
+
+    @current.setter
+    def current(self, query_id: str | None) -> None:
+        self.state.current = query_id
+
+    @property
+    def view(self) -> DocumentView:
+        return self.query_one(DocumentView)
+
+    @property
+    def query_list(self) -> QueryList:
+        return self.query_one(QueryList)
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_list.focus()
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Read every query again (at start, and after another annotator's change)."""
+        self.state.reload()
+        self._fill_list()
+        self._show_current()
+
+    def on_labels_changed(self, event: LabelsChanged) -> None:
+        self.reload()
+
+    def _fill_list(self, *, pin: bool = True) -> bool:
+        shown, moved = self.state.listed(pin=pin)
+        self.query_list.show(shown, self.state.current)
+        title = f"{len(shown)}/{len(self.state.queries)} queries · {self.editor.annotator}"
+        self.query_one("#list-title", Label).update(title)
+        return moved
+
+    def _refresh_query(self, query_id: str | None) -> None:
+        """Redraw what shows one query after our own edit."""
+        if query_id is None:
+            return
+        old, new = self.state.refresh(query_id)
+        if old is not None and new is not None:
+            self.query_list.refresh_query(new)
+        else:
+            self._fill_list()
+        self._show_current()
+
+    def _show_current(self) -> None:
+        q = self.state.current_query
+        self.query_one(QueryPanel).show(q, self.editor.annotator)
+        if self.view.doc_id is None and len(self.editor.corpus):
+            first = self.state.first_span(None)
+            self.open_document(first.doc if first else next(iter(self.editor.corpus)).id)
+            if first is not None:
+                self.view.go_to(first.start)
+        self._refresh_marks()
+
+    def _refresh_marks(self) -> None:
+        if self.view.doc_id is not None:
+            self.view.set_marks(self.state.marks(self.view.doc_id))
+            self._update_cursor_bar(self.view.cursor, self.view.selection)
+
+    def open_document(self, doc: str) -> None:
+        if doc != self.view.doc_id:
+            self.view.load(doc, self.editor.corpus.text(doc))
+        self._refresh_marks()
+
+    def _goto_first_span(self) -> None:
+        """Show the current query's evidence: its first span here, else its first anywhere."""
+        first = self.state.first_span(self.view.doc_id)
+        if first is not None:
+            self.open_document(first.doc)
+            self.view.go_to(first.start)
+
+    def _select(self, query_id: str) -> None:
+        self.state.current = query_id
+        self._refresh_query(query_id)
+        self._fill_list()
+        self._goto_first_span()
+
+    def on_query_list_highlighted(self, event: QueryList.Highlighted) -> None:
+        if event.query_id != self.state.current:
+            self.state.current = event.query_id
+            self._show_current()
+            self._goto_first_span()
+
+    def on_query_list_selected(self, event: QueryList.Selected) -> None:
+        self.view.focus()
+
+    def action_next_query(self, step: int) -> None:
+        self.query_list.action_move(step)
+
+    # -- the filter ------------------------------------------------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "filter":
+            return
+        try:
+            self.state.filter = QueryFilter.parse(event.value)
+        except SpanlabError as exc:
+            self.query_one("#list-title", Label).update(f"[b red]{exc.message}[/]")
+            return
+        if self._fill_list(pin=False):
+            self._show_current()
+            self._goto_first_span()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "filter":
+            self.query_list.focus()
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    # -- document view messages --------------------------------------------------------------
+
+    def _update_cursor_bar(self, offset: int, selection: tuple[int, int] | None) -> None:
+        view = self.view
+        line = cursor_line(view.doc_id, offset, len(view.text), selection, self.state.legend())
+        self.query_one(CursorBar).update(line)
+
+    def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
+        self._update_cursor_bar(event.offset, event.selection)
+
+    def _edit(self, do: Callable[[], object], query_id: str | None) -> bool:
+        """Run one edit; a refused edit becomes a notification and changes nothing."""
+        try:
+            do()
+        except SpanlabError as exc:
+            self.notify(exc.message, title="Not saved", severity="error")
+            return False
+        self._refresh_query(query_id)
+        return True
+
+    def on_document_view_selection_made(self, event: DocumentView.SelectionMade) -> None:
+        q = self.state.current_query
+        if q is None:
+            self.notify("Pick or create a query first (ctrl+n).", severity="warning")
+            return
+        if self._edit(lambda: self.editor.add_span(q.id, event.doc, event.start, event.end), q.id):
+            self.view.clear_selection()
+
+    def on_document_view_edges_changed(self, event: DocumentView.EdgesChanged) -> None:
+        move = self.editor.move_span
+        self._edit(lambda: move(event.span_id, event.start, event.end), self.state.current)
+
+    def on_document_view_span_dropped(self, event: DocumentView.SpanDropped) -> None:
+        self._edit(lambda: self.editor.delete_span(event.span_id), self.state.current)
+
+    def on_document_view_spans_exhausted(self, event: DocumentView.SpansExhausted) -> None:
+        """Past this document's last (or first) span: go on in the next document, wrapping."""
+        here = self.view.doc_id or ""
+        found = self.state.next_span(here, self.view.cursor, forward=event.forward)
+        if found is None:
+            self.notify("This query has no spans yet.", timeout=2)
+            return
+        self.open_document(found[0])
+        self.view.go_to(found[1])
+
+    # -- query actions -----------------------------------------------------------------------
+
+    def action_edit(self) -> None:
+        q = self.state.current_query
+        if q is None:
+            return
+        form = QueryForm(f"Edit {q.id}", QueryFields.of(q), has_evidence=bool(q.evidence))
+
+        def save(fields: QueryFields | None) -> None:
+            if fields is not None:
+                self._edit(lambda: self.editor.update_query(q.id, **fields.changes()), q.id)
+
+        self.app.push_screen(form, save)
+
+    def action_new(self) -> None:
+        blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")
+
+        def create(fields: QueryFields | None) -> None:
+            if fields is None:
+                return
+            made: list[Query] = []
+            changes = fields.changes()
+            text = str(changes.pop("text"))
+            self._edit(lambda: made.append(self.editor.add_query(text, **changes)), None)
+            if made:
+                self._select(made[0].id)
+
+        self.app.push_screen(QueryForm("New query", blank), create)
+
+    def action_duplicate(self) -> None:
+        current = self.state.current
+        if current is None:
+            return
+        made: list[Query] = []
+        self._edit(lambda: made.append(self.editor.duplicate_query(current)), None)
+        if made:
+            self._select(made[0].id)
+            self.notify(f"Duplicated as {made[0].id}.", timeout=2)
+
+    def action_delete_query(self) -> None:
+        q = self.state.current_query
+        if q is None:
+            return
+        neighbour = self.state.neighbour(self.query_list.ids, q.id)
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            self.state.current = neighbour  # stay where we were in the list
+            if not self._edit(lambda: self.editor.delete_query(q.id), q.id):
+                self.state.current = q.id
+            self._fill_list()
+            self._show_current()
+            self._goto_first_span()
+
+        question = f"Delete {q.id} and its {len(q.evidence)} spans? (ctrl+z undoes it)"
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    def action_cycle_status(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            status = STATUS_CYCLE.get(q.status, Status.DRAFT)
+            self._edit(lambda: self.editor.update_query(q.id, status=status), q.id)
+
+    def action_toggle_abstain(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            self._edit(lambda: self.editor.update_query(q.id, abstain=not q.abstain), q.id)
+
+    def action_toggle_versions(self) -> None:
+        self.state.by_annotator = not self.state.by_annotator
+        self._refresh_marks()
+
+    # -- undo --------------------------------------------------------------------------------
+
+    def _replay(self, step: Callable[[], tuple[Edit, Focus] | None], verb: str) -> None:
+        try:
+            done = step()
+        except SpanlabError as exc:
+            self.notify(exc.message, title=f"Cannot {verb.lower()}", severity="error")
+            self.reload()
+            return
+        if done is None:
+            self.notify(f"Nothing to {verb.lower()}.", timeout=2)
+            return
+        edit, focus = done
+        self.state.reload()
+        if focus.query_id in self.state.queries:
+            self.state.current = focus.query_id
+        self._fill_list()
+        self._show_current()
+        if focus.doc is not None and focus.doc in self.editor.corpus:
+            self.open_document(focus.doc)
+            self.view.go_to(focus.offset or 0)
+        self.notify(f"{verb}: {edit.label}", timeout=2)
+
+    def action_undo(self) -> None:
+        self._replay(self.editor.undo, "Undone")
+
+    def action_redo(self) -> None:
+        self._replay(self.editor.redo, "Redone")
+
+    # -- navigation dialogs --------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        q = self.state.current_query
+
+        def jump(hit: Hit | None) -> None:
+            if hit is not None:
+                self.open_document(hit.doc)
+                self.view.select(hit.start, hit.end)
+                self.view.focus()
+
+        self.app.push_screen(SearchScreen(self._searcher, q.text if q else ""), jump)
+
+    def action_open_document(self) -> None:
+        mine, total = self.state.span_counts()
+        docs = [d.id for d in self.editor.corpus]
+
+        def open_doc(doc: str | None) -> None:
+            if doc is not None:
+                self.open_document(doc)
+                self.view.focus()
+
+        self.app.push_screen(DocumentPicker(docs, mine, total), open_doc)
+
+    def action_find(self) -> None:
+        def find(needle: str | None) -> None:
+            if needle:
+                self._needle = needle
+                if not self.view.find(needle):
+                    self.notify(f"No {needle!r} in this document.", timeout=2)
+                self.view.focus()
+
+        self.app.push_screen(PromptScreen("Find in document", self._needle), find)
+
+    def action_go_to(self) -> None:
+        def go(offset: str | None) -> None:
+            if offset:
+                self.view.go_to(int(offset))
+                self.view.focus()
+
+        self.app.push_screen(PromptScreen("Go to offset", restrict=r"[0-9]*"), go)

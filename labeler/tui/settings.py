@@ -1,0 +1,55 @@
+"""Run-time settings of the app that tests and benchmarks change (blinking, polling).
+
+Snapshot tests need a cursor that does not blink and Pilot tests a short poll; both are
+settings handed to the app, not patches of Textual internals. Widgets read them through
+`settings_of(app)` so none of them imports the app module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from textual.widgets import Input
+
+
+@dataclass(frozen=True)
+class Settings:
+    cursor_blink: bool = True
+    """Whether text inputs blink their cursor (off for snapshots)."""
+    poll_interval: float = 1.0
+    """Seconds between checks for other annotators' changes."""
+
+
+@runtime_checkable
+class HasSettings(Protocol):
+    settings: Settings
+
+
+def settings_of(app: object) -> Settings:
+    return app.settings if isinstance(app, HasSettings) else Settings()
+
+
+class Field(Input):
+    """A one-line input, compact, blinking only when the app's settings say so."""
+
+    def __init__(
+        self,
+        value: str = "",
+        *,
+        placeholder: str = "",
+        restrict: str | None = None,
+        select_on_focus: bool = False,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(
+            value,
+            placeholder=placeholder,
+            restrict=restrict,
+            select_on_focus=select_on_focus,
+            compact=True,
+            id=id,
+        )
+
+    def on_mount(self) -> None:
+        self.cursor_blink = settings_of(self.app).cursor_blink

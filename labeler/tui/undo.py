@@ -1,0 +1,269 @@
+"""Undo and redo as a stack of edits that know their own inverse.
+
+The store commits every edit at once, so undo is another edit, not a rollback. Span ids
+change when a deleted span is put back; `Replay` keeps an alias from each old id to the
+live one, so older history entries still find their span. Each step returns a `Focus`
+telling the screen where the change happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from labeler.core.errors import StoreError
+from labeler.core.store import Store
+from labeler.core.values import Query, Span
+
+LIMIT = 1_000
+"""Edits kept for undo."""
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Where an edit happened, so the screen can show it."""
+
+    query_id: str
+    """The query edited."""
+    doc: str | None = None
+    """The document, for span edits."""
+    offset: int | None = None
+    """The offset to put the cursor on."""
+
+
+class Replay:
+    """What undo and redo act on: the store, the texts, who acts, and span id aliases."""
+
+    def __init__(self, store: Store, text: Callable[[str], str], annotator: str) -> None:
+        self.store = store
+        self.text = text
+        """Canonical text of a document by id."""
+        self.annotator = annotator
+        self._aliases: dict[int, int] = {}
+
+    def span_id(self, recorded: int | None) -> int:
+        """The live id of a span recorded under `recorded`."""
+        if recorded is None:
+            raise StoreError("this span has no id", key="span")
+        seen = {recorded}
+        while recorded in self._aliases and self._aliases[recorded] not in seen:
+            recorded = self._aliases[recorded]
+            seen.add(recorded)
+        return recorded
+
+    def _alias(self, old: int | None, new: int | None) -> None:
+        if old is None or new is None or old == new:
+            return
+        self._aliases.pop(new, None)  # `new` is live now: it must not point anywhere
+        self._aliases[old] = new
+
+    def readd_span(self, query_id: str, span: Span) -> Span:
+        """Put back a deleted span (under a new id), keeping who drew it and when."""
+        old = self.span_id(span.id)
+        new = self.store.add_span(
+            query_id, replace(span, id=None), self.text(span.doc), annotator=self.annotator
+        )
+        self._alias(old, new.id)
+        return new
+
+    def _exists(self, query_id: str) -> bool:
+        try:
+            self.store.query(query_id)
+        except StoreError:
+            return False
+        return True
+
+    def restore_query(self, query: Query) -> Query:
+        """Put back a deleted query with its spans; refuse if its id was taken meanwhile."""
+        if self._exists(query.id):
+            raise StoreError(f"query id {query.id} is in use again", key="id")
+        olds = [self.span_id(s.id) for s in query.evidence]
+        bare = replace(query, evidence=tuple(replace(s, id=None) for s in query.evidence))
+        texts = {s.doc: self.text(s.doc) for s in query.evidence}
+        restored = self.store.restore_query(bare, texts, annotator=self.annotator)
+        for old, new in zip(olds, restored.evidence, strict=True):
+            self._alias(old, new.id)
+        return restored
+
+
+class Edit(Protocol):
+    """One recorded edit."""
+
+    @property
+    def label(self) -> str: ...
+
+    def undo(self, r: Replay) -> Focus: ...
+
+    def redo(self, r: Replay) -> Focus: ...
+
+
+@dataclass(frozen=True)
+class SpanAdded:
+    query_id: str
+    """The query the span was added to."""
+    span: Span
+    """The span as stored."""
+
+    @property
+    def label(self) -> str:
+        return f"add span to {self.query_id}"
+
+    def undo(self, r: Replay) -> Focus:
+        r.store.delete_span(r.span_id(self.span.id), annotator=r.annotator)
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+    def redo(self, r: Replay) -> Focus:
+        r.readd_span(self.query_id, self.span)
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+
+@dataclass(frozen=True)
+class SpanMoved:
+    query_id: str
+    """The span's query."""
+    span_id: int
+    """The span's id when it was moved."""
+    doc: str
+    """Its document."""
+    before: tuple[int, int]
+    """Edges before the move."""
+    after: tuple[int, int]
+    """Edges after it."""
+
+    @property
+    def label(self) -> str:
+        return f"move span edges in {self.query_id}"
+
+    def _put(self, r: Replay, edges: tuple[int, int]) -> Focus:
+        text = r.text(self.doc)
+        r.store.update_span(r.span_id(self.span_id), *edges, text, annotator=r.annotator)
+        return Focus(self.query_id, self.doc, edges[0])
+
+    def undo(self, r: Replay) -> Focus:
+        return self._put(r, self.before)
+
+    def redo(self, r: Replay) -> Focus:
+        return self._put(r, self.after)
+
+
+@dataclass(frozen=True)
+class SpanDeleted:
+    query_id: str
+    """The span's query."""
+    span: Span
+    """The span as it was."""
+
+    @property
+    def label(self) -> str:
+        return f"delete span from {self.query_id}"
+
+    def undo(self, r: Replay) -> Focus:
+        r.readd_span(self.query_id, self.span)
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+    def redo(self, r: Replay) -> Focus:
+        r.store.delete_span(r.span_id(self.span.id), annotator=r.annotator)
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+
+@dataclass(frozen=True)
+class QueryAdded:
+    query: Query
+    """The query as created (with any evidence it was created with)."""
+
+    @property
+    def label(self) -> str:
+        return f"create {self.query.id}"
+
+    def undo(self, r: Replay) -> Focus:
+        r.store.delete_query(self.query.id, annotator=r.annotator)
+        return Focus(self.query.id)
+
+    def redo(self, r: Replay) -> Focus:
+        r.restore_query(self.query)
+        return Focus(self.query.id)
+
+
+@dataclass(frozen=True)
+class QueryChanged:
+    query_id: str
+    """The query changed."""
+    before: Mapping[str, Any]
+    """The changed fields' old values."""
+    after: Mapping[str, Any] = field(default_factory=dict)
+    """Their new values."""
+
+    @property
+    def label(self) -> str:
+        return f"change {', '.join(sorted(self.after))} of {self.query_id}"
+
+    def undo(self, r: Replay) -> Focus:
+        r.store.update_query(self.query_id, annotator=r.annotator, **self.before)
+        return Focus(self.query_id)
+
+    def redo(self, r: Replay) -> Focus:
+        r.store.update_query(self.query_id, annotator=r.annotator, **self.after)
+        return Focus(self.query_id)
+
+
+@dataclass(frozen=True)
+class QueryDeleted:
+    query: Query
+    """The query as it was, with its spans."""
+
+    @property
+    def label(self) -> str:
+        return f"delete {self.query.id}"
+
+    def undo(self, r: Replay) -> Focus:
+        r.restore_query(self.query)
+        return Focus(self.query.id)
+
+    def redo(self, r: Replay) -> Focus:
+        r.store.delete_query(self.query.id, annotator=r.annotator)
+        return Focus(self.query.id)
+
+
+class History:
+    """Two stacks of edits; a new edit clears the redo stack."""
+
+    def __init__(self, replay: Replay, limit: int = LIMIT) -> None:
+        self.replay = replay
+        self.limit = limit
+        self.undo_stack: list[Edit] = []
+        """Edits that can be undone, latest last."""
+        self.redo_stack: list[Edit] = []
+        """Undone edits that can be redone, latest last."""
+
+    def record(self, edit: Edit) -> None:
+        last = self.undo_stack[-1] if self.undo_stack else None
+        if isinstance(edit, SpanMoved) and isinstance(last, SpanMoved):
+            edit = self._merged(last, edit)
+        self.undo_stack.append(edit)
+        del self.undo_stack[: -self.limit]
+        self.redo_stack.clear()
+
+    def _merged(self, last: SpanMoved, edit: SpanMoved) -> SpanMoved:
+        """Nudging one span edge key by key is one adjustment: it undoes in one step."""
+        if last.span_id != edit.span_id:
+            return edit
+        self.undo_stack.pop()
+        return replace(edit, before=last.before)
+
+    def undo(self) -> tuple[Edit, Focus] | None:
+        """Undo the latest edit; one that fails (its target is gone) is dropped and raises."""
+        if not self.undo_stack:
+            return None
+        edit = self.undo_stack.pop()
+        focus = edit.undo(self.replay)
+        self.redo_stack.append(edit)
+        return edit, focus
+
+    def redo(self) -> tuple[Edit, Focus] | None:
+        if not self.redo_stack:
+            return None
+        edit = self.redo_stack.pop()
+        focus = edit.redo(self.replay)
+        self.undo_stack.append(edit)
+        return edit, focus

@@ -1,0 +1,1 @@
+"""Widgets of the labelling app: they show what the screen sets and post what the user asks."""

@@ -1,0 +1,90 @@
+"""Two one-glance panels: the current query's fields, and where the cursor is.
+
+Plain `Static`s the screen fills; they format, and hold no state of their own.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.widgets import Static
+
+from labeler.core.values import Query
+from labeler.tui.marks import annotators_of
+from labeler.tui.widgets.query_list import GLYPHS
+
+
+def query_meta(q: Query, me: str) -> Text:
+    """One line: id, status, evidence (by annotator when several), pattern, slices."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    line.append(f"{q.id} ", style="bold")
+    line.append(f"{GLYPHS[q.status]} {q.status.value} · ")
+    if q.abstain:
+        line.append("abstain", style="bold italic")
+    else:
+        per = Counter(s.annotator for s in q.evidence)
+        count = f"{len(q.evidence)} span" + ("" if len(q.evidence) == 1 else "s")
+        if len(per) > 1:
+            count += " (" + ", ".join(f"{n} {per[n]}" for n in annotators_of(q.evidence, me)) + ")"
+        line.append(count, style="bold" if q.evidence else "dim")
+    line.append(f" · {q.boundary.value}")
+    if q.slices:
+        line.append(" · " + ", ".join(q.slices), style="italic")
+    if q.notes:
+        line.append(" · ✎ " + q.notes, style="dim")
+    return line
+
+
+def query_summary(q: Query | None, me: str) -> RenderableType:
+    """The meta line, then the question (wrapped)."""
+    if q is None:
+        return Text("No query. Press ctrl+n to create one.", style="dim")
+    return Group(query_meta(q, me), Text(q.text, style="bold"))
+
+
+class QueryPanel(Static):
+    """The current query at the top of the document pane."""
+
+    DEFAULT_CSS = """
+    QueryPanel {
+        height: auto;
+        max-height: 4;
+        padding: 0 1;
+        background: $panel;
+    }
+    """
+
+    def show(self, q: Query | None, me: str) -> None:
+        self.update(query_summary(q, me))
+
+
+def cursor_line(
+    doc: str | None,
+    offset: int,
+    length: int,
+    selection: tuple[int, int] | None,
+    mode: str = "",
+) -> str:
+    """`doc @offset/length`, or `doc sel start–end (n)` while selecting: fits 48 cells."""
+    if doc is None:
+        return "no document (o opens one)"
+    if selection is None:
+        where = f"{doc} @{offset}/{length}"
+    else:
+        where = f"{doc} sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
+    return f"{where} · {mode}" if mode else where
+
+
+class CursorBar(Static):
+    """Document, cursor offset and selection, under the query panel."""
+
+    DEFAULT_CSS = """
+    CursorBar {
+        height: 1;
+        padding: 0 1;
+        background: $boost;
+        color: $text-muted;
+    }
+    """

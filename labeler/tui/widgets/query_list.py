@@ -1,0 +1,179 @@
+"""The query list: one line per query on Textual's line API, so 100,000 queries cost a page.
+
+An `OptionList` measures every option whenever the width changes; this list draws only
+the rows on screen. It posts `Highlighted` when the cursor moves to another query and
+`Selected` on enter or a click; the screen decides what that means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from labeler.core.values import Query, Status
+
+GLYPHS = {Status.DRAFT: "○", Status.LABELLED: "◐", Status.REVIEWED: "●"}
+"""Status at a glance: empty, half, full."""
+
+
+def prompt(q: Query) -> Text:
+    """One line: status glyph, id, span count (or ∅ for abstention), text."""
+    count = "∅" if q.abstain else str(len(q.evidence))
+    line = Text(no_wrap=True, overflow="ellipsis", end="")
+    line.append(GLYPHS[q.status] + " ")
+    line.append(q.id, style="bold")
+    line.append(" ")
+    line.append(f"{count:>2}", style="dim")
+    line.append(" " + " ".join(q.text.split()))
+    return line
+
+
+class QueryList(ScrollView, can_focus=True):
+    """Queries in order; the screen sets them with `show` and redraws one with `refresh_query`."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"query-list--cursor", "query-list--cursor-blurred"}
+    DEFAULT_CSS = """
+    QueryList {
+        height: 1fr;
+        background: $surface;
+        color: $foreground;
+        scrollbar-size-vertical: 1;
+        overflow-x: hidden;
+        & > .query-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
+        & > .query-list--cursor-blurred { background: $block-cursor-blurred-background; color: $block-cursor-blurred-foreground; }
+    }
+    """  # noqa: E501
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "move(-1_000_000_000)", "First", show=False),
+        Binding("end", "move(1_000_000_000)", "Last", show=False),
+        Binding("enter", "select", "Label it", show=False),
+    ]
+
+    @dataclass
+    class Highlighted(Message):
+        """The cursor moved to another query."""
+
+        query_list: QueryList
+        query_id: str
+
+        @property
+        def control(self) -> QueryList:
+            return self.query_list
+
+    @dataclass
+    class Selected(Message):
+        """Enter (or a click) on a query: the annotator wants to label it."""
+
+        query_list: QueryList
+        query_id: str
+
+        @property
+        def control(self) -> QueryList:
+            return self.query_list
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.queries: list[Query] = []
+        """The queries listed, in order."""
+        self.highlighted: int | None = None
+        """Index of the query under the cursor."""
+        self._rows: dict[str, int] = {}
+
+    @property
+    def ids(self) -> list[str]:
+        return [q.id for q in self.queries]
+
+    @property
+    def current_id(self) -> str | None:
+        return None if self.highlighted is None else self.queries[self.highlighted].id
+
+    def show(self, queries: Sequence[Query], current: str | None) -> None:
+        """List `queries` with `current` (else the first) under the cursor, quietly."""
+        self.queries = list(queries)
+        self._rows = {q.id: i for i, q in enumerate(self.queries)}
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
+        self._move_to(self._rows.get(current or "", 0), announce=False)
+        self.refresh()
+
+    def refresh_query(self, q: Query) -> None:
+        row = self._rows.get(q.id)
+        if row is not None:
+            self.queries[row] = q
+            self.refresh()
+
+    # -- painting --------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        row = round(self.scroll_y) + y
+        if row >= len(self.queries):
+            return Strip.blank(width, base)
+        line = prompt(self.queries[row])
+        line.truncate(width, overflow="ellipsis", pad=True)
+        strip = Strip(list(line.render(self.app.console)), width)
+        if row == self.highlighted:
+            name = "query-list--cursor" if self.has_focus else "query-list--cursor-blurred"
+            strip = strip.apply_style(self.get_component_rich_style(name, partial=True))
+        return strip.apply_style(base) if base else strip
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
+
+    # -- moving ------------------------------------------------------------------------------
+
+    def _move_to(self, row: int | None, *, announce: bool = True) -> None:
+        if row is not None and self.queries:
+            row = min(max(row, 0), len(self.queries) - 1)
+        changed = row != self.highlighted
+        self.highlighted = row if self.queries else None
+        if self.highlighted is None:
+            return
+        top, height = round(self.scroll_y), max(1, self.scrollable_content_region.height)
+        if self.highlighted < top:
+            self.scroll_to(y=self.highlighted, animate=False)
+        elif self.highlighted >= top + height:
+            self.scroll_to(y=self.highlighted - height + 1, animate=False)
+        self.refresh()
+        if changed and announce:
+            self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))
+
+    def action_move(self, step: int) -> None:
+        self._move_to((self.highlighted or 0) + step)
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_select(self) -> None:
+        if self.highlighted is not None:
+            self.post_message(self.Selected(self, self.queries[self.highlighted].id))
+
+    def on_click(self, event: events.Click) -> None:
+        row = round(self.scroll_y) + event.y
+        if row < len(self.queries):
+            self._move_to(row)
+            if event.chain > 1:
+                self.action_select()
+
+    def move_to(self, query_id: str) -> None:
+        """Put the cursor on a query (quietly: the screen already knows)."""
+        self._move_to(self._rows.get(query_id), announce=False)

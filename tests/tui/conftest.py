@@ -1,0 +1,63 @@
+"""A tiny two-document project for the app's Pilot and snapshot tests.
+
+billing.md (114 code points):
+  0..23  "Refunds take five days."      24..59  "Cards are credited within two days."
+  60..91 "Shipping is free over 50 euros."  92..113 "Returns need a label."
+gifts.txt (71): 0..24 "Gift cards never expire."  25..70 "A refund goes back to …"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store
+from labeler.core.values import Boundary, Span, Status
+from labeler.tui.app import SpanlabApp
+from labeler.tui.settings import Settings
+
+BILLING = (
+    "Refunds take five days. Cards are credited within two days.\n"
+    "Shipping is free over 50 euros. Returns need a label.\n"
+)
+GIFTS = "Gift cards never expire. A refund goes back to the card you paid with.\n"
+QUIET = Settings(cursor_blink=False, poll_interval=0.05)
+"""No blinking (snapshots) and a fast poll (two-annotator tests)."""
+
+
+@pytest.fixture
+def corpus() -> Corpus:
+    return Corpus.from_texts({"billing.md": BILLING, "gifts.txt": GIFTS})
+
+
+def seed(store: Store) -> None:
+    """q-0001 unlabelled; q-0002 labelled by bob on the shipping sentence; q-0003 abstains."""
+    store.add_query("How long do refunds take?", annotator="ann", slices=("refunds",))
+    store.add_query(
+        "Is shipping free?",
+        annotator="bob",
+        boundary=Boundary.CONTROL,
+        status=Status.LABELLED,
+        slices=("shipping",),
+    )
+    store.add_span(
+        "q-0002", Span.from_text(BILLING, "billing.md", 60, 91), BILLING, annotator="bob"
+    )
+    store.add_query("Do gift cards earn interest?", annotator="ann", abstain=True)
+
+
+@pytest.fixture
+def store(tmp_path: Path, corpus: Corpus) -> Iterator[Store]:
+    s = Store.open(tmp_path / "labels.db")
+    s.bind(corpus.doc_hashes)
+    seed(s)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def app(store: Store, corpus: Corpus) -> SpanlabApp:
+    return SpanlabApp(store, corpus, annotator="ann", settings=QUIET)

@@ -1,0 +1,142 @@
+"""Every kind of edit, undone and redone, checked against the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError, StoreError
+from labeler.core.store import Store
+from labeler.core.values import Boundary, Span, Status
+from labeler.tui.editor import Editor
+
+TEXT = "Refunds take five days. Cards are credited within two days."
+
+
+@pytest.fixture
+def editor() -> Editor:
+    corpus = Corpus.from_texts({"refunds.md": TEXT})
+    store = Store.memory()
+    store.bind(corpus.doc_hashes)
+    return Editor(store, corpus, "ann")
+
+
+def edges(editor: Editor, query_id: str) -> list[tuple[int, int, str]]:
+    return [(s.start, s.end, s.annotator) for s in editor.store.query(query_id).evidence]
+
+
+def test_add_span_undo_redo(editor: Editor) -> None:
+    q = editor.add_query("How long do refunds take?")
+    editor.add_span(q.id, "refunds.md", 0, 23)
+    assert edges(editor, q.id) == [(0, 23, "ann")]
+    undone = editor.undo()
+    assert undone is not None and undone[1].offset == 0
+    assert edges(editor, q.id) == []
+    editor.redo()
+    assert edges(editor, q.id) == [(0, 23, "ann")]
+    assert editor.store.query(q.id).evidence[0].quote == "Refunds take five days."
+
+
+def test_nudges_of_one_span_undo_in_one_step(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    span = editor.add_span(q.id, "refunds.md", 0, 23)
+    assert span.id is not None
+    editor.move_span(span.id, 0, 22)
+    editor.move_span(span.id, 0, 21)
+    editor.move_span(span.id, 8, 21)
+    assert edges(editor, q.id) == [(8, 21, "ann")]
+    assert len(editor.history.undo_stack) == 3  # query, span, and one merged move
+    editor.undo()
+    assert edges(editor, q.id) == [(0, 23, "ann")]
+    editor.redo()
+    assert edges(editor, q.id) == [(8, 21, "ann")]
+
+
+def test_deleted_span_comes_back_with_its_annotator_and_later_undos_find_it(
+    editor: Editor,
+) -> None:
+    q = editor.add_query("How long?")
+    bobs = Span.from_text(TEXT, "refunds.md", 24, 43, annotator="bob")
+    drawn = editor.store.add_span(q.id, bobs, TEXT, annotator="bob")
+    assert drawn.id is not None
+    editor.move_span(drawn.id, 24, 58)
+    editor.delete_span(drawn.id)
+    assert edges(editor, q.id) == []
+    editor.undo()  # the delete: the span returns under a new id, still bob's
+    assert edges(editor, q.id) == [(24, 58, "bob")]
+    editor.undo()  # the move: found through the id alias
+    assert edges(editor, q.id) == [(24, 43, "bob")]
+    editor.redo()
+    editor.redo()
+    assert edges(editor, q.id) == []
+
+
+def test_query_fields_undo_redo(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.update_query(q.id, status=Status.LABELLED, boundary=Boundary.CONTROL)
+    editor.update_query(q.id, slices=("critical",), notes="check")
+    got = editor.store.query(q.id)
+    assert (got.status, got.boundary, got.slices, got.notes) == (
+        Status.LABELLED,
+        Boundary.CONTROL,
+        ("critical",),
+        "check",
+    )
+    editor.undo()
+    editor.undo()
+    got = editor.store.query(q.id)
+    assert (got.status, got.boundary, got.slices, got.notes) == (
+        Status.DRAFT,
+        Boundary.OTHER,
+        (),
+        "",
+    )
+    editor.redo()
+    assert editor.store.query(q.id).status is Status.LABELLED
+
+
+def test_unchanged_fields_record_nothing(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.update_query(q.id, status=Status.DRAFT)
+    assert len(editor.history.undo_stack) == 1
+
+
+def test_abstain_with_evidence_is_refused(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.add_span(q.id, "refunds.md", 0, 7)
+    with pytest.raises(LabelError, match="abstention query but has evidence"):
+        editor.update_query(q.id, abstain=True)
+
+
+def test_delete_query_undo_restores_spans_then_redo_deletes(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.add_span(q.id, "refunds.md", 0, 7)
+    editor.delete_query(q.id)
+    assert editor.store.count("queries") == 0
+    editor.undo()
+    assert edges(editor, q.id) == [(0, 7, "ann")]
+    editor.redo()
+    assert editor.store.count("spans") == 0
+    editor.undo()
+    editor.undo()  # the add_span, through the alias of the restored span
+    assert edges(editor, q.id) == []
+
+
+def test_duplicate_copies_fields_and_evidence(editor: Editor) -> None:
+    q = editor.add_query("How long?", slices=("critical",))
+    editor.add_span(q.id, "refunds.md", 0, 7)
+    copy = editor.duplicate_query(q.id)
+    assert copy.id == "q-0002"
+    assert (copy.text, copy.slices) == ("How long?", ("critical",))
+    assert edges(editor, copy.id) == [(0, 7, "ann")]
+    editor.undo()
+    assert [x.id for x in editor.store.queries()] == ["q-0001"]
+
+
+def test_undo_of_a_delete_refuses_a_reused_id(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.delete_query(q.id)
+    editor.store.add_query("Someone else's", annotator="bob")  # takes q-0001 again
+    with pytest.raises(StoreError, match="in use again"):
+        editor.undo()
+    assert editor.store.query("q-0001").text == "Someone else's"
