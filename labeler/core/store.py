@@ -109,6 +109,8 @@ class Store:
         """Where the database lives (`:memory:` for an in-memory store)."""
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
+        self._hashed: dict[str, tuple[str, str]] = {}
+        """doc id -> (text, hash) last written: an annotator adds many spans to one text."""
 
     # -- opening -------------------------------------------------------------------------
 
@@ -350,6 +352,8 @@ class Store:
     def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
         """Put back a whole query (undo of a delete), checking every span against `texts`."""
         with self.write() as db:
+            if db.execute("SELECT 1 FROM queries WHERE id = ?", [query.id]).fetchone():
+                raise StoreError(f"query {query.id} exists again; not overwriting it", key="id")
             self.put_queries([query], texts, db=db)
             self.log_event(db, "query-restored", annotator, query.id)
         return self.query(query.id)
@@ -393,7 +397,11 @@ class Store:
         span.check(text)
         dh = hashes.get(span.doc)
         if dh is None:
-            dh = hashes[span.doc] = doc_hash(text)
+            seen = self._hashed.get(span.doc)
+            # Identity, not equality: the same str object cannot have changed.
+            dh = seen[1] if seen is not None and seen[0] is text else doc_hash(text)
+            hashes[span.doc] = dh
+            self._hashed[span.doc] = (text, dh)
             self.keep_text(dh, text, db=db)
         if span.doc_hash and span.doc_hash != dh:
             raise StoreError(
