@@ -10,26 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
+from labeler.tui.base import ThemedApp
 from labeler.tui.editor import Editor
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.label import LabelScreen
 from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.settings import Settings
-from labeler.tui.themes import VARIABLE_DEFAULTS, load_themes, resolve, themes_folder
 from labeler.tui.widgets.document_view import DocumentView
 
-STYLESHEETS = ("app.tcss", "label.tcss", "dialogs.tcss", "stats.tcss")
-"""One stylesheet per screen area, all in `themes/`, using only theme variables."""
 
-
-class SpanlabApp(App[None]):
+class SpanlabApp(ThemedApp):
     """Label queries against a corpus; every edit is committed at once."""
 
     TITLE = "spanlab"
@@ -48,23 +45,14 @@ class SpanlabApp(App[None]):
         theme: str | None = None,
         settings: Settings | None = None,
     ) -> None:
-        folder = themes_folder()
-        super().__init__(css_path=[folder / name for name in STYLESHEETS])
+        super().__init__(theme=theme)
         self.store = store
         self.corpus = corpus
         self.editor = Editor(store, corpus, annotator)
         """Every edit goes through it, so every edit can be undone."""
         self.settings = settings or Settings()
         """Blinking and polling (tests turn them down)."""
-        self._palettes = load_themes(folder)
-        for palette in self._palettes.values():
-            self.register_theme(palette)
-        # Set before the first style pass, so the stylesheet is not parsed twice.
-        self.theme = resolve(theme, list(self.available_themes))
         self._seen_version = store.data_version()
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(VARIABLE_DEFAULTS)
 
     def get_default_screen(self) -> Screen[Any]:
         return LabelScreen(self.editor)

@@ -11,14 +11,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from labeler.core.corpus import Corpus
-from labeler.tui.app import STYLESHEETS
+from labeler.tui.base import ThemedApp
 from labeler.tui.settings import Settings
-from labeler.tui.themes import VARIABLE_DEFAULTS, load_themes, resolve, themes_folder
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.query_screen import QueryScreen
 from labeler.tui.triage.screen import TriageScreen
@@ -27,7 +25,7 @@ LabelOpener = Callable[[str], Screen[Any]]
 """Builds the label screen with the given query selected (see `launch.label_opener`)."""
 
 
-class TriageApp(App[None]):
+class TriageApp(ThemedApp):
     """Triage a run; `e` on a query opens it for labelling when an opener was given."""
 
     TITLE = "spanlab triage"
@@ -40,8 +38,7 @@ class TriageApp(App[None]):
                  theme: str | None = None, open_label: LabelOpener | None = None,
                  texts: Mapping[str, str] | None = None,
                  settings: Settings | None = None) -> None:  # fmt: skip
-        folder = themes_folder()
-        super().__init__(css_path=[folder / name for name in STYLESHEETS])
+        super().__init__(theme=theme)
         self.runs_dir = runs_dir
         """The run folders (`.spanlab/runs`)."""
         self.corpus = corpus
@@ -54,16 +51,8 @@ class TriageApp(App[None]):
         """Query texts by id, when the caller has them."""
         self.settings = settings or Settings()
         """Blinking (snapshot tests turn it off)."""
-        available = load_themes(folder)
-        for palette in available.values():
-            self.register_theme(palette)
-        self._theme_name = resolve(theme, available)
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(VARIABLE_DEFAULTS)
 
     def on_mount(self) -> None:
-        self.theme = self._theme_name
         self.push_screen(TriageScreen(self.runs_dir, self.corpus, run_id=self.run_id,
                                       texts=self.texts))  # fmt: skip
 
