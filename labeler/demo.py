@@ -10,6 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -25,10 +26,9 @@ COLUMNS = (
     ("evidence_recall@k", "recall@k", "{:.3f}"),
     ("hit@k", "hit@k", "{:.3f}"),
     ("oracle_recall", "oracle", "{:.3f}"),
-    ("chroma_iou", "IoU", "{:.3f}"),
-    ("duplicate_pairs@k", "dup@k", "{:.2f}"),
     ("chunk_count", "chunks", "{:.0f}"),
 )
+"""What fits an 80-column terminal; report.md in the run folder has every metric."""
 
 
 def prepare(directory: Path, console: Console) -> None:
@@ -59,25 +59,30 @@ def prepare(directory: Path, console: Console) -> None:
 
 
 def summary_table(result: RunResult) -> Table:
-    table = Table(title="Candidates against the baseline", title_justify="left")
-    table.add_column("candidate")
+    table = Table(
+        title="Candidates against the baseline (*)", title_justify="left",
+        box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1),
+    )  # fmt: skip
+    table.add_column("candidate", no_wrap=True)
     for _, header, _ in COLUMNS:
-        table.add_column(header, justify="right")
-    table.add_column("gained", justify="right")
-    table.add_column("lost", justify="right")
-    table.add_column("Δ recall [95% CI]", justify="right")
+        table.add_column(header, justify="right", no_wrap=True)
+    for header in ("+", "−", "Δ recall", "95% CI"):
+        table.add_column(header, justify="right", no_wrap=True)
     for name, run in result.runs.items():
         metrics = run.metrics()
         cells = ["–" if metrics.get(k) is None else fmt.format(metrics[k]) for k, _, fmt in COLUMNS]
         comp = result.comparisons.get(name)
         if comp is None:
-            table.add_row(f"{name} (baseline)", *cells, "", "", "")
+            table.add_row(f"{name} *", *cells, "", "", "", "")
             continue
         ci = comp.significance.recall_interval
         delta = comp.overall.deltas.get("evidence_recall@k") or 0.0
-        interval = f"{delta:+.3f}" + ("" if ci is None else f" [{ci.low:+.3f}, {ci.high:+.3f}]")
+        interval = "" if ci is None else f"{ci.low:+.2f}..{ci.high:+.2f}"
         counts = comp.overall.counts
-        table.add_row(name, *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", interval)
+        table.add_row(
+            name, *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", f"{delta:+.3f}",
+            interval,
+        )  # fmt: skip
     return table
 
 
@@ -89,8 +94,9 @@ def print_changes(result: RunResult, console: Console) -> None:
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
             for change in changes:
-                cause = f" [dim]({change.cause})[/]" if change.cause else ""
-                console.print(f"    {change.query}  {texts[change.query]}{cause}")
+                cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
+                line = f"    {change.query}{cause}  {texts[change.query]}"
+                console.print(line, no_wrap=True, overflow="ellipsis")
 
 
 def run_demo(directory: Path) -> RunResult:
