@@ -168,6 +168,7 @@ def report_md(result: RunResult, *, include_text: bool) -> str:
             )
     else:
         lines.append("No gates declared.")
+    lines += breakdown_tables(result)
     for name, comp in result.comparisons.items():
         sig = comp.significance
         lines += ["", f"## `{name}` against `{settings.baseline}`", ""]
@@ -192,6 +193,34 @@ def report_md(result: RunResult, *, include_text: bool) -> str:
         + (" — and text, because --include-text was given." if include_text else "."),
     ]
     return "\n".join(lines) + "\n"
+
+
+def breakdown_tables(result: RunResult) -> list[str]:
+    """Recall by slice and by boundary pattern: baseline, then each candidate's change."""
+    base = result.runs[result.candidates_file.settings.baseline].result
+    names = list(result.comparisons)
+    lines: list[str] = []
+    for dim, title in (("slice", "slice"), ("boundary", "boundary pattern")):
+        groups = base.breakdowns.get(dim, {})
+        if not groups:
+            continue
+        heads = " | ".join(f"`{n}` Δ (lost)" for n in names)
+        rule = "|---" * (3 + len(names)) + "|"
+        lines += ["", f"## Recall@k by {title}", "", f"| {title} | queries | baseline | {heads} |"]
+        lines.append(rule)
+        for key, group in groups.items():
+            cells = []
+            for name in names:
+                cmp = result.comparisons[name].breakdowns.get(dim, {}).get(key)
+                if cmp is None:
+                    cells.append("–")
+                    continue
+                delta = _fmt(cmp.deltas.get("evidence_recall@k"), "{:+.3f}")
+                lost = cmp.counts.lost
+                cells.append(f"{delta} (**{lost}**)" if lost else f"{delta} (0)")
+            recall = _fmt(group.metrics.get("evidence_recall@k"), "{:.3f}")
+            lines.append(f"| {key} | {group.queries} | {recall} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def write_run(result: RunResult, runs_dir: Path, *, include_text: bool = False) -> Path:
