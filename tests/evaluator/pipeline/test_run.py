@@ -204,3 +204,17 @@ def test_candidates_file_and_preset_together_are_refused(project: Path) -> None:
     )
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+def test_report_breaks_recall_down_by_slice_and_pattern(project: Path) -> None:
+    _, _, data = run_gate(project, max_lost=10)
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    report = (folder / "report.md").read_text("utf-8")
+    cmp = data["comparisons"]["c30"]["breakdowns"]["slice"]["critical"]  # type: ignore[index]
+    base = data["candidates"]["c60-ov20"]["breakdowns"]["slice"]["critical"]  # type: ignore[index]
+    delta = cmp["deltas"]["evidence_recall@k"]
+    lost = cmp["counts"]["lost"]
+    cell = f"{delta:+.3f} (**{lost}**)" if lost else f"{delta:+.3f} (0)"
+    row = f"| critical | 1 | {base['metrics']['evidence_recall@k']:.3f} | {cell} |"
+    assert "## Recall@k by slice" in report and "## Recall@k by boundary pattern" in report
+    assert row in report
