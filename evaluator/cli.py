@@ -12,13 +12,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 from evaluator import candidates as cands
-from evaluator import report
+from evaluator import report, runs_index
 from evaluator.boundary import chunks_for_doc, doc_view, ranked_table, render_plain
 from evaluator.cliutil import handles_errors
 from evaluator.presets import preset_file
 from evaluator.run import RunOptions, RunResult, run_evaluation
+from evaluator.summary import print_run
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
@@ -98,7 +100,7 @@ CandidatesArg = Annotated[
     Path | None, typer.Argument(help="Candidates file (TOML); omit with --preset.")
 ]
 LabelsOpt = Annotated[
-    Path | None, typer.Option("--labels", help="Frozen label set; default: the store's labels.")
+    Path | None, typer.Option("--labels", help="Frozen label set (eval default: the store's).")
 ]
 ChromaOpt = Annotated[str | None, typer.Option("--chroma-url", help="Chroma server URL.")]
 PresetOpt = Annotated[
@@ -133,15 +135,14 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
     ) -> None:
         """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
-        _, folder = evaluate_project(
+        result, folder = evaluate_project(
             candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
             chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
             retriever=retriever,
         )  # fmt: skip
         if json_out is not None:
             json_out.write_text((folder / "run.json").read_text("utf-8"), "utf-8")
-        typer.echo((folder / "report.md").read_text("utf-8"))
-        typer.echo(f"run folder: {folder}")
+        print_run(result, folder, Console())
 
     @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
     @handles_errors
@@ -164,9 +165,8 @@ def register(app: typer.Typer) -> None:
         )  # fmt: skip
         for g in result.gates:
             mark = "pass" if g.passed else "FAIL"
-            typer.echo(
-                f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {g.value}  (limit {g.limit:g})"
-            )
+            value = "–" if g.value is None else f"{g.value:g}"
+            typer.echo(f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {value}  (limit {g.limit:g})")
         typer.echo(f"run folder: {folder}")
         if not result.passed:
             broken = sum(not g.passed for g in result.gates)
@@ -187,24 +187,49 @@ def register(app: typer.Typer) -> None:
         proj = config.load(Path.cwd()).override(corpus=corpus)
         data = load_run(proj.root / RUNS_DIR, run)
         docs = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
-        typer.echo(show_text(data, query, candidate, docs))
+        texts = None
+        if proj.db.exists():
+            texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
+        typer.echo(show_text(data, query, candidate, docs, texts))
 
 
 def load_run(runs_dir: Path, run: str) -> dict[str, Any]:
-    folder = Path(run) if Path(run).is_dir() else runs_dir / run
-    if run == "latest":
-        found = sorted(p for p in runs_dir.glob("*") if (p / "run.json").exists())
-        if not found:
-            raise SpanlabError("no runs yet", file=str(runs_dir), hint="run `spanlab eval`")
-        folder = found[-1]
-    path = folder / "run.json"
+    """run.json of a run given by folder, id, unique id prefix or `latest`."""
+    folder = Path(run) if Path(run).is_dir() else runs_index.find_run(runs_dir, run).folder
+    path = Path(folder) / "run.json"
     if not path.exists():
         raise SpanlabError("no such run", file=str(path))
     data: dict[str, Any] = json.loads(path.read_text("utf-8"))
     return data
 
 
-def show_text(data: dict[str, Any], query: str, candidate: str | None, corpus: Corpus) -> str:
+def ranks_text(ranks: Any, k: int) -> str:
+    """First-match ranks in words: crowding (rank > k) reads apart from disappearance."""
+    if ranks is None:
+        return "abstention query: no evidence"
+    words = []
+    for r in ranks:
+        if r is None:
+            words.append("none within depth (disappeared)")
+        else:
+            words.append(f"{r}" + (" (crowded: below k)" if r > k else ""))
+    return ", ".join(words)
+
+
+CAUSE_WORDS = {
+    "cut": "no chunk holds the evidence; a boundary split it",
+    "crowded": "a chunk holds it, but ranks below k",
+    "disappeared": "no matching chunk within depth",
+}
+
+
+def show_text(
+    data: dict[str, Any],
+    query: str,
+    candidate: str | None,
+    corpus: Corpus,
+    texts: dict[str, str] | None = None,
+) -> str:
     from evaluator.chunking.spec import SplitterSpec
 
     if query not in data["queries"]:
@@ -226,11 +251,16 @@ def show_text(data: dict[str, Any], query: str, candidate: str | None, corpus: C
                            if key != "version"})
         for n in (base, other)
     }  # fmt: skip
-    lines = [f"{query}  {entry['boundary']}  {', '.join(entry['slices'])}"]
+    kind = "abstention query" if entry["abstain"] else entry["boundary"]
+    lines = [f"{query}  {kind}  {', '.join(entry['slices'])}"]
+    if texts and query in texts:
+        lines.append(f"“{texts[query]}”")
+    for i, ev in enumerate(entry["evidence"], 1):
+        lines.append(f"evidence e{i}: {ev['doc']} {ev['start']}..{ev['end']}")
     change = entry["candidates"][other]
     if change["status"]:
-        lines.append(f"{other} vs {base}: {change['status']}"
-                     + (f" ({change['cause']})" if change["cause"] else ""))  # fmt: skip
+        cause = f" ({change['cause']}: {CAUSE_WORDS[change['cause']]})" if change["cause"] else ""
+        lines.append(f"{other} vs {base}: {change['status']}{cause}")
     by_doc: dict[str, list[tuple[int, int]]] = {}
     for ev in entry["evidence"]:
         by_doc.setdefault(ev["doc"], []).append((ev["start"], ev["end"]))
@@ -242,6 +272,7 @@ def show_text(data: dict[str, Any], query: str, candidate: str | None, corpus: C
         lines += ["", f"── {doc} {view.start}..{view.end}   {legend}", render_plain(view, text)]
     for name in (base, other):
         values = entry["candidates"][name]["values"]
-        lines += ["", f"top {k} — {name}  (first-match ranks {values.get('first_match_rank')})"]
+        ranks = ranks_text(values.get("first_match_rank"), k)
+        lines += ["", f"top {k} — {name}  (first match: {ranks})"]
         lines += ranked_table(entry["candidates"][name], k)
     return "\n".join(lines)

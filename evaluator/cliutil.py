@@ -33,6 +33,10 @@ def handles_errors(fn: F) -> F:
         except SpanlabError as exc:
             fail(str(exc))
             raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            fail("interrupted: every edit so far is committed and no half-built index is marked "
+                 "complete; run the command again to carry on")  # fmt: skip
+            raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -29,7 +29,7 @@ def junit_xml(result: RunResult) -> str:
                 case,
                 "failure",
                 type="gate",
-                message=f"{g.gate} {g.value} breaks limit {g.limit:g} ({g.scope})",
+                message=f"{g.gate} {g.value:g} breaks limit {g.limit:g} ({g.scope})",
             )
     gates.set("tests", str(len(result.gates)))
     gates.set("failures", str(failures))

@@ -96,6 +96,7 @@ def run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
             "seeds": {"bootstrap": settings.seed},
             "embedding": result.embedding,
             "include_text": include_text,
+            "skipped_queries": list(result.skipped),
         },
         "candidates": {
             name: {
@@ -120,6 +121,22 @@ def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
 
+def embedding_name(result: RunResult) -> str:
+    if result.candidates_file.settings.retriever == "lexical":
+        return "none (lexical)"
+    return str(result.embedding.get("model_id", result.candidates_file.settings.embedding))
+
+
+def skipped_note(result: RunResult) -> str | None:
+    if not result.skipped:
+        return None
+    shown = ", ".join(result.skipped[:8]) + (" …" if len(result.skipped) > 8 else "")
+    return (
+        f"{len(result.skipped)} quer(y/ies) without evidence and not marked abstain were "
+        f"left out (drafts not yet labelled): {shown}"
+    )
+
+
 def report_md(result: RunResult, *, include_text: bool) -> str:
     settings = result.candidates_file.settings
     texts = {q.id: q.text for q in result.queries}
@@ -129,9 +146,10 @@ def report_md(result: RunResult, *, include_text: bool) -> str:
         "",
         f"{len(result.queries)} queries ({sum(q.answerable for q in result.queries)} answerable)"
         f" · k={settings.k} · depth={settings.depth} · retriever `{settings.retriever}`"
-        f" · embedding `{result.embedding.get('model_id', settings.embedding)}`"
+        f" · embedding `{embedding_name(result)}`"
         f" · baseline `{settings.baseline}`",
         "",
+        *([f"_{note}_", ""] if (note := skipped_note(result)) else []),
         "| candidate | " + " | ".join(h for _, h, _ in SUMMARY)
         + " | gained | lost | Δ recall [95% CI] | McNemar p |",
         "|---" * (len(SUMMARY) + 5) + "|",

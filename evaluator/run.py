@@ -104,6 +104,8 @@ class RunResult:
     """Every gate's outcome."""
     embedding: dict[str, Any] = field(default_factory=dict)
     """Model id and fingerprint, cache stats."""
+    skipped: tuple[str, ...] = ()
+    """Queries left out: no evidence and not marked abstain (drafts not yet labelled)."""
     seconds: float = 0.0
     """Wall time of the whole run."""
 
@@ -175,6 +177,8 @@ def run_evaluation(
     started = time.perf_counter()
     started_at = datetime.now(UTC)
     settings = cfile.settings
+    skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
+    queries = [q for q in queries if q.abstain or q.evidence]
     sanity.check_labels(queries, corpus, label_corpus_hash)
     texts = {d.id: d.text for d in corpus}
     tokenizer = load_tokenizer(settings.tokenizer)
@@ -256,6 +260,7 @@ def run_evaluation(
         comparisons=comparisons,
         gates=gate_results,
         embedding=embedding_info,
+        skipped=skipped,
         seconds=time.perf_counter() - started,
     )
 

@@ -44,6 +44,26 @@ labels_app = typer.Typer(
     epilog="Example: spanlab labels export frozen.json",
     no_args_is_help=True,
 )
+
+
+def show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"spanlab {version('spanlab')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=show_version, is_eager=True, help="Print the version."),
+    ] = None,
+) -> None:
+    """Tell, with evidence, whether a chunking change made retrieval better or worse."""
+
+
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(labels_app, name="labels")
 
@@ -91,6 +111,12 @@ def init(
     config.write(proj)
     for skipped in docs.skipped:
         typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+    for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
+        typer.echo(
+            f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
+            "its text may be garbled",
+            err=True,
+        )
     chars = sum(len(d.text) for d in docs)
     typer.echo(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
     typer.echo(f"hash     {docs.hash}")
@@ -98,6 +124,22 @@ def init(
     if status.waiting:
         typer.echo(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
     typer.echo(f"time     {time.perf_counter() - started:.2f} s")
+
+
+def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
+    """Documents that a non-UTF-8 codec may have garbled: they decode as UTF-8 too."""
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        return []
+    found = []
+    for doc in docs:
+        raw = (root / doc.id).read_bytes()
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if not raw.isascii():
+            found.append(doc.id)
+    return found
 
 
 @corpus_app.command("status", epilog="Example: spanlab corpus status --json")
@@ -132,15 +174,19 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
 
 
 FormatOpt = Annotated[
-    str, typer.Option("--format", "-f", help=f"One of: {', '.join(label_formats.FORMATS)}.")
-]
+    str | None,
+    typer.Option(
+        "--format", "-f",
+        help=f"One of: {', '.join(label_formats.FORMATS)} (default: guessed from the file).",
+    ),
+]  # fmt: skip
 
 
 @labels_app.command("import", epilog="Example: spanlab labels import labels.json")
 @handles_errors
 def labels_import(
     file: Annotated[Path, typer.Argument(help="The file to import.")],
-    fmt: FormatOpt = "spanlab",
+    fmt: FormatOpt = None,
     replace: Annotated[bool, typer.Option(help="Overwrite queries with the same id.")] = False,
     corpus: CorpusOpt = None,
     db: DbOpt = None,
@@ -148,6 +194,10 @@ def labels_import(
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
+    if fmt is None:
+        fmt = label_formats.guess(file)
+        if fmt != "spanlab":
+            typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
     if fmt == "spanlab":
         queries = labelset.read(file, docs).queries
         warnings: tuple[str, ...] = ()
@@ -159,13 +209,20 @@ def labels_import(
             labelset.refuse_conflicts(store, imported.queries, replace_existing=replace)
             docs = add_documents(proj.require_corpus(), docs, imported.documents, proj.encoding)
             binding.sync(store, docs)
+            typer.echo(
+                f"added {len(imported.documents)} document(s) from {file} to the corpus folder "
+                f"{proj.require_corpus()}",
+                err=True,
+            )
         queries, warnings = imported.queries, imported.warnings
     n = labelset.import_queries(
         store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace
     )
     for w in warnings:
         typer.echo(f"warning: {w}", err=True)
-    typer.echo(f"imported {n} of {len(queries)} queries from {file}")
+    same = len(queries) - n
+    unchanged = f" ({same} already in the store with the same labels)" if same else ""
+    typer.echo(f"imported {n} of {len(queries)} queries from {file}{unchanged}")
 
 
 def add_documents(root: Path, docs: Corpus, new: dict[str, str], encoding: str) -> Corpus:
@@ -185,14 +242,21 @@ def add_documents(root: Path, docs: Corpus, new: dict[str, str], encoding: str) 
 @handles_errors
 def labels_export(
     out: Annotated[Path, typer.Argument(help="Where to write.")],
-    fmt: FormatOpt = "spanlab",
+    fmt: FormatOpt = None,
     corpus: CorpusOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
     data = labelset.export(store, docs)
-    if fmt == "spanlab":
+    drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
+    if drafts:
+        typer.echo(
+            f"warning: {len(drafts)} quer(y/ies) have no evidence and are not marked abstain "
+            f"({', '.join(drafts[:5])}{' …' if len(drafts) > 5 else ''}); eval leaves them out",
+            err=True,
+        )
+    if fmt is None or fmt == "spanlab":
         labelset.write_json(data, out)
     else:
         label_formats.get(fmt).write(store.queries(), docs, out)

@@ -75,7 +75,11 @@ class SplitterSpec:
             names = " | ".join(UNITS_BY_SPLITTER)
             return [("splitter", f"unknown splitter {self.splitter!r} (known: {names})")]
         checks = [
-            ("unit", self.unit not in known, f"unit {self.unit!r} is not one of {known}"),
+            (
+                "unit",
+                self.unit not in known,
+                f"unit {self.unit!r} is not one of: {', '.join(known)}",
+            ),
             ("size", self.size < 1, f"size must be at least 1, got {self.size}"),
             ("overlap", self.overlap < 0, f"overlap must be >= 0, got {self.overlap}"),
             (

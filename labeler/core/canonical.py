@@ -38,7 +38,8 @@ def decode(raw: bytes, *, file: str, encoding: str = "utf-8") -> str:
             f"not valid {encoding}: {exc.reason}",
             file=file,
             offset=exc.start + bom,
-            hint="fix the file or pass --encoding with the codec it is written in",
+            hint="convert the file to UTF-8; only if every file of the corpus uses one other "
+            "codec, run `spanlab init CORPUS --encoding CODEC`",
         ) from None
 
 

@@ -222,12 +222,23 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
         )
     if chash != corpus.hash:
         change = diff_documents({str(k): str(v) for k, v in docs.items()}, corpus.doc_hashes)
+        if not set(docs) & set(corpus.documents):
+            raise LabelError(
+                f"these labels are for another corpus: none of their {len(docs)} documents "
+                f"is in the corpus folder ({chash} vs {corpus.hash})",
+                key="corpus.hash",
+                hint="point --corpus (or spanlab.toml) at the corpus the labels were made on",
+            )
+        details = (
+            [f"changed: {d}" for d in change.changed]
+            + [f"only in the corpus folder: {d}" for d in change.added]
+            + [f"missing from the corpus folder: {d}" for d in change.removed]
+        )
+        more = [f"… and {len(details) - 12} more"] if len(details) > 12 else []
         raise LabelError(
             f"the labels were made on corpus {chash}, the corpus folder is {corpus.hash}",
             key="corpus.hash",
-            details=[f"changed: {d}" for d in change.changed]
-            + [f"only in the corpus folder: {d}" for d in change.added]
-            + [f"missing from the corpus folder: {d}" for d in change.removed],
+            details=details[:12] + more,
             hint="import into the store bound to the old corpus, then run `spanlab review`",
         )
     raw_queries = _need(data, "queries", list, "")

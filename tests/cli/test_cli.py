@@ -186,7 +186,9 @@ def test_status_of_an_unchanged_corpus(workdir: Path) -> None:
 def test_labels_import_export_round_trip(workdir: Path) -> None:
     data = initialised(workdir)
     again = run("labels", "import", "labels.json")
-    assert again.stdout == "imported 0 of 3 queries from labels.json\n"
+    assert again.stdout == (
+        "imported 0 of 3 queries from labels.json (3 already in the store with the same labels)\n"
+    )
     done = run("labels", "export", "frozen.json")
     assert done.exit_code == 0, done.stderr
     frozen = json.loads((workdir / "frozen.json").read_text(encoding="utf-8"))

@@ -8,6 +8,7 @@ the caller writes documents and labels only after a reader has succeeded.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,3 +53,26 @@ def get(name: str) -> Format:
     module = importlib.import_module(_MODULES[name])
     fmt: Format = module
     return fmt
+
+
+def guess(path: Path) -> str:
+    """The format a file is most likely in, from its suffix and a first look inside."""
+    suffix = path.suffix.lower()
+    if suffix == ".txt":
+        return "queries"
+    if suffix == ".csv":
+        try:
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                header = handle.readline()
+        except (OSError, UnicodeDecodeError):
+            return "queries"
+        return "chroma-csv" if "references" in header else "queries"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return "spanlab"
+    if isinstance(data, list):
+        return "label-studio"
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("data"), list):
+        return "squad"
+    return "spanlab"

