@@ -3,6 +3,7 @@
 The detail (re-cutting the evidence documents, matching chunks to spans) runs in a
 thread worker, so the screen opens at once even when a tokenizer has to load; `n`/`p`
 walk the list the triage screen showed, so a reviewer goes through every loss in order.
+`z` hides the verdicts and ranked lists with a class: `maximize` refuses scroll containers.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
@@ -39,6 +41,8 @@ from labeler.tui.triage.render import (
 STATUS_STYLE = {"lost": "bold $error", "gained": "bold $success"}
 RANKED_TITLE = " · rank score chunk ev"
 """Names the ranked lists' columns after the candidate's name."""
+WALK = Binding.Group("Next/prev")
+"""`n p` share one footer hint, so `^q Quit` and `? Keys` fit in 80 columns."""
 
 
 class QueryScreen(Screen[None]):
@@ -47,11 +51,15 @@ class QueryScreen(Screen[None]):
     CSS_PATH = "triage.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("n", "step(1)", "Next"),
-        Binding("p", "step(-1)", "Previous"),
+        Binding("n", "step(1)", "Next query", group=WALK),
+        Binding("p", "step(-1)", "Previous query", group=WALK),
         Binding("e", "label", "Fix label"),
         Binding("z", "zoom", "Zoom text"),
+        Binding("z", "unzoom", "Unzoom"),
     ]
+
+    zoomed: reactive[bool] = reactive(False)
+    """Whether the text has the whole height, the verdicts and ranked lists hidden."""
 
     def __init__(self, run: RunView, candidate: str, corpus: Corpus, queries: Sequence[str],
                  index: int, *, texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
@@ -164,8 +172,20 @@ class QueryScreen(Screen[None]):
     def action_label(self) -> None:
         self.post_message(LabelRequested(self.query_id))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # One `z` key, two footer hints: the one that applies now.
+        if action in ("zoom", "unzoom"):
+            return self.zoomed == (action == "unzoom")
+        return True
+
+    def watch_zoomed(self, zoomed: bool) -> None:
+        self.set_class(zoomed, "-zoomed")
+        self.refresh_bindings()
+
     def action_zoom(self) -> None:
-        if self.maximized is None:
-            self.maximize(self.query_one("#q-boundary"))
-        else:
-            self.minimize()
+        self.zoomed = True
+        # A ranked list with the focus is about to be hidden: the text takes the keys.
+        self.query_one("#q-boundary").focus()
+
+    def action_unzoom(self) -> None:
+        self.zoomed = False

@@ -53,6 +53,7 @@ class TriageScreen(Screen[None]):
         Binding("c", "cycle(1)", "Candidate"),
         Binding("C", "cycle(-1)", "Previous candidate", show=False),
         Binding("slash", "filter", "Filter"),
+        Binding("escape", "leave_filter", "Filter: back to the list (enter too)", show=False),
         Binding("e", "label", "Fix label"),
     ]
 
@@ -198,7 +199,7 @@ class TriageScreen(Screen[None]):
 
     @on(Input.Submitted, "#change-filter")
     def filter_done(self) -> None:
-        self.query_one(ChangeList).focus()
+        self.action_leave_filter()
 
     @on(OptionList.OptionSelected, "#changes")
     def change_opened(self, event: OptionList.OptionSelected) -> None:
@@ -211,6 +212,8 @@ class TriageScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "label":
             return self.query_one(TabbedContent).active == "queries"
+        if action == "leave_filter":
+            return self.query_one("#change-filter", Field).has_focus
         return True
 
     @on(TabbedContent.TabActivated)
@@ -236,6 +239,10 @@ class TriageScreen(Screen[None]):
     def action_filter(self) -> None:
         self.action_tab("queries")
         self.query_one("#change-filter", Field).focus()
+
+    def action_leave_filter(self) -> None:
+        """The filter keeps what was typed; the keys go back to the list it filters."""
+        self.query_one(ChangeList).focus()
 
     def action_label(self) -> None:
         query = self.query_one(ChangeList).current_id

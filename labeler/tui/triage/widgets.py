@@ -8,7 +8,9 @@ theme roles (`$error`, `$success`, `$boundary-candidate`), so themes give the co
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -33,6 +35,11 @@ GATE_NAMES = {
 
 class IdList(OptionList):
     """An option list that keeps the highlighted id when its options are replaced."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # OptionList's own says "Select"; the help says what selecting does here.
+        Binding("enter", "select", "Open: candidate's queries, query, run", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, compact=True)

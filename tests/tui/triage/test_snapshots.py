@@ -28,17 +28,20 @@ def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: TriageApp) ->
     highlighted with +1 −2 Δrecall -0.333; gates ✗ lost 2 ≤1 and ✗ critical lost 1 ≤0.
     Right: the metrics table with ▌ baseline / ┊ candidate / Δ columns (recall@k 0.667
     0.333 -0.333 ✗ in the error colour, chunks 8 5 -3 unmarked), then the bootstrap
-    interval [-1.000, +1.000] and "too small to be decisive (3 answerable queries < 30)"."""
+    interval [-1.000, +1.000] and "too small to be decisive (3 answerable queries < 30)".
+    Footer: c Candidate, / Filter, ^q Quit, ? Keys."""
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
 def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: TriageApp) -> None:
     """q-0001 lost (cut): the verdicts say c40-ov20 hit at rank 1 with chunk 20..60 and
     c40 CUT, best 0..40 covering 51%. The a.md window 0..160 shows the evidence (blocks
-    bb and cc) shaded, a baseline mark ▌ before every block, a candidate mark ┊ before
-    every other block, the ┊ at 40 (inside the evidence) reversed, and the baseline's
-    chunk 20..60 underlined. The ranked lists sit side by side: left e1 at rank 1, right
-    rank 1 a 0..40 with e1~51% and "— e1: no match within depth 3"."""
+    bb and cc) bold and shaded like the legend's "evidence", a baseline mark ▌ before
+    every block, a candidate mark ┊ before every other block, the ┊ at 40 (inside the
+    evidence) reversed, and the baseline's chunk 20..60 underlined. The ranked lists sit
+    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: no match
+    within depth 3". Footer: esc Back, n p Next/prev, e Fix label, z Zoom text, ^q Quit,
+    ? Keys."""
 
     async def open_cut_loss(pilot: Pilot[None]) -> None:
         await pilot.press("2", "down", "enter")
@@ -50,7 +53,8 @@ def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: Tria
 def test_the_frontier_plot(snap_compare: SnapCompare, app: TriageApp) -> None:
     """Two plots side by side: recall@k against chunks and against dup pairs@k, with B
     (c40-ov20, baseline colour) at recall 0.667 / 8 chunks and 1 (c40, candidate colour)
-    at 0.333 / 5 chunks; below, the legend lists both with recall, chunks and dup@k."""
+    at 0.333 / 5 chunks; below, the legend lists both with recall, chunks and dup@k.
+    Footer: c Candidate, / Filter, ^q Quit, ? Keys."""
 
     async def open_frontier(pilot: Pilot[None]) -> None:
         await pilot.press("3")
