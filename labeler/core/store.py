@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlite_utils
 
@@ -31,6 +31,45 @@ QUERY_COLUMNS = (
 SPAN_SELECT = 'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id'
 BUSY_TIMEOUT_MS = 60_000
 """How long a writer waits for another writer before giving up."""
+
+
+_BOUNDARIES = {b.value: b for b in Boundary}
+_STATUSES = {s.value: s for s in Status}
+_ROW_SELECT = (
+    "SELECT id, text, abstain, boundary, slices, notes, status, annotator, "
+    "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id) FROM queries"
+)
+
+
+class QueryRow(NamedTuple):
+    """A query as a list shows it: its fields and how many spans it has, not the spans.
+
+    A tuple, not a `Query`: the label screen holds one per query, 100,000 of them.
+    """
+
+    id: str
+    """The query id."""
+    text: str
+    """The question."""
+    abstain: bool
+    """Whether the corpus holds no answer."""
+    boundary: Boundary
+    """The boundary pattern it exercises."""
+    slices: tuple[str, ...]
+    """Slices it belongs to."""
+    notes: str
+    """Free notes."""
+    status: Status
+    """Draft, labelled or reviewed."""
+    annotator: str
+    """Who created it."""
+    spans: int
+    """How many evidence spans it has."""
+
+    @classmethod
+    def of(cls, q: Query) -> QueryRow:
+        return cls(q.id, q.text, q.abstain, q.boundary, q.slices, q.notes, q.status,
+                   q.annotator, len(q.evidence))  # fmt: skip
 
 
 def utcnow() -> str:
@@ -232,6 +271,56 @@ class Store:
         if row is None:
             raise StoreError(f"no query {query_id!r}", key="query")
         return _query_from_row(row, self._spans_by_query([query_id]).get(query_id, ()))
+
+    def query_rows(
+        self, *, start: str | None = None, after: str | None = None, limit: int | None = None
+    ) -> list[QueryRow]:
+        """Queries in id order without their spans, from id `start` on or past id `after`.
+
+        Keyset paging (`after` = the last id read) costs the same on every page, so a list
+        can show its first page at once and read the rest a chunk at a time.
+        """
+        where, args = [], []
+        for op, bound in ((">=", start), (">", after)):
+            if bound is not None:
+                where.append(f"id {op} ?")
+                args.append(bound)
+        sql = _ROW_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        # Few distinct slice lists recur: decode each JSON text once per call.
+        slices: dict[str, tuple[str, ...]] = {"[]": ()}
+        out = []
+        for r in cur.execute(sql, args):
+            sl = slices.get(r[4])
+            if sl is None:
+                sl = slices[r[4]] = tuple(json.loads(r[4]))
+            out.append(QueryRow(r[0], r[1], bool(r[2]), _BOUNDARIES[r[3]], sl, r[5],
+                                _STATUSES[r[6]], r[7], r[8]))  # fmt: skip
+        return out
+
+    def last_event_id(self) -> int:
+        """The newest audit-log entry (0 when none): where `touched_since` reads on from."""
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    def touched_since(self, event_id: int) -> tuple[int, list[str]]:
+        """The newest entry's id and the queries named in audit-log entries after `event_id`.
+
+        Every edit through the store logs one, so a reader can re-read just those queries
+        after another connection commits; bulk writes (`put_queries`) log nothing.
+        """
+        rows = self.conn.execute(
+            "SELECT id, query_id FROM events WHERE id > ? ORDER BY id", (event_id,)
+        ).fetchall()
+        touched = dict.fromkeys(r[1] for r in rows if r[1] is not None)
+        return (rows[-1][0] if rows else event_id), list(touched)
+
+    def doc_span_counts(self) -> dict[str, int]:
+        """How many spans each document holds, over every query."""
+        rows = self.conn.execute("SELECT doc, count(*) FROM spans GROUP BY doc ORDER BY doc")
+        return {r[0]: int(r[1]) for r in rows}
 
     def label_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Raw (queries, spans) rows for bulk export: values were validated when written.

@@ -2,20 +2,51 @@
 
 One line of text is the quickest filter to use from a keyboard over SSH and fits a narrow
 pane. Field values may be abbreviated to any unambiguous prefix; the remaining words must
-all appear in the query's id, text, notes, slices or pattern.
+all appear in the query's id, text, notes, slices or pattern. It reads full queries and
+the store's light rows alike, and takes a ready-made haystack so 100,000 rows filter fast.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from labeler.core.errors import LabelError
-from labeler.core.values import Boundary, Query, Status
+from labeler.core.values import Boundary, Status
 
 E = TypeVar("E", bound=StrEnum)
+
+
+class Filterable(Protocol):
+    """What a filter reads: a `Query` and a store `QueryRow` both have it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def notes(self) -> str: ...
+    @property
+    def slices(self) -> tuple[str, ...]: ...
+    @property
+    def boundary(self) -> Boundary: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def abstain(self) -> bool: ...
+    @property
+    def annotator(self) -> str: ...
+
+
+Q = TypeVar("Q", bound=Filterable)
+
+
+def haystack(q: Filterable) -> str:
+    """The lower-cased text the filter's words are looked for in."""
+    return f"{q.id}\n{q.text}\n{q.notes}\n{' '.join(q.slices)}\n{q.boundary}".lower()
+
 
 FIELDS = {
     "status": "status",
@@ -89,7 +120,11 @@ class QueryFilter:
     def empty(self) -> bool:
         return self == QueryFilter()
 
-    def matches(self, q: Query) -> bool:
+    def matches(self, q: Filterable) -> bool:
+        return self.keeps(q, haystack(q) if self.words else "")
+
+    def keeps(self, q: Filterable, hay: str) -> bool:
+        """`matches`, given the query's `haystack` (worked out once by the caller)."""
         if self.status is not None and q.status is not self.status:
             return False
         if self.pattern is not None and q.boundary is not self.pattern:
@@ -100,8 +135,28 @@ class QueryFilter:
             return False
         if self.annotator is not None and q.annotator != self.annotator:
             return False
-        haystack = f"{q.id}\n{q.text}\n{q.notes}\n{' '.join(q.slices)}\n{q.boundary}".lower()
-        return all(w in haystack for w in self.words)
+        return not self.words or all(w in hay for w in self.words)
 
-    def apply(self, queries: Iterable[Query]) -> list[Query]:
+    def select(self, queries: Iterable[Q], hay: Mapping[str, str]) -> list[Q]:
+        """The queries kept, in order, given each one's `haystack` by id.
+
+        One tight pass per part of the filter, each over what the last one kept, and no
+        object made per query: 100,000 rows take milliseconds, not a tenth of a second.
+        """
+        kept = list(queries)
+        if (status := self.status) is not None:
+            kept = [q for q in kept if q.status is status]
+        if (pattern := self.pattern) is not None:
+            kept = [q for q in kept if q.boundary is pattern]
+        if (name := self.slice) is not None:
+            kept = [q for q in kept if name in q.slices]
+        if (abstain := self.abstain) is not None:
+            kept = [q for q in kept if q.abstain is abstain]
+        if (who := self.annotator) is not None:
+            kept = [q for q in kept if q.annotator == who]
+        for word in self.words:
+            kept = [q for q in kept if word in hay[q.id]]
+        return kept
+
+    def apply(self, queries: Iterable[Q]) -> list[Q]:
         return [q for q in queries if self.matches(q)]

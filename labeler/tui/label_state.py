@@ -1,92 +1,219 @@
-"""What the label screen knows, kept apart from Textual: queries, the current one, the
-filter, spans by document, and the marks to draw.
+"""What the label screen knows, kept apart from Textual: the query rows, the current query,
+the filter, the spans of the documents shown, and the marks to draw.
 
-The screen asks this object questions and sets widgets from the answers, so the bookkeeping
-(which query is current after a delete, which spans to redraw after an edit, where the next
-span is) is tested without a terminal. Edits refresh one query, never the whole store.
+The list holds light `QueryRow`s (no spans), read a chunk at a time by a `RowLoader`, so
+100,000 queries show their first page at once; only the current query is read whole, and
+only the open document's spans are read for the faint "other queries" marks. Edits refresh
+one query, never the whole store. Tested without a terminal.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from bisect import bisect_left
+from collections import Counter
+from operator import attrgetter
 
 from labeler.core.errors import SpanlabError
+from labeler.core.store import QueryRow, Store
 from labeler.core.values import Query, Span
 from labeler.tui.editor import Editor
-from labeler.tui.filters import QueryFilter
+from labeler.tui.filters import QueryFilter, haystack
 from labeler.tui.marks import Mark, annotators_of, marks_for
+
+PAGE = 200
+"""Rows read before the list is first shown: more than any terminal is tall."""
+CHUNK = 2_000
+"""Rows a loader reads per step (about 10 ms on a slow machine)."""
+DOCS_KEPT = 8
+"""Documents whose spans stay cached (the annotator moves between a few)."""
+CATCH_UP = 200
+"""Most queries re-read one by one after others' edits; more, and every row is read."""
+
+
+class RowLoader:
+    """Reads every query row in id order, one chunk per `step`, into fresh dicts.
+
+    The screen yields to Textual between steps; the rows it shows meanwhile stay as they
+    were until `LabelState.adopt` swaps the new ones in.
+    """
+
+    def __init__(self, store: Store, chunk: int = CHUNK) -> None:
+        self.store = store
+        self.chunk = chunk
+        """Rows per step."""
+        self.rows: dict[str, QueryRow] = {}
+        """Rows read so far, by id, in id order."""
+        self.hay: dict[str, str] = {}
+        """Their filter haystacks, in the same order."""
+        self.done = False
+        """Whether the last row has been read."""
+        self.event_id = store.last_event_id()
+        """The audit log's newest entry before the first row was read."""
+
+    def step(self) -> bool:
+        """Read the next chunk; True once every row has been read."""
+        after = next(reversed(self.rows), None)
+        chunk = self.store.query_rows(after=after, limit=self.chunk)
+        for row in chunk:
+            self.rows[row.id] = row
+            self.hay[row.id] = haystack(row)
+        self.done = len(chunk) < self.chunk
+        return self.done
 
 
 class LabelState:
-    """Every query by id, the current one, the filter and the span index."""
+    """The query rows by id, the current query, the filter and the span caches."""
 
     def __init__(self, editor: Editor) -> None:
         self.editor = editor
-        self.queries: dict[str, Query] = {}
-        """Every query in the store, by id, in id order."""
+        self.queries: dict[str, QueryRow] = {}
+        """Every query row known, by id, in id order (all of them once `complete`)."""
+        self.complete = False
+        """Whether `queries` holds every query (False while a loader is still reading)."""
         self.current: str | None = None
         """The query being labelled."""
         self.filter = QueryFilter()
         """What the query list shows."""
         self.by_annotator = False
         """Whether the current query's spans are coloured by annotator."""
-        self._spans: dict[str, list[tuple[str, Span]]] = {}
+        self._hay: dict[str, str] = {}
+        self._full: Query | None = None
+        self._doc_spans: dict[str, list[tuple[str, Span]]] = {}
         self._others: dict[tuple[str, str | None], list[Mark]] = {}
+        self._touched: set[str] = set()
+        self._event_id = 0
 
     @property
     def current_query(self) -> Query | None:
-        return None if self.current is None else self.queries.get(self.current)
+        """The current query whole, with its evidence (read when the current one changes)."""
+        if self.current is None:
+            return None
+        if self._full is None or self._full.id != self.current:
+            try:
+                self._full = self.editor.store.query(self.current)
+            except SpanlabError:
+                return None
+        return self._full
+
+    @property
+    def total(self) -> int:
+        """How many queries the store holds (known before every row is read)."""
+        return len(self.queries) if self.complete else self.editor.store.count("queries")
 
     # -- reading -----------------------------------------------------------------------------
 
+    def first_page(self, size: int = PAGE) -> bool:
+        """Rows to show at once, from the current query on; True when that was every row."""
+        store = self.editor.store
+        self.complete = False
+        self._event_id = store.last_event_id()
+        rows = store.query_rows(start=self.current, limit=size) if self.current else []
+        if not rows or rows[0].id != self.current:
+            rows = store.query_rows(limit=size)
+            self.complete = len(rows) < size
+        self._set_rows({r.id: r for r in rows}, {r.id: haystack(r) for r in rows})
+        return self.complete
+
     def reload(self) -> None:
-        """Read every query again (at start, and after another annotator's change)."""
-        self.queries = {q.id: q for q in self.editor.store.queries()}
-        if self.current not in self.queries:
-            self.current = None
-        by_doc: defaultdict[str, list[tuple[str, Span]]] = defaultdict(list)
-        for q in self.queries.values():
-            for s in q.evidence:
-                by_doc[s.doc].append((q.id, s))
-        self._spans = dict(by_doc)
+        """Read every row at once (headless use; the screen steps a `loader` instead)."""
+        loader = self.loader()
+        while not loader.step():
+            pass
+        self.adopt(loader)
+
+    def loader(self, chunk: int = CHUNK) -> RowLoader:
+        """Start reading every row again; edits made meanwhile are re-read on `adopt`."""
+        self._touched.clear()
+        return RowLoader(self.editor.store, chunk)
+
+    def adopt(self, loader: RowLoader) -> None:
+        """Show what a finished loader read (at start, and after another annotator's change)."""
+        self._set_rows(loader.rows, loader.hay)
+        self.complete = True
+        self._event_id = loader.event_id
+        for query_id in sorted(self._touched):
+            self._put(query_id, self._read(query_id))
+        self._touched.clear()
+
+    def catch_up(self) -> bool:
+        """Re-read the queries others' logged edits touched, after their commit.
+
+        False when the audit log cannot account for the change (rows still being read, a
+        bulk import, too many queries): then every row must be read again.
+        """
+        store = self.editor.store
+        last, touched = store.touched_since(self._event_id)
+        if not self.complete or not touched or len(touched) > CATCH_UP:
+            return False
+        for query_id in touched:
+            self.refresh(query_id)
+        self._event_id = last
+        return store.count("queries") == len(self.queries)
+
+    def _set_rows(self, rows: dict[str, QueryRow], hay: dict[str, str]) -> None:
+        self.queries, self._hay = rows, hay
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the current query and the spans read so far: another annotator may have
+        changed them."""
+        self._full = None
+        self._doc_spans.clear()
         self._others.clear()
 
-    def refresh(self, query_id: str) -> tuple[Query | None, Query | None]:
-        """Re-read one query after our own edit; returns it before and after."""
-        old = self.queries.get(query_id)
+    def _read(self, query_id: str) -> Query | None:
         try:
-            new: Query | None = self.editor.store.query(query_id)
+            return self.editor.store.query(query_id)
         except SpanlabError:
-            new = None
+            return None
+
+    def _put(self, query_id: str, new: Query | None) -> None:
         if new is None:
             self.queries.pop(query_id, None)
-        else:
-            self.queries[query_id] = new
-            if old is None:  # a new id: keep the list in id order
-                self.queries = dict(sorted(self.queries.items()))
-        self._reindex(query_id, old, new)
-        return old, new
+            self._hay.pop(query_id, None)
+            return
+        row = QueryRow.of(new)
+        last = next(reversed(self.queries), query_id)
+        added = query_id not in self.queries
+        self.queries[query_id], self._hay[query_id] = row, haystack(row)
+        if added and query_id < last:  # keep id order (new ids mostly come last)
+            self.queries = dict(sorted(self.queries.items()))
+            self._hay = {k: self._hay[k] for k in self.queries}
 
-    def _reindex(self, query_id: str, old: Query | None, new: Query | None) -> None:
+    def refresh(self, query_id: str) -> tuple[QueryRow | None, QueryRow | None]:
+        """Re-read one query after our own edit; returns its row before and after."""
+        old = self.queries.get(query_id)
+        new = self._read(query_id)
+        self._touched.add(query_id)
+        self._put(query_id, new)
+        if self.current == query_id:
+            self._full = new
+        self._reindex(query_id, new)
+        return old, self.queries.get(query_id)
+
+    def _reindex(self, query_id: str, new: Query | None) -> None:
         # Cached marks of other queries stay valid only where this query is the current one.
         self._others = {k: v for k, v in self._others.items() if k[1] == query_id}
-        docs = {s.doc for q in (old, new) if q is not None for s in q.evidence}
-        for doc in docs:
-            kept = [(q, s) for q, s in self._spans.get(doc, []) if q != query_id]
+        for doc, spans in self._doc_spans.items():
+            kept = [(q, s) for q, s in spans if q != query_id]
             kept += [(query_id, s) for s in (new.evidence if new else ()) if s.doc == doc]
-            self._spans[doc] = kept
+            self._doc_spans[doc] = kept
 
     # -- the list ----------------------------------------------------------------------------
 
-    def listed(self, *, pin: bool = True) -> tuple[list[Query], bool]:
-        """The queries the filter lets through (`pin` keeps the current one among them).
+    def listed(self, *, pin: bool = True) -> tuple[list[QueryRow], bool]:
+        """The rows the filter lets through (`pin` keeps the current one among them).
 
         When the current query is not listed, the first listed one becomes current; the
         flag says that happened, so the screen shows it.
         """
-        keep = self.current if pin else None
-        shown = [q for q in self.queries.values() if self.filter.matches(q) or q.id == keep]
-        moved = self.current not in {q.id for q in shown}
+        f, rows = self.filter, self.queries
+        shown = f.select(rows.values(), self._hay)
+        at = rows.get(self.current or "")
+        kept = at is not None and f.keeps(at, self._hay[at.id])
+        if at is not None and pin and not kept:
+            shown.insert(bisect_left(shown, at.id, key=attrgetter("id")), at)
+        moved = at is None or not (pin or kept)
         if moved:
             self.current = shown[0].id if shown else None
         return shown, moved
@@ -100,11 +227,21 @@ class LabelState:
 
     # -- spans and marks -----------------------------------------------------------------------
 
+    def _spans_in(self, doc: str) -> list[tuple[str, Span]]:
+        """Every query's spans in `doc`, read once while the document stays in use."""
+        if doc not in self._doc_spans:
+            if len(self._doc_spans) >= DOCS_KEPT:
+                self._doc_spans.pop(next(iter(self._doc_spans)))
+            self._doc_spans[doc] = self.editor.store.spans(docs=[doc])
+        return self._doc_spans[doc]
+
     def marks(self, doc: str) -> list[Mark]:
         """Marks for `doc`: other queries' spans (built once per current query), then ours."""
         key = (doc, self.current)
         if key not in self._others:
-            spans = [(q, s) for q, s in self._spans.get(doc, []) if q != self.current]
+            if len(self._others) >= DOCS_KEPT:
+                self._others.pop(next(iter(self._others)))
+            spans = [(q, s) for q, s in self._spans_in(doc) if q != self.current]
             self._others[key] = marks_for(doc, spans, self.current)
         q = self.current_query
         mine = [(q.id, s) for s in q.evidence if s.doc == doc] if q else []
@@ -136,7 +273,7 @@ class LabelState:
         """Spans per document: the current query's, and everyone's."""
         q = self.current_query
         mine = Counter(s.doc for s in q.evidence) if q else Counter[str]()
-        return mine, {doc: len(spans) for doc, spans in self._spans.items()}
+        return mine, self.editor.store.doc_span_counts()
 
     def legend(self) -> str:
         """`A ann · B bob` while spans are coloured by annotator."""

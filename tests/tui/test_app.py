@@ -62,7 +62,7 @@ async def test_two_versions_of_one_query_side_by_side(
         other.add_span(
             "q-0001", Span.from_text(BILLING, "billing.md", 0, 59), BILLING, annotator="bob"
         )
-        await until(pilot, lambda: len(s.state.queries["q-0001"].evidence) == 2)
+        await until(pilot, lambda: s.state.queries["q-0001"].spans == 2)
         await pilot.press("v")
         assert [(m.start, m.end, m.role, m.annotator) for m in s.view.marks.marks] == [
             (0, 23, Role.ANNOTATOR_A, "ann"),

@@ -38,7 +38,7 @@ def test_an_edit_refreshes_one_query_and_its_marks(store: Store, corpus: Corpus)
     assert [(m.start, m.role) for m in state.marks("billing.md")] == [(60, Role.OTHER)]
     state.editor.add_span("q-0001", "billing.md", 0, 23)
     old, new = state.refresh("q-0001")
-    assert (old is not None and len(old.evidence), new is not None and len(new.evidence)) == (0, 1)
+    assert (old is not None and old.spans, new is not None and new.spans) == (0, 1)
     marks = sorted((m.start, m.role) for m in state.marks("billing.md"))
     assert marks == [(0, Role.CURRENT), (60, Role.OTHER)]
 

@@ -56,7 +56,7 @@ def test_two_annotators_side_by_side(
         other.close()
         screen = pilot.app.screen
         assert isinstance(screen, LabelScreen)
-        await until(pilot, lambda: len(screen.state.queries["q-0001"].evidence) == 2)
+        await until(pilot, lambda: screen.state.queries["q-0001"].spans == 2)
         await pilot.press("v")
 
     assert snap_compare(app, run_before=bob_labels, terminal_size=(80, 24))

@@ -2,15 +2,18 @@
 
 The screen is the only place that turns what the user asked for (widget messages, keys)
 into edits, through the `Editor`, and then sets what the widgets show. Widgets never meet
-the store and never call each other.
+the store and never call each other. The list shows its first page at once; a worker
+reads the rest of the rows a chunk at a time, yielding to Textual between chunks.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -22,7 +25,7 @@ from labeler.core.values import Boundary, Query, Status
 from labeler.tui.corpus_search import CorpusSearch, Hit
 from labeler.tui.editor import Editor
 from labeler.tui.filters import QueryFilter
-from labeler.tui.label_state import LabelState
+from labeler.tui.label_state import LabelState, RowLoader
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
 from labeler.tui.screens.documents import DocumentPicker
@@ -67,6 +70,8 @@ class LabelScreen(Screen[None]):
         """Queries, the current one, the filter and the span index."""
         self.state.current = query_id
         self._needle = ""
+        self._reading = False
+        self._stale = False
         corpus = editor.corpus
         self._searcher: Callable[[], CorpusSearch] = cache(lambda: CorpusSearch(corpus))
 
@@ -100,16 +105,52 @@ class LabelScreen(Screen[None]):
         return self.query_one(QueryList)
 
     def on_mount(self) -> None:
-        self.reload()
+        complete = self.state.first_page()
+        self._fill_list()
+        self._show_current()
         self.query_list.focus()
+        if not complete:  # the rest once the first page is on screen
+            self._reading = True
+            self.call_after_refresh(self._load_rows, self.state.loader())
 
     # -- showing -----------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Read every query again (at start, and after another annotator's change)."""
-        self.state.reload()
+        """Show others' changes: the queries their logged edits touched, else every row.
+
+        Every row is read in one step when they fit in a chunk, else by a worker while the
+        old rows stay shown; a change arriving meanwhile is caught up once it is done.
+        """
+        self.state.forget()
+        if self.state.catch_up():
+            self._fill_list()
+            self._show_current()
+            return
+        self._show_current()
+        if self._reading:
+            self._stale = True
+            return
+        loader = self.state.loader()
+        if loader.step():
+            self._adopt(loader)
+        else:
+            self._reading = True
+            self._load_rows(loader)
+
+    @work(exclusive=True, group="query-rows")
+    async def _load_rows(self, loader: RowLoader) -> None:
+        while not loader.step():
+            await asyncio.sleep(0)  # let keys and repaints through between chunks
+        self._adopt(loader)
+
+    def _adopt(self, loader: RowLoader) -> None:
+        self._reading = False
+        self.state.adopt(loader)
         self._fill_list()
         self._show_current()
+        if self._stale:
+            self._stale = False
+            self.reload()
 
     def on_labels_changed(self, event: LabelsChanged) -> None:
         self.reload()
@@ -117,8 +158,9 @@ class LabelScreen(Screen[None]):
     def _fill_list(self, *, pin: bool = True) -> bool:
         shown, moved = self.state.listed(pin=pin)
         self.query_list.show(shown, self.state.current)
-        title = f"{len(shown)}/{len(self.state.queries)} queries · {self.editor.annotator}"
-        self.query_one("#list-title", Label).update(title)
+        state, me = self.state, self.editor.annotator
+        total = f"{len(shown)}/{state.total}" if state.complete else f"reading {state.total}"
+        self.query_one("#list-title", Label).update(f"{total} queries · {me}")
         return moved
 
     def _refresh_query(self, query_id: str | None) -> None:
@@ -329,7 +371,7 @@ class LabelScreen(Screen[None]):
             self.notify(f"Nothing to {verb.lower()}.", timeout=2)
             return
         edit, focus = done
-        self.state.reload()
+        self.state.refresh(focus.query_id)
         if focus.query_id in self.state.queries:
             self.state.current = focus.query_id
         self._fill_list()

@@ -1,8 +1,9 @@
 """The query list: one line per query on Textual's line API, so 100,000 queries cost a page.
 
 An `OptionList` measures every option whenever the width changes; this list draws only
-the rows on screen. It posts `Highlighted` when the cursor moves to another query and
-`Selected` on enter or a click; the screen decides what that means.
+the rows on screen, from light store rows (no spans), and indexes ids only when asked. It
+posts `Highlighted` when the cursor moves to another query and `Selected` on enter or a
+click; the screen decides what that means.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from labeler.core.values import Query, Status
+from labeler.core.store import QueryRow
+from labeler.core.values import Status
 
 GLYPHS = {Status.DRAFT: "○", Status.LABELLED: "◐", Status.REVIEWED: "●"}
 """Status at a glance: empty, half, full."""
 
 
-def prompt(q: Query) -> Text:
+def prompt(q: QueryRow) -> Text:
     """One line: status glyph, id, span count (or ∅ for abstention), text."""
-    count = "∅" if q.abstain else str(len(q.evidence))
+    count = "∅" if q.abstain else str(q.spans)
     line = Text(no_wrap=True, overflow="ellipsis", end="")
     line.append(GLYPHS[q.status] + " ")
     line.append(q.id, style="bold")
@@ -86,11 +88,11 @@ class QueryList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.queries: list[Query] = []
+        self.queries: list[QueryRow] = []
         """The queries listed, in order."""
         self.highlighted: int | None = None
         """Index of the query under the cursor."""
-        self._rows: dict[str, int] = {}
+        self._rows: dict[str, int] | None = None
 
     @property
     def ids(self) -> list[str]:
@@ -100,16 +102,27 @@ class QueryList(ScrollView, can_focus=True):
     def current_id(self) -> str | None:
         return None if self.highlighted is None else self.queries[self.highlighted].id
 
-    def show(self, queries: Sequence[Query], current: str | None) -> None:
+    def _row_of(self, query_id: str) -> int | None:
+        """Where a query is listed: the highlighted row at once, else through an index
+        built on first use (most lookups are for the query under the cursor)."""
+        at = self.highlighted
+        if at is not None and at < len(self.queries) and self.queries[at].id == query_id:
+            return at
+        if self._rows is None:
+            self._rows = {q.id: i for i, q in enumerate(self.queries)}
+        return self._rows.get(query_id)
+
+    def show(self, queries: Sequence[QueryRow], current: str | None) -> None:
         """List `queries` with `current` (else the first) under the cursor, quietly."""
         self.queries = list(queries)
-        self._rows = {q.id: i for i, q in enumerate(self.queries)}
+        self._rows = None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
-        self._move_to(self._rows.get(current or "", 0), announce=False)
+        ids = [q.id for q in self.queries] if current else []
+        self._move_to(ids.index(current) if current in ids else 0, announce=False)
         self.refresh()
 
-    def refresh_query(self, q: Query) -> None:
-        row = self._rows.get(q.id)
+    def refresh_query(self, q: QueryRow) -> None:
+        row = self._row_of(q.id)
         if row is not None:
             self.queries[row] = q
             self.refresh()
@@ -176,4 +189,4 @@ class QueryList(ScrollView, can_focus=True):
 
     def move_to(self, query_id: str) -> None:
         """Put the cursor on a query (quietly: the screen already knows)."""
-        self._move_to(self._rows.get(query_id), announce=False)
+        self._move_to(self._row_of(query_id), announce=False)
