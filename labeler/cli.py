@@ -268,7 +268,7 @@ def labels_export(
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Counts by status, pattern, slice, document and annotator."""
     _, _, store, _ = open_project(corpus, db)
-    stats = label_stats(store.queries())
+    stats = label_stats(store.query_rows(), store.doc_span_counts())
     if as_json:
         typer.echo(json.dumps(asdict(stats), indent=2))
         return

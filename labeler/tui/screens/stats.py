@@ -73,7 +73,7 @@ class StatsScreen(Screen[None]):
         self.reload()
 
     def reload(self) -> None:
-        stats = label_stats(self._store.queries())
+        stats = label_stats(self._store.query_rows(), self._store.doc_span_counts())
         n = stats.queries
         self.query_one("#stats-summary", Static).update(summary(stats))
         parts = {
