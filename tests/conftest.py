@@ -6,12 +6,16 @@ can be worked out by hand beside the assertion.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Protocol
 
 import pytest
 
+from labeler.core import labelset
+from labeler.core.corpus import Corpus
+from labeler.core.resources import bundled
 from labeler.core.store import Store
 
 
@@ -27,6 +31,21 @@ def write_corpus(root: Path, files: Mapping[str, str | bytes]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = content if isinstance(content, bytes) else content.encode("utf-8")
         path.write_bytes(data)
+    return root
+
+
+def write_demo_project(root: Path) -> Path:
+    """Copy the bundled demo's corpus and corpus-v2 below `root` and write `labels.db`
+    bound to the first with labels.json imported: the starting point of every review test."""
+    source = bundled("data/demo")
+    for name in ("corpus", "corpus-v2"):
+        shutil.copytree(source / name, root / name)
+    old = Corpus.read(root / "corpus")
+    store = Store.open(root / "labels.db")
+    store.bind(old.doc_hashes)
+    queries = labelset.read(source / "labels.json", old).queries
+    labelset.import_queries(store, queries, old, annotator="demo")
+    store.close()  # the last connection checkpoints the WAL into labels.db
     return root
 
 

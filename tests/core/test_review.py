@@ -20,6 +20,7 @@ from labeler.core.errors import LabelError, StoreError
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
+from tests.conftest import write_demo_project
 
 TABLES = ("meta", "bound_documents", "doc_texts", "queries", "spans", "review_decisions")
 Key = tuple[str, str, int, int]
@@ -55,18 +56,8 @@ class Demo:
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo bound to corpus v1 with labels.json imported, built once per module."""
-    root = tmp_path_factory.mktemp("demo")
-    source = bundled("data/demo")
-    for name in ("corpus", "corpus-v2"):
-        shutil.copytree(source / name, root / name)
-    old = Corpus.read(root / "corpus")
-    store = Store.open(root / "labels.db")
-    store.bind(old.doc_hashes)
-    labelset.import_queries(
-        store, labelset.read(source / "labels.json", old).queries, old, annotator="demo"
-    )
-    store.close()  # the last connection checkpoints the WAL into labels.db
-    shutil.copyfile(source / "corpus-v2-expected.json", root / "expected.json")
+    root = write_demo_project(tmp_path_factory.mktemp("demo"))
+    shutil.copyfile(bundled("data/demo") / "corpus-v2-expected.json", root / "expected.json")
     return root
 
 

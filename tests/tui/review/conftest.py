@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.resources import bundled
 from labeler.core.store import Store
+from tests.conftest import write_demo_project
 
 
 @dataclass(frozen=True)
@@ -38,17 +38,8 @@ class Demo:
 
 @pytest.fixture(scope="session")
 def review_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("review-demo")
-    source = bundled("data/demo")
-    for name in ("corpus", "corpus-v2"):
-        shutil.copytree(source / name, root / name)
-    old = Corpus.read(root / "corpus")
-    store = Store.open(root / "labels.db")
-    store.bind(old.doc_hashes)
-    queries = labelset.read(source / "labels.json", old).queries
-    labelset.import_queries(store, queries, old, annotator="demo")
-    store.close()
-    shutil.copyfile(source / "corpus-v2-expected.json", root / "expected.json")
+    root = write_demo_project(tmp_path_factory.mktemp("review-demo"))
+    shutil.copyfile(bundled("data/demo") / "corpus-v2-expected.json", root / "expected.json")
     return root
 
 
