@@ -127,6 +127,7 @@ def _settings(raw: Any, file: str) -> Settings:
         ("retriever", s.retriever not in RETRIEVERS, f"retriever must be one of {RETRIEVERS}"),
         ("coverage_threshold", not 0 < s.coverage_threshold <= 1, "must lie in (0, 1]"),
         ("duplicate_threshold", not 0 < s.duplicate_threshold <= 1, "must lie in (0, 1]"),
+        ("resamples", s.resamples < 1, f"resamples must be at least 1, got {s.resamples}"),
     ]
     for key, failed, message in checks:
         if failed:

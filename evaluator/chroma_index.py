@@ -86,6 +86,12 @@ class ChromaRetriever:
         ]
 
 
+def chunks_digest(chunks: Sequence[Chunk]) -> str:
+    """Which chunks an index holds: reuse needs the very same ids, not just as many."""
+    ids = "\n".join(sorted(c.id for c in chunks))
+    return hashlib.sha256(ids.encode("utf-8")).hexdigest()[:32]
+
+
 def ensure_collection(
     client: Any,
     name: str,
@@ -102,15 +108,21 @@ def ensure_collection(
         existing = client.get_collection(name, embedding_function=None)
     except (NotFoundError, ValueError):
         existing = None
+    digest = chunks_digest(chunks)
     if existing is not None:
         meta = existing.metadata or {}
-        if meta.get(COMPLETE) and existing.count() == len(chunks):
+        if meta.get(COMPLETE) and meta.get("chunks_digest") == digest:
             return existing, True
         client.delete_collection(name)
     collection = client.create_collection(
         name,
         configuration={"hnsw": HNSW},
-        metadata={COMPLETE: False, "candidate": candidate, "chunks": len(chunks)},
+        metadata={
+            COMPLETE: False,
+            "candidate": candidate,
+            "chunks": len(chunks),
+            "chunks_digest": digest,
+        },
         embedding_function=None,
     )
     matrix = vectors()
@@ -124,7 +136,10 @@ def ensure_collection(
                        for c in part],
         )  # fmt: skip
     # Only now, with every chunk in, is the collection usable.
-    collection.modify(metadata={COMPLETE: True, "candidate": candidate, "chunks": len(chunks)})
+    collection.modify(
+        metadata={COMPLETE: True, "candidate": candidate, "chunks": len(chunks),
+                  "chunks_digest": digest}
+    )  # fmt: skip
     return collection, False
 
 

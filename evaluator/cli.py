@@ -7,6 +7,9 @@ store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input.
 from __future__ import annotations
 
 import json
+import os
+import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +20,7 @@ from rich.console import Console
 from evaluator import candidates as cands
 from evaluator import report, runs_index
 from evaluator.boundary import chunks_for_doc, doc_view, ranked_table, render_plain
-from evaluator.cliutil import handles_errors
+from evaluator.cliutil import fail, handles_errors
 from evaluator.presets import preset_file
 from evaluator.run import RunOptions, RunResult, run_evaluation
 from evaluator.summary import print_run
@@ -142,7 +145,8 @@ def register(app: typer.Typer) -> None:
         )  # fmt: skip
         if json_out is not None:
             json_out.write_text((folder / "run.json").read_text("utf-8"), "utf-8")
-        print_run(result, folder, Console())
+        show_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
+        print_run(result, folder, Console(), show_text=show_text)
 
     @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
     @handles_errors
@@ -156,13 +160,21 @@ def register(app: typer.Typer) -> None:
         ] = None,
         corpus: CorpusOpt = None,
     ) -> None:
-        """Evaluate and exit 0 when every gate holds, 1 when one breaks, 2 on bad input."""
+        """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
+        spanlab itself fails, so a crash never reads as a broken gate)."""
         if labels is None:
             raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
-        result, folder = evaluate_project(
-            candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=None,
-            chroma_url=chroma_url, include_text=False, check_ann=False, retriever=retriever,
-        )  # fmt: skip
+        try:
+            result, folder = evaluate_project(
+                candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=None,
+                chroma_url=chroma_url, include_text=False, check_ann=False, retriever=retriever,
+            )  # fmt: skip
+        except SpanlabError:
+            raise
+        except Exception as exc:
+            traceback.print_exc()
+            fail(f"internal error, not a gate result: {exc!r}")
+            raise typer.Exit(3) from None
         for g in result.gates:
             mark = "pass" if g.passed else "FAIL"
             value = "–" if g.value is None else f"{g.value:g}"
@@ -251,6 +263,13 @@ def show_text(
                            if key != "version"})
         for n in (base, other)
     }  # fmt: skip
+    for n, spec in specs.items():
+        if spec.fingerprint() != data["candidates"][n]["splitter_fingerprint"]:
+            raise SpanlabError(
+                f"candidate {n!r} cuts differently in this spanlab than in run {data['id']}: "
+                "the boundaries drawn would not be the ones that run ranked",
+                hint="run `spanlab eval` again",
+            )
     kind = "abstention query" if entry["abstain"] else entry["boundary"]
     lines = [f"{query}  {kind}  {', '.join(entry['slices'])}"]
     if texts and query in texts:

@@ -180,6 +180,7 @@ def run_evaluation(
     skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
     queries = [q for q in queries if q.abstain or q.evidence]
     sanity.check_labels(queries, corpus, label_corpus_hash)
+    sanity.check_gated_slices(cfile.gates.slices, queries)
     texts = {d.id: d.text for d in corpus}
     tokenizer = load_tokenizer(settings.tokenizer)
     counter = TokenCounter(tokenizer.count, texts)
@@ -217,8 +218,12 @@ def run_evaluation(
             )
         result = evaluate(queries, ranked, chunks, settings=settings, texts=texts,
                           count_tokens=counter, name=name)  # fmt: skip
-        reused = bool(extra.get("reused"))
-        warm = reused or (embedded.get("computed", 0) == 0 and embedded.get("cached", 0) > 0)
+        # Warm means the index itself was reused (Chroma), or every vector came from the
+        # cache (exact, which has no index to keep).
+        if settings.retriever == "chroma":
+            warm = bool(extra.get("reused"))
+        else:
+            warm = embedded.get("computed", 0) == 0 and embedded.get("cached", 0) > 0
         warmth = "warm" if warm else "cold"
         runs[name] = CandidateRun(
             cand, chunks, ranked, result, index_stats(chunks, texts, counter),

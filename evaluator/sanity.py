@@ -69,3 +69,15 @@ def check_same_documents(chunks_by_candidate: Mapping[str, Sequence[Chunk]]) -> 
             raise SanityError(
                 f"candidates {names[0]!r} and {name!r} saw different documents: {diff[:5]}"
             )
+
+
+def check_gated_slices(gated: Mapping[str, object], queries: Sequence[Query]) -> None:
+    """A gate on a slice no query has would always pass: most likely a misspelt name."""
+    present = {s for q in queries for s in q.slices}
+    missing = sorted(set(gated) - present)
+    if missing:
+        raise SanityError(
+            f"[gates.slice.{missing[0]}]: no labelled query has the slice {missing[0]!r}",
+            key=f"gates.slice.{missing[0]}",
+            hint="slices in the labels: " + (", ".join(sorted(present)) or "none"),
+        )

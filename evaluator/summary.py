@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from evaluator.compare import Status
@@ -44,29 +45,30 @@ def summary_table(result: RunResult) -> Table:
         cells = ["–" if metrics.get(k) is None else fmt.format(metrics[k]) for k, _, fmt in COLUMNS]
         comp = result.comparisons.get(name)
         if comp is None:
-            table.add_row(f"{name} *", *cells, "", "", "", "")
+            table.add_row(f"{escape(name)} *", *cells, "", "", "", "")
             continue
         ci = comp.significance.recall_interval
         delta = comp.overall.deltas.get("evidence_recall@k") or 0.0
         interval = "" if ci is None else f"{ci.low:+.2f}..{ci.high:+.2f}"
         counts = comp.overall.counts
         table.add_row(
-            name, *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", f"{delta:+.3f}",
+            escape(name), *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", f"{delta:+.3f}",
             interval,
         )  # fmt: skip
     return table
 
 
-def print_changes(result: RunResult, console: Console) -> None:
-    texts = {q.id: q.text for q in result.queries}
+def print_changes(result: RunResult, console: Console, *, show_text: bool) -> None:
+    """Gained and lost query ids with their causes; query text only when `show_text`."""
+    texts = {q.id: escape(q.text) for q in result.queries} if show_text else {}
     for name, comp in result.comparisons.items():
-        console.print(f"\n[bold]{name}[/] against {comp.baseline}")
+        console.print(f"\n[bold]{escape(name)}[/] against {escape(comp.baseline)}")
         for status, colour in ((Status.LOST, "red"), (Status.GAINED, "green")):
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
             for change in changes:
                 cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
-                line = f"    {change.query}{cause}  {texts[change.query]}"
+                line = f"    {escape(change.query)}{cause}  {texts.get(change.query, '')}"
                 console.print(line, no_wrap=True, overflow="ellipsis")
 
 
@@ -79,16 +81,17 @@ def print_gates(result: RunResult, console: Console) -> None:
     console.print(f"\ngates  {verdict}")
     for g in broken:
         value = "–" if g.value is None else f"{g.value:g}"
-        console.print(f"  {g.candidate}  {g.scope}  {g.gate} = {value}, limit {g.limit:g}")
+        where = escape(f"{g.candidate}  {g.scope}  {g.gate}")
+        console.print(f"  {where} = {value}, limit {g.limit:g}")
 
 
-def print_run(result: RunResult, folder: Path, console: Console) -> None:
-    """The terminal summary of a run."""
+def print_run(result: RunResult, folder: Path, console: Console, *, show_text: bool) -> None:
+    """The terminal summary of a run; query text only when `show_text` (never in CI)."""
     if note := skipped_note(result):
         console.print(f"[yellow]{note}[/]")
     console.print()
     console.print(summary_table(result))
-    print_changes(result, console)
+    print_changes(result, console, show_text=show_text)
     console.print(f"\n[dim]{CAUSES}[/]")
     print_gates(result, console)
     console.print(f"\nrun folder  {folder}  (report.md, run.json, junit.xml, frontier.svg)")

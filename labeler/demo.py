@@ -56,7 +56,7 @@ def run_demo(directory: Path) -> RunResult:
         Path("candidates.toml"), labels_file=None, preset=None, corpus_dir=None, db=None,
         chroma_url=None, include_text=False, check_ann=False,
     )  # fmt: skip
-    print_run(result, folder, console)
+    print_run(result, folder, console, show_text=True)
     lost = next(
         (c for comp in result.comparisons.values() for c in comp.with_status(Status.LOST)), None
     )

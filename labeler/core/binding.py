@@ -82,7 +82,12 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
     current = corpus.doc_hashes
     change = diff_documents(bound, current)
     bad: list[SpanCheck] = []
-    for query_id, span in store.spans(change.changed + change.removed):
+    seen: set[int | None] = set()
+    # Spans off the binding too: drawn on another text, or brought back by an undo.
+    for query_id, span in store.spans(change.changed + change.removed) + store.spans_off_binding():
+        if span.id in seen:
+            continue
+        seen.add(span.id)
         text = corpus.documents[span.doc].text if span.doc in current else None
         state = span.state_in(text)
         if state is not SpanState.VALID:
@@ -97,6 +102,10 @@ def sync(store: Store, corpus: Corpus) -> CorpusStatus:
     if status.bound_hash == status.current_hash or status.waiting:
         return status
     with store.write() as db:
+        # Check again under the write lock: another writer may have added a span since.
+        status = check(store, corpus)
+        if status.waiting:
+            return status
         for doc_id in status.change.changed:
             doc = corpus.documents[doc_id]
             moved = db.execute(

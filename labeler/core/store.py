@@ -185,10 +185,13 @@ class Store:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # SQLite may already have rolled back (or COMMIT itself failed): never leave a
+            # transaction open, or every later edit of this session would fail.
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
 
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
@@ -330,14 +333,25 @@ class Store:
         """
         cur = self.conn.cursor()
         cur.row_factory = None
-        queries = cur.execute(
-            "SELECT id, text, abstain, boundary, slices, status, notes FROM queries ORDER BY id"
-        ).fetchall()
-        spans = cur.execute(
-            'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
-            'ORDER BY doc, start, "end", id'
-        ).fetchall()
+        cur.execute("BEGIN")  # one snapshot for both reads
+        try:
+            queries = cur.execute(
+                "SELECT id, text, abstain, boundary, slices, status, notes FROM queries ORDER BY id"
+            ).fetchall()
+            spans = cur.execute(
+                'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
+                'ORDER BY doc, start, "end", id'
+            ).fetchall()
+        finally:
+            cur.execute("COMMIT")
         return queries, spans
+
+    def spans_off_binding(self) -> list[tuple[str, Span]]:
+        """Spans whose document is not bound, or whose text is not the bound one."""
+        return self._span_rows(
+            "WHERE NOT EXISTS (SELECT 1 FROM bound_documents b "
+            "WHERE b.doc = spans.doc AND b.doc_hash = spans.doc_hash)"
+        )
 
     def spans(self, docs: Iterable[str] | None = None) -> list[tuple[str, Span]]:
         """Every span with its query id (only those in `docs`, when given)."""
@@ -480,7 +494,13 @@ class Store:
         )
 
     def _checked_hash(
-        self, span: Span, text: str, hashes: dict[str, str], db: sqlite_utils.Database
+        self,
+        span: Span,
+        text: str,
+        hashes: dict[str, str],
+        db: sqlite_utils.Database,
+        *,
+        also: str | None = None,
     ) -> str:
         """Check `text[start:end] == quote` and return the text's hash, remembering the text."""
         span.check(text)
@@ -489,6 +509,14 @@ class Store:
             seen = self._hashed.get(span.doc)
             # Identity, not equality: the same str object cannot have changed.
             dh = seen[1] if seen is not None and seen[0] is text else doc_hash(text)
+            bound = self._bound_hash(span.doc, db)
+            if bound is not None and dh not in (bound, also):
+                raise StoreError(
+                    f"{span.doc} has changed since the store was bound; this span was drawn "
+                    "on another text",
+                    key="doc",
+                    hint="restart the app; `spanlab corpus status` shows what changed",
+                )
             hashes[span.doc] = dh
             self._hashed[span.doc] = (text, dh)
             self.keep_text(dh, text, db=db)
@@ -497,6 +525,13 @@ class Store:
                 f"span was drawn on {span.doc_hash}, the text given has {dh}", key="doc_hash"
             )
         return dh
+
+    def _bound_hash(self, doc: str, db: sqlite_utils.Database) -> str | None:
+        """The hash the binding holds for `doc`; None for an unbound store (anything goes)."""
+        if self.corpus_hash is None:
+            return None
+        row = db.execute("SELECT doc_hash FROM bound_documents WHERE doc = ?", [doc]).fetchone()
+        return "" if row is None else str(row[0])
 
     # -- writing spans -------------------------------------------------------------------
 
@@ -536,8 +571,8 @@ class Store:
             new = Span.from_text(
                 text, old.doc, start, end, annotator=old.annotator, created=old.created
             )
-            dh = doc_hash(text)
-            self.keep_text(dh, text, db=db)
+            # The text the span is on now is fine too (a span accepted during a review).
+            dh = self._checked_hash(new, text, {}, db, also=old.doc_hash)
             row = {**_span_row(query_id, replace(new, doc_hash=dh)), "id": span_id}
             db.table("spans").update(span_id, row)
             self.log_event(

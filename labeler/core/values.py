@@ -41,8 +41,8 @@ class SpanState(StrEnum):
     ORPHANED = "orphaned"
 
 
-_QUERY_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")
-_SLICE = re.compile(r"^[^\s,]{1,64}$")
+_QUERY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+_SLICE = re.compile(r"[^\s,]{1,64}")
 
 
 def parse_boundary(value: str, *, key: str = "boundary") -> Boundary:
@@ -199,7 +199,7 @@ class Query:
     """The spans that answer it, in document then offset order."""
 
     def __post_init__(self) -> None:
-        if not _QUERY_ID.match(self.id):
+        if not _QUERY_ID.fullmatch(self.id):
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")
@@ -207,7 +207,7 @@ class Query:
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))
         for s in self.slices:
-            if not _SLICE.match(s):
+            if not _SLICE.fullmatch(s):
                 raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
         object.__setattr__(self, "slices", tuple(sorted(set(self.slices))))
         if self.abstain and self.evidence:

@@ -157,3 +157,16 @@ def test_interrupted_build_is_never_marked_complete(tmp_path: Path) -> None:
         client, "spanlab-test-interrupt", chunks, lambda: matrix, candidate="c"
     )
     assert reused_again is True
+
+
+def test_a_complete_collection_with_other_chunks_is_rebuilt_not_reused(tmp_path: Path) -> None:
+    client = connect(None, str(tmp_path / "chroma"))
+    matrix = np.random.default_rng(1).random((3, 4)).astype(np.float32)
+    first = [Chunk(f"a{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]
+    ensure_collection(client, "spanlab-test-digest", first, lambda: matrix, candidate="c")
+    other = [Chunk(f"b{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]  # same count
+    collection, reused = ensure_collection(
+        client, "spanlab-test-digest", other, lambda: matrix, candidate="c"
+    )
+    assert reused is False
+    assert sorted(collection.get()["ids"]) == ["b0", "b1", "b2"]

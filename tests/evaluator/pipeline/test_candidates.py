@@ -61,6 +61,7 @@ def test_good_file_parses_with_settings_candidates_and_gates(tmp_path: Path) -> 
         ("size = 80", "size = 80\ncolour = 1", "colour", "'c80'"),
         ("max_lost = 1", "max_loss = 1", "gates.max_loss", "unknown gate"),
         ('retriever = "lexical"', 'retriever = "bm25"', "settings.retriever", "retriever"),
+        ("k = 3", "k = 3\nresamples = 0", "settings.resamples", "at least 1"),
     ],
 )
 def test_bad_values_name_the_candidate_and_key(

@@ -252,3 +252,21 @@ def test_show_explains_ranks_and_causes(project: Path) -> None:
     assert "c30 vs c60-ov20: lost (" in result.output
     abstain = CliRunner().invoke(app, ["show", "latest", "q-0004"])
     assert "abstention query" in abstain.output
+
+
+def test_a_gate_on_a_slice_no_query_has_is_bad_input(project: Path) -> None:
+    text = CANDIDATES.format(max_lost=10) + "[gates.slice.critcal]\nmax_lost = 0\n"
+    (project / "candidates.toml").write_text(text, "utf-8")
+    result = CliRunner().invoke(app, ["gate", "candidates.toml", "--labels", "labels.json"])
+    assert result.exit_code == 2
+    assert "[gates.slice.critcal]: no labelled query has the slice 'critcal'" in result.stderr
+    assert "critical" in result.stderr  # the hint lists the slices that exist
+
+
+def test_eval_output_off_a_terminal_names_queries_by_id_only(project: Path) -> None:
+    (project / "candidates.toml").write_text(CANDIDATES.format(max_lost=10), "utf-8")
+    result = CliRunner().invoke(app, ["eval", "candidates.toml", "--labels", "labels.json"])
+    assert result.exit_code == 0, result.output
+    assert "q-0001" in result.output or "q-0003" in result.output
+    for text in ("damaged order refund days", "gift cards refunded", "express shipping cost"):
+        assert text not in result.output
