@@ -337,5 +337,15 @@ def import_queries(
         if q.id not in existing or q.id in conflicts
     ]
     with store.write() as db:
+        # Again under the write lock: another annotator may have created one of these ids.
+        _, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
+        if set(now_conflicts) - set(conflicts):
+            raise StoreError(
+                "another writer created "
+                f"{', '.join(sorted(set(now_conflicts) - set(conflicts)))} meanwhile; "
+                "nothing was imported",
+                key="id",
+                hint="run the import again",
+            )
         store.put_queries(todo, texts, db=db)
     return len(todo)
