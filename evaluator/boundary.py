@@ -15,6 +15,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.chunking.spec import SplitterSpec
 from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
 
 CONTEXT = 160
 """Characters of context shown around the evidence."""
@@ -86,6 +87,20 @@ def doc_view(
         inside = any(s <= a and b <= e for s, e in evidence)
         segments.append(Segment(a, b, inside, a in base_cuts, a in cand_cuts))
     return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)), tuple(sorted(cand_cuts)))
+
+
+def candidate_spec(run: Mapping[str, Any], name: str, *, check: bool = True) -> SplitterSpec:
+    """A run's candidate as a SplitterSpec, rebuilt from run.json; with `check`, refuse when
+    this spanlab would cut differently than the run did (`show` and triage share this)."""
+    entry = run["candidates"][name]
+    spec = SplitterSpec(**{k: v for k, v in entry["splitter"].items() if k != "version"})
+    if check and spec.fingerprint() != entry["splitter_fingerprint"]:
+        raise SpanlabError(
+            f"candidate {name!r} cuts differently in this spanlab than in run {run['id']}: "
+            "the boundaries drawn would not be the ones that run ranked",
+            hint="run `spanlab eval` again",
+        )
+    return spec
 
 
 def chunks_for_doc(spec: SplitterSpec, corpus: Corpus, doc: str) -> list[Chunk]:

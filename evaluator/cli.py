@@ -19,7 +19,13 @@ from rich.console import Console
 
 from evaluator import candidates as cands
 from evaluator import report, runs_index
-from evaluator.boundary import chunks_for_doc, doc_view, ranked_table, render_plain
+from evaluator.boundary import (
+    candidate_spec,
+    chunks_for_doc,
+    doc_view,
+    ranked_table,
+    render_plain,
+)
 from evaluator.cliutil import fail, handles_errors
 from evaluator.presets import preset_file
 from evaluator.run import RunOptions, RunResult, run_evaluation
@@ -242,8 +248,6 @@ def show_text(
     corpus: Corpus,
     texts: dict[str, str] | None = None,
 ) -> str:
-    from evaluator.chunking.spec import SplitterSpec
-
     if query not in data["queries"]:
         raise SpanlabError(f"no query {query!r} in run {data['id']}", key="query")
     if data["manifest"]["corpus_hash"] != corpus.hash:
@@ -258,18 +262,7 @@ def show_text(
         raise SpanlabError(f"no candidate {other!r} in run {data['id']}", key="candidate")
     k = int(data["manifest"]["settings"]["k"])
     entry = data["queries"][query]
-    specs = {
-        n: SplitterSpec(**{key: v for key, v in data["candidates"][n]["splitter"].items()
-                           if key != "version"})
-        for n in (base, other)
-    }  # fmt: skip
-    for n, spec in specs.items():
-        if spec.fingerprint() != data["candidates"][n]["splitter_fingerprint"]:
-            raise SpanlabError(
-                f"candidate {n!r} cuts differently in this spanlab than in run {data['id']}: "
-                "the boundaries drawn would not be the ones that run ranked",
-                hint="run `spanlab eval` again",
-            )
+    specs = {n: candidate_spec(data, n) for n in (base, other)}
     kind = "abstention query" if entry["abstain"] else entry["boundary"]
     lines = [f"{query}  {kind}  {', '.join(entry['slices'])}"]
     if texts and query in texts:

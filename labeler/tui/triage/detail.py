@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.boundary import DocView, chunks_for_doc, doc_view
+from evaluator.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
@@ -98,14 +98,13 @@ def warm_tokenizers(run: RunView) -> None:
     """Load every candidate's tokenizer, so the first query opens without the wait."""
     with _LOADING:
         for name in run.names:
-            spec = spec_of(run, name)
+            spec = spec_of(run, name, check=False)  # only warming; opening a query checks
             if spec.unit == "tokens" and spec.tokenizer:
                 load_tokenizer(spec.tokenizer)
 
 
-def spec_of(run: RunView, name: str) -> SplitterSpec:
-    fields = run.data["candidates"][name]["splitter"]
-    return SplitterSpec(**{k: v for k, v in fields.items() if k != "version"})
+def spec_of(run: RunView, name: str, *, check: bool = True) -> SplitterSpec:
+    return candidate_spec(run.data, name, check=check)
 
 
 def share(chunk: Chunk, span: Span) -> float:

@@ -270,3 +270,13 @@ def test_eval_output_off_a_terminal_names_queries_by_id_only(project: Path) -> N
     assert "q-0001" in result.output or "q-0003" in result.output
     for text in ("damaged order refund days", "gift cards refunded", "express shipping cost"):
         assert text not in result.output
+
+
+def test_show_refuses_a_run_cut_by_other_splitter_code(project: Path) -> None:
+    _, _, data = run_gate(project, max_lost=10)
+    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
+    data["candidates"]["c30"]["splitter_fingerprint"] = "0" * 16  # type: ignore[index]
+    (folder / "run.json").write_text(json.dumps(data), "utf-8")
+    result = CliRunner().invoke(app, ["show", "latest", "q-0001", "--candidate", "c30"])
+    assert result.exit_code == 2
+    assert "candidate 'c30' cuts differently in this spanlab" in result.stderr
