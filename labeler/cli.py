@@ -103,11 +103,7 @@ def init(
     proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, encoding=encoding)
     proj.db.parent.mkdir(parents=True, exist_ok=True)
     store = Store.open(proj.db)
-    if store.corpus_hash is None:
-        store.bind(docs.doc_hashes)
-        status = binding.check(store, docs)
-    else:
-        status = binding.sync(store, docs)
+    status = binding.open_or_bind(store, docs)
     config.write(proj)
     for skipped in docs.skipped:
         typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)

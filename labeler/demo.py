@@ -36,9 +36,7 @@ def prepare(directory: Path, console: Console) -> None:
     config.write(proj)
     corpus = Corpus.read(Path("corpus"))
     store = Store.open(proj.db)
-    if store.corpus_hash is None:
-        store.bind(corpus.doc_hashes)
-    binding.sync(store, corpus)
+    binding.open_or_bind(store, corpus)
     console.print(f"working copy  {Path.cwd()}")
     console.print(f"corpus        {len(corpus)} documents  {corpus.hash[:23]}…")
     if store.count("queries") == 0:

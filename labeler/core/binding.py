@@ -116,3 +116,11 @@ def sync(store: Store, corpus: Corpus) -> CorpusStatus:
                 store.keep_text(doc.hash, doc.text, db=db)
         store.bind(corpus.doc_hashes, db=db)
     return replace(status, bound_hash=corpus.hash)
+
+
+def open_or_bind(store: Store, corpus: Corpus) -> CorpusStatus:
+    """Bind a new store to `corpus`; for one already bound, compare and rebind if allowed."""
+    if store.corpus_hash is None:
+        store.bind(corpus.doc_hashes)
+        return check(store, corpus)
+    return sync(store, corpus)
