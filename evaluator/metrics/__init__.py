@@ -4,7 +4,7 @@ One small module per family of measures, each measure a declarative class with i
 formula; `evaluate` runs them over a candidate and breaks every aggregate down.
 """
 
-from evaluator.metrics.base import HasMetricSettings, Measure, MetricSettings, Ranked, Value
+from evaluator.metrics.base import Measure, Value
 from evaluator.metrics.evaluate import (
     DIMENSIONS,
     MEASURES,
@@ -14,6 +14,7 @@ from evaluator.metrics.evaluate import (
     evaluate,
 )
 from evaluator.metrics.index import ChunkIndex, TokenCounter
+from evaluator.metrics.settings import HasMetricSettings, MetricSettings
 from evaluator.metrics.stats import IndexStats, chunk_count, index_stats, indexed_chars
 from evaluator.metrics.view import QueryView, covers
 
@@ -29,7 +30,6 @@ __all__ = [
     "MetricSettings",
     "QueryFacets",
     "QueryView",
-    "Ranked",
     "TokenCounter",
     "Value",
     "chunk_count",

@@ -14,7 +14,7 @@ from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.metrics.abstention import AbstentionTop1
-from evaluator.metrics.base import HasMetricSettings, Measure, MetricSettings, Ranked, Value
+from evaluator.metrics.base import Measure, Value
 from evaluator.metrics.budget import DuplicatePairs, PromptTokens
 from evaluator.metrics.chroma import (
     ChromaIoU,
@@ -31,7 +31,9 @@ from evaluator.metrics.evidence import (
 )
 from evaluator.metrics.index import ChunkIndex, TokenCounter, as_counter
 from evaluator.metrics.ranks import FirstMatchRank, MeanFirstMatchRank
+from evaluator.metrics.settings import HasMetricSettings, MetricSettings
 from evaluator.metrics.view import QueryView
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
 
 MEASURES: tuple[Measure, ...] = (

@@ -10,9 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.base import MetricSettings, Ranked
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
+from evaluator.metrics.settings import MetricSettings
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query, Span
 
 

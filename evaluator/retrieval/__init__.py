@@ -1,40 +1,81 @@
-"""Retrievers rank a candidate's chunks for each query (§6).
+"""Retrievers rank a candidate's chunks for each query (§6), looked up in one table.
 
 They share one shape — built over a candidate's chunks, asked for many queries at once,
 answering ranked lists to `depth` — so `lexical`, `exact` and `chroma` are swapped by a
-setting without the evaluation changing.
+setting without the evaluation changing. Adding one is one builder and one table entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
+from evaluator.embedding.vectors import VectorSource
+from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
+from evaluator.retrieval.request import Built, IndexRequest
 
-from evaluator.chunk import Chunk
-from evaluator.metrics.base import Ranked
+__all__ = [
+    "RETRIEVERS",
+    "Built",
+    "IndexRequest",
+    "QueryInput",
+    "Ranked",
+    "Retriever",
+    "RetrieverKind",
+    "build_retriever",
+    "embedded_text",
+]
 
 
 @dataclass(frozen=True)
-class QueryInput:
-    id: str
-    """Query id."""
-    text: str
-    """The question."""
-    vector: npt.NDArray[np.float32] | None = None
-    """Its embedding, for vector retrievers."""
+class RetrieverKind:
+    """One entry of the table: what a retriever needs and how it is built."""
+
+    name: str
+    """Its name in `retriever = …`."""
+    uses_vectors: bool
+    """Whether queries and chunks are embedded for it."""
+    build: Callable[[IndexRequest], Built]
+    """Index the chunks."""
 
 
-class Retriever(Protocol):
-    def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
-        """One ranked list per query, best first, at most `depth` long."""
-        ...
+def _source(request: IndexRequest) -> VectorSource:
+    if request.vectors is None:
+        raise ValueError(f"retriever for {request.candidate!r} needs a vector source")
+    return request.vectors
 
 
-def embedded_text(chunk: Chunk, texts: Mapping[str, str]) -> str:
-    """What is embedded for a chunk: its prefix (heading, table header), then its text."""
-    body = texts[chunk.doc][chunk.start : chunk.end]
-    return f"{chunk.prefix}\n{body}" if chunk.prefix else body
+def _lexical(request: IndexRequest) -> Built:
+    from evaluator.retrieval.lexical import LexicalRetriever
+
+    return Built(LexicalRetriever(request.chunks, request.texts), warm=False)
+
+
+def _exact(request: IndexRequest) -> Built:
+    from evaluator.retrieval.exact import ExactRetriever
+
+    texts = [embedded_text(c, request.texts) for c in request.chunks]
+    vecs, embedded = _source(request).embed(texts, request.candidate)
+    # No index to keep: warm means every vector came from the cache.
+    warm = embedded.get("computed", 0) == 0 and embedded.get("cached", 0) > 0
+    return Built(ExactRetriever(request.chunks, vecs), warm, embedded)
+
+
+def _chroma(request: IndexRequest) -> Built:
+    from evaluator.retrieval.chroma import open_chroma_retriever
+
+    retriever, extra, embedded = open_chroma_retriever(request, _source(request))
+    return Built(retriever, bool(extra.get("reused")), embedded, extra)
+
+
+RETRIEVERS: dict[str, RetrieverKind] = {
+    "chroma": RetrieverKind("chroma", True, _chroma),
+    "exact": RetrieverKind("exact", True, _exact),
+    "lexical": RetrieverKind("lexical", False, _lexical),
+}
+"""Every retriever by name, in the order errors and help list them."""
+
+
+def build_retriever(kind: str, request: IndexRequest) -> Built:
+    """Index one candidate with the retriever named `kind` (validated with the settings)."""
+    return RETRIEVERS[kind].build(request)

@@ -11,8 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.base import Ranked
-from evaluator.retrieval import QueryInput
+from evaluator.retrieval.base import QueryInput, Ranked
 
 
 class ExactRetriever:

@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.base import Ranked
-from evaluator.retrieval import QueryInput, embedded_text
+from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
 
 TOKEN = re.compile(r"[a-z0-9]+")
 

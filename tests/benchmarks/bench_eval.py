@@ -11,8 +11,8 @@ from pathlib import Path
 from evaluator import candidates
 from evaluator.chunking import chunk_corpus
 from evaluator.embedding import MiniLMEmbedder
+from evaluator.pipeline import RunOptions, run_evaluation
 from evaluator.retrieval import embedded_text
-from evaluator.run import RunOptions, run_evaluation
 from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.resources import bundled

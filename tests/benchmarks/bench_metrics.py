@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from evaluator.chunk import Chunk
-from evaluator.compare import compare
-from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, Ranked, evaluate
+from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, evaluate
+from evaluator.metrics.compare import compare
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Boundary, Query, Span
 
 N_DOCS = 1_000

@@ -2,7 +2,7 @@
 
 The project is made the way a user makes it (`init`, `labels import`, then the corpus
 folder replaced), once per session, and copied for each test. Commands run through the
-real `spanlab` app, which mounts `review` with `labeler.cli_review.register`.
+real `spanlab` app, which mounts `review` from `labeler.cli.review`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import typer
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app as spanlab
-from labeler.cli_review import register
+from labeler.cli import review as review_cli
 from labeler.core.resources import bundled
 
 runner = CliRunner()
@@ -28,14 +28,14 @@ TABLES = ("meta", "bound_documents", "doc_texts", "queries", "spans", "review_de
 
 
 def bare_app() -> typer.Typer:
-    """A command line holding only what `register` adds."""
+    """A command line holding only the `review` module's commands."""
     app = typer.Typer()
 
     @app.callback()
     def main() -> None:
         """spanlab (review only)."""
 
-    register(app)
+    app.add_typer(review_cli.app)
     return app
 
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from evaluator.runs_index import RunEntry, find_run, index_path, list_runs, record
+from evaluator.runs.index import RunEntry, find_run, index_path, list_runs, record
 from labeler.core.errors import StoreError
 
 
 def run_data(run_id: str, started: str, *, passed: bool = True) -> dict[str, Any]:
-    """The parts of run.json the index reads, shaped as `evaluator.report.run_json` writes."""
+    """The parts of run.json the index reads, shaped as `evaluator.runs.report.run_json` writes."""
     return {
         "format": "spanlab.run/1",
         "id": run_id,

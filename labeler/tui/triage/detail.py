@@ -1,6 +1,6 @@
 """One query under the microscope: evidence, both candidates' cuts and both ranked lists.
 
-Built from run.json plus the corpus, with the same `evaluator.boundary.doc_view` that
+Built from run.json plus the corpus, with the same `evaluator.runs.boundary.doc_view` that
 `spanlab show` prints, so screen and command mark the same cuts. Each span gets a verdict
 per candidate — hit, crowded (matched below k), disappeared (a matching chunk exists but
 ranked beyond depth) or cut (no chunk anywhere holds it) — because that is the question
@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
+from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from evaluator.runs_index import find_run
+from evaluator.runs.index import find_run
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.editor import Editor

@@ -1,6 +1,6 @@
 """The frontier in the terminal: recall against chunk count and against duplicate pressure.
 
-The points are `evaluator.frontier.frontier_points`, the same numbers frontier.svg in the
+The points are `evaluator.runs.frontier.frontier_points`, the same numbers frontier.svg in the
 run folder draws. Each candidate is a letter (`B` the baseline, `1`, `2`… the others) so
 the plots read without colour; the legend below gives the exact values.
 """
@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from evaluator.frontier import FrontierPoint, frontier_points
+from evaluator.runs.frontier import FrontierPoint, frontier_points
 from labeler.tui.triage.model import RunView
 
 PANELS = (("chunk_count", "recall@k vs chunks"), ("duplicate_pairs", "recall@k vs dup pairs@k"))

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 from textual.content import Content
 
-from evaluator.boundary import DocView
 from evaluator.chunk import Chunk
+from evaluator.runs.boundary import DocView
 from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
 
 BASELINE_MARK = "▌"

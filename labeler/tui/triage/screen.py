@@ -1,6 +1,6 @@
 """The triage screen (SPEC §11): which candidate gained and lost what against the baseline.
 
-It is handed the runs folder and the corpus; it reads runs through `evaluator.runs_index`
+It is handed the runs folder and the corpus; it reads runs through `evaluator.runs.index`
 and run.json, and sets what its widgets show. Four tabs fit an 80×24 terminal: the
 summary (metrics with deltas and the paired statistics), the gained/lost queries, the
 frontier plot and the runs. Enter on a query opens the query screen.
@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane, Tabs
 
-from evaluator.runs_index import RunEntry, list_runs
+from evaluator.runs.index import RunEntry, list_runs
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from evaluator.runs_index import RunEntry
+from evaluator.runs.index import RunEntry
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
 LOST, GAINED = "bold $error", "bold $success"

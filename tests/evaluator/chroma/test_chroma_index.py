@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from evaluator.candidates import parse
-from evaluator.chroma_index import COMPLETE, connect, ensure_collection
 from evaluator.chunk import Chunk
-from evaluator.run import RunOptions, RunResult, run_evaluation
+from evaluator.pipeline import RunOptions, RunResult, run_evaluation
+from evaluator.retrieval.chroma import COMPLETE, connect, ensure_collection
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evaluator.chunk import Chunk
-from evaluator.metrics import MetricSettings, Ranked
+from evaluator.metrics import MetricSettings
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Boundary, Query, Span
 
 TEXTS = {"a": "".join(chr(97 + i % 26) for i in range(100)), "b": "0123456789" * 6}

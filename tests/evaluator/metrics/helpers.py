@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from evaluator.chunk import Chunk
-from evaluator.metrics import MEASURES, ChunkIndex, MetricSettings, QueryView, Ranked, TokenCounter
+from evaluator.metrics import MEASURES, ChunkIndex, MetricSettings, QueryView, TokenCounter
 from evaluator.metrics.base import Value
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
 from tests.evaluator.metrics.fixtures import INDEX, SETTINGS, TEXTS
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from evaluator.chunk import Chunk
-from evaluator.compare import (
+from evaluator.metrics import MetricSettings, evaluate
+from evaluator.metrics.compare import (
     Cause,
     Status,
     StatusCounts,
@@ -16,8 +17,8 @@ from evaluator.compare import (
     mcnemar_exact,
     paired_bootstrap,
 )
-from evaluator.metrics import MetricSettings, Ranked, evaluate
 from evaluator.metrics.evaluate import CandidateResult
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
 from tests.evaluator.metrics.fixtures import (
     C1,

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator.chunk import Chunk
-from evaluator.metrics import Ranked
 from evaluator.metrics.base import Value
+from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query, Span
 from tests.evaluator.metrics.fixtures import SETTINGS, TEXTS, chunk, query, span
 from tests.evaluator.metrics.helpers import values

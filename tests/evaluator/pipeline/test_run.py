@@ -175,7 +175,7 @@ def test_show_marks_evidence_and_both_candidates_cuts(project: Path) -> None:
 
 
 def test_chroma_report_preset_runs_offline_in_cl100k_tokens(project: Path) -> None:
-    from evaluator.presets import preset_file
+    from evaluator.candidates import preset_file
 
     cfile = preset_file("chroma-report")
     specs = {c.name: (c.spec.splitter, c.spec.unit, c.spec.size, c.spec.overlap)

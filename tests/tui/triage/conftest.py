@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from evaluator.candidates import parse
-from evaluator.report import write_run
-from evaluator.run import RunResult, run_evaluation
+from evaluator.pipeline import RunResult, run_evaluation
+from evaluator.runs.report import write_run
 from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store

@@ -1,6 +1,6 @@
 """`spanlab show` and the query screen mark the same cuts at the same offsets.
 
-Both draw `evaluator.boundary.DocView`; this reads each one's output back into
+Both draw `evaluator.runs.boundary.DocView`; this reads each one's output back into
 {offset: (baseline cut, candidate cut)} and compares, for a cut loss and a crowded one.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from textual.content import Content
 from textual.widgets import Static
 
-from evaluator.cli import show_text
+from evaluator.runs.show import show_text
 from labeler.tui.triage import QueryScreen
 from labeler.tui.triage.app import TriageApp
 from tests.tui.triage.conftest import LATEST, Project

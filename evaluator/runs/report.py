@@ -10,13 +10,15 @@ import json
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evaluator import runs_index
-from evaluator.compare import Status
-from evaluator.frontier import frontier_points, frontier_svg
-from evaluator.junit import junit_xml
-from evaluator.run import CandidateRun, RunResult
+from evaluator.metrics.compare import Status
+from evaluator.runs import index as runs_index
+from evaluator.runs.frontier import frontier_points, frontier_svg
+from evaluator.runs.junit import junit_xml
+
+if TYPE_CHECKING:
+    from evaluator.pipeline.result import CandidateRun, RunResult
 
 FORMAT = "spanlab.run/1"
 PUBLISHED = (

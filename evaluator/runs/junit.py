@@ -9,10 +9,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from evaluator.compare import Status
+from evaluator.metrics.compare import Status
 
 if TYPE_CHECKING:
-    from evaluator.run import RunResult
+    from evaluator.pipeline.result import RunResult
 
 
 def junit_xml(result: RunResult) -> str:

@@ -6,15 +6,18 @@ are in the run folder's report.md.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.compare import Status
-from evaluator.report import skipped_note
-from evaluator.run import RunResult
+from evaluator.metrics.compare import Status
+from evaluator.runs.report import skipped_note
+
+if TYPE_CHECKING:
+    from evaluator.pipeline.result import RunResult
 
 COLUMNS = (
     ("evidence_recall@k", "recall@k", "{:.3f}"),

@@ -11,20 +11,16 @@ import hashlib
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlparse
 
 import numpy as np
 
-from evaluator.candidates import Candidate
 from evaluator.chunk import Chunk
-from evaluator.metrics.base import Ranked
-from evaluator.retrieval import QueryInput, embedded_text
-from labeler.core.corpus import Corpus
+from evaluator.embedding.vectors import VectorSource
+from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.request import IndexRequest
 from labeler.core.errors import ConfigError
-
-if TYPE_CHECKING:
-    from evaluator.run import RunOptions, VectorSource
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
@@ -144,27 +140,30 @@ def ensure_collection(
 
 
 def open_chroma_retriever(
-    cand: Candidate,
-    chunks: list[Chunk],
-    texts: dict[str, str],
-    vectors: VectorSource,
-    corpus: Corpus,
-    options: RunOptions,
+    request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
-    client = connect(options.chroma_url, str(options.chroma_path) if options.chroma_path else None)
-    name = collection_name(corpus.hash, cand.spec.fingerprint(), vectors.embedder.fingerprint)
+    """The candidate's complete collection (reused, or built now) as a retriever."""
+    path = str(request.chroma_path) if request.chroma_path else None
+    client = connect(request.chroma_url, path)
+    name = collection_name(
+        request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
+    )
     embedded: dict[str, int] = {}
+    chunks = request.chunks
 
     def compute() -> Any:
-        matrix, counts = vectors.embed([embedded_text(c, texts) for c in chunks], cand.name)
+        texts = [embedded_text(c, request.texts) for c in chunks]
+        matrix, counts = vectors.embed(texts, request.candidate)
         embedded.update(counts)
         return matrix
 
-    collection, reused = ensure_collection(client, name, chunks, compute, candidate=cand.name)
+    collection, reused = ensure_collection(
+        client, name, chunks, compute, candidate=request.candidate
+    )
     extra = {
         "collection": name,
         "reused": reused,
         "hnsw": HNSW,
-        "server": options.chroma_url,
+        "server": request.chroma_url,
     }
     return ChromaRetriever(collection, chunks), extra, embedded

@@ -1,20 +1,27 @@
 """`spanlab review`: the stale-span review screen, or a read-only list for scripts (§8, §10).
 
 `--list` reads the store without syncing it, so it changes nothing, and never imports
-Textual; the screen is imported only when it is opened. Mounted by `labeler.cli` with
-`register(app)`, which keeps this module free of an import cycle with it.
+Textual; the screen is imported only when it is opened.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from evaluator.cliutil import annotator_name, handles_errors
-from labeler.core import binding, config, review
+from labeler.cli._common import (
+    AnnotatorOpt,
+    CorpusOpt,
+    DbOpt,
+    ThemeOpt,
+    annotator_name,
+    handles_errors,
+    project,
+    read_corpus,
+)
+from labeler.core import binding, review
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 
@@ -23,29 +30,25 @@ QUOTE_WIDTH = 72
 """Characters of a quote shown in the table before it is cut."""
 
 
-def register(app: typer.Typer) -> None:
-    """Add `review` to the `spanlab` command line."""
-    app.command("review", epilog=EXAMPLE)(review_command)
+app = typer.Typer()
+"""`review`, at the top of the command line."""
 
 
+@app.command("review", epilog=EXAMPLE)
 @handles_errors
 def review_command(
     list_only: Annotated[
         bool, typer.Option("--list", help="Print stale spans and candidates; change nothing.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With --list: print JSON.")] = False,
-    annotator: Annotated[
-        str | None, typer.Option("--annotator", help="Your name on decisions (default: login).")
-    ] = None,
-    theme: Annotated[
-        str | None, typer.Option("--theme", help="dark, light or high-contrast.")
-    ] = None,
-    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")] = None,
-    db: Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")] = None,
+    annotator: AnnotatorOpt = None,
+    theme: ThemeOpt = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
 ) -> None:
     """Decide, span by span, where stale labels went after the corpus changed."""
-    proj = config.load(Path.cwd()).override(corpus=corpus, db=db)
-    docs = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    proj = project(corpus, db)
+    docs = read_corpus(proj)
     store = Store.open(proj.db, create=False)
     try:
         if list_only or as_json:

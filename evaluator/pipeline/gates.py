@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from evaluator.candidates import Gates
-from evaluator.compare import Comparison, GroupComparison
+from evaluator.metrics.compare import Comparison, GroupComparison
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,59 @@
+"""The vector source of a run: texts in, vectors out, through the cached embedder.
+
+The model loads on first use, so a lexical run never loads one. Progress is handed in
+as a task factory, so this wing draws no bars itself and knows nothing of the pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+from evaluator.embedding.base import Progress, Vectors
+from evaluator.embedding.cache import CachedEmbedder
+
+TaskFactory = Callable[[str, int], AbstractContextManager[Progress]]
+"""`task(description, total)` yields a Progress callback for the duration of the work."""
+
+
+@contextmanager
+def no_progress(description: str, total: int) -> Iterator[Progress]:
+    """A task that shows nothing."""
+    yield lambda n: None
+
+
+class VectorSource:
+    """Embeds chunk and query texts through the cached embedder, created on first use."""
+
+    def __init__(self, name: str, cache_path: Path | None, task: TaskFactory = no_progress) -> None:
+        self.name = name
+        """The configured embedding (`minilm`, `chroma:default`, …)."""
+        self.cache_path = cache_path
+        """The embedding cache (SQLite); None keeps it in memory."""
+        self.task = task
+        """How long embeddings show their progress."""
+        self._embedder: CachedEmbedder | None = None
+
+    @property
+    def embedder(self) -> CachedEmbedder:
+        if self._embedder is None:
+            from evaluator.embedding import load_embedder
+            from evaluator.embedding.cache import EmbeddingCache
+
+            if self.cache_path is not None:
+                self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+            cache = EmbeddingCache(self.cache_path or ":memory:")
+            self._embedder = CachedEmbedder(load_embedder(self.name), cache)
+        return self._embedder
+
+    def embed(self, texts: Sequence[str], what: str) -> tuple[Vectors, dict[str, int]]:
+        """Vectors for `texts`, and how many were computed and how many came from the cache."""
+        before = self.embedder.stats()
+        with self.task(f"embedding {what}", len(texts)) as advance:
+            vectors = self.embedder.embed(list(texts), progress=advance)
+        after = self.embedder.stats()
+        return vectors, {
+            "computed": after.misses - before.misses,
+            "cached": after.hits - before.hits,
+        }

@@ -1,0 +1,67 @@
+"""`spanlab demo`, headless: a working copy of the bundled demo, bound, labelled, evaluated.
+
+It copies the bundled corpus, imports the bundled labels once and evaluates the bundled
+candidates with Chroma and MiniLM, offline; the command line prints what it returns.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluator.pipeline.project import evaluate_project
+from evaluator.pipeline.result import RunResult
+from labeler.core import binding, config, labelset
+from labeler.core.corpus import Corpus
+from labeler.core.resources import bundled
+from labeler.core.store import Store
+
+
+@dataclass(frozen=True)
+class DemoCopy:
+    folder: Path
+    """The working copy (now the working folder)."""
+    documents: int
+    """Documents in its corpus."""
+    corpus_hash: str
+    """The corpus hash the store is bound to."""
+    queries: int
+    """Queries in its store."""
+    spans: int
+    """Evidence spans in its store."""
+
+
+def prepare(directory: Path) -> DemoCopy:
+    """Copy the bundled demo into `directory`, enter it, bind a store, import labels once."""
+    source = bundled("data/demo")
+    directory.mkdir(parents=True, exist_ok=True)
+    if not (directory / "corpus").exists():
+        shutil.copytree(source / "corpus", directory / "corpus")
+    for name in ("labels.json", "candidates.toml"):
+        shutil.copyfile(source / name, directory / name)
+    os.chdir(directory)
+    proj = config.load(Path.cwd()).override(corpus=Path("corpus"))
+    proj.db.parent.mkdir(parents=True, exist_ok=True)
+    config.write(proj)
+    corpus = Corpus.read(Path("corpus"))
+    store = Store.open(proj.db)
+    try:
+        binding.open_or_bind(store, corpus)
+        if store.count("queries") == 0:
+            queries = labelset.read(Path("labels.json"), corpus).queries
+            labelset.import_queries(store, queries, corpus, annotator="demo")
+        return DemoCopy(
+            Path.cwd(), len(corpus), corpus.hash, store.count("queries"), store.count("spans")
+        )
+    finally:
+        store.close()
+
+
+def evaluate_demo() -> tuple[RunResult, Path]:
+    """Evaluate the prepared copy in the working folder with its bundled candidates."""
+    return evaluate_project(
+        Path("candidates.toml"), labels_file=None, preset=None, corpus_dir=None, db=None,
+        chroma_url=None, include_text=False, check_ann=False,
+    )  # fmt: skip

@@ -1,0 +1,91 @@
+"""A project's evaluation from its folder: spanlab.toml, the corpus, the labels, the run.
+
+The command line, the demo and the TUI share these entry points, so each parses its own
+arguments and then makes one call; the run folder is written by `evaluator.runs`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluator import candidates as cands
+from evaluator.pipeline.options import RunOptions
+from evaluator.pipeline.result import RunResult
+from evaluator.pipeline.run import run_evaluation
+from evaluator.runs.report import write_run
+from labeler.core import binding, config, labelset
+from labeler.core.corpus import Corpus
+from labeler.core.errors import ConfigError, StoreError
+from labeler.core.store import Store
+from labeler.core.values import Query
+
+RUNS_DIR = ".spanlab/runs"
+"""Where a project's run folders live, relative to its root."""
+
+
+@dataclass(frozen=True)
+class Labels:
+    queries: tuple[Query, ...]
+    """What to evaluate."""
+    corpus_hash: str
+    """The corpus the labels are bound to."""
+    label_set_hash: str
+    """Which labels these are."""
+
+
+def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) -> Labels:
+    """The frozen file when given, else the store's labels (refusing stale spans)."""
+    if labels_file is not None:
+        ls = labelset.read(labels_file, corpus)
+        return Labels(ls.queries, ls.corpus_hash, ls.label_set_hash)
+    store = Store.open(proj.db, create=False)
+    status = binding.sync(store, corpus)
+    if status.waiting:
+        raise StoreError(
+            f"{status.waiting} span(s) wait for review; eval refuses to measure stale labels",
+            hint="run `spanlab review`, or pass --labels with a frozen label set",
+        )
+    data = labelset.to_json(store.queries(), corpus)
+    return Labels(tuple(store.queries()), corpus.hash, data["label_set_hash"])
+
+
+def evaluate_project(
+    candidates_file: Path | None,
+    *,
+    labels_file: Path | None,
+    preset: str | None,
+    corpus_dir: Path | None,
+    db: Path | None,
+    chroma_url: str | None,
+    include_text: bool,
+    check_ann: bool,
+    retriever: str | None = None,
+) -> tuple[RunResult, Path]:
+    """Evaluate the project in the working folder; returns the result and its run folder."""
+    proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, chroma_url=chroma_url)
+    if (candidates_file is None) == (preset is None):
+        raise ConfigError("give a candidates file or --preset, not both or neither")
+    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    if retriever is not None:
+        cfile = cands.with_retriever(cfile, retriever)
+    corpus = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    labels = load_labels(labels_file, proj, corpus)
+    options = RunOptions(
+        include_text=include_text,
+        chroma_url=proj.chroma_url,
+        chroma_path=proj.chroma_path,
+        cache_path=proj.root / ".spanlab" / "embeddings.db",
+        check_ann=check_ann,
+    )
+    (proj.root / ".spanlab").mkdir(exist_ok=True)
+    result = run_evaluation(
+        cfile,
+        corpus,
+        labels.queries,
+        label_corpus_hash=labels.corpus_hash,
+        label_set_hash=labels.label_set_hash,
+        options=options,
+    )
+    folder = write_run(result, proj.root / RUNS_DIR, include_text=include_text)
+    return result, folder

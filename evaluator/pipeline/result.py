@@ -1,0 +1,82 @@
+"""What a run produced, as values: per candidate its chunks, ranked lists and measures.
+
+`evaluator.runs` turns these into the run folder; nothing here is written or rendered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.candidates import Candidate, CandidatesFile
+from evaluator.chunk import Chunk
+from evaluator.metrics import CandidateResult
+from evaluator.metrics.compare import Comparison
+from evaluator.metrics.stats import IndexStats
+from evaluator.pipeline.gates import GateResult
+from evaluator.retrieval.base import Ranked
+from labeler.core.corpus import Corpus
+from labeler.core.values import Query
+
+
+@dataclass
+class CandidateRun:
+    candidate: Candidate
+    """What was run."""
+    chunks: list[Chunk]
+    """Every chunk of the candidate's index."""
+    ranked: dict[str, list[Ranked]]
+    """Query id -> ranked list to depth."""
+    result: CandidateResult
+    """Per-query and aggregate measures."""
+    stats: IndexStats
+    """Size of the index."""
+    timings: dict[str, Any] = field(default_factory=dict)
+    """Seconds, each labelled warm or cold."""
+    embeddings: dict[str, int] = field(default_factory=dict)
+    """Texts embedded (computed) and served from the cache (cached)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Retriever details: collection name, HNSW settings, ANN agreement."""
+
+    def metrics(self) -> dict[str, Any]:
+        """The flat `metrics` object of run.json: §7 names to numbers."""
+        flat: dict[str, Any] = dict(self.result.aggregates)
+        flat.update(self.stats.to_json())
+        flat["indexing_seconds"] = self.timings.get("index_seconds")
+        flat["query_latency_p50_ms"] = self.timings.get("query_p50_ms")
+        flat["query_latency_p95_ms"] = self.timings.get("query_p95_ms")
+        flat["embeddings_computed"] = self.embeddings.get("computed", 0)
+        flat["embeddings_cached"] = self.embeddings.get("cached", 0)
+        return flat
+
+
+@dataclass
+class RunResult:
+    id: str
+    """`YYYYmmdd-HHMMSS-xxxxxx`."""
+    started: str
+    """ISO time the run started."""
+    candidates_file: CandidatesFile
+    """The validated candidates file."""
+    corpus: Corpus
+    """The corpus as read."""
+    queries: tuple[Query, ...]
+    """The labelled queries."""
+    label_set_hash: str
+    """Which labels were used."""
+    runs: dict[str, CandidateRun]
+    """Candidate name -> its results, baseline first."""
+    comparisons: dict[str, Comparison]
+    """Candidate name -> comparison with the baseline."""
+    gates: list[GateResult]
+    """Every gate's outcome."""
+    embedding: dict[str, Any] = field(default_factory=dict)
+    """Model id and fingerprint, cache stats."""
+    skipped: tuple[str, ...] = ()
+    """Queries left out: no evidence and not marked abstain (drafts not yet labelled)."""
+    seconds: float = 0.0
+    """Wall time of the whole run."""
+
+    @property
+    def passed(self) -> bool:
+        return all(g.passed for g in self.gates)

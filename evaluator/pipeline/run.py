@@ -1,0 +1,247 @@
+"""One evaluation in steps: cut, embed the queries, run each candidate, compare, gate (§7).
+
+Each step is a plain function over values, so the CLI, the demo and the TUI's worker all
+call the same `run_evaluation`; it returns a `RunResult` and writes nothing —
+`evaluator.runs` writes the run folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from evaluator.candidates import Candidate, CandidatesFile, Settings
+from evaluator.chunk import Chunk
+from evaluator.chunking import chunk_corpus
+from evaluator.chunking.tokenizers import load_tokenizer
+from evaluator.embedding.vectors import VectorSource
+from evaluator.metrics import TokenCounter, evaluate
+from evaluator.metrics.compare import Comparison, compare
+from evaluator.metrics.stats import index_stats
+from evaluator.pipeline import progress, sanity
+from evaluator.pipeline.gates import check as check_gates
+from evaluator.pipeline.options import RunOptions
+from evaluator.pipeline.result import CandidateRun, RunResult
+from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
+from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
+from evaluator.retrieval.exact import ExactRetriever
+from labeler.core.corpus import Corpus
+from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every candidate of one run shares."""
+
+    settings: Settings
+    """The frozen `[settings]`."""
+    corpus: Corpus
+    """The corpus as read."""
+    texts: dict[str, str]
+    """Document id -> canonical text."""
+    counter: TokenCounter
+    """Counts tokens with the settings' tokenizer."""
+    vectors: VectorSource
+    """Embeds texts through the cache, the model loaded on first use."""
+    options: RunOptions
+    """Where indexes and the cache live."""
+
+
+def run_evaluation(
+    cfile: CandidatesFile,
+    corpus: Corpus,
+    queries: Sequence[Query],
+    *,
+    label_corpus_hash: str,
+    label_set_hash: str,
+    options: RunOptions = RunOptions(),
+) -> RunResult:
+    """Cut, index, query and measure every candidate; compare each with the baseline."""
+    started = time.perf_counter()
+    started_at = datetime.now(UTC)
+    settings = cfile.settings
+    kept, skipped = usable_queries(queries)
+    sanity.check_labels(kept, corpus, label_corpus_hash)
+    sanity.check_gated_slices(cfile.gates.slices, kept)
+    ctx = context(settings, corpus, options)
+    chunks_by, chunk_seconds = cut(cfile, corpus)
+    inputs, query_embeddings = embed_queries(ctx, kept)
+    runs: dict[str, CandidateRun] = {}
+    for name in run_order(cfile):
+        cand = cfile.candidate(name)
+        runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept, inputs)
+    comparisons = compare_all(settings, runs)
+    return RunResult(
+        id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
+        started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        candidates_file=cfile,
+        corpus=corpus,
+        queries=tuple(kept),
+        label_set_hash=label_set_hash,
+        runs=runs,
+        comparisons=comparisons,
+        gates=check_gates(
+            cfile.gates, comparisons, {n: r.stats.chunk_count for n, r in runs.items()}
+        ),
+        embedding=embedding_info(ctx, query_embeddings),
+        skipped=skipped,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
+    """Queries to measure, and the ids left out: no evidence and not marked abstain."""
+    skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
+    return [q for q in queries if q.abstain or q.evidence], skipped
+
+
+def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:
+    texts = {d.id: d.text for d in corpus}
+    task = functools.partial(progress.task, enabled=options.progress)
+    return Context(
+        settings, corpus, texts,
+        TokenCounter(load_tokenizer(settings.tokenizer).count, texts),
+        VectorSource(settings.embedding, options.cache_path, task), options,
+    )  # fmt: skip
+
+
+def run_order(cfile: CandidatesFile) -> list[str]:
+    """The baseline first, then the candidates in file order."""
+    base = cfile.settings.baseline
+    return [base] + [c.name for c in cfile.candidates if c.name != base]
+
+
+def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, list[Chunk]], dict[str, float]]:
+    """Every candidate's chunks, checked, and the seconds each cut took."""
+    chunks_by: dict[str, list[Chunk]] = {}
+    seconds: dict[str, float] = {}
+    for cand in cfile.candidates:
+        t = time.perf_counter()
+        chunks_by[cand.name] = chunk_corpus(cand.spec, corpus)
+        seconds[cand.name] = time.perf_counter() - t
+        sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
+    sanity.check_same_documents(chunks_by)
+    return chunks_by, seconds
+
+
+def embed_queries(
+    ctx: Context, queries: Sequence[Query]
+) -> tuple[list[QueryInput], dict[str, int]]:
+    """Each query as a retriever input, embedded when the retriever uses vectors."""
+    inputs = [QueryInput(q.id, q.text) for q in queries]
+    if not RETRIEVERS[ctx.settings.retriever].uses_vectors or not inputs:
+        return inputs, {}
+    vecs, counts = ctx.vectors.embed([q.text for q in queries], "queries")
+    return [QueryInput(q.id, q.text, vecs[i]) for i, q in enumerate(queries)], counts
+
+
+def run_candidate(
+    ctx: Context,
+    cand: Candidate,
+    chunks: list[Chunk],
+    chunk_seconds: float,
+    queries: Sequence[Query],
+    inputs: Sequence[QueryInput],
+) -> CandidateRun:
+    """Index one candidate, search every query to depth, and measure it."""
+    settings = ctx.settings
+    t = time.perf_counter()
+    built = build_retriever(settings.retriever, index_request(ctx, cand, chunks))
+    index_seconds = time.perf_counter() - t
+    ranked, latencies = search_timed(built.retriever, inputs, settings.depth)
+    extra = dict(built.extra)
+    if ctx.options.check_ann and settings.retriever == "chroma":
+        extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
+    result = evaluate(queries, ranked, chunks, settings=settings, texts=ctx.texts,
+                      count_tokens=ctx.counter, name=cand.name)  # fmt: skip
+    uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
+    return CandidateRun(
+        cand, chunks, ranked, result, index_stats(chunks, ctx.texts, ctx.counter),
+        timings={
+            "chunk_seconds": round(chunk_seconds, 4),
+            "index_seconds": round(index_seconds, 4),
+            "index_kind": "warm" if built.warm and uses_vectors else "cold",
+            "query_p50_ms": percentile(latencies, 50),
+            "query_p95_ms": percentile(latencies, 95),
+        },
+        embeddings=built.embedded,
+        extra=extra,
+    )  # fmt: skip
+
+
+def index_request(ctx: Context, cand: Candidate, chunks: list[Chunk]) -> IndexRequest:
+    uses_vectors = RETRIEVERS[ctx.settings.retriever].uses_vectors
+    return IndexRequest(
+        cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
+        ctx.vectors if uses_vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
+    )  # fmt: skip
+
+
+def search_timed(
+    retriever: Retriever, inputs: Sequence[QueryInput], depth: int
+) -> tuple[dict[str, list[Ranked]], list[float]]:
+    """Each query's ranked list, and each search's latency in milliseconds."""
+    ranked: dict[str, list[Ranked]] = {}
+    latencies: list[float] = []
+    for q in inputs:
+        t = time.perf_counter()
+        ranked[q.id] = retriever.search([q], depth)[0]
+        latencies.append((time.perf_counter() - t) * 1000)
+    return ranked, latencies
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    if not values:
+        return None
+    return float(np.percentile(np.asarray(values), q))
+
+
+def compare_all(settings: Settings, runs: dict[str, CandidateRun]) -> dict[str, Comparison]:
+    """Every candidate against the baseline."""
+    base = runs[settings.baseline].result
+    return {
+        name: compare(base, run.result, resamples=settings.resamples, seed=settings.seed)
+        for name, run in runs.items()
+        if name != settings.baseline
+    }
+
+
+def embedding_info(ctx: Context, query_embeddings: dict[str, int]) -> dict[str, Any]:
+    """The model's id and fingerprint and the cache's counts, for the manifest."""
+    info: dict[str, Any] = {"name": ctx.settings.embedding}
+    if not RETRIEVERS[ctx.settings.retriever].uses_vectors:
+        return info
+    emb = ctx.vectors.embedder
+    stats = emb.stats()
+    info.update(
+        model_id=emb.model_id, fingerprint=emb.fingerprint,
+        cache={"hits": stats.hits, "misses": stats.misses}, queries=query_embeddings,
+    )  # fmt: skip
+    return info
+
+
+def ann_agreement(
+    ctx: Context,
+    ranked: dict[str, list[Ranked]],
+    chunks: list[Chunk],
+    inputs: Sequence[QueryInput],
+) -> float | None:
+    """Mean share of Chroma's top-k that the exact retriever also puts in its top-k."""
+    k = ctx.settings.k
+    texts = [embedded_text(c, ctx.texts) for c in chunks]
+    vecs, _ = ctx.vectors.embed(texts, "exact check")
+    exact = ExactRetriever(chunks, vecs).search(inputs, k)
+    shares = []
+    for q, ex in zip(inputs, exact, strict=True):
+        approx = {r.chunk.id for r in ranked[q.id][:k]}
+        want = {r.chunk.id for r in ex}
+        if want:
+            shares.append(len(approx & want) / len(want))
+    return statistics.fmean(shares) if shares else None

@@ -1,0 +1,52 @@
+"""What a retriever is asked to index, and what building it hands back.
+
+Apart from the table in `evaluator.retrieval`, so each retriever module can name these
+types without importing the table that imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluator.chunk import Chunk
+from evaluator.embedding.vectors import VectorSource
+from evaluator.retrieval.base import Retriever
+
+
+@dataclass(frozen=True)
+class IndexRequest:
+    """Everything a retriever may need to index one candidate's chunks."""
+
+    candidate: str
+    """The candidate's name (recorded on its Chroma collection)."""
+    splitter_fingerprint: str
+    """How the chunks were cut: part of the collection's name."""
+    corpus_hash: str
+    """Which corpus they were cut from: part of the collection's name."""
+    chunks: Sequence[Chunk]
+    """Every chunk of the candidate."""
+    texts: Mapping[str, str]
+    """Document id -> canonical text."""
+    vectors: VectorSource | None
+    """Embeds chunk texts; None for a retriever without embeddings."""
+    chroma_url: str | None = None
+    """A Chroma server, or None for the embedded client."""
+    chroma_path: Path | None = None
+    """The embedded client's folder."""
+
+
+@dataclass(frozen=True)
+class Built:
+    """A retriever ready to search, and what building it cost."""
+
+    retriever: Retriever
+    """Searches the candidate's chunks."""
+    warm: bool
+    """The index was reused, or every vector came from the cache."""
+    embedded: dict[str, int] = field(default_factory=dict)
+    """Texts embedded (computed) and served from the cache (cached)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Retriever details for the run: collection name, HNSW settings."""

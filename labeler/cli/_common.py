@@ -1,0 +1,87 @@
+"""What every `spanlab` command shares: its options, written once, and the error wrapper.
+
+Domain errors become one message on stderr and exit code 2 (Ctrl-C: 130); stdout carries
+data only. An option's help text lives here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from labeler.core import binding, config
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.core.store import Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")]
+DbOpt = Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")]
+AnnotatorOpt = Annotated[
+    str | None, typer.Option("--annotator", help="Your name on edits (default: login name).")
+]
+ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme from themes/ by name.")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ChromaOpt = Annotated[str | None, typer.Option("--chroma-url", help="Chroma server URL.")]
+RetrieverOpt = Annotated[
+    str | None, typer.Option(help="Override the retriever: chroma | exact | lexical.")
+]
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+
+
+def handles_errors(fn: F) -> F:
+    """Turn domain errors into a message on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SpanlabError as exc:
+            fail(str(exc))
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            fail("interrupted: every edit so far is committed and no half-built index is marked "
+                 "complete; run the command again to carry on")  # fmt: skip
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def annotator_name(given: str | None) -> str:
+    """`--annotator` when given, else the login name."""
+    if given:
+        return given
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return os.environ.get("USER", "annotator")
+
+
+def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
+    """spanlab.toml of the working folder, with the flags laid over it."""
+    return config.load(Path.cwd()).override(corpus=corpus, db=db)
+
+
+def read_corpus(proj: config.Project) -> Corpus:
+    return Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+
+
+def open_project(
+    corpus: Path | None, db: Path | None
+) -> tuple[config.Project, Corpus, Store, binding.CorpusStatus]:
+    """Read the corpus as it is now, open the store and compare the two (§8)."""
+    proj = project(corpus, db)
+    docs = read_corpus(proj)
+    store = Store.open(proj.db, create=False)
+    status = binding.sync(store, docs)
+    return proj, docs, store, status

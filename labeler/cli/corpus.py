@@ -1,0 +1,107 @@
+"""`spanlab init` and `spanlab corpus status`: the corpus folder and the store's binding.
+
+Each command parses, makes one library call (`binding.open_or_bind`, `binding.sync`) and
+renders; warnings go to stderr so stdout stays data.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project
+from labeler.core import binding, config
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store
+
+app = typer.Typer()
+"""`init`, at the top of the command line."""
+group = typer.Typer(
+    help="The corpus folder and its binding.",
+    epilog="Example: spanlab corpus status --json",
+    no_args_is_help=True,
+)
+"""`spanlab corpus …`."""
+
+
+@app.command(epilog="Example: spanlab init data/corpus --db .spanlab/labels.db")
+@handles_errors
+def init(
+    corpus_dir: Annotated[Path, typer.Argument(help="The corpus folder (.md and .txt files).")],
+    db: DbOpt = None,
+    encoding: Annotated[str, typer.Option(help="Codec of the corpus files.")] = "utf-8",
+) -> None:
+    """Write spanlab.toml, read the corpus and bind the label store to its hash."""
+    started = time.perf_counter()
+    docs = Corpus.read(corpus_dir, encoding=encoding)
+    proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, encoding=encoding)
+    proj.db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store.open(proj.db)
+    status = binding.open_or_bind(store, docs)
+    config.write(proj)
+    for skipped in docs.skipped:
+        typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+    for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
+        typer.echo(
+            f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
+            "its text may be garbled",
+            err=True,
+        )
+    chars = sum(len(d.text) for d in docs)
+    typer.echo(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
+    typer.echo(f"hash     {docs.hash}")
+    typer.echo(f"store    {proj.db}  ({store.count('queries')} queries)")
+    if status.waiting:
+        typer.echo(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
+    typer.echo(f"time     {time.perf_counter() - started:.2f} s")
+
+
+def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
+    """Documents that a non-UTF-8 codec may have garbled: they decode as UTF-8 too."""
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        return []
+    found = []
+    for doc in docs:
+        raw = (root / doc.id).read_bytes()
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if not raw.isascii():
+            found.append(doc.id)
+    return found
+
+
+@group.command("status", epilog="Example: spanlab corpus status --json")
+@handles_errors
+def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
+    """Documents, hash, and what changed since the store was bound."""
+    _, docs, _store, status = open_project(corpus, db)
+    report: dict[str, Any] = {
+        "documents": len(docs),
+        "corpus_hash": docs.hash,
+        "bound_hash": status.bound_hash,
+        "changed": list(status.change.changed),
+        "added": list(status.change.added),
+        "removed": list(status.change.removed),
+        "spans": {state.value: n for state, n in sorted(status.counts.items())},
+        "waiting_for_review": status.waiting,
+    }
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    typer.echo(f"documents  {len(docs)}")
+    typer.echo(f"corpus     {docs.hash}")
+    bound = "same" if status.bound_hash == docs.hash else status.bound_hash
+    typer.echo(f"bound to   {bound}")
+    for key in ("changed", "added", "removed"):
+        for doc in report[key]:
+            typer.echo(f"  {key:<8} {doc}")
+    spans = ", ".join(f"{n} {state}" for state, n in report["spans"].items())
+    typer.echo(f"spans      {spans or 'none'}")
+    if status.waiting:
+        typer.echo(f"{status.waiting} span(s) wait for review: run `spanlab review`")

@@ -1,0 +1,161 @@
+"""`spanlab eval`, `gate`, `show` and `demo`: the evaluator's commands.
+
+`eval --labels FILE` and `gate` need only the corpus folder and the frozen label set — no
+store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input, 3 spanlab
+itself failed (so a crash never reads as a broken gate).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from evaluator.metrics.compare import Status
+from evaluator.pipeline import demo as demo_copy
+from evaluator.pipeline.project import RUNS_DIR, evaluate_project
+from evaluator.runs.show import load_run, show_text
+from evaluator.runs.summary import print_run
+from labeler.cli._common import (
+    ChromaOpt,
+    CorpusOpt,
+    DbOpt,
+    RetrieverOpt,
+    fail,
+    handles_errors,
+    project,
+    read_corpus,
+)
+from labeler.core.errors import ConfigError, SpanlabError
+from labeler.core.store import Store
+
+app = typer.Typer()
+"""The evaluator's commands, at the top of the command line."""
+
+CandidatesArg = Annotated[
+    Path | None, typer.Argument(help="Candidates file (TOML); omit with --preset.")
+]
+LabelsOpt = Annotated[
+    Path | None, typer.Option("--labels", help="Frozen label set (eval default: the store's).")
+]
+PresetOpt = Annotated[
+    str | None, typer.Option("--preset", help="Built-in candidates: chroma-report.")
+]
+TextOpt = Annotated[bool, typer.Option("--include-text", help="Allow query text in the run files.")]
+
+
+@app.command("demo", epilog="Example: spanlab demo --dir spanlab-demo")
+@handles_errors
+def demo(
+    directory: Annotated[Path, typer.Option("--dir", help="Folder for the working copy.")] = Path(
+        "spanlab-demo"
+    ),
+) -> None:
+    """The bundled demo, end to end, offline: corpus, labels, Chroma + MiniLM evaluation."""
+    console = Console()
+    copy = demo_copy.prepare(directory)
+    console.print(f"working copy  {copy.folder}")
+    console.print(f"corpus        {copy.documents} documents  {copy.corpus_hash[:23]}…")
+    console.print(f"labels        {copy.queries} queries, {copy.spans} evidence spans")
+    result, folder = demo_copy.evaluate_demo()
+    print_run(result, folder, console, show_text=True)
+    lost = next(
+        (c for comp in result.comparisons.values() for c in comp.with_status(Status.LOST)), None
+    )
+    example = lost.query if lost else result.queries[0].id
+    console.print("\nNext:")
+    console.print(f"  cd {Path.cwd()}")
+    console.print(f"  spanlab show {result.id} {example}   # the boundary view of one query")
+    console.print("  spanlab triage                       # gained and lost queries, in the app")
+    console.print("  spanlab label                        # fix or add labels")
+
+
+@app.command("eval", epilog="Example: spanlab eval candidates.toml --labels frozen.json")
+@handles_errors
+def eval_command(
+    candidates_file: CandidatesArg = None,
+    labels: LabelsOpt = None,
+    chroma_url: ChromaOpt = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write run.json here.")
+    ] = None,
+    preset: PresetOpt = None,
+    include_text: TextOpt = False,
+    check_ann: Annotated[
+        bool, typer.Option("--check-ann", help="Report Chroma vs exact top-k agreement.")
+    ] = False,
+    retriever: RetrieverOpt = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
+    result, folder = evaluate_project(
+        candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
+        chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
+        retriever=retriever,
+    )  # fmt: skip
+    if json_out is not None:
+        json_out.write_text((folder / "run.json").read_text("utf-8"), "utf-8")
+    show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
+    print_run(result, folder, Console(), show_text=show_query_text)
+
+
+@app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
+@handles_errors
+def gate_command(
+    candidates_file: CandidatesArg = None,
+    labels: LabelsOpt = None,
+    chroma_url: ChromaOpt = None,
+    preset: PresetOpt = None,
+    retriever: RetrieverOpt = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
+    spanlab itself fails, so a crash never reads as a broken gate)."""
+    if labels is None:
+        raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
+    try:
+        result, folder = evaluate_project(
+            candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=None,
+            chroma_url=chroma_url, include_text=False, check_ann=False, retriever=retriever,
+        )  # fmt: skip
+    except SpanlabError:
+        raise
+    except Exception as exc:
+        traceback.print_exc()
+        fail(f"internal error, not a gate result: {exc!r}")
+        raise typer.Exit(3) from None
+    for g in result.gates:
+        mark = "pass" if g.passed else "FAIL"
+        value = "–" if g.value is None else f"{g.value:g}"
+        typer.echo(f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {value}  (limit {g.limit:g})")
+    typer.echo(f"run folder: {folder}")
+    if not result.passed:
+        broken = sum(not g.passed for g in result.gates)
+        typer.echo(f"{broken} gate(s) broken", err=True)
+        raise typer.Exit(1)
+
+
+@app.command("show", epilog="Example: spanlab show latest q-0007 --candidate tok128-ov0")
+@handles_errors
+def show_command(
+    run: Annotated[str, typer.Argument(help="Run id, a run folder, or 'latest'.")],
+    query: Annotated[str, typer.Argument(help="Query id.")],
+    candidate: Annotated[
+        str | None, typer.Option(help="Candidate to compare (default: the first).")
+    ] = None,
+    corpus: CorpusOpt = None,
+) -> None:
+    """A query's evidence with baseline and candidate cuts, and both top-k lists."""
+    proj = project(corpus)
+    data = load_run(proj.root / RUNS_DIR, run)
+    docs = read_corpus(proj)
+    texts = None
+    if proj.db.exists():
+        texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
+    typer.echo(show_text(data, query, candidate, docs, texts))
