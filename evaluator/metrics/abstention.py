@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.shown import Better, Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
@@ -19,6 +20,7 @@ class AbstentionTop1(Measure):
 
     name = "abstention_top1"
     parameters = ()
+    shown = Shown("abstain top-1", "abst top-1", "{:.3f}", Better.LOWER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.query.abstain or not view.ranked:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from evaluator.metrics.settings import MetricSettings
+from evaluator.metrics.shown import Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
@@ -27,6 +28,8 @@ class Measure(ABC):
     """The measure's name as reports print it (`evidence_recall@k`)."""
     parameters: ClassVar[tuple[str, ...]] = ()
     """The settings it reads, so a report can print `k=5, coverage_threshold=0.8`."""
+    shown: ClassVar[Shown]
+    """How every view labels and prints it, and which way is better."""
 
     @abstractmethod
     def value(self, view: QueryView) -> Value | None:

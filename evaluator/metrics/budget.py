@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.shown import Better, Shown
 from evaluator.metrics.view import shared_chars
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ class DuplicatePairs(Measure):
 
     name = "duplicate_pairs@k"
     parameters = ("k", "duplicate_threshold")
+    shown = Shown("dup pairs@k", "dup pairs", "{:.2f}", Better.LOWER)
 
     def value(self, view: QueryView) -> Value | None:
         threshold = view.settings.duplicate_threshold
@@ -39,6 +41,7 @@ class PromptTokens(Measure):
 
     name = "prompt_tokens@k"
     parameters = ("k",)
+    shown = Shown("prompt tok@k", "prompt tok", "{:.0f}", Better.LOWER)
 
     def value(self, view: QueryView) -> Value | None:
         return view.tokens.total(view.top)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.shown import Better, Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
@@ -24,6 +25,7 @@ class ChromaRecall(Measure):
 
     name = "chroma_recall"
     parameters = ("k",)
+    shown = Shown("Chroma recall", "C-recall", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -42,6 +44,7 @@ class ChromaPrecision(Measure):
 
     name = "chroma_precision"
     parameters = ("k",)
+    shown = Shown("Chroma precision", "C-prec", "{:.4f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         o = view.retrieved_overlap
@@ -58,6 +61,7 @@ class ChromaIoU(Measure):
 
     name = "chroma_iou"
     parameters = ("k",)
+    shown = Shown("IoU", "IoU", "{:.4f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -76,6 +80,7 @@ class ChromaPrecisionOmega(Measure):
 
     name = "chroma_precision_omega"
     parameters = ()
+    shown = Shown("precision Ω", "P-Ω", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from evaluator.metrics.evaluate import DIMENSIONS, CandidateResult, group_ids
+from evaluator.metrics.registry import ABSTENTION_TOP1, FIRST_RANKS, HIT, ORACLE, RECALL
 
 MIN_DECISIVE = 30
 """Answerable queries below which the set is too small to be decisive (§7)."""
@@ -44,6 +45,18 @@ class Cause(StrEnum):
     """Every span matched within depth, but some only below rank k."""
     DISAPPEARED = "disappeared"
     """Some span has no matching chunk within depth."""
+
+    @property
+    def words(self) -> str:
+        """The cause in a reader's words, as every view states it."""
+        return _CAUSE_WORDS[self]
+
+
+_CAUSE_WORDS = {
+    Cause.CUT: "no chunk holds the evidence; a boundary split it",
+    Cause.CROWDED: "a chunk holds it, but ranks below k",
+    Cause.DISAPPEARED: "no matching chunk within depth",
+}
 
 
 @dataclass(frozen=True)
@@ -190,15 +203,13 @@ def _delta(before: object, after: object) -> float | None:
 
 def _change(qid: str, baseline: CandidateResult, candidate: CandidateResult) -> QueryChange:
     before, after = baseline.per_query[qid], candidate.per_query[qid]
-    top1 = _delta(before["abstention_top1"], after["abstention_top1"])
+    top1 = _delta(before[ABSTENTION_TOP1], after[ABSTENTION_TOP1])
     if not baseline.facets[qid].answerable:
         return QueryChange(qid, None, None, top1, None)
-    was, now = bool(before["hit@k"]), bool(after["hit@k"])
+    was, now = bool(before[HIT]), bool(after[HIT])
     status = _status(was, now)
     cause = _cause(after) if status == Status.LOST else None
-    return QueryChange(
-        qid, status, _delta(before["evidence_recall@k"], after["evidence_recall@k"]), top1, cause
-    )
+    return QueryChange(qid, status, _delta(before[RECALL], after[RECALL]), top1, cause)
 
 
 def _status(was: bool, now: bool) -> Status:
@@ -209,10 +220,10 @@ def _status(was: bool, now: bool) -> Status:
 
 def _cause(values: Mapping[str, object]) -> Cause:
     """Cut beats disappeared beats crowded: the deepest reason the candidate missed."""
-    oracle = _number(values["oracle_recall"])
+    oracle = _number(values[ORACLE])
     if oracle is not None and oracle < 1.0:
         return Cause.CUT
-    ranks = values["first_match_rank"]
+    ranks = values[FIRST_RANKS]
     if isinstance(ranks, tuple) and any(r is None for r in ranks):
         return Cause.DISAPPEARED
     return Cause.CROWDED

@@ -13,46 +13,13 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.abstention import AbstentionTop1
 from evaluator.metrics.base import Measure, Value
-from evaluator.metrics.budget import DuplicatePairs, PromptTokens
-from evaluator.metrics.chroma import (
-    ChromaIoU,
-    ChromaPrecision,
-    ChromaPrecisionOmega,
-    ChromaRecall,
-)
-from evaluator.metrics.evidence import (
-    DocumentHit,
-    EvidenceRecall,
-    Hit,
-    OracleRecall,
-    UniqueEvidence,
-)
 from evaluator.metrics.index import ChunkIndex, TokenCounter, as_counter
-from evaluator.metrics.ranks import FirstMatchRank, MeanFirstMatchRank
+from evaluator.metrics.registry import MEASURES
 from evaluator.metrics.settings import HasMetricSettings, MetricSettings
 from evaluator.metrics.view import QueryView
 from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
-
-MEASURES: tuple[Measure, ...] = (
-    EvidenceRecall(),
-    Hit(),
-    DocumentHit(),
-    OracleRecall(),
-    FirstMatchRank(),
-    MeanFirstMatchRank(),
-    DuplicatePairs(),
-    UniqueEvidence(),
-    PromptTokens(),
-    ChromaRecall(),
-    ChromaPrecision(),
-    ChromaIoU(),
-    ChromaPrecisionOmega(),
-    AbstentionTop1(),
-)
-"""Every §7 measure, in report order."""
 
 DIMENSIONS = ("slice", "boundary", "doc")
 """The breakdowns: a query belongs to each of its slices and each evidence document."""

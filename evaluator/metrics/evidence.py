@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.shown import Better, Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
@@ -20,6 +21,7 @@ class EvidenceRecall(Measure):
 
     name = "evidence_recall@k"
     parameters = ("k", "coverage_threshold")
+    shown = Shown("recall@k", "recall@k", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -32,6 +34,7 @@ class Hit(Measure):
 
     name = "hit@k"
     parameters = ("k", "coverage_threshold")
+    shown = Shown("hit@k", "hit@k", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         return all(view.matched_in_k) if view.answerable else None
@@ -42,6 +45,7 @@ class DocumentHit(Measure):
 
     name = "document_hit@k"
     parameters = ("k",)
+    shown = Shown("doc hit@k", "doc hit", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -57,6 +61,7 @@ class OracleRecall(Measure):
 
     name = "oracle_recall"
     parameters = ("coverage_threshold",)
+    shown = Shown("oracle recall", "oracle", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -69,6 +74,7 @@ class UniqueEvidence(Measure):
 
     name = "unique_evidence@k"
     parameters = ("k", "coverage_threshold")
+    shown = Shown("unique evid@k", "unique evid", "{:.3f}", Better.HIGHER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:

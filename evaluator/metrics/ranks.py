@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.shown import Better, Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
@@ -24,6 +25,7 @@ class FirstMatchRank(Measure):
 
     name = "first_match_rank"
     parameters = ("depth", "coverage_threshold")
+    shown = Shown("1st match ranks", "ranks", "{}", Better.LOWER)
 
     def value(self, view: QueryView) -> Value | None:
         return view.first_ranks if view.answerable else None
@@ -41,6 +43,7 @@ class MeanFirstMatchRank(Measure):
 
     name = "mean_first_match_rank"
     parameters = ("depth", "coverage_threshold")
+    shown = Shown("1st match rank", "1st rank", "{:.2f}", Better.LOWER)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:

@@ -12,6 +12,7 @@ from typing import Any
 
 from evaluator.candidates import Gates
 from evaluator.metrics.compare import Comparison, GroupComparison
+from evaluator.metrics.registry import ABSTENTION_TOP1, DUPLICATES, RECALL
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,13 @@ def _value(gate: str, group: GroupComparison, chunk_ratio: float | None) -> floa
     if gate == "max_lost":
         return float(group.counts.lost)
     if gate == "min_recall_delta":
-        return group.deltas.get("evidence_recall@k")
+        return group.deltas.get(RECALL)
     if gate == "max_chunk_count_ratio":
         return chunk_ratio
     if gate == "max_duplicate_pairs_delta":
-        return group.deltas.get("duplicate_pairs@k")
+        return group.deltas.get(DUPLICATES)
     if gate == "max_abstention_top1_delta":
-        return group.deltas.get("abstention_top1")
+        return group.deltas.get(ABSTENTION_TOP1)
     raise ValueError(f"unknown gate {gate!r}")
 
 
