@@ -1,4 +1,4 @@
-"""Query and span edits, each one committed at once and logged in the audit trail (§3).
+"""Query and span edits, each committed at once and, bulk imports aside, logged (§3).
 
 Every span written is checked against the text it was drawn on, and that text is kept
 (content-addressed) so stale spans can be reviewed after the corpus folder changes.
