@@ -18,6 +18,7 @@ from typing import Any
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
+from labeler.core.typed import Kind, Refusal, typed
 
 RETRIEVERS = tuple(RETRIEVER_KINDS)
 """Names `retriever = …` accepts, from the retrieval wing's table."""
@@ -91,36 +92,60 @@ class CandidatesFile:
         return next(c for c in self.candidates if c.name == name)
 
 
-_SETTING_TYPES: dict[str, type | tuple[type, ...]] = {
-    "baseline": str, "k": int, "depth": int, "coverage_threshold": (int, float),
-    "duplicate_threshold": (int, float), "embedding": str, "retriever": str,
+_SETTING_TYPES: dict[str, Kind] = {
+    "baseline": str, "k": int, "depth": int, "coverage_threshold": float,
+    "duplicate_threshold": float, "embedding": str, "retriever": str,
     "tokenizer": str, "seed": int, "resamples": int,
 }  # fmt: skip
-_CANDIDATE_TYPES: dict[str, type | tuple[type, ...]] = {
+_CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str,
 }  # fmt: skip
 
 
-def _typed(table: Mapping[str, Any], types: Mapping[str, Any], where: str, file: str) -> None:
+@dataclass(frozen=True)
+class _Entry:
+    """A key of a candidates-file table, as `typed` refuses it."""
+
+    file: str
+    """The candidates file."""
+    table: str
+    """How messages name the table: `[settings]`, `candidate 'w10'`, `gates`."""
+    key: str = ""
+    """The key in that table."""
+
+    def at(self, key: str) -> _Entry:
+        return replace(self, key=key)
+
+    def refuse(self, refusal: Refusal) -> ConfigError:
+        message = f"{self.table}: {self.key!r} has the wrong type ({refusal.got})"
+        return ConfigError(message, file=self.file, key=self.key)
+
+
+@dataclass(frozen=True)
+class _Limit(_Entry):
+    """A gate's limit: any number."""
+
+    def refuse(self, refusal: Refusal) -> ConfigError:
+        message = f"{self.table}: {self.key} must be a number"
+        return ConfigError(message, file=self.file, key=self.key)
+
+
+def _check_table(
+    table: Mapping[str, Any], types: Mapping[str, Kind], where: str, file: str
+) -> None:
     for key, value in table.items():
         if key not in types:
             raise ConfigError(
                 f"{where}: unknown key {key!r} (known: {', '.join(types)})", file=file, key=key
             )
-        want = types[key]
-        if isinstance(value, bool) or not isinstance(value, want):
-            raise ConfigError(
-                f"{where}: {key!r} has the wrong type ({type(value).__name__})",
-                file=file,
-                key=key,
-            )
+        typed(value, types[key], _Entry(file, where, key))
 
 
 def _settings(raw: Any, file: str) -> Settings:
     if not isinstance(raw, dict):
         raise ConfigError("missing [settings] table", file=file, key="settings")
-    _typed(raw, _SETTING_TYPES, "[settings]", file)
+    _check_table(raw, _SETTING_TYPES, "[settings]", file)
     if "baseline" not in raw:
         raise ConfigError("[settings] needs a baseline", file=file, key="settings.baseline")
     s = Settings(**raw)
@@ -144,7 +169,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
         raise ConfigError(f"{where} must be a table", file=file, key=where)
     name = raw.get("name")
     label = f"candidate {name!r}" if isinstance(name, str) else where
-    _typed(raw, _CANDIDATE_TYPES, label, file)
+    _check_table(raw, _CANDIDATE_TYPES, label, file)
     for key in ("name", "splitter", "size"):
         if key not in raw:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
@@ -172,9 +197,7 @@ def _gates(raw: Any, file: str) -> Gates:
                     file=file,
                     key=f"{where}.{key}",
                 )
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{where}: {key} must be a number", file=file, key=key)
-            out[key] = float(value)
+            out[key] = float(typed(value, float, _Limit(file, where, key)))
         return out
 
     slices_raw = raw.get("slice", {})

@@ -108,12 +108,7 @@ def sync(store: Store, corpus: Corpus) -> CorpusStatus:
             return status
         for doc_id in status.change.changed:
             doc = corpus.documents[doc_id]
-            moved = db.execute(
-                "UPDATE spans SET doc_hash = ? WHERE doc = ? AND doc_hash != ?",
-                [doc.hash, doc_id, doc.hash],
-            )
-            if moved.rowcount:
-                store.keep_text(doc.hash, doc.text, db=db)
+            store.rehash_spans(doc_id, doc.hash, doc.text, db=db)
         store.bind(corpus.doc_hashes, db=db)
     return replace(status, bound_hash=corpus.hash)
 

@@ -22,6 +22,7 @@ from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.store import Store, utcnow
+from labeler.core.typed import Refusal, need
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
 FORMAT = "spanlab.labelset/1"
@@ -141,26 +142,32 @@ def write_json(data: Mapping[str, Any], out: Path) -> None:
 # -- reading ---------------------------------------------------------------------------
 
 
-def _need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
-    if key not in obj:
-        raise LabelError(f"missing key {key!r}", key=f"{path}.{key}" if path else key)
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise LabelError(
-            f"{key!r} must be {name}, got {type(value).__name__}",
-            key=f"{path}.{key}" if path else key,
-        )
-    return value
+@dataclass(frozen=True)
+class _Key:
+    """A key path in a label set (`queries[3].evidence[0].start`), as `typed` refuses it."""
+
+    path: str
+    """The whole path."""
+    name: str = ""
+    """Its last key, which the message names."""
+
+    def at(self, key: str) -> _Key:
+        return _Key(f"{self.path}.{key}" if self.path else key, key)
+
+    def refuse(self, refusal: Refusal) -> LabelError:
+        named = refusal.reason == "wrong type" and self.name
+        message = f"{self.name!r} {refusal.message}" if named else refusal.message
+        return LabelError(message, key=self.path)
 
 
 def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
     if not isinstance(raw, dict):
         raise LabelError("evidence must be an object", key=path)
-    doc = _need(raw, "doc", str, path)
-    start = _need(raw, "start", int, path)
-    end = _need(raw, "end", int, path)
-    quote = _need(raw, "quote", str, path)
+    at = _Key(path)
+    doc = need(raw, "doc", str, at)
+    start = need(raw, "start", int, at)
+    end = need(raw, "end", int, at)
+    quote = need(raw, "quote", str, at)
     if doc not in corpus:
         raise LabelError(f"document {doc!r} is not in the corpus", key=f"{path}.doc")
     text = corpus.text(doc)
@@ -182,20 +189,21 @@ def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
 def parse_query(raw: Any, corpus: Corpus, path: str) -> Query:
     if not isinstance(raw, dict):
         raise LabelError("a query must be an object", key=path)
-    evidence = _need(raw, "evidence", list, path)
+    at = _Key(path)
+    evidence = need(raw, "evidence", list, at)
     spans = tuple(_parse_span(e, corpus, f"{path}.evidence[{i}]") for i, e in enumerate(evidence))
-    slices = _need(raw, "slices", list, path)
+    slices = need(raw, "slices", list, at)
     if not all(isinstance(s, str) for s in slices):
         raise LabelError("slices must be strings", key=f"{path}.slices")
     try:
         return Query(
-            id=_need(raw, "id", str, path),
-            text=_need(raw, "text", str, path),
-            abstain=_need(raw, "abstain", bool, path),
-            boundary=parse_boundary(_need(raw, "boundary", str, path), key=f"{path}.boundary"),
+            id=need(raw, "id", str, at),
+            text=need(raw, "text", str, at),
+            abstain=need(raw, "abstain", bool, at),
+            boundary=parse_boundary(need(raw, "boundary", str, at), key=f"{path}.boundary"),
             slices=tuple(slices),
             notes=raw.get("notes", "") if isinstance(raw.get("notes", ""), str) else "",
-            status=parse_status(_need(raw, "status", str, path), key=f"{path}.status"),
+            status=parse_status(need(raw, "status", str, at), key=f"{path}.status"),
             evidence=spans,
         )
     except LabelError as exc:
@@ -208,12 +216,13 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
     """Validate a decoded label set against the corpus as it is now."""
     if not isinstance(data, dict):
         raise LabelError("a label set must be a JSON object")
-    fmt = _need(data, "format", str, "")
+    top = _Key("")
+    fmt = need(data, "format", str, top)
     if fmt != FORMAT:
         raise LabelError(f"unknown format {fmt!r} (expected {FORMAT!r})", key="format")
-    meta = _need(data, "corpus", dict, "")
-    chash = _need(meta, "hash", str, "corpus")
-    docs = _need(meta, "documents", dict, "corpus")
+    meta = need(data, "corpus", dict, top)
+    chash = need(meta, "hash", str, top.at("corpus"))
+    docs = need(meta, "documents", dict, top.at("corpus"))
     if meta.get("normalization", NORMALIZATION) != NORMALIZATION:
         raise LabelError(
             f"labels use normalization {meta.get('normalization')!r}, this spanlab uses "
@@ -241,7 +250,7 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
             details=details[:12] + more,
             hint="import into the store bound to the old corpus, then run `spanlab review`",
         )
-    raw_queries = _need(data, "queries", list, "")
+    raw_queries = need(data, "queries", list, top)
     queries = tuple(parse_query(q, corpus, f"queries[{i}]") for i, q in enumerate(raw_queries))
     seen: set[str] = set()
     for i, q in enumerate(queries):

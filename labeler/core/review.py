@@ -7,10 +7,8 @@ keeps the whole old span, so undo restores it exactly. Nothing here moves a span
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 import sqlite_utils
 
@@ -19,12 +17,8 @@ from labeler.core.anchoring import Proposal, propose_many
 from labeler.core.canonical import doc_hash
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
-from labeler.core.store import Store, utcnow
+from labeler.core.store import Decision, Store
 from labeler.core.values import Span, SpanState
-
-DecisionKind = Literal["accept", "orphan", "undo"]
-EVENT = {"accept": "review-accepted", "orphan": "review-orphaned", "undo": "review-undone"}
-"""Event kinds; the event payload keeps the whole span as it was before the decision."""
 
 
 @dataclass(frozen=True)
@@ -58,40 +52,6 @@ class Proposed:
     """The span awaiting review."""
     proposal: Proposal
     """The candidates, best first; orphaned when none reaches the floor."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One row of `review_decisions`: who decided what, when, on which corpora."""
-
-    id: int
-    """Row id; `undo` takes it."""
-    kind: DecisionKind
-    """accept, orphan or undo."""
-    span_id: int
-    """The span decided on."""
-    query_id: str
-    """Its query."""
-    doc: str
-    """Its document."""
-    old_start: int
-    """Start in the text the span was drawn on."""
-    old_end: int
-    """End in that text."""
-    old_quote: str
-    """The quote as it was drawn."""
-    new_start: int | None
-    """Start in the new text (None for orphan)."""
-    new_end: int | None
-    """End in the new text (None for orphan)."""
-    old_corpus_hash: str
-    """The corpus hash the store was bound to."""
-    new_corpus_hash: str
-    """The corpus hash of the folder when deciding."""
-    annotator: str
-    """Who decided."""
-    at: str
-    """ISO-8601 UTC time of the decision."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +98,7 @@ class Summary:
 def pending(store: Store, corpus: Corpus) -> list[PendingSpan]:
     """Every stale or orphaned span, by document and offset; candidates are not computed."""
     status = binding.check(store, corpus)
-    questions = _questions(store, {c.query_id for c in status.spans})
+    questions = store.query_texts({c.query_id for c in status.spans})
     old_texts: dict[str, str | None] = {}
     out = []
     for c in status.spans:
@@ -164,11 +124,6 @@ def pending_span(store: Store, corpus: Corpus, span_id: int) -> PendingSpan | No
     question = store.query(query_id).text
     new = None if doc is None else doc.text
     return PendingSpan(query_id, question, span, state, store.doc_text(span.doc_hash), new)
-
-
-def _questions(store: Store, ids: set[str]) -> dict[str, str]:
-    rows = store.conn.execute("SELECT id, text FROM queries")
-    return {r["id"]: r["text"] for r in rows if r["id"] in ids}
 
 
 def proposals(store: Store, corpus: Corpus, *, limit: int = 5) -> list[Proposed]:
@@ -213,35 +168,11 @@ def proposed_json(item: Proposed) -> dict[str, Any]:
 
 def decisions(store: Store) -> list[Decision]:
     """Every decision ever made, oldest first."""
-    rows = store.conn.execute("SELECT * FROM review_decisions ORDER BY id")
-    return [_decision_from_row(r) for r in rows]
+    return store.decisions()
 
 
 def decision(store: Store, decision_id: int) -> Decision:
-    sql = "SELECT * FROM review_decisions WHERE id = ?"
-    row = store.conn.execute(sql, (decision_id,)).fetchone()
-    if row is None:
-        raise StoreError(f"no review decision {decision_id}", key="decision")
-    return _decision_from_row(row)
-
-
-def _decision_from_row(row: Mapping[str, Any]) -> Decision:
-    return Decision(
-        id=row["id"],
-        kind=row["decision"],
-        span_id=row["span_id"],
-        query_id=row["query_id"],
-        doc=row["old_doc"],
-        old_start=row["old_start"],
-        old_end=row["old_end"],
-        old_quote=row["old_quote"],
-        new_start=row["new_start"],
-        new_end=row["new_end"],
-        old_corpus_hash=row["old_corpus_hash"],
-        new_corpus_hash=row["new_corpus_hash"],
-        annotator=row["annotator"],
-        at=row["at"],
-    )
+    return store.decision(decision_id)
 
 
 # -- deciding --------------------------------------------------------------------------
@@ -264,14 +195,11 @@ def accept(
         new = replace(old.moved(text, start, end), doc_hash=doc_hash(text))
         new.check(text)
         store.keep_text(new.doc_hash, text, db=db)
-        db.execute(
-            'UPDATE spans SET start = ?, "end" = ?, quote = ?, prefix = ?, suffix = ?, '
-            "doc_hash = ? WHERE id = ?",
-            [start, end, new.quote, new.prefix, new.suffix, new.doc_hash, span_id],
-        )
-        row = _record(
-            store, db, "accept", query_id, old, (start, end), bound, corpus.hash, annotator
-        )
+        store.relocate_span(span_id, new, db=db)
+        row = store.record_decision(
+            "accept", query_id, old, (start, end),
+            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+        )  # fmt: skip
     return _after(store, corpus, row, bound)
 
 
@@ -281,8 +209,11 @@ def orphan(store: Store, corpus: Corpus, span_id: int, *, annotator: str) -> Out
     with store.write() as db:
         query_id, old = store.span(span_id)
         _require_waiting(old, corpus)
-        db.execute("DELETE FROM spans WHERE id = ?", [span_id])
-        row = _record(store, db, "orphan", query_id, old, None, bound, corpus.hash, annotator)
+        store.drop_span(span_id, db=db)
+        row = store.record_decision(
+            "orphan", query_id, old, None,
+            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+        )  # fmt: skip
     return _after(store, corpus, row, bound)
 
 
@@ -293,15 +224,16 @@ def undo(store: Store, corpus: Corpus, decision_id: int, *, annotator: str) -> O
         undone = decision(store, decision_id)
         old = _undoable(store, undone)
         if undone.kind == "accept":
-            db.table("spans").update(undone.span_id, _span_fields(old))
+            store.rewrite_span(undone.span_id, old, db=db)
         else:
             store.query(undone.query_id)  # raises when the query was deleted since
-            db.table("spans").insert(
-                {"id": old.id, "query_id": undone.query_id, **_span_fields(old)}
-            )
+            store.reinsert_span(undone.query_id, old, db=db)
         _bind_to_old_text(store, corpus, old, db)
         place = None if undone.new_start is None else (undone.new_start, undone.new_end or 0)
-        row = _record(store, db, "undo", undone.query_id, old, place, bound, corpus.hash, annotator)
+        row = store.record_decision(
+            "undo", undone.query_id, old, place,
+            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+        )  # fmt: skip
     return _after(store, corpus, row, bound)
 
 
@@ -328,8 +260,7 @@ def _undoable(store: Store, undone: Decision) -> Span:
     """The span before `undone`, after checking nothing has happened to it since."""
     if undone.kind == "undo":
         raise StoreError(f"decision {undone.id} is itself an undo", key="decision")
-    sql = "SELECT max(id) FROM review_decisions WHERE span_id = ?"
-    latest = store.conn.execute(sql, (undone.span_id,)).fetchone()[0]
+    latest = store.latest_decision(undone.span_id)
     if latest != undone.id:
         raise StoreError(
             f"span {undone.span_id} has a later decision ({latest}); undo that first",
@@ -342,7 +273,7 @@ def _undoable(store: Store, undone: Decision) -> Span:
         raise StoreError(f"span {undone.span_id} was edited after the decision", key="span")
     if undone.kind == "orphan" and current is not None:
         raise StoreError(f"span id {undone.span_id} is in use again", key="span")
-    return _old_span(store, undone)
+    return store.decided_span(undone)
 
 
 def _current(store: Store, span_id: int) -> Span | None:
@@ -352,62 +283,12 @@ def _current(store: Store, span_id: int) -> Span | None:
         return None
 
 
-def _old_span(store: Store, undone: Decision) -> Span:
-    sql = "SELECT payload FROM events WHERE kind = ? AND json_extract(payload, '$.decision') = ?"
-    row = store.conn.execute(sql, (EVENT[undone.kind], undone.id)).fetchone()
-    if row is None:
-        raise StoreError(f"decision {undone.id} has no recorded span to restore", key="decision")
-    return Span(**json.loads(row[0])["span"])
-
-
 def _bind_to_old_text(store: Store, corpus: Corpus, span: Span, db: sqlite_utils.Database) -> None:
     """After a rebind the document looks unchanged; bind it back so the span waits again."""
     bound = store.bound_documents()
     doc = corpus.documents.get(span.doc)
     if doc is not None and bound.get(span.doc) == doc.hash and span.doc_hash != doc.hash:
         store.bind({**bound, span.doc: span.doc_hash}, db=db)
-
-
-def _span_fields(span: Span) -> dict[str, Any]:
-    fields = asdict(span)
-    del fields["id"]
-    return fields
-
-
-def _record(
-    store: Store,
-    db: sqlite_utils.Database,
-    kind: DecisionKind,
-    query_id: str,
-    old: Span,
-    place: tuple[int, int] | None,
-    bound: str | None,
-    current: str,
-    annotator: str,
-) -> int:
-    """Write the decision row and the event holding the whole old span."""
-    now = utcnow()
-    table = db.table("review_decisions")
-    table.insert(
-        {
-            "span_id": old.id,
-            "query_id": query_id,
-            "decision": kind,
-            "old_doc": old.doc,
-            "old_start": old.start,
-            "old_end": old.end,
-            "old_quote": old.quote,
-            "new_start": None if place is None else place[0],
-            "new_end": None if place is None else place[1],
-            "old_corpus_hash": bound or "",
-            "new_corpus_hash": current,
-            "annotator": annotator,
-            "at": now,
-        }
-    )
-    row_id = int(table.last_rowid or 0)
-    store.log_event(db, EVENT[kind], annotator, query_id, at=now, decision=row_id, span=asdict(old))
-    return row_id
 
 
 def _after(store: Store, corpus: Corpus, row_id: int, bound: str | None) -> Outcome:

@@ -19,6 +19,7 @@ from typing import Any
 from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.typed import Refusal
 from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
@@ -49,6 +50,10 @@ class Where:
         return LabelError(
             message, file=self.file, line=self.line, key=self.key, offset=offset, hint=hint
         )
+
+    def refuse(self, refusal: Refusal) -> LabelError:
+        """How `labeler.core.typed` refuses a value here: its plain wording, located."""
+        return self.error(refusal.message)
 
 
 def clean_text(text: str) -> str:
@@ -100,23 +105,6 @@ def valid_id(qid: str) -> bool:
     except LabelError:
         return False
     return True
-
-
-def need(obj: Any, key: str, kind: type | tuple[type, ...], where: Where) -> Any:
-    """`obj[key]`, which must exist and have type `kind` (bools are not ints)."""
-    if not isinstance(obj, dict):
-        raise where.error("must be an object")
-    if key not in obj:
-        raise where.at(key).error(f"missing key {key!r}")
-    return typed(obj[key], kind, where.at(key))
-
-
-def typed(value: Any, kind: type | tuple[type, ...], where: Where) -> Any:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-        names = "/".join(k.__name__ for k in kinds)
-        raise where.error(f"must be {names}, got {type(value).__name__}")
-    return value
 
 
 # -- raw text and offsets ----------------------------------------------------------------

@@ -28,11 +28,11 @@ from labeler.core.formats._common import (
     clean_text,
     csv_rows,
     file_view,
-    need,
     raw_span,
     text_key,
     write_atomic,
 )
+from labeler.core.typed import need
 from labeler.core.values import Boundary, Query, Span, Status
 
 COLUMNS = ("question", "references", "corpus_id")

@@ -28,13 +28,12 @@ from labeler.core.formats._common import (
     clean_text,
     json_text,
     load_json,
-    need,
     raw_span,
     text_key,
-    typed,
     valid_id,
     write_atomic,
 )
+from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
 
 SLICE = "label-studio"

@@ -27,12 +27,11 @@ from labeler.core.formats._common import (
     clean_text,
     json_text,
     load_json,
-    need,
     raw_span,
-    typed,
     valid_id,
     write_atomic,
 )
+from labeler.core.typed import need, typed
 from labeler.core.values import Boundary, Query, Span, Status
 
 SLICE = "squad"

@@ -9,30 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from evaluator.metrics.intervals import difference, intersect, total, union
 from tests.evaluator.metrics.fixtures import C1, C2, C3, C4, C5, Q1, Q2, chunk, query, ranked, span
 from tests.evaluator.metrics.helpers import values
 
 TOUCHED = query("q5", span("a", 40, 50))
 """Inside C3 [30,50); C2 [20,40) ends where it starts, C4 [50,80) starts where it ends."""
-
-
-def test_closed_intersection_of_touching_ranges_is_empty() -> None:
-    assert intersect((20, 40), (40, 50)) == (40, 40)
-    assert intersect((20, 39), (40, 50)) is None
-    assert intersect((0, 20), (10, 18)) == (10, 18)
-
-
-def test_union_merges_overlapping_and_touching_ranges() -> None:
-    assert union([(30, 50), (0, 10), (10, 20), (40, 60)]) == [(0, 20), (30, 60)]
-    assert total([(0, 10), (5, 15)]) == 20  # a sum: overlap counts twice
-
-
-def test_difference_cuts_the_target_out() -> None:
-    assert difference([(10, 20)], (12, 15)) == [(10, 12), (15, 20)]
-    assert difference([(10, 20)], (5, 15)) == [(15, 20)]
-    assert difference([(10, 20)], (10, 20)) == []
-    assert difference([(10, 20)], (20, 20)) == [(10, 20)]  # touching removes nothing
 
 
 def test_chunks_that_only_touch_add_nothing_to_retrieved_metrics() -> None:

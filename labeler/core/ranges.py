@@ -1,9 +1,11 @@
-"""Character-range arithmetic exactly as Chroma's chunking_evaluation does it.
+"""Character-range arithmetic on code points exactly as Chroma's chunking_evaluation does it.
 
 Its reference code is the arbiter of the research metrics (§7), so these mirror
 `chunking_evaluation/evaluation_framework/base_evaluation.py` (sum_of_ranges,
 union_ranges, intersect_two_ranges, difference): intersections are closed (touching ranges
 intersect in an empty range), ranges are otherwise (start, end) with end exclusive.
+It sits in the core, below the metrics, because span agreement (§11) measures the same
+character sets: `covered` and `shared` count them as sets, each code point once.
 """
 
 from __future__ import annotations
@@ -49,3 +51,22 @@ def difference(ranges: Iterable[Range], target: Range) -> list[Range]:
         if end > cut_end:
             result.append((cut_end, end))
     return result
+
+
+def covered(ranges: Iterable[Range]) -> int:
+    """|∪ ranges|: code points at least one range covers, each counted once."""
+    return total(union(ranges))
+
+
+def shared(a: Iterable[Range], b: Iterable[Range]) -> int:
+    """|∪a ∩ ∪b|: code points both lists cover, each counted once (touching shares none)."""
+    left, right = union(a), union(b)
+    i = j = count = 0
+    while i < len(left) and j < len(right):
+        met = intersect(left[i], right[j])
+        count += 0 if met is None else met[1] - met[0]
+        if left[i][1] < right[j][1]:
+            i += 1
+        else:
+            j += 1
+    return count

@@ -1,0 +1,231 @@
+"""Everything the store reads, each answer a value: queries, spans, binding, decisions.
+
+Span lists are read as plain tuples and queries page by keyset, because the app reads
+100,000 queries and 200,000 spans; nothing here writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from labeler.core.errors import StoreError
+from labeler.core.store.connection import Connection
+from labeler.core.store.rows import (
+    EVENT,
+    Decision,
+    QueryRow,
+    decision_from_row,
+    query_from_row,
+    span_from_row,
+)
+from labeler.core.values import Boundary, Query, Span, Status
+
+SPAN_SELECT = 'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id'
+_BOUNDARIES = {b.value: b for b in Boundary}
+_STATUSES = {s.value: s for s in Status}
+_ROW_SELECT = (
+    "SELECT id, text, abstain, boundary, slices, notes, status, annotator, "
+    "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id) FROM queries"
+)
+
+
+class Reads(Connection):
+    """The store's reads; the write layers build on them."""
+
+    # -- binding -------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    @property
+    def corpus_hash(self) -> str | None:
+        """The corpus hash the labels are bound to (None before `bind`)."""
+        return self.meta("corpus_hash")
+
+    def bound_documents(self) -> dict[str, str]:
+        rows = self.conn.execute("SELECT doc, doc_hash FROM bound_documents ORDER BY doc")
+        return {r["doc"]: r["doc_hash"] for r in rows}
+
+    def doc_text(self, doc_hash: str) -> str | None:
+        row = self.conn.execute("SELECT text FROM doc_texts WHERE doc_hash = ?", (doc_hash,))
+        found = row.fetchone()
+        return None if found is None else str(found[0])
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _span_rows(self, where: str = "", args: Sequence[Any] = ()) -> list[tuple[str, Span]]:
+        """(query id, span) pairs in document order; plain tuples, for speed at 200k spans."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        cur.execute(
+            f'SELECT {SPAN_SELECT} FROM spans {where} ORDER BY doc, start, "end", id', list(args)
+        )
+        return [
+            (r[0], Span(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10]))
+            for r in cur.fetchall()
+        ]
+
+    def _spans_by_query(self, query_ids: list[str] | None) -> dict[str, list[Span]]:
+        out: dict[str, list[Span]] = {}
+        if query_ids is None:
+            rows = self._span_rows()
+        else:
+            marks = ",".join("?" * len(query_ids))
+            rows = self._span_rows(f"WHERE query_id IN ({marks})", query_ids)
+        for query_id, span in rows:
+            out.setdefault(query_id, []).append(span)
+        return out
+
+    def queries(self) -> list[Query]:
+        """Every query with its evidence, ordered by id."""
+        spans = self._spans_by_query(None)
+        rows = self.conn.execute("SELECT * FROM queries ORDER BY id")
+        return [query_from_row(r, spans.get(r["id"], ())) for r in rows]
+
+    def query(self, query_id: str) -> Query:
+        row = self.conn.execute("SELECT * FROM queries WHERE id = ?", (query_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no query {query_id!r}", key="query")
+        return query_from_row(row, self._spans_by_query([query_id]).get(query_id, ()))
+
+    def query_rows(
+        self, *, start: str | None = None, after: str | None = None, limit: int | None = None
+    ) -> list[QueryRow]:
+        """Queries in id order without their spans, from id `start` on or past id `after`.
+
+        Keyset paging (`after` = the last id read) costs the same on every page, so a list
+        can show its first page at once and read the rest a chunk at a time.
+        """
+        where, args = [], []
+        for op, bound in ((">=", start), (">", after)):
+            if bound is not None:
+                where.append(f"id {op} ?")
+                args.append(bound)
+        sql = _ROW_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        # Few distinct slice lists recur: decode each JSON text once per call.
+        slices: dict[str, tuple[str, ...]] = {"[]": ()}
+        out = []
+        for r in cur.execute(sql, args):
+            sl = slices.get(r[4])
+            if sl is None:
+                sl = slices[r[4]] = tuple(json.loads(r[4]))
+            out.append(QueryRow(r[0], r[1], bool(r[2]), _BOUNDARIES[r[3]], sl, r[5],
+                                _STATUSES[r[6]], r[7], r[8]))  # fmt: skip
+        return out
+
+    def last_event_id(self) -> int:
+        """The newest audit-log entry (0 when none): where `touched_since` reads on from."""
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    def touched_since(self, event_id: int) -> tuple[int, list[str]]:
+        """The newest entry's id and the queries named in audit-log entries after `event_id`.
+
+        Every edit through the store logs one, so a reader can re-read just those queries
+        after another connection commits; bulk writes (`put_queries`) log nothing.
+        """
+        rows = self.conn.execute(
+            "SELECT id, query_id FROM events WHERE id > ? ORDER BY id", (event_id,)
+        ).fetchall()
+        touched = dict.fromkeys(r[1] for r in rows if r[1] is not None)
+        return (rows[-1][0] if rows else event_id), list(touched)
+
+    def doc_span_counts(self) -> dict[str, int]:
+        """How many spans each document holds, over every query."""
+        rows = self.conn.execute("SELECT doc, count(*) FROM spans GROUP BY doc ORDER BY doc")
+        return {r[0]: int(r[1]) for r in rows}
+
+    def label_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Raw (queries, spans) rows for bulk export: values were validated when written.
+
+        Queries: id, text, abstain, boundary, slices (JSON), status, notes, in id order.
+        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order.
+        """
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        cur.execute("BEGIN")  # one snapshot for both reads
+        try:
+            queries = cur.execute(
+                "SELECT id, text, abstain, boundary, slices, status, notes FROM queries ORDER BY id"
+            ).fetchall()
+            spans = cur.execute(
+                'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
+                'ORDER BY doc, start, "end", id'
+            ).fetchall()
+        finally:
+            cur.execute("COMMIT")
+        return queries, spans
+
+    def spans_off_binding(self) -> list[tuple[str, Span]]:
+        """Spans whose document is not bound, or whose text is not the bound one."""
+        return self._span_rows(
+            "WHERE NOT EXISTS (SELECT 1 FROM bound_documents b "
+            "WHERE b.doc = spans.doc AND b.doc_hash = spans.doc_hash)"
+        )
+
+    def spans(self, docs: Iterable[str] | None = None) -> list[tuple[str, Span]]:
+        """Every span with its query id (only those in `docs`, when given)."""
+        if docs is None:
+            return self._span_rows()
+        wanted = sorted(set(docs))
+        if not wanted:
+            return []
+        return self._span_rows(f"WHERE doc IN ({','.join('?' * len(wanted))})", wanted)
+
+    def span(self, span_id: int) -> tuple[str, Span]:
+        row = self.conn.execute("SELECT * FROM spans WHERE id = ?", (span_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no span {span_id}", key="span")
+        return row["query_id"], span_from_row(row)
+
+    def count(self, table: str) -> int:
+        return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    def next_query_id(self) -> str:
+        """The next free `q-NNNN`; read inside the write transaction that takes it (§3)."""
+        rows = self.conn.execute("SELECT id FROM queries WHERE id GLOB 'q-[0-9]*'")
+        numbers = [int(r[0][2:]) for r in rows if r[0][2:].isdigit()]
+        return f"q-{max(numbers, default=0) + 1:04d}"
+
+    # -- review decisions ----------------------------------------------------------------
+
+    def query_texts(self, ids: set[str]) -> dict[str, str]:
+        """{query id: question} for the queries in `ids`."""
+        rows = self.conn.execute("SELECT id, text FROM queries")
+        return {r["id"]: r["text"] for r in rows if r["id"] in ids}
+
+    def decisions(self) -> list[Decision]:
+        """Every review decision ever made, oldest first."""
+        rows = self.conn.execute("SELECT * FROM review_decisions ORDER BY id")
+        return [decision_from_row(r) for r in rows]
+
+    def decision(self, decision_id: int) -> Decision:
+        sql = "SELECT * FROM review_decisions WHERE id = ?"
+        row = self.conn.execute(sql, (decision_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no review decision {decision_id}", key="decision")
+        return decision_from_row(row)
+
+    def latest_decision(self, span_id: int) -> int | None:
+        """The id of the newest decision on span `span_id` (None when there is none)."""
+        sql = "SELECT max(id) FROM review_decisions WHERE span_id = ?"
+        latest = self.conn.execute(sql, (span_id,)).fetchone()[0]
+        return None if latest is None else int(latest)
+
+    def decided_span(self, decision: Decision) -> Span:
+        """The span exactly as it was before `decision`, from the event written with it."""
+        sql = (
+            "SELECT payload FROM events WHERE kind = ? AND json_extract(payload, '$.decision') = ?"
+        )
+        row = self.conn.execute(sql, (EVENT[decision.kind], decision.id)).fetchone()
+        if row is None:
+            raise StoreError(
+                f"decision {decision.id} has no recorded span to restore", key="decision"
+            )
+        return Span(**json.loads(row[0])["span"])

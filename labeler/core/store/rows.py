@@ -1,0 +1,184 @@
+"""What the store hands out besides `Query` and `Span`, and the one place rows meet values.
+
+Every table row is turned into a frozen value here (and values into rows), so the rest
+of the store passes values around and no caller ever sees a raw row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple
+
+from labeler.core.values import Boundary, Query, Span, Status
+
+QUERY_COLUMNS = (
+    "id", "text", "abstain", "boundary", "slices", "notes", "status", "annotator", "created",
+    "updated",
+)  # fmt: skip
+
+DecisionKind = Literal["accept", "orphan", "undo"]
+EVENT: dict[DecisionKind, str] = {
+    "accept": "review-accepted",
+    "orphan": "review-orphaned",
+    "undo": "review-undone",
+}
+"""Event kinds; the event payload keeps the whole span as it was before the decision."""
+
+
+class QueryRow(NamedTuple):
+    """A query as a list shows it: its fields and how many spans it has, not the spans.
+
+    A tuple, not a `Query`: the label screen holds one per query, 100,000 of them.
+    """
+
+    id: str
+    """The query id."""
+    text: str
+    """The question."""
+    abstain: bool
+    """Whether the corpus holds no answer."""
+    boundary: Boundary
+    """The boundary pattern it exercises."""
+    slices: tuple[str, ...]
+    """Slices it belongs to."""
+    notes: str
+    """Free notes."""
+    status: Status
+    """Draft, labelled or reviewed."""
+    annotator: str
+    """Who created it."""
+    spans: int
+    """How many evidence spans it has."""
+
+    @classmethod
+    def of(cls, q: Query) -> QueryRow:
+        return cls(q.id, q.text, q.abstain, q.boundary, q.slices, q.notes, q.status,
+                   q.annotator, len(q.evidence))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One row of `review_decisions`: who decided what, when, on which corpora."""
+
+    id: int
+    """Row id; `undo` takes it."""
+    kind: DecisionKind
+    """accept, orphan or undo."""
+    span_id: int
+    """The span decided on."""
+    query_id: str
+    """Its query."""
+    doc: str
+    """Its document."""
+    old_start: int
+    """Start in the text the span was drawn on."""
+    old_end: int
+    """End in that text."""
+    old_quote: str
+    """The quote as it was drawn."""
+    new_start: int | None
+    """Start in the new text (None for orphan)."""
+    new_end: int | None
+    """End in the new text (None for orphan)."""
+    old_corpus_hash: str
+    """The corpus hash the store was bound to."""
+    new_corpus_hash: str
+    """The corpus hash of the folder when deciding."""
+    annotator: str
+    """Who decided."""
+    at: str
+    """ISO-8601 UTC time of the decision."""
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def span_from_row(row: Mapping[str, Any]) -> Span:
+    return Span(
+        doc=row["doc"],
+        start=row["start"],
+        end=row["end"],
+        quote=row["quote"],
+        prefix=row["prefix"],
+        suffix=row["suffix"],
+        doc_hash=row["doc_hash"],
+        annotator=row["annotator"],
+        created=row["created"],
+        id=row["id"],
+    )
+
+
+def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
+    return Query(
+        id=row["id"],
+        text=row["text"],
+        abstain=bool(row["abstain"]),
+        boundary=Boundary(row["boundary"]),
+        slices=tuple(json.loads(row["slices"])),
+        notes=row["notes"],
+        status=Status(row["status"]),
+        annotator=row["annotator"],
+        created=row["created"],
+        updated=row["updated"],
+        evidence=tuple(spans),
+    )
+
+
+def decision_from_row(row: Mapping[str, Any]) -> Decision:
+    return Decision(
+        id=row["id"],
+        kind=row["decision"],
+        span_id=row["span_id"],
+        query_id=row["query_id"],
+        doc=row["old_doc"],
+        old_start=row["old_start"],
+        old_end=row["old_end"],
+        old_quote=row["old_quote"],
+        new_start=row["new_start"],
+        new_end=row["new_end"],
+        old_corpus_hash=row["old_corpus_hash"],
+        new_corpus_hash=row["new_corpus_hash"],
+        annotator=row["annotator"],
+        at=row["at"],
+    )
+
+
+def query_row(q: Query) -> dict[str, Any]:
+    return {
+        "id": q.id,
+        "text": q.text,
+        "abstain": int(q.abstain),
+        "boundary": q.boundary.value,
+        "slices": json.dumps(list(q.slices)),
+        "notes": q.notes,
+        "status": q.status.value,
+        "annotator": q.annotator,
+        "created": q.created,
+        "updated": q.updated,
+    }
+
+
+def span_fields(s: Span) -> dict[str, Any]:
+    """A span's own columns: everything but its row id and its query."""
+    return {
+        "doc": s.doc,
+        "start": s.start,
+        "end": s.end,
+        "quote": s.quote,
+        "prefix": s.prefix,
+        "suffix": s.suffix,
+        "doc_hash": s.doc_hash,
+        "annotator": s.annotator,
+        "created": s.created,
+    }
+
+
+def span_row(query_id: str, s: Span) -> dict[str, Any]:
+    row: dict[str, Any] = {"query_id": query_id, **span_fields(s)}
+    if s.id is not None:
+        row["id"] = s.id
+    return row
