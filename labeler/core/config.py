@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.errors import ConfigError
+from labeler.core.typed import Refusal, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
@@ -57,6 +58,22 @@ class Project:
         return self.corpus
 
 
+@dataclass(frozen=True)
+class _Key:
+    """A key of spanlab.toml, where the type rule refuses a value."""
+
+    file: str
+    """The spanlab.toml read."""
+    key: str
+    """The key looked at."""
+
+    def at(self, key: str) -> _Key:
+        return replace(self, key=key)
+
+    def refuse(self, refusal: Refusal) -> ConfigError:
+        return ConfigError(f"{self.key!r} must be a string", file=self.file, key=self.key)
+
+
 def load(root: Path) -> Project:
     """Read `root/spanlab.toml` if present."""
     path = root / CONFIG_NAME
@@ -78,8 +95,7 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
-        if not isinstance(value, str):
-            raise ConfigError(f"{key!r} must be a string", file=str(path), key=key)
+        typed(value, str, _Key(str(path), key))
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)

@@ -1,8 +1,8 @@
 """One type rule for every file reader: a bool is never a number, an int may be a float.
 
 First the rule itself, values × kinds; then each reader that uses it (the label set, a
-format reader, the candidates file), showing it refuses with its own error type, wording
-and key path, and accepts what it accepted before.
+format reader, the candidates file, spanlab.toml), showing it refuses with its own error
+type, wording and key path, and accepts what it accepted before.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from evaluator import candidates
-from labeler.core import labelset
+from labeler.core import config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, LabelError, SpanlabError
 from labeler.core.formats import squad
@@ -192,3 +192,26 @@ def test_candidates_file(path: list[Any], value: Any, key: str | None, words: st
     assert err.value.file == "c.toml"
     assert words is not None
     refusal(err.value, key, words)
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('corpus = "docs"', None),
+        ("corpus = 1", "corpus"),
+        ("db = true", "db"),
+        ("chroma_url = 8000", "chroma_url"),
+        ('encoding = ["utf-8"]', "encoding"),
+        ("embedding = { name = 'minilm' }", "embedding"),
+    ],
+)
+def test_spanlab_toml(tmp_path: Path, line: str, key: str | None) -> None:
+    (tmp_path / config.CONFIG_NAME).write_text(line + "\n", encoding="utf-8")
+    if key is None:
+        assert config.load(tmp_path).corpus == tmp_path / "docs"
+        return
+    with pytest.raises(ConfigError) as caught:
+        config.load(tmp_path)
+    assert caught.value.key == key
+    assert f"{key!r} must be a string" in str(caught.value)
+    assert config.CONFIG_NAME in str(caught.value)
