@@ -8,7 +8,7 @@ from labeler.core.values import Span
 from labeler.tui.editor import Editor
 from labeler.tui.filters import QueryFilter
 from labeler.tui.label_state import LabelState
-from labeler.tui.marks import Role
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, GIFTS
 
 

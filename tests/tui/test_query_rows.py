@@ -11,7 +11,7 @@ from labeler.core.values import Boundary, Query, Span, Status
 from labeler.tui.editor import Editor
 from labeler.tui.filters import QueryFilter, haystack
 from labeler.tui.label_state import LabelState
-from labeler.tui.marks import Role
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, GIFTS
 
 Q1 = QueryRow("q-0001", "How long do refunds take?", False, Boundary.OTHER, ("refunds",), "",

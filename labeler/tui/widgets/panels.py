@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from labeler.core.values import Query
-from labeler.tui.marks import annotators_of
+from labeler.tui.widgets.document_view import annotators_of
 from labeler.tui.widgets.query_list import GLYPHS
 
 
