@@ -17,10 +17,9 @@ from textual.screen import Screen
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.base import ThemedApp
-from labeler.tui.editor import Editor
+from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.settings import Settings
 from labeler.tui.widgets.document_view import DocumentView

@@ -19,8 +19,8 @@ from textual.widgets import OptionList
 
 from labeler.core.corpus import Corpus
 from labeler.tui.base import ThemedApp
+from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.settings import Settings
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.query_screen import QueryScreen

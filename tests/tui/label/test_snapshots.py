@@ -2,7 +2,7 @@
 
 Deterministic by settings: the app is built with `cursor_blink=False` and an in-test
 store, so ids and text never change; no screen shows a clock or a timestamp.
-Update with: pytest tests/tui/test_snapshots.py --snapshot-update
+Update with: pytest tests/tui/label/test_snapshots.py --snapshot-update
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span
 from labeler.tui.app import SpanlabApp
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label.screen import LabelScreen
 from tests.tui.conftest import BILLING, QUIET
 from tests.tui.test_app import until
 
