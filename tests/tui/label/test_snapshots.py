@@ -1,4 +1,4 @@
-"""Snapshots of every screen state at 80×24, each saying what the picture must show.
+"""Snapshots of every label screen state at 80×24, each saying what the picture must show.
 
 Deterministic by settings: the app is built with `cursor_blink=False` and an in-test
 store, so ids and text never change; no screen shows a clock or a timestamp.
@@ -97,33 +97,6 @@ def test_filter_applied(snap_compare: SnapCompare, app: SpanlabApp) -> None:
 def test_delete_confirmation(snap_compare: SnapCompare, app: SpanlabApp) -> None:
     """A modal asks "Delete q-0001 and its 0 spans? (ctrl+z undoes it)" with y/n."""
     assert snap_compare(app, press=["D"], terminal_size=(80, 24))
-
-
-def test_stats_screen(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """Stats: "3 queries · 1 spans · 1 abstain · 0 with several spans"; tables by status
-    (draft 2, labelled 1), annotator (ann 2, bob 1), pattern (other 2, control 1) and
-    slice (refunds 1, shipping 1), each with shares and bars."""
-    assert snap_compare(app, press=["ctrl+t"], terminal_size=(80, 24))
-
-
-def test_help_screen(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """The keys dialog: a "Label screen" section first (ctrl+f Search, e Edit, S Status,
-    ctrl+z Undo, …), generated from the bindings."""
-    assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))
-
-
-def test_light_theme(snap_compare: SnapCompare, store: Store, corpus: Corpus) -> None:
-    """The start screen in spanlab-light: dark text on a light surface, q-0002's span on
-    a pale background, the highlighted query in the light primary colour."""
-    app = SpanlabApp(store, corpus, annotator="ann", theme="light", settings=QUIET)
-    assert snap_compare(app, press=["enter", "s", "a"], terminal_size=(80, 24))
-
-
-def test_high_contrast_theme(snap_compare: SnapCompare, store: Store, corpus: Corpus) -> None:
-    """The start screen in spanlab-high-contrast: white on black, the new span on pure
-    blue, yellow accents; only ANSI colours, so a 16-colour terminal shows the same."""
-    app = SpanlabApp(store, corpus, annotator="ann", theme="high-contrast", settings=QUIET)
-    assert snap_compare(app, press=["enter", "s", "a"], terminal_size=(80, 24))
 
 
 def test_wide_characters_and_tabs_stay_aligned(snap_compare: SnapCompare, tmp_path: Path) -> None:
