@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from textual import work
@@ -39,11 +40,14 @@ from labeler.tui.widgets.document_view import DocumentView
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
+"""The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
 
 
 class LabelScreen(Screen[None]):
     """Label queries: pick one on the left, draw its evidence on the right."""
 
+    CSS_PATH = LABEL_STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "search", "Search"),
         Binding("e", "edit", "Edit"),
