@@ -17,10 +17,9 @@ from textual.screen import Screen
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.base import ThemedApp
-from labeler.tui.editor import Editor
+from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.settings import Settings
 from labeler.tui.widgets.document_view import DocumentView
@@ -45,7 +44,7 @@ class SpanlabApp(ThemedApp):
         theme: str | None = None,
         settings: Settings | None = None,
     ) -> None:
-        super().__init__(theme=theme)
+        super().__init__(theme=theme, stylesheets=[LABEL_STYLESHEET])
         self.store = store
         self.corpus = corpus
         self.editor = Editor(store, corpus, annotator)

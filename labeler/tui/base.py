@@ -1,23 +1,29 @@
-"""What every spanlab app shares: the stylesheets and palettes in `themes/`, and defaults
-for our own theme variables. The label, review and triage apps differ only in screens.
+"""What every spanlab app shares: the app-wide stylesheets and palettes in `themes/`, and
+defaults for our own theme variables. The label, review and triage apps differ only in
+screens; each feature's screen brings its own .tcss from its package (`CSS_PATH`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
 
 from textual.app import App
 
 from labeler.tui.themes import VARIABLE_DEFAULTS, load_themes, resolve, themes_folder
 
-STYLESHEETS = ("app.tcss", "label.tcss", "dialogs.tcss", "stats.tcss")
-"""One stylesheet per screen area, all in `themes/`, using only theme variables."""
+STYLESHEETS = ("app.tcss", "dialogs.tcss", "stats.tcss")
+"""The app-wide stylesheets, all in `themes/`, using only theme variables."""
 
 
 class ThemedApp(App[None]):
     """An App with spanlab's stylesheets and palettes; `theme` names one (None: default)."""
 
-    def __init__(self, *, theme: str | None = None) -> None:
+    def __init__(self, *, theme: str | None = None, stylesheets: Sequence[Path] = ()) -> None:
+        """`stylesheets` are the default screen's own: Textual reads a screen's `CSS_PATH`
+        only when the screen is pushed, not when `get_default_screen` returns it."""
         folder = themes_folder()
-        super().__init__(css_path=[folder / name for name in STYLESHEETS])
+        super().__init__(css_path=[*(folder / name for name in STYLESHEETS), *stylesheets])
         for palette in load_themes(folder).values():
             self.register_theme(palette)
         # Set before the first style pass, so the stylesheet is not parsed twice.

@@ -26,10 +26,10 @@ from textual.widgets import Input
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
-from labeler.tui.label_state import CHUNK, LabelState, RowLoader
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label import LabelScreen
+from labeler.tui.label.query_list import QueryList
+from labeler.tui.label.state import CHUNK, LabelState, RowLoader
 from labeler.tui.settings import Settings
-from labeler.tui.widgets.query_list import QueryList
 from tests.benchmarks.bench_store import QUERIES, build
 
 SMALL = 100

@@ -29,7 +29,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from labeler.tui.app import SpanlabApp
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label import LabelScreen
 from labeler.tui.settings import Settings
 from labeler.tui.widgets.document_view import DocumentView
 

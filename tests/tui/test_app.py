@@ -13,10 +13,10 @@ from labeler.core.errors import ConfigError
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status
 from labeler.tui.app import SpanlabApp
-from labeler.tui.marks import Role
+from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.screens.stats import StatsScreen
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, QUIET
 
 

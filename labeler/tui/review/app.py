@@ -1,8 +1,8 @@
 """A small app that runs the review screen with spanlab's themes (`spanlab review`).
 
 Like the labelling and triage apps it is handed its world (store, corpus, annotator) and
-opens no database itself; it loads the labelling app's stylesheets so shared roles (the
-footer, toasts) look the same everywhere.
+opens no database itself; it loads the app-wide stylesheets so shared roles (the footer,
+toasts) look the same everywhere.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The regression triage screens (SPEC §9, §11): runs, gained/lost queries, boundaries.
 
 Only the screens and their message are exported here, so the labelling app can push
-`TriageScreen` without importing the triage app (which imports the labelling app's
-stylesheets): `labeler.tui.triage.app` and `.launch` are imported by name.
+`TriageScreen` without importing the triage app (which imports the label screen):
+`labeler.tui.triage.app` and `.launch` are imported by name.
 """
 
 from labeler.tui.triage.messages import LabelRequested

@@ -1,8 +1,8 @@
 """A small app that runs the triage screens with spanlab's themes (`spanlab triage`).
 
 It is handed its world — the runs folder, the corpus, optionally query texts and a way to
-open the label screen — and opens no database itself. It loads the labelling app's
-stylesheets too, so the label screen it may push looks as it does at home. `?` lists
+open the label screen — and opens no database itself. The label screen it may push
+brings its own stylesheet (`label/label.tcss`), so it looks as it does at home. `?` lists
 the keys of the screen on top first, then the other triage screen's, then the app's.
 """
 
@@ -19,8 +19,8 @@ from textual.widgets import OptionList
 
 from labeler.core.corpus import Corpus
 from labeler.tui.base import ThemedApp
+from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.settings import Settings
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.query_screen import QueryScreen

@@ -9,8 +9,7 @@ from pathlib import Path
 from evaluator.runs.index import find_run
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
-from labeler.tui.editor import Editor
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.triage.app import LabelOpener, TriageApp
 
 

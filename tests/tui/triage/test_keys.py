@@ -17,8 +17,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
+from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.label import LabelScreen
 from labeler.tui.triage import QueryScreen, TriageScreen
 from labeler.tui.triage.app import TriageApp
 from labeler.tui.triage.widgets import CandidateList, ChangeList, RunList

@@ -13,7 +13,7 @@ from textual.widgets import Static, TabbedContent
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label import LabelScreen
 from labeler.tui.triage import QueryScreen, TriageScreen
 from labeler.tui.triage.app import TriageApp
 from labeler.tui.triage.launch import run_triage_app

@@ -6,8 +6,8 @@ started), as editors do, so moving through a short line does not pull the cursor
 
 from __future__ import annotations
 
-from labeler.tui.textlayout import Layout
-from labeler.tui.textnav import word_left, word_right
+from labeler.tui.widgets.document_view.layout import Layout
+from labeler.tui.widgets.document_view.textnav import word_left, word_right
 
 VERTICAL = ("up", "down", "pageup", "pagedown")
 """Moves that keep the goal column."""

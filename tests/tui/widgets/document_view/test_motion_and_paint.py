@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.style import Style
 
-from labeler.tui.motion import row_end, target
-from labeler.tui.paint import ranges_in, row_segments
-from labeler.tui.textlayout import Layout
+from labeler.tui.widgets.document_view.layout import Layout
+from labeler.tui.widgets.document_view.motion import row_end, target
+from labeler.tui.widgets.document_view.paint import ranges_in, row_segments
 
 TEXT = "alpha beta gamma\nshort\nlonger line here"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from textual import work
@@ -22,28 +23,31 @@ from textual.widgets import Footer, Input, Label
 
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Query, Status
-from labeler.tui.corpus_search import CorpusSearch, Hit
-from labeler.tui.editor import Editor
-from labeler.tui.filters import QueryFilter
-from labeler.tui.label_state import LabelState, RowLoader
+from labeler.tui.label.corpus_search import CorpusSearch, Hit
+from labeler.tui.label.document_picker import DocumentPicker
+from labeler.tui.label.editor import Editor
+from labeler.tui.label.filters import QueryFilter
+from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
+from labeler.tui.label.query_form import QueryFields, QueryForm
+from labeler.tui.label.query_list import QueryList
+from labeler.tui.label.search_screen import SearchScreen
+from labeler.tui.label.state import LabelState, RowLoader
+from labeler.tui.label.undo import Edit, Focus
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
-from labeler.tui.screens.documents import DocumentPicker
-from labeler.tui.screens.query_form import QueryFields, QueryForm
-from labeler.tui.screens.search import SearchScreen
 from labeler.tui.settings import Field
-from labeler.tui.undo import Edit, Focus
 from labeler.tui.widgets.document_view import DocumentView
-from labeler.tui.widgets.panels import CursorBar, QueryPanel, cursor_line
-from labeler.tui.widgets.query_list import QueryList
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
+"""The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
 
 
 class LabelScreen(Screen[None]):
     """Label queries: pick one on the left, draw its evidence on the right."""
 
+    CSS_PATH = LABEL_STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "search", "Search"),
         Binding("e", "edit", "Edit"),

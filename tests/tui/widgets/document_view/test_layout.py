@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labeler.tui.textlayout import Layout, glyphs, wrap
+from labeler.tui.widgets.document_view.layout import Layout, glyphs, wrap
 
 
 def test_plain_line_breaks_after_the_last_space_that_fits() -> None:

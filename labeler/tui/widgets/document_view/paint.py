@@ -14,7 +14,7 @@ from itertools import pairwise
 from rich.segment import Segment
 from rich.style import Style
 
-from labeler.tui.textlayout import glyphs, is_plain
+from labeler.tui.widgets.document_view.layout import glyphs, is_plain
 
 Layer = tuple[int, int, Style]
 """A highlight: start offset, end offset, style."""

@@ -16,7 +16,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
-from labeler.tui.undo import (
+from labeler.tui.label.undo import (
     Edit,
     Focus,
     History,

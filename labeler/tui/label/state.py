@@ -16,9 +16,9 @@ from operator import attrgetter
 from labeler.core.errors import SpanlabError
 from labeler.core.store import QueryRow, Store
 from labeler.core.values import Query, Span
-from labeler.tui.editor import Editor
-from labeler.tui.filters import QueryFilter, haystack
-from labeler.tui.marks import Mark, annotators_of, marks_for
+from labeler.tui.label.editor import Editor
+from labeler.tui.label.filters import QueryFilter, haystack
+from labeler.tui.widgets.document_view import Mark, annotators_of, marks_for
 
 PAGE = 200
 """Rows read before the list is first shown: more than any terminal is tall."""

@@ -20,11 +20,11 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from labeler.tui.marks import Mark, MarkIndex, Role
-from labeler.tui.motion import target
-from labeler.tui.paint import Layer, ranges_in, row_segments
-from labeler.tui.textlayout import Layout
-from labeler.tui.textnav import find_all, snap_sentence, snap_word
+from labeler.tui.widgets.document_view.layout import Layout
+from labeler.tui.widgets.document_view.marks import Mark, MarkIndex, Role
+from labeler.tui.widgets.document_view.motion import target
+from labeler.tui.widgets.document_view.paint import Layer, ranges_in, row_segments
+from labeler.tui.widgets.document_view.textnav import find_all, snap_sentence, snap_word
 
 _ROLE_CLASS = {
     Role.CURRENT: "document-view--span-current",

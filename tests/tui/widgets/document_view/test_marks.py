@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from labeler.core.values import Span
-from labeler.tui.marks import Mark, MarkIndex, Role, marks_for
+from labeler.tui.widgets.document_view.marks import Mark, MarkIndex, Role, marks_for
 
 TEXT = "0123456789" * 5
 

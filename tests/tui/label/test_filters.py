@@ -6,7 +6,7 @@ import pytest
 
 from labeler.core.errors import LabelError
 from labeler.core.values import Boundary, Query, Status
-from labeler.tui.filters import QueryFilter
+from labeler.tui.label.filters import QueryFilter
 
 Q1 = Query("q-0001", "How long do refunds take?", boundary=Boundary.CONTROL, slices=("critical",))
 Q2 = Query("q-0002", "Is there a fee?", status=Status.LABELLED, notes="Refund fee table")

@@ -8,7 +8,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status
-from labeler.tui.editor import Editor
+from labeler.tui.label.editor import Editor
 
 TEXT = "Refunds take five days. Cards are credited within two days."
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from labeler.tui.textnav import find_all, snap_sentence, snap_word, word_left, word_right
+from labeler.tui.widgets.document_view.textnav import (
+    find_all,
+    snap_sentence,
+    snap_word,
+    word_left,
+    word_right,
+)
 
 TEXT = "Refunds take 5 days. The customer's card is credited!\nNext line here."
 # Offsets: "The" 21, "customer's" 25..35, "!" 52, newline 53, "Next" 54, "here." 64..69.

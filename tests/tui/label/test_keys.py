@@ -7,7 +7,7 @@ from textual.widgets import Label
 from labeler.core.store import Store
 from labeler.core.values import Status
 from labeler.tui.app import SpanlabApp
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label.screen import LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from labeler.core.corpus import Corpus
 from labeler.core.store import QueryRow, Store
 from labeler.core.values import Boundary, Query, Span, Status
-from labeler.tui.editor import Editor
-from labeler.tui.filters import QueryFilter, haystack
-from labeler.tui.label_state import LabelState
-from labeler.tui.marks import Role
+from labeler.tui.label.editor import Editor
+from labeler.tui.label.filters import QueryFilter, haystack
+from labeler.tui.label.state import LabelState
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, GIFTS
 
 Q1 = QueryRow("q-0001", "How long do refunds take?", False, Boundary.OTHER, ("refunds",), "",

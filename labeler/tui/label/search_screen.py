@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from labeler.tui.corpus_search import CorpusSearch, Hit
+from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.settings import Field
 
 LIMIT = 30

@@ -5,10 +5,10 @@ from __future__ import annotations
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span
-from labeler.tui.editor import Editor
-from labeler.tui.filters import QueryFilter
-from labeler.tui.label_state import LabelState
-from labeler.tui.marks import Role
+from labeler.tui.label.editor import Editor
+from labeler.tui.label.filters import QueryFilter
+from labeler.tui.label.state import LabelState
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, GIFTS
 
 

@@ -18,9 +18,9 @@ from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Query, Span, Status
 from labeler.tui.app import SpanlabApp
-from labeler.tui.label_state import CHUNK, PAGE
-from labeler.tui.marks import Role
-from labeler.tui.screens.label import LabelScreen
+from labeler.tui.label.screen import LabelScreen
+from labeler.tui.label.state import CHUNK, PAGE
+from labeler.tui.widgets.document_view import Role
 from tests.tui.conftest import BILLING, QUIET
 
 N = 2_500

@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from labeler.core.values import Query
-from labeler.tui.marks import annotators_of
-from labeler.tui.widgets.query_list import GLYPHS
+from labeler.tui.label.query_list import GLYPHS
+from labeler.tui.widgets.document_view import annotators_of
 
 
 def query_meta(q: Query, me: str) -> Text:
