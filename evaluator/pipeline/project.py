@@ -69,7 +69,9 @@ def evaluate_project(
     cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
-    corpus = Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    corpus = Corpus.read(
+        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
+    )
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(
         include_text=include_text,

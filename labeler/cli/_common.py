@@ -73,7 +73,9 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
 
 
 def read_corpus(proj: config.Project) -> Corpus:
-    return Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    return Corpus.read(
+        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
+    )
 
 
 def open_project(
