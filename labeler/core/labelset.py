@@ -10,12 +10,14 @@ import contextlib
 import gc
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import sqlite_utils
 
 from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
@@ -325,9 +327,16 @@ def import_queries(
     *,
     annotator: str,
     replace_existing: bool = False,
+    on_disk: Corpus | None = None,
+    before_write: Callable[[sqlite_utils.Database], None] | None = None,
 ) -> int:
-    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
-    refuse_while_waiting(sync(store, corpus))
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    An import that brings documents passes the corpus as it is `on_disk` (the store must be
+    bound to it) and `corpus` with the new documents; `before_write` runs inside the
+    transaction, before the queries go in, to publish them and bind the store.
+    """
+    refuse_while_waiting(sync(store, on_disk or corpus))
     existing, conflicts = refuse_conflicts(store, queries, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
     now = utcnow()
@@ -356,5 +365,7 @@ def import_queries(
                 key="id",
                 hint="run the import again",
             )
+        if before_write is not None:
+            before_write(db)
         store.put_queries(todo, texts, db=db)
     return len(todo)
