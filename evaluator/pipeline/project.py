@@ -13,6 +13,7 @@ from evaluator import candidates as cands
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import RunResult
 from evaluator.pipeline.run import run_evaluation
+from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.report import write_run
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
@@ -64,6 +65,8 @@ def evaluate_project(
 ) -> tuple[RunResult, Path]:
     """Evaluate the project in the working folder; returns the result and its run folder."""
     proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, chroma_url=chroma_url)
+    if proj.chroma_url is not None:
+        parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
     if (candidates_file is None) == (preset is None):
         raise ConfigError("give a candidates file or --preset, not both or neither")
     cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 import numpy as np
 
@@ -33,6 +33,20 @@ def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_finge
     return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
+def parse_url(url: str) -> tuple[ParseResult, int]:
+    """`http://host:port` parsed, with its port; anything else is a clear error."""
+    try:
+        parsed = urlparse(url)
+        port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+    except ValueError as exc:  # "Invalid IPv6 URL", a port out of range or not a number
+        raise ConfigError(f"not a Chroma URL: {url!r} ({exc})", key="chroma_url") from None
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ConfigError(
+            f"not a Chroma URL: {url!r} (expected http://host:port)", key="chroma_url"
+        )
+    return parsed, port
+
+
 def connect(url: str | None, path: str | None) -> Any:
     """A Chroma client: HTTP when `url` is given (checked within 5 s), else embedded."""
     import chromadb
@@ -41,11 +55,7 @@ def connect(url: str | None, path: str | None) -> Any:
     settings = Settings(anonymized_telemetry=False)
     if url is None:
         return chromadb.PersistentClient(path=path or ".spanlab/chroma", settings=settings)
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise ConfigError(
-            f"not a Chroma URL: {url!r} (expected http://host:port)", key="chroma_url"
-        )
+    parsed, port = parse_url(url)
     heartbeat = f"{url.rstrip('/')}/api/v2/heartbeat"
     try:
         with urllib.request.urlopen(heartbeat, timeout=CONNECT_TIMEOUT) as response:
@@ -57,9 +67,8 @@ def connect(url: str | None, path: str | None) -> Any:
             key="chroma_url",
             hint="start one with `chroma run --path DIR --port PORT`, or drop --chroma-url",
         ) from None
-    port = parsed.port or (443 if parsed.scheme == "https" else 8000)
     return chromadb.HttpClient(
-        host=parsed.hostname, port=port, ssl=parsed.scheme == "https", settings=settings
+        host=parsed.hostname or "", port=port, ssl=parsed.scheme == "https", settings=settings
     )
 
 

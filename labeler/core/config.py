@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
-from labeler.core.typed import Refusal, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, sized, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
@@ -72,9 +73,12 @@ class _Key:
     """The key looked at."""
 
     def at(self, key: str) -> _Key:
-        return replace(self, key=key)
+        sep = "" if key.startswith("[") or not self.key else "."
+        return replace(self, key=f"{self.key}{sep}{key}")
 
     def refuse(self, refusal: Refusal) -> ConfigError:
+        if not refusal.about_type:
+            return ConfigError(refusal.message, file=self.file, key=self.key or None)
         wanted = "true or false" if self.key in _FLAGS else "a string"
         return ConfigError(f"{self.key!r} must be {wanted}", file=self.file, key=self.key)
 
@@ -85,7 +89,8 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), ""))
+        data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -101,6 +106,8 @@ def load(root: Path) -> Project:
         )
     for key, value in data.items():
         typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
+    if "encoding" in data:
+        text_codec(data["encoding"], file=str(path), key="encoding")
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)

@@ -24,7 +24,7 @@ from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.store import Store, utcnow
-from labeler.core.typed import Refusal, need
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
 FORMAT = "spanlab.labelset/1"
@@ -154,12 +154,13 @@ class _Key:
     """Its last key, which the message names."""
 
     def at(self, key: str) -> _Key:
-        return _Key(f"{self.path}.{key}" if self.path else key, key)
+        sep = "" if key.startswith("[") or not self.path else "."
+        return _Key(f"{self.path}{sep}{key}", key)
 
     def refuse(self, refusal: Refusal) -> LabelError:
         named = refusal.reason == "wrong type" and self.name
         message = f"{self.name!r} {refusal.message}" if named else refusal.message
-        return LabelError(message, key=self.path)
+        return LabelError(message, key=self.path or None)
 
 
 def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
@@ -204,7 +205,7 @@ def parse_query(raw: Any, corpus: Corpus, path: str) -> Query:
             abstain=need(raw, "abstain", bool, at),
             boundary=parse_boundary(need(raw, "boundary", str, at), key=f"{path}.boundary"),
             slices=tuple(slices),
-            notes=raw.get("notes", "") if isinstance(raw.get("notes", ""), str) else "",
+            notes=typed(raw.get("notes", ""), str, at.at("notes")),
             status=parse_status(need(raw, "status", str, at), key=f"{path}.status"),
             evidence=spans,
         )
@@ -271,14 +272,15 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
 
 
 def load_json(path: Path) -> Any:
+    """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = sized(path.read_bytes(), MAX_LABEL_FILE, _Key("")).decode("utf-8")
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     except UnicodeDecodeError as exc:
         raise LabelError("not valid UTF-8", file=str(path), offset=exc.start) from None
     try:
-        return json.loads(raw)
+        return json_tree(raw, _Key(""))
     except json.JSONDecodeError as exc:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 

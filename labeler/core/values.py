@@ -14,6 +14,23 @@ from labeler.core.errors import LabelError
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""
+MAX_QUERY_TEXT = 10_000
+"""Longest question (code points): a question is a sentence or a paragraph, not a file."""
+MAX_NOTES = 100_000
+"""Longest notes (code points)."""
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL, and lone surrogates (no UTF-8 form): text no file or database can hold."""
+
+
+def _check_text(qid: str, key: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise LabelError(
+            f"query {qid}: {key} is {len(value):,} characters, over the limit of {limit:,}",
+            key=key,
+        )
+    if bad := _UNSTORABLE.search(value):
+        what = "a NUL character" if bad.group() == "\x00" else "a lone surrogate"
+        raise LabelError(f"query {qid}: {key} holds {what}", key=key, offset=bad.start())
 
 
 class Boundary(StrEnum):
@@ -203,6 +220,8 @@ class Query:
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")
+        _check_text(self.id, "text", self.text, MAX_QUERY_TEXT)
+        _check_text(self.id, "notes", self.notes, MAX_NOTES)
         # Callers such as `Store.update_query(boundary="control")` may pass plain strings.
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))

@@ -337,6 +337,10 @@ def spans(draw: st.DrawFn) -> Span:
     return Span.from_text(text, doc, start, end)
 
 
+STORABLE = st.characters(blacklist_characters="\x00")
+"""Any text a query may hold: everything but NUL (surrogates hypothesis leaves out)."""
+
+
 @st.composite
 def queries(draw: st.DrawFn) -> list[Query]:
     ids = draw(st.lists(st.integers(1, 9999), unique=True, max_size=5))
@@ -346,11 +350,11 @@ def queries(draw: st.DrawFn) -> list[Query]:
         out.append(
             Query(
                 f"q-{n:04d}",
-                draw(st.text(min_size=1, max_size=20).filter(str.strip)),
+                draw(st.text(STORABLE, min_size=1, max_size=20).filter(str.strip)),
                 abstain=abstain,
                 boundary=draw(st.sampled_from(list(Boundary))),
                 slices=tuple(draw(st.lists(st.sampled_from(["critical", "lang:de", "t"])))),
-                notes=draw(st.text(max_size=10)),
+                notes=draw(st.text(STORABLE, max_size=10)),
                 status=draw(st.sampled_from(list(Status))),
                 evidence=() if abstain else tuple(draw(st.lists(spans(), max_size=3))),
             )

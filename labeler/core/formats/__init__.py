@@ -16,6 +16,7 @@ from typing import Protocol
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.typed import MAX_LABEL_FILE
 from labeler.core.values import Query
 
 
@@ -68,8 +69,10 @@ def guess(path: Path) -> str:
             return "queries"
         return "chroma-csv" if "references" in header else "queries"
     try:
+        if path.stat().st_size > MAX_LABEL_FILE:
+            return "spanlab"  # whose reader refuses it, saying why
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # ValueError: JSON and Unicode errors too
         return "spanlab"
     if isinstance(data, list):
         return "label-studio"
