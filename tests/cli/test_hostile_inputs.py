@@ -126,6 +126,8 @@ CASES: list[tuple[str, tuple[str, ...], str, bytes, str]] = [
      "out of bounds"),
     ("toml not utf-8", STATUS, "spanlab.toml", b'corpus = "\xff"\n', "not valid UTF-8"),
     ("toml 2 MB", STATUS, "spanlab.toml", b"# " + b"x" * 2_000_000, "over the limit"),
+    ("init rot13", ("init", "corpus", "--encoding", "rot13"), "unused", b"",
+     "'rot13' is not a text encoding"),
     ("ipv6 without ]", ("eval", "--preset", "chroma-report", "--labels", "labels.json",
      "--chroma-url", "http://[::1:8000"), "unused", b"", "Invalid IPv6 URL"),
     ("port out of range", ("eval", "--preset", "chroma-report", "--labels", "labels.json",

@@ -158,3 +158,24 @@ def test_check_new_refuses_names_a_read_would_not_find(tmp_path: Path) -> None:
             check_new(root, Corpus.read(root), {name: "text"}, "utf-8")
     with pytest.raises(CorpusError, match="cannot be written in ascii"):
         check_new(root, Corpus.read(root), {"n.txt": "café"}, "ascii")
+
+
+@pytest.mark.parametrize("fmt", ["label-studio", "squad"])
+def test_a_full_disk_during_export_is_a_clear_error_and_leaves_no_tmp(
+    workdir: Path, fmt: str
+) -> None:
+    limit = 256 * 1024
+    (workdir / "corpus" / "big.md").write_text("Paris is big. " + "x" * (2 * limit), "utf-8")
+    squad(workdir / "s.json", "big.md", (workdir / "corpus" / "big.md").read_text("utf-8"))
+    assert run("corpus", "status").exit_code == 0
+    assert run("labels", "import", "s.json", "-f", "squad").exit_code == 0
+    before = everything(workdir)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, str(limit), "labels", "export", "out.json", "-f", fmt],
+        capture_output=True, text=True, env=env, cwd=workdir, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "out.json: cannot write: File too large" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert everything(workdir) == before  # no out.json, no out.json.tmp
