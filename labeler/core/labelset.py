@@ -179,7 +179,11 @@ def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
             f"offsets {start}..{end} are out of range for {doc} (length {len(text)})",
             key=f"{path}.start", offset=start,
         )  # fmt: skip
-    span = Span.from_text(text, doc, start, end)
+    try:
+        span = Span.from_text(text, doc, start, end)
+    except LabelError as exc:  # an edge inside a grapheme cluster
+        exc.key = f"{path}.{exc.key}"
+        raise
     if span.quote != quote:
         raise LabelError(
             f"quote does not match {doc} at {start}..{end}: file has {quote[:40]!r}, "

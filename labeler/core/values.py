@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from labeler.core.errors import LabelError
+from labeler.core.graphemes import check_edges
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""
@@ -138,8 +139,13 @@ class Span:
         doc_hash: str = "",
         annotator: str = "",
         created: str = "",
+        whole_clusters: bool = True,
     ) -> Span:
-        """Build a span from canonical text, checking the offsets against it."""
+        """Build a span from canonical text, checking the offsets against it.
+
+        Its edges must lie on grapheme cluster boundaries (§13) unless `whole_clusters` is
+        False, which only readers of spans made earlier (a run's evidence) pass.
+        """
         if 0 <= start < len(text) and end <= start:
             raise LabelError(
                 f"span {start}..{end} in {doc} is empty or reversed", key="end", offset=end
@@ -150,6 +156,8 @@ class Span:
                 key="start" if not 0 <= start < len(text) else "end",
                 offset=start if not 0 <= start < len(text) else end,
             )
+        if whole_clusters:
+            check_edges(text, doc, start, end)
         prefix, suffix = context_of(text, start, end)
         return cls(doc, start, end, text[start:end], prefix, suffix, doc_hash, annotator, created)
 

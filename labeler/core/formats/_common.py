@@ -20,6 +20,7 @@ from typing import Any
 from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.graphemes import check_edges
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree, sized
 from labeler.core.values import Query, Span
 
@@ -122,6 +123,8 @@ class RawView:
     """
 
     def __init__(self, raw: str) -> None:
+        self.raw = raw
+        """The string the tool's offsets count in, whose clusters a span must not cut."""
         self.shift = 1 if raw.startswith(BOM) else 0
         """Code points before the text proper (a BOM character)."""
         body = raw[self.shift :]
@@ -167,7 +170,11 @@ def raw_span(
         )
     if cstart >= cend:
         raise where.error(f"span {start}..{end} is empty in canonical text", offset=start)
-    return Span.from_text(view.canonical, doc, cstart, cend)
+    try:  # on the raw text too: the map moves an offset inside a cluster to its start
+        check_edges(view.raw, doc, start, end)
+        return Span.from_text(view.canonical, doc, cstart, cend)
+    except LabelError as exc:  # an edge inside a grapheme cluster
+        raise where.error(exc.message, offset=exc.offset) from None
 
 
 def file_view(corpus: Corpus, doc: str) -> RawView:
