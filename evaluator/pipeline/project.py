@@ -80,6 +80,7 @@ def evaluate_project(
         include_text=include_text,
         chroma_url=proj.chroma_url,
         chroma_path=proj.chroma_path,
+        chroma_timeout=proj.chroma_timeout,
         cache_path=proj.root / ".spanlab" / "embeddings.db",
         check_ann=check_ann,
     )

@@ -14,13 +14,18 @@ from typing import Any
 
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
-from labeler.core.typed import MAX_CONFIG_FILE, Refusal, sized, toml_tree, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
 
-_KEYS = {"corpus", "db", "chroma_path", "chroma_url", "embedding", "encoding", "follow_symlinks"}
+_KEYS = {
+    "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
+    "follow_symlinks",
+}  # fmt: skip
+MAX_CHROMA_TIMEOUT = 600.0
+"""Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
 _FLAGS = {"follow_symlinks"}
 """Keys that hold a bool; every other key holds a string."""
 
@@ -37,6 +42,8 @@ class Project:
     """Embedded Chroma's folder."""
     chroma_url: str | None = None
     """A Chroma server (`http://host:port`), used instead of the embedded one."""
+    chroma_timeout: float | None = None
+    """Seconds one call to the Chroma server may take (None: the evaluator's default)."""
     embedding: str = "minilm"
     """Default embedding choice (§6)."""
     encoding: str = "utf-8"
@@ -105,7 +112,10 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
-        typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
+        if key == "chroma_timeout":
+            number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
+        else:
+            typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
     if "encoding" in data:
         text_codec(data["encoding"], file=str(path), key="encoding")
 
@@ -122,6 +132,7 @@ def load(root: Path) -> Project:
         embedding=data.get("embedding", "minilm"),
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
+        chroma_timeout=data.get("chroma_timeout"),
     )
 
 
@@ -149,6 +160,8 @@ def write(project: Project) -> Path:
     lines.append(entry("embedding", project.embedding))
     if project.encoding != "utf-8":
         lines.append(entry("encoding", project.encoding))
+    if project.chroma_timeout is not None:
+        lines.append(f"chroma_timeout = {project.chroma_timeout:g}")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
     path = project.root / CONFIG_NAME
