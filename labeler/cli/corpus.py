@@ -96,7 +96,7 @@ def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
 @handles_errors
 def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Documents, hash, and what changed since the store was bound."""
-    _, docs, _store, status = open_project(corpus, db)
+    _, docs, _store, status = open_project(corpus, db, reading=True)
     for entry in docs.passed_over:
         typer.echo(f"warning: skipped {entry}", err=True)
     report: dict[str, Any] = {

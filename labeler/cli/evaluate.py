@@ -157,5 +157,5 @@ def show_command(
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
-        texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
+        texts = {q.id: q.text for q in Store.open_for_reading(proj.db).queries()}
     typer.echo(show_text(data, query, candidate, docs, texts))

@@ -104,7 +104,7 @@ def labels_export(
 @handles_errors
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Counts by status, pattern, slice, document and annotator."""
-    _, _, store, _ = open_project(corpus, db)
+    _, _, store, _ = open_project(corpus, db, reading=True)
     stats = label_stats(store.query_rows(), store.doc_span_counts())
     if as_json:
         typer.echo(json.dumps(asdict(stats), indent=2))
