@@ -27,6 +27,8 @@ _KEYS = {
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
 _FLAGS = {"follow_symlinks"}
+_WANTED = {"follow_symlinks": "true or false", "chroma_timeout": "a number of seconds"}
+"""How a refusal words the keys that do not hold a string."""
 """Keys that hold a bool; every other key holds a string."""
 
 
@@ -86,7 +88,7 @@ class _Key:
     def refuse(self, refusal: Refusal) -> ConfigError:
         if not refusal.about_type:
             return ConfigError(refusal.message, file=self.file, key=self.key or None)
-        wanted = "true or false" if self.key in _FLAGS else "a string"
+        wanted = _WANTED.get(self.key, "a string")
         return ConfigError(f"{self.key!r} must be {wanted}", file=self.file, key=self.key)
 
 
