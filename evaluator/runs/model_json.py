@@ -37,24 +37,34 @@ def kind(value: object) -> str:
 class Reader:
     """One JSON value of run.json and its key path; each accessor checks the type it reads."""
 
-    __slots__ = ("file", "path", "value")
+    __slots__ = ("file", "key", "parent", "value")
 
-    def __init__(self, value: object, file: str, path: str = "") -> None:
+    def __init__(
+        self, value: object, file: str, parent: Reader | None = None, key: str | int = ""
+    ) -> None:
         self.value = value
         """The parsed JSON value."""
         self.file = file
         """The run.json it comes from, for the error."""
-        self.path = path
-        """Where it sits (`queries.q-0001.evidence[0].start`); empty at the top."""
+        self.parent = parent
+        """The object or array holding it; None at the top."""
+        self.key = key
+        """Its key or index in `parent`."""
+
+    @property
+    def path(self) -> str:
+        """Where it sits (`queries.q-0001.evidence[0].start`); empty at the top. Built only
+        for an error: reading a large run makes a hundred thousand readers."""
+        if self.parent is None:
+            return ""
+        above, key = self.parent.path, self.key
+        if isinstance(key, int):
+            return f"{above}[{key}]"
+        part = key if _PLAIN_KEY.fullmatch(key) else f'["{key}"]'
+        return part if not above else f"{above}{'' if part[0] == '[' else '.'}{part}"
 
     def fail(self, message: str) -> NoReturn:
         raise RunFileError(message, file=self.file, key=self.path or None, hint=HINT)
-
-    def _child(self, key: str | int) -> str:
-        if isinstance(key, int):
-            return f"{self.path}[{key}]"
-        part = key if _PLAIN_KEY.fullmatch(key) else f'["{key}"]'
-        return part if not self.path else f"{self.path}{'' if part[0] == '[' else '.'}{part}"
 
     def _want(self, what: str) -> NoReturn:
         self.fail(f"must be {what}, not {kind(self.value)}")
@@ -68,17 +78,17 @@ class Reader:
         """The value under `key`; a missing key is an error naming it."""
         found = self.mapping()
         if key not in found:
-            Reader(None, self.file, self._child(key)).fail("missing")
-        return Reader(found[key], self.file, self._child(key))
+            Reader(None, self.file, self, key).fail("missing")
+        return Reader(found[key], self.file, self, key)
 
     def items(self) -> list[tuple[str, Reader]]:
         """An object's entries in file order."""
-        return [(k, Reader(v, self.file, self._child(k))) for k, v in self.mapping().items()]
+        return [(k, Reader(v, self.file, self, k)) for k, v in self.mapping().items()]
 
     def array(self) -> list[Reader]:
         if not isinstance(self.value, list):
             self._want("an array")
-        return [Reader(v, self.file, self._child(i)) for i, v in enumerate(self.value)]
+        return [Reader(v, self.file, self, i) for i, v in enumerate(self.value)]
 
     def text(self) -> str:
         if not isinstance(self.value, str):
