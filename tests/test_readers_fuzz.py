@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaluator import candidates
+from evaluator.runs.model import read_run
 from labeler.core import config, formats, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
@@ -33,8 +34,11 @@ READERS: dict[str, Callable[[Path], object]] = {
     },
     "candidates": candidates.read,
     "spanlab.toml": lambda p: config.load(p.parent),
+    "run.json": lambda p: read_run(p.parent),
 }
-"""Reader name -> read the file at this path (spanlab.toml: its folder)."""
+"""Reader name -> read the file at this path (spanlab.toml, run.json: its folder)."""
+FIXED_NAMES = ("spanlab.toml", "run.json")
+"""Readers that find their file by name in a folder."""
 
 KEYS = sorted(
     {"format", "corpus", "hash", "normalization", "documents", "queries", "id", "text",
@@ -136,7 +140,7 @@ def swapped(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 def write(tmp: Path, reader: str, data: bytes) -> Path:
-    path = tmp / ("spanlab.toml" if reader == "spanlab.toml" else f"in.{reader}")
+    path = tmp / (reader if reader in FIXED_NAMES else f"in.{reader}")
     path.write_bytes(data)
     return path
 
