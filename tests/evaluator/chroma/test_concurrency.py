@@ -7,11 +7,13 @@ started here, that is stopped (SIGSTOP) or killed while a build waits to add its
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -115,3 +117,39 @@ def test_a_server_that_stops_mid_build_is_an_error_naming_it(
     assert url in report["error"]
     print(f"\n{fault.name}: error {report['after']:.2f} s after the build's first add")
     print(report["error"])
+
+
+class _Stalling(http.server.BaseHTTPRequestHandler):
+    """Answers the heartbeat, then takes every other request and never answers it."""
+
+    def do_GET(self) -> None:
+        if self.path.endswith("/heartbeat"):
+            body = b'{"nanosecond heartbeat": 1}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        time.sleep(60)
+
+    do_POST = do_GET
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_server_that_answers_the_heartbeat_then_stalls_is_an_error() -> None:
+    from evaluator.retrieval.chroma import connect
+    from evaluator.retrieval.chroma_http import server_errors
+    from labeler.core.errors import SpanlabError
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(SpanlabError) as caught, server_errors(url, 1.0):
+            connect(url, None, timeout=1.0)
+        assert url in str(caught.value) and "did not answer within 1 s" in str(caught.value)
+    finally:
+        server.shutdown()
