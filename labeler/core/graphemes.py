@@ -59,6 +59,11 @@ def snap(text: str, offset: int, *, forward: bool) -> int:
     return start + (bounds[i] if forward else bounds[i - 1])
 
 
+def whole_clusters(text: str, start: int, end: int) -> tuple[int, int]:
+    """`start..end` widened to whole grapheme clusters (a selection made by hand)."""
+    return snap(text, start, forward=False), snap(text, end, forward=True)
+
+
 def check_edges(text: str, doc: str, start: int, end: int) -> None:
     """Refuse a span `start..end` of `doc` whose edges cut a grapheme cluster."""
     for key, offset in (("start", start), ("end", end)):

@@ -139,3 +139,12 @@ def test_chroma_csv_refuses_a_span_that_cuts_a_cluster(tmp_path: Path) -> None:
     with pytest.raises(LabelError, match="cuts the character") as caught:
         formats.get("chroma-csv").read(path, CORPUS, existing=())
     assert caught.value.line == 2
+
+
+def test_a_selection_widens_to_whole_clusters() -> None:
+    from labeler.core.graphemes import whole_clusters
+
+    text = "ok q\u0307 \U0001f469\u200d\U0001f4bb!"
+    assert whole_clusters(text, 4, 4) == (3, 5)
+    assert whole_clusters(text, 3, 8) == (3, 9)
+    assert whole_clusters(text, 0, 2) == (0, 2)
