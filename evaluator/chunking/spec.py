@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from labeler.core.errors import ConfigError
 
 SPLITTER_VERSION = "spanlab-splitters/1"
@@ -50,6 +51,13 @@ class SplitterSpec:
     """Tokenizer for token units; None means DEFAULT_TOKENIZER when the unit is tokens."""
     function: str | None = None
     """`module:function` for the python splitter."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """A library splitter's own options, by the library's names (`[candidate.options]`)."""
+
+    @property
+    def library(self) -> bool:
+        """True for a library splitter (§14), whose options the library checks."""
+        return self.splitter in LIBRARY_SPLITTERS
 
     def __post_init__(self) -> None:
         # Defaults depend on the splitter, which a dataclass default cannot express.
@@ -61,6 +69,9 @@ class SplitterSpec:
 
     def validate(self, candidate: str) -> SplitterSpec:
         """Raise ConfigError naming the candidate and the key; return self when valid."""
+        if self.library:
+            self._check_loads(candidate, "options", self._check_library)
+            return self
         for key, problem in self._problems():
             raise ConfigError(f"candidate {candidate!r}: {problem}", key=key)
         if self.unit == "tokens":
@@ -72,7 +83,7 @@ class SplitterSpec:
     def _problems(self) -> list[tuple[str, str]]:
         known = UNITS_BY_SPLITTER.get(self.splitter)
         if known is None:
-            names = " | ".join(UNITS_BY_SPLITTER)
+            names = " | ".join([*UNITS_BY_SPLITTER, *LIBRARY_SPLITTERS])
             return [("splitter", f"unknown splitter {self.splitter!r} (known: {names})")]
         checks = [
             (
@@ -89,8 +100,14 @@ class SplitterSpec:
             ),
             ("tokenizer", self.unit == "tokens" and not self.tokenizer, "token units need one"),
             ("function", self.splitter == "python" and not self.function, "python needs one"),
+            ("options", bool(self.options), "options are for library splitters only"),
         ]
         return [(key, message) for key, failed, message in checks if failed]
+
+    def _check_library(self) -> None:
+        from evaluator.chunking.adapters import check_options
+
+        check_options(self.splitter, self.options)
 
     def _load_tokenizer(self) -> object:
         from evaluator.chunking.tokenizers import load_tokenizer
@@ -103,7 +120,7 @@ class SplitterSpec:
             load()
         except ConfigError as exc:
             raise ConfigError(
-                f"candidate {candidate!r}: {exc.message}", key=key, hint=exc.hint
+                f"candidate {candidate!r}: {exc.message}", key=exc.key or key, hint=exc.hint
             ) from None
 
     def fingerprint(self) -> str:
@@ -112,6 +129,8 @@ class SplitterSpec:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     def fingerprint_fields(self) -> dict[str, Any]:
+        if self.library:
+            return self._library_fields()
         return {
             "version": SPLITTER_VERSION,
             "splitter": self.splitter,
@@ -121,6 +140,20 @@ class SplitterSpec:
             # A tokenizer only matters when it counts the units.
             "tokenizer": self.tokenizer if self.unit == "tokens" else None,
             "function": self.function,
+        }
+
+    def _library_fields(self) -> dict[str, Any]:
+        """Library name and version ride in `version`, so a rebuilt spec skips them."""
+        entry = LIBRARY_SPLITTERS[self.splitter]
+        return {
+            "version": f"{SPLITTER_VERSION} {entry.library}=={entry.version()}",
+            "splitter": self.splitter,
+            "unit": self.unit,
+            "size": self.size,
+            "overlap": self.overlap,
+            "tokenizer": None,
+            "function": None,
+            "options": {k: self.options[k] for k in sorted(self.options)},
         }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunking.adapters import library_pieces
 from evaluator.chunking.markdown import markdown_pieces
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.plugin import python_pieces
@@ -37,8 +38,12 @@ SPLITTERS: dict[str, UnitSplitter] = {
 """Splitters that measure in units; `python` is handled on its own."""
 
 
-def split_text(spec: SplitterSpec, text: str) -> list[Piece]:
-    """Cut one canonical text; offsets index `text`, pieces in offset order."""
+def split_text(spec: SplitterSpec, text: str, doc: str = "") -> list[Piece]:
+    """Cut one canonical text; offsets index `text`, pieces in offset order.
+
+    `doc` names the document in a library splitter's verification errors."""
+    if spec.library:
+        return library_pieces(spec.splitter, spec.options, doc, text)
     if spec.splitter == "python":
         return python_pieces(text, spec.function or "", spec.size, spec.overlap)
     splitter = SPLITTERS.get(spec.splitter)
@@ -62,5 +67,5 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
             p.prefix,
         )
         for doc in corpus
-        for p in split_text(spec, doc.text)
+        for p in split_text(spec, doc.text, doc.id)
     ]
