@@ -172,19 +172,31 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     label = f"candidate {name!r}" if isinstance(name, str) else where
     _check_table(raw, _CANDIDATE_TYPES, label, file)
     library = LIBRARY_SPLITTERS.get(raw.get("splitter", ""))
-    for key in ("name", "splitter") if library else ("name", "splitter", "size"):
+    sized = not library and raw.get("splitter") != "chunks"
+    for key in ("name", "splitter", "size") if sized else ("name", "splitter"):
         if key not in raw:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
     args = {k: v for k, v in raw.items() if k != "name"}
     if library:
         size = raw.get("options", {}).get(library.size_option, 0)
         args.setdefault("size", size if isinstance(size, int) else 0)
+    if raw.get("splitter") == "chunks":
+        args.setdefault("size", 0)
+        args["options"] = _relative_to(file, args.get("options", {}))
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
         exc.file = file
         raise
     return Candidate(raw["name"], spec)
+
+
+def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A chunk file's path is relative to the candidates file, like any path in it."""
+    path = options.get("path")
+    if not isinstance(path, str) or Path(path).is_absolute() or file.startswith("preset:"):
+        return options
+    return {**options, "path": str(Path(file).parent / path)}
 
 
 def _gates(raw: Any, file: str) -> Gates:

@@ -11,7 +11,7 @@ import hashlib
 import importlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
@@ -55,6 +55,11 @@ class SplitterSpec:
     """A library splitter's own options, by the library's names (`[candidate.options]`)."""
 
     @property
+    def exported(self) -> bool:
+        """True for `splitter = "chunks"`: a team's exported chunk file (§14)."""
+        return self.splitter == "chunks"
+
+    @property
     def library(self) -> bool:
         """True for a library splitter (§14), whose options the library checks."""
         return self.splitter in LIBRARY_SPLITTERS
@@ -71,6 +76,9 @@ class SplitterSpec:
         """Raise ConfigError naming the candidate and the key; return self when valid."""
         if self.library:
             self._check_loads(candidate, "options", self._check_library)
+            return self
+        if self.exported:
+            self._check_loads(candidate, "options.path", self._check_exported)
             return self
         for key, problem in self._problems():
             raise ConfigError(f"candidate {candidate!r}: {problem}", key=key)
@@ -109,6 +117,16 @@ class SplitterSpec:
 
         check_options(self.splitter, self.options)
 
+    def _check_exported(self) -> None:
+        from evaluator.chunking.exported import file_digest, read_chunk_file
+
+        unknown = sorted(set(self.options) - {"path"})
+        path = self.options.get("path")
+        if unknown or not isinstance(path, str):
+            what = f"unknown option {unknown[0]!r}" if unknown else "needs options.path (a str)"
+            raise ConfigError(f"chunks: {what}")
+        read_chunk_file(path, file_digest(path))
+
     def _load_tokenizer(self) -> object:
         from evaluator.chunking.tokenizers import load_tokenizer
 
@@ -119,9 +137,8 @@ class SplitterSpec:
         try:
             load()
         except ConfigError as exc:
-            raise ConfigError(
-                f"candidate {candidate!r}: {exc.message}", key=exc.key or key, hint=exc.hint
-            ) from None
+            message = f"candidate {candidate!r}: {exc.message}"
+            raise replace(exc, message=message, key=exc.key or key) from None
 
     def fingerprint(self) -> str:
         """Stable 16-hex digest of everything that decides where the cuts fall."""
@@ -129,7 +146,7 @@ class SplitterSpec:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     def fingerprint_fields(self) -> dict[str, Any]:
-        if self.library:
+        if self.library or self.exported:
             return self._library_fields()
         return {
             "version": SPLITTER_VERSION,
@@ -143,10 +160,17 @@ class SplitterSpec:
         }
 
     def _library_fields(self) -> dict[str, Any]:
-        """Library name and version ride in `version`, so a rebuilt spec skips them."""
-        entry = LIBRARY_SPLITTERS[self.splitter]
+        """Library name and version (or the chunk file's sha256) ride in `version`, so a
+        rebuilt spec skips them."""
+        if self.exported:
+            from evaluator.chunking.exported import file_digest
+
+            source = f"chunks-file sha256:{file_digest(str(self.options['path']))}"
+        else:
+            entry = LIBRARY_SPLITTERS[self.splitter]
+            source = f"{entry.library}=={entry.version()}"
         return {
-            "version": f"{SPLITTER_VERSION} {entry.library}=={entry.version()}",
+            "version": f"{SPLITTER_VERSION} {source}",
             "splitter": self.splitter,
             "unit": self.unit,
             "size": self.size,

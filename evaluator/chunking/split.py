@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from evaluator.chunk import Chunk, chunk_id
 from evaluator.chunking.adapters import library_pieces
+from evaluator.chunking.exported import exported_pieces, unknown_documents
 from evaluator.chunking.markdown import markdown_pieces
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.plugin import python_pieces
@@ -44,6 +45,8 @@ def split_text(spec: SplitterSpec, text: str, doc: str = "") -> list[Piece]:
     `doc` names the document in a library splitter's verification errors."""
     if spec.library:
         return library_pieces(spec.splitter, spec.options, doc, text)
+    if spec.exported:
+        return exported_pieces(str(spec.options["path"]), doc, text)
     if spec.splitter == "python":
         return python_pieces(text, spec.function or "", spec.size, spec.overlap)
     splitter = SPLITTERS.get(spec.splitter)
@@ -58,6 +61,8 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
     """Every document's chunks, documents in id order, chunks in offset order."""
     corpus_hash = corpus.hash
     fingerprint = spec.fingerprint()
+    if spec.exported:
+        _check_documents(str(spec.options["path"]), corpus)
     return [
         Chunk(
             chunk_id(corpus_hash, doc.id, p.start, p.end, fingerprint),
@@ -69,3 +74,12 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
         for doc in corpus
         for p in split_text(spec, doc.text, doc.id)
     ]
+
+
+def _check_documents(path: str, corpus: Corpus) -> None:
+    """A chunk file that names a document the corpus lacks was made from another corpus."""
+    unknown = unknown_documents(path, {doc.id for doc in corpus})
+    if unknown:
+        doc, line = unknown[0]
+        message = f"document {doc!r} is not in the corpus ({len(unknown)} such document(s))"
+        raise ConfigError(message, file=path, line=line, key="doc")

@@ -40,10 +40,10 @@ def _quote(text: str) -> str:
     return repr(text if len(text) <= SHOWN else text[:SHOWN] + "…")
 
 
-def _bad(doc: str, index: int, chunk: LibraryChunk, text: str, problem: str) -> ConfigError:
+def _bad(doc: str, label: str, chunk: LibraryChunk, text: str, problem: str) -> ConfigError:
     found = text[max(chunk.start, 0) : max(chunk.end, 0)]
     message = (
-        f"document {doc!r}, chunk {index} at ({chunk.start}, {chunk.end}): {problem}; "
+        f"document {doc!r}, {label} at ({chunk.start}, {chunk.end}): {problem}; "
         f"expected text {_quote(chunk.text)}, text at the offsets {_quote(found)}"
     )
     return ConfigError(message, key="splitter", offset=chunk.start)
@@ -74,20 +74,25 @@ def _uncovered(chunks: Sequence[LibraryChunk], text: str) -> int | None:
     return None
 
 
-def verify(doc: str, text: str, chunks: Sequence[LibraryChunk]) -> list[Piece]:
-    """The chunks as pieces, or ConfigError naming the first bad chunk."""
+def verify(
+    doc: str, text: str, chunks: Sequence[LibraryChunk], labels: Sequence[str] = ()
+) -> list[Piece]:
+    """The chunks as pieces, or ConfigError naming the first bad chunk (by `labels[i]`,
+    a chunk file's `line 7`, say; else `chunk i`)."""
+    label = [*labels, *(f"chunk {i}" for i in range(len(labels), len(chunks) + 1))]
     before: LibraryChunk | None = None
     for i, chunk in enumerate(chunks):
         problem = _problem(chunk, before, text)
         if problem:
-            raise _bad(doc, i, chunk, text, problem)
+            raise _bad(doc, label[i], chunk, text, problem)
         before = chunk
     missing = _uncovered(chunks, text)
     if missing is not None:
         i = next((i for i, c in enumerate(chunks) if c.start > missing), len(chunks))
+        after = f"before {label[i]}" if i < len(chunks) else "after the last chunk"
         message = (
             f"document {doc!r}: character {missing} ({text[missing]!r}) is in no chunk "
-            f"(before chunk {i}); the library left non-whitespace text out"
+            f"({after}); non-whitespace text was left out"
         )
         raise ConfigError(message, key="splitter", offset=missing)
     return [Piece(c.start, c.end, c.prefix) for c in chunks]

@@ -31,7 +31,7 @@ def test_exact_chunks_with_whitespace_gap_pass() -> None:
         ([chunk(0, 10), chunk(12, 30, "gamma delta")], "ends beyond the document's end (23)"),
         ([chunk(0, 10), chunk(18, 23)], "character 12 ('g') is in no chunk (before chunk 1)"),
         ([chunk(6, 23)], "character 0 ('a') is in no chunk (before chunk 0)"),
-        ([chunk(0, 10)], "character 12 ('g') is in no chunk (before chunk 1)"),
+        ([chunk(0, 10)], "character 12 ('g') is in no chunk (after the last chunk)"),
     ],
 )
 def test_each_rule_names_the_first_bad_chunk(chunks: list[LibraryChunk], words: str) -> None:
