@@ -4,6 +4,7 @@ equals spanlab's hit@k, and over the span files its recall equals evidence_recal
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,14 @@ size = 300
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, Any]]]:
     work = tmp_path_factory.mktemp("trec")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(work)  # the run's folder and cache stay out of the checkout
+        yield _export(work)
+
+
+def _export(work: Path) -> tuple[Path, dict[str, Any]]:
     (work / "c.toml").write_text(CANDIDATES, encoding="utf-8")
     runner, corpus = CliRunner(), str(DEMO / "corpus")
     args = ["eval", str(work / "c.toml"), "--labels", str(DEMO / "labels.json"),
