@@ -14,15 +14,16 @@ queries have no relevant items and are left out.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.metrics.view import covers
 from evaluator.runs.boundary import candidate_spec
+from evaluator.runs.model import RunFile
+from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
@@ -39,21 +40,20 @@ class Evidence:
     """Its evidence."""
 
 
-def evidence(run: Mapping[str, Any], corpus: Corpus) -> list[Evidence]:
+def evidence(run: RunFile, corpus: Corpus) -> list[Evidence]:
     """Answerable queries of the run, in run order; the corpus must be the run's."""
-    if run["manifest"]["corpus_hash"] != corpus.hash:
+    if run.manifest.corpus_hash != corpus.hash:
         raise SpanlabError(
-            f"run {run['id']} was made on corpus {run['manifest']['corpus_hash']}, "
+            f"run {run.id} was made on corpus {run.manifest.corpus_hash}, "
             f"the corpus is {corpus.hash}",
             hint="export with the corpus the run was made on",
         )
     out = []
-    for qid, entry in run["queries"].items():
+    for qid, entry in run.queries.items():
         spans = tuple(
-            Span.from_text(corpus.text(e["doc"]), e["doc"], e["start"], e["end"])
-            for e in entry["evidence"]
+            Span.from_text(corpus.text(e.doc), e.doc, e.start, e.end) for e in entry.evidence
         )
-        if spans and not entry["abstain"]:
+        if spans and not entry.abstain:
             out.append(Evidence(qid, spans))
     return out
 
@@ -62,13 +62,16 @@ def _score(rank: int, depth: int) -> str:
     return str(depth - rank + 1)
 
 
-def run_lines(run: Mapping[str, Any], name: str, queries: Sequence[Evidence]) -> list[str]:
-    depth = int(run["manifest"]["settings"]["depth"])
+def _ranked(run: RunFile, qid: str, name: str) -> tuple[RankedEntry, ...]:
+    return run.queries[qid].candidates[name].ranked
+
+
+def run_lines(run: RunFile, name: str, queries: Sequence[Evidence]) -> list[str]:
+    depth = run.manifest.settings.depth
     lines = []
     for q in queries:
-        ranked = run["queries"][q.qid]["candidates"][name]["ranked"]
-        for rank, (chunk_id, *_rest) in enumerate(ranked, 1):
-            lines.append(f"{q.qid} Q0 {chunk_id} {rank} {_score(rank, depth)} {name}")
+        for rank, entry in enumerate(_ranked(run, q.qid, name), 1):
+            lines.append(f"{q.qid} Q0 {entry.chunk_id} {rank} {_score(rank, depth)} {name}")
     return lines
 
 
@@ -88,11 +91,11 @@ def chunk_qrels(
     return lines
 
 
-def _first_ranks(ranked: Sequence[Sequence[Any]], q: Evidence, threshold: float) -> dict[int, int]:
+def _first_ranks(ranked: Sequence[RankedEntry], q: Evidence, threshold: float) -> dict[int, int]:
     """Span index -> rank of the first ranked chunk that matches it."""
     first: dict[int, int] = {}
-    for rank, (_id, doc, start, end, *_rest) in enumerate(ranked, 1):
-        chunk = Chunk("", doc, start, end)
+    for rank, entry in enumerate(ranked, 1):
+        chunk = Chunk(entry.chunk_id, entry.doc, entry.start, entry.end)
         for i, span in enumerate(q.spans):
             if i not in first and covers(chunk, span, threshold):
                 first[i] = rank
@@ -110,15 +113,14 @@ def _span_items(first: dict[int, int], qid: str, k: int) -> list[str]:
 
 
 def span_run_lines(
-    run: Mapping[str, Any], name: str, queries: Sequence[Evidence], threshold: float
+    run: RunFile, name: str, queries: Sequence[Evidence], threshold: float
 ) -> list[str]:
     """recall@k over these equals evidence_recall@k at the run's k, unless one query has
     more than k spans matched within its top k chunks (a chunk holding several)."""
-    k = int(run["manifest"]["settings"]["k"])
+    k = run.manifest.settings.k
     lines = []
     for q in queries:
-        ranked = run["queries"][q.qid]["candidates"][name]["ranked"]
-        items = _span_items(_first_ranks(ranked, q, threshold), q.qid, k)
+        items = _span_items(_first_ranks(_ranked(run, q.qid, name), q, threshold), q.qid, k)
         lines += [f"{q.qid} Q0 {item} {p} {_score(p, len(items))} {name}"
                   for p, item in enumerate(items, 1)]  # fmt: skip
     return lines
@@ -128,18 +130,16 @@ def span_qrels(queries: Sequence[Evidence]) -> list[str]:
     return [f"{q.qid} 0 {q.qid}#{i} 1" for q in queries for i in range(len(q.spans))]
 
 
-def trec_run(runs_dir: Path, run: str) -> dict[str, Any]:
-    """run.json given as a file, a run folder, an id or `latest` (show's reader)."""
+def trec_run(runs_dir: Path, run: str) -> RunFile:
+    """A run given as its run.json (an `eval --json` copy), a folder, an id or `latest`."""
     given = Path(run)
     if not given.is_file():
         return load_run(runs_dir, run)
     try:
         data = json.loads(given.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SpanlabError(f"cannot read run: {exc}", file=run) from None
-    if not isinstance(data, dict) or "candidates" not in data or "queries" not in data:
-        raise SpanlabError("not a spanlab run.json", file=run)
-    return data
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SpanlabError(f"cannot read the run: {exc}", file=run) from None
+    return RunFile.from_json(data, file=run)
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -149,13 +149,13 @@ def _write(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def export_trec(run: Mapping[str, Any], corpus: Corpus, out: Path) -> list[Path]:
+def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
     """Write every candidate's run and qrels files into `out`; return the paths."""
     queries = evidence(run, corpus)
-    threshold = float(run["manifest"]["settings"]["coverage_threshold"])
+    threshold = run.manifest.settings.coverage_threshold
     out.mkdir(parents=True, exist_ok=True)
     written = [_write(out / "spans.qrels", span_qrels(queries))]
-    for name in run["candidates"]:
+    for name in run.names:
         chunks = chunk_corpus(candidate_spec(run, name), corpus)
         written += [
             _write(out / f"{name}.run", run_lines(run, name, queries)),

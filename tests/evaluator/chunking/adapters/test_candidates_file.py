@@ -88,3 +88,15 @@ def test_trimmed_chunks_pass_sanity_but_a_word_left_out_does_not() -> None:
     check_chunks("lib", chunks, corpus)
     with pytest.raises(SanityError, match="from offset 10 are in no chunk"):
         check_chunks("lib", [Chunk("a", "d", 0, 10), Chunk("b", "d", 13, 17)], corpus)
+
+
+def test_run_json_rebuilds_a_library_spec_with_the_same_fingerprint() -> None:
+    import json
+
+    from evaluator.runs.model_json import Reader
+    from evaluator.runs.model_parts import read_spec
+
+    options = {"chunk_size": 40, "chunk_overlap": 5, "separators": ["\n\n", " "]}
+    spec = SplitterSpec("langchain:RecursiveCharacterTextSplitter", 40, options=options)
+    fields = json.loads(json.dumps(spec.validate("lc").fingerprint_fields()))
+    assert read_spec(Reader(fields, "run.json")).fingerprint() == spec.fingerprint()
