@@ -39,9 +39,7 @@ def test_token_splitter_verifies_on_the_emoji_document() -> None:
 
 
 def test_size_warnings_stay_off_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    split_text(
-        spec("llama-index:SentenceSplitter", chunk_size=40, chunk_overlap=5),
-        HARD_DOCS["emoji"],
-        "e",
-    )
+    s = spec("llama-index:SentenceSplitter", chunk_size=40, chunk_overlap=5)
+    with pytest.warns(AmbiguousPlacement):  # the emoji document repeats its line
+        split_text(s, HARD_DOCS["emoji"], "e")
     assert capsys.readouterr().out == ""
