@@ -148,8 +148,13 @@ def list_runs(runs_dir: Path) -> list[RunEntry]:
     try:
         return _list_indexed(runs_dir)
     except (sqlite3.DatabaseError, OSError):
-        found = (_read_run(f) for f in sorted(runs_dir.iterdir()) if f.is_dir())
+        found = (_read_run(f) for f in _run_folders(runs_dir))
         return _newest_first([e for e in found if e is not None])
+
+
+def _run_folders(runs_dir: Path) -> list[Path]:
+    """Folders that may hold a run: not the hidden ones a run is written into first."""
+    return [f for f in sorted(runs_dir.iterdir()) if f.is_dir() and not f.name.startswith(".")]
 
 
 def _newest_first(entries: list[RunEntry]) -> list[RunEntry]:
@@ -163,8 +168,8 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
         gone = [e.id for f, e in known.items() if not (f / FILE_NAME).exists()]
         fresh = [
             entry
-            for folder in sorted(runs_dir.iterdir())
-            if folder.is_dir() and folder.resolve() not in known
+            for folder in _run_folders(runs_dir)
+            if folder.resolve() not in known
             for entry in [_read_run(folder)]
             if entry is not None
         ]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from enum import StrEnum
-from typing import NoReturn, TypeVar
+from typing import NoReturn, TypeVar, cast
 
 from labeler.core.errors import SpanlabError
+from labeler.core.typed import accepts
 
 T = TypeVar("T")
 E = TypeVar("E", bound=StrEnum)
@@ -96,20 +97,20 @@ class Reader:
         return self.value
 
     def integer(self) -> int:
-        if isinstance(self.value, bool) or not isinstance(self.value, int):
+        if not accepts(self.value, int):
             self._want("an integer")
-        return self.value
+        return cast(int, self.value)
 
     def number(self) -> float:
         """An integer or a float, kept as the file has it (so it is written back the same)."""
-        if isinstance(self.value, bool) or not isinstance(self.value, int | float):
+        if not accepts(self.value, float):
             self._want("a number")
-        return self.value
+        return cast(float, self.value)
 
     def flag(self) -> bool:
-        if not isinstance(self.value, bool):
+        if not accepts(self.value, bool):
             self._want("a boolean")
-        return self.value
+        return cast(bool, self.value)
 
     def choice(self, enum: type[E]) -> E:
         """One of an enumeration's values (`lost`, `cut`)."""
