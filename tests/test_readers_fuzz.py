@@ -30,7 +30,8 @@ READERS: dict[str, Callable[[Path], object]] = {
     "spanlab": lambda p: labelset.read(p, CORPUS),
     **{
         name: (lambda n: lambda p: formats.get(n).read(p, CORPUS, existing=()))(name)
-        for name in ("chroma-csv", "squad", "label-studio", "queries")
+        for name in formats.FORMATS
+        if name != "spanlab"
     },
     "candidates": candidates.read,
     "spanlab.toml": lambda p: config.load(p.parent),
@@ -214,7 +215,7 @@ def test_a_valid_file_with_one_hostile_value(
 
 @FUZZ
 @given(
-    reader=st.sampled_from(["chroma-csv", "queries"]),
+    reader=st.sampled_from(["chroma-csv", "queries", "label-studio-csv", "qrels"]),
     cells=st.lists(st.one_of(HOSTILE_TEXT, st.text(max_size=6), st.just('"[{"start":')),
                    max_size=9),
 )  # fmt: skip

@@ -22,6 +22,7 @@ from evaluator.pipeline.project import RUNS_DIR, evaluate_project
 from evaluator.runs.model import write_run_file
 from evaluator.runs.show import load_run, show_text
 from evaluator.runs.summary import print_run
+from evaluator.runs.trec import export_trec, trec_run
 from labeler.cli._common import (
     ChromaOpt,
     CorpusOpt,
@@ -161,3 +162,20 @@ def show_command(
     if proj.db.exists():
         texts = {q.id: q.text for q in Store.open_for_reading(proj.db).queries()}
     typer.echo(show_text(found, query, candidate, docs, texts))
+
+
+@app.command(
+    "trec",
+    epilog="Example: spanlab trec latest trec/  then  ranx: Qrels.from_file('trec/c.qrels')",
+)
+@handles_errors
+def trec_command(
+    run: Annotated[str, typer.Argument(help="Run id, a run folder, its run.json, or 'latest'.")],
+    out: Annotated[Path, typer.Argument(help="Folder for the run and qrels files.")],
+    corpus: CorpusOpt = None,
+) -> None:
+    """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
+    NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    proj = project(corpus)
+    for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
+        typer.echo(str(path))
