@@ -85,7 +85,46 @@ def _m1_initial(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m1_initial,)
+def _m2_revisions_and_retired_ids(conn: sqlite3.Connection) -> None:
+    """Compare-and-set and ids never reused (§3): a revision per query, retired query ids,
+    the last query number handed out, and span ids that AUTOINCREMENT never hands out twice.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE queries ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE retired_ids (
+            id TEXT PRIMARY KEY, annotator TEXT NOT NULL, at TEXT NOT NULL
+        );
+        INSERT OR REPLACE INTO meta(key, value) SELECT 'last_query_number',
+            coalesce(max(CAST(substr(id, 3) AS INTEGER)), 0) FROM queries
+            WHERE id GLOB 'q-[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*';
+        CREATE TABLE spans_v2 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            doc TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            quote TEXT NOT NULL,
+            prefix TEXT NOT NULL,
+            suffix TEXT NOT NULL,
+            doc_hash TEXT NOT NULL,
+            annotator TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL,
+            CHECK (start >= 0 AND "end" > start)
+        );
+        INSERT INTO spans_v2 SELECT id, query_id, doc, start, "end", quote, prefix, suffix,
+            doc_hash, annotator, created FROM spans;
+        DROP TABLE spans;
+        ALTER TABLE spans_v2 RENAME TO spans;
+        CREATE INDEX spans_query ON spans(query_id);
+        CREATE INDEX spans_doc ON spans(doc, start);
+        CREATE INDEX events_query ON events(query_id, id)
+        """,
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (_m1_initial, _m2_revisions_and_retired_ids)
 """Applied in order; the schema version is the number applied."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -188,10 +188,21 @@ class Reads(Connection):
         return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
     def next_query_id(self) -> str:
-        """The next free `q-NNNN`; read inside the write transaction that takes it (§3)."""
+        """The `q-NNNN` the next created query would get (deleted ids are never reused).
+
+        Only a preview: ids are taken by `allocate_query_id` inside the write transaction.
+        """
+        last = int(self.meta("last_query_number") or 0)
+        return f"q-{max(last, self._max_query_number()) + 1:04d}"
+
+    def _max_query_number(self) -> int:
         rows = self.conn.execute("SELECT id FROM queries WHERE id GLOB 'q-[0-9]*'")
-        numbers = [int(r[0][2:]) for r in rows if r[0][2:].isdigit()]
-        return f"q-{max(numbers, default=0) + 1:04d}"
+        return max((int(r[0][2:]) for r in rows if r[0][2:].isdigit()), default=0)
+
+    def retired(self, query_id: str) -> bool:
+        """Whether `query_id` belonged to a deleted query (it stays retired)."""
+        sql = "SELECT 1 FROM retired_ids WHERE id = ?"
+        return self.conn.execute(sql, (query_id,)).fetchone() is not None
 
     # -- review decisions ----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from labeler.core.values import Boundary, Query, Span, Status
 
 QUERY_COLUMNS = (
     "id", "text", "abstain", "boundary", "slices", "notes", "status", "annotator", "created",
-    "updated",
+    "updated", "revision",
 )  # fmt: skip
 
 DecisionKind = Literal["accept", "orphan", "undo"]
@@ -125,6 +125,7 @@ def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
         created=row["created"],
         updated=row["updated"],
         evidence=tuple(spans),
+        revision=row["revision"],
     )
 
 
@@ -159,6 +160,7 @@ def query_row(q: Query) -> dict[str, Any]:
         "annotator": q.annotator,
         "created": q.created,
         "updated": q.updated,
+        "revision": q.revision or 1,
     }
 
 

@@ -1,0 +1,61 @@
+"""Pilot: a save or an undo that another annotator's edit overtook shows who changed
+what, and the annotator chooses to reload (keep theirs) or reapply (keep theirs no more)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Label
+
+from labeler.core.store import Store
+from labeler.tui.app import SpanlabApp
+from labeler.tui.label.conflict import ConflictScreen
+
+
+def message(app: SpanlabApp) -> str:
+    assert isinstance(app.screen, ConflictScreen)
+    return str(app.screen.query_one("#conflict-message", Label).render())
+
+
+async def _save_notes_after_bob(app: SpanlabApp, bob: Store, choice: str) -> str:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("e")  # the form shows q-0001 as it is now
+        bob.update_query("q-0001", annotator="bob", seen=bob.query("q-0001"), notes="bob's")
+        await pilot.press(*["tab"] * 5, *"alice's", "enter")
+        shown = message(app)
+        await pilot.press(choice)
+        assert not isinstance(app.screen, ConflictScreen)
+        return shown
+
+
+async def test_a_stale_save_is_shown_and_reload_keeps_theirs(
+    app: SpanlabApp, store: Store, tmp_path: Path
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    shown = await _save_notes_after_bob(app, bob, "r")
+    assert "q-0001: notes was changed by bob at" in shown
+    assert "you saw '', it is now \"bob's\"" in shown
+    assert store.query("q-0001").notes == "bob's"
+
+
+async def test_a_stale_save_reapplied_writes_mine(
+    app: SpanlabApp, store: Store, tmp_path: Path
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    await _save_notes_after_bob(app, bob, "a")
+    assert store.query("q-0001").notes == "alice's"
+
+
+async def test_an_undo_overtaken_by_bob_asks_first(
+    app: SpanlabApp, store: Store, tmp_path: Path
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")  # q-0001 draft -> labelled
+        bob.update_query("q-0001", annotator="bob", seen=bob.query("q-0001"), status="reviewed")
+        await pilot.press("ctrl+z")
+        assert "status was changed by bob" in message(app)
+        await pilot.press("r")
+        assert store.query("q-0001").status == "reviewed"
+        await pilot.press("ctrl+z")  # the refused edit was dropped: nothing left but to say so
+        assert store.query("q-0001").status == "reviewed"
