@@ -64,6 +64,7 @@ def labels_import(
     if fmt == "spanlab":
         queries = labelset.read(file, docs).queries
         warnings: tuple[str, ...] = ()
+        fresh: frozenset[str] = frozenset()
     else:
         imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
         if imported.documents:
@@ -77,10 +78,11 @@ def labels_import(
                 f"{proj.require_corpus()}",
                 err=True,
             )
-        queries, warnings = imported.queries, imported.warnings
+        queries, warnings, fresh = imported.queries, imported.warnings, imported.fresh
     n = labelset.import_queries(
-        store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace
-    )
+        store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace,
+        fresh=fresh,
+    )  # fmt: skip
     for w in warnings:
         typer.echo(f"warning: {w}", err=True)
     same = len(queries) - n

@@ -10,7 +10,7 @@ import contextlib
 import gc
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -325,26 +325,20 @@ def import_queries(
     *,
     annotator: str,
     replace_existing: bool = False,
+    fresh: Set[str] = frozenset(),
 ) -> int:
-    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    Ids in `fresh` were made up by a reader: those queries get ids the store allocates
+    inside the write, so concurrent imports never hand out (or replace) one id twice;
+    `replace_existing` replaces only what the file names by its own ids.
+    """
     refuse_while_waiting(sync(store, corpus))
-    existing, conflicts = refuse_conflicts(store, queries, replace_existing=replace_existing)
+    named = [q for q in queries if q.id not in fresh]
+    existing, conflicts = refuse_conflicts(store, named, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
-    now = utcnow()
-    todo = [
-        replace(
-            q,
-            annotator=q.annotator or annotator,
-            created=q.created or now,
-            updated=now,
-            evidence=tuple(
-                replace(s, annotator=s.annotator or annotator, created=s.created or now)
-                for s in q.evidence
-            ),
-        )
-        for q in queries
-        if q.id not in existing or q.id in conflicts
-    ]
+    todo = [_stamped(q, annotator) for q in named if q.id not in existing or q.id in conflicts]
+    new = [_stamped(q, annotator) for q in queries if q.id in fresh]
     with store.write() as db:
         # Again under the write lock: another annotator may have created one of these ids.
         _, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
@@ -356,5 +350,33 @@ def import_queries(
                 key="id",
                 hint="run the import again",
             )
-        store.put_queries(todo, texts, db=db)
-    return len(todo)
+        _refuse_retired(store, [q.id for q in todo if q.id not in existing])
+        new = [replace(q, id=store.allocate_query_id(db)) for q in new]
+        store.put_queries([*todo, *new], texts, db=db)
+    return len(todo) + len(new)
+
+
+def _stamped(q: Query, annotator: str) -> Query:
+    now = utcnow()
+    return replace(
+        q,
+        annotator=q.annotator or annotator,
+        created=q.created or now,
+        updated=now,
+        evidence=tuple(
+            replace(s, annotator=s.annotator or annotator, created=s.created or now)
+            for s in q.evidence
+        ),
+    )
+
+
+def _refuse_retired(store: Store, ids: Sequence[str]) -> None:
+    """A deleted query's id stays retired (§3): a file may not bring it back."""
+    retired = [qid for qid in ids if store.retired(qid)]
+    if retired:
+        raise StoreError(
+            f"{len(retired)} quer(y/ies) use ids of deleted queries, which stay retired: "
+            f"{', '.join(retired[:10])}; nothing was imported",
+            key="id",
+            hint="give them new ids (or leave the ids out)",
+        )

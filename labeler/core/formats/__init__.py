@@ -27,6 +27,8 @@ class Imported:
     """Documents the format brings (SQuAD contexts): {doc id: canonical text}."""
     warnings: tuple[str, ...] = ()
     """Things the user should know (duplicates skipped, say)."""
+    fresh: frozenset[str] = frozenset()
+    """Ids the reader made up (not the file's): the store allocates real ones on write."""
 
 
 class Format(Protocol):

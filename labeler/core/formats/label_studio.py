@@ -258,7 +258,7 @@ def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str])
             )
             continue
         queries.append(_query(g, qid or ids.next()))
-    return Imported(tuple(queries), warnings=tuple(warnings))
+    return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed))
 
 
 def _query(g: _Group, qid: str) -> Query:
