@@ -41,14 +41,12 @@ def spanlab(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def race(cwd: Path, *flags: str) -> list[subprocess.Popen[str]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", RUN, "labels", "import", f"misses-{w}.txt", "--format",
-             "queries", *flags],
-            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        for w in range(WRITERS)
-    ]
+    pipe = subprocess.PIPE
+    procs = []
+    for w in range(WRITERS):
+        args = ["labels", "import", f"misses-{w}.txt", "--format", "queries", *flags]
+        cmd = [sys.executable, "-c", RUN, *args]
+        procs.append(subprocess.Popen(cmd, cwd=cwd, env=env, stdout=pipe, stderr=pipe, text=True))
     for p in procs:
         p.wait(timeout=300)
     return procs
