@@ -26,6 +26,7 @@ from labeler.core import binding, labelset
 from labeler.core import formats as label_formats
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.overlaps import import_warnings
 from labeler.core.stats import label_stats
 
 group = typer.Typer(
@@ -83,7 +84,7 @@ def labels_import(
         store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace,
         fresh=fresh,
     )  # fmt: skip
-    for w in warnings:
+    for w in [*warnings, *import_warnings(queries)]:
         typer.echo(f"warning: {w}", err=True)
     same = len(queries) - n
     unchanged = f" ({same} already in the store with the same labels)" if same else ""

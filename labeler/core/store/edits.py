@@ -16,6 +16,7 @@ import sqlite_utils
 
 from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import duplicated
 from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
@@ -212,6 +213,14 @@ class Edits(Reads):
         query_rows: list[tuple[Any, ...]] = []
         span_rows: list[tuple[Any, ...]] = []
         for q in queries:
+            dups = duplicated(q)
+            if dups:
+                s = dups[0]
+                raise StoreError(
+                    f"query {q.id} has {s.doc} {s.start}..{s.end} as evidence twice",
+                    key="evidence",
+                    offset=s.start,
+                )
             row = query_row(q)
             query_rows.append(tuple(row[c] for c in QUERY_COLUMNS))
             for s in q.evidence:

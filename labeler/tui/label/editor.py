@@ -13,6 +13,7 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import describe
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from labeler.tui.label.undo import (
@@ -38,13 +39,20 @@ class Editor:
         self.annotator = annotator
         """Whose name goes on every edit."""
         self.history = History(Replay(store, corpus.text, annotator))
+        self.warning: str | None = None
+        """What the last span edit should be flagged with (nesting, overlap), if anything."""
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
         text = self.corpus.text(doc)
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
         self.history.record(SpanAdded(query_id, saved))
+        self._flag(query_id, saved)
         return saved
+
+    def _flag(self, query_id: str, span: Span) -> None:
+        """Say when a span just made nests in or overlaps another of its query (§3)."""
+        self.warning = describe(query_id, span, self.store.overlapping(query_id, span))
 
     def move_span(
         self, span_id: int, start: int, end: int, *, seen: tuple[int, int] | None = None
@@ -63,6 +71,7 @@ class Editor:
         )
         edges = (new.start, new.end)
         self.history.record(SpanMoved(query_id, span_id, old.doc, before, edges))
+        self._flag(query_id, new)
         return new
 
     def delete_span(self, span_id: int, *, seen: tuple[int, int] | None = None) -> tuple[str, Span]:

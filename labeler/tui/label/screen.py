@@ -266,6 +266,7 @@ class LabelScreen(Screen[None]):
 
         A conflict (someone changed what it was based on) asks: reload, or `reapply`.
         """
+        self.editor.warning = None
         try:
             do()
         except ConflictError as exc:
@@ -275,6 +276,8 @@ class LabelScreen(Screen[None]):
             self.notify(exc.message, title="Not saved", severity="error")
             return False
         self._refresh_query(query_id)
+        if self.editor.warning:
+            self.notify(self.editor.warning, title="Overlapping spans", severity="warning")
         return True
 
     def _conflict(

@@ -59,3 +59,12 @@ async def test_an_undo_overtaken_by_bob_asks_first(
         assert store.query("q-0001").status == "reviewed"
         await pilot.press("ctrl+z")  # the refused edit was dropped: nothing left but to say so
         assert store.query("q-0001").status == "reviewed"
+
+
+async def test_a_nested_span_is_flagged_when_drawn(app: SpanlabApp, store: Store) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "s", "a")  # 0..23, the first sentence
+        await pilot.press(*["left"] * 15, *["shift+right"] * 4, "a")
+        assert [(s.start, s.end) for s in store.query("q-0001").evidence] == [(0, 23), (8, 12)]
+        notes = [n.message for n in app._notifications]
+        assert any("nested in another span (0..23)" in m for m in notes), notes
