@@ -22,7 +22,7 @@ from labeler.cli._common import (
     handles_errors,
     open_project,
 )
-from labeler.core import binding, labelset
+from labeler.core import assign, binding, labelset
 from labeler.core import formats as label_formats
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
@@ -157,3 +157,26 @@ def render_stats(stats: Any) -> str:
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
     return "\n".join(lines)
+
+
+@group.command(
+    "assign", epilog="Example: spanlab labels assign alice bob --copies 2 --slice critical"
+)
+@handles_errors
+def labels_assign(
+    annotators: Annotated[list[str], typer.Argument(help="Who gets a queue.")],
+    copies: Annotated[int, typer.Option(help="Annotators per query (2: double annotation).")] = 1,
+    slice_name: Annotated[
+        str | None, typer.Option("--slice", help="Only queries in this slice.")
+    ] = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+    annotator: AnnotatorOpt = None,
+) -> None:
+    """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
+    _, _, store, _ = open_project(corpus, db)
+    pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
+    added = store.assign(pairs, by=annotator_name(annotator))
+    for who, ids in store.assigned().items():
+        typer.echo(f"{who}: {len(ids)} queries")
+    typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)

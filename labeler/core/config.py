@@ -19,7 +19,9 @@ CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
 
-_KEYS = {"corpus", "db", "chroma_path", "chroma_url", "embedding", "encoding"}
+_KEYS = {"corpus", "db", "chroma_path", "chroma_url", "embedding", "encoding", "blind"}
+_FLAGS = {"blind"}
+"""Keys that take true or false; every other key takes a string."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Project:
     """Default embedding choice (§6)."""
     encoding: str = "utf-8"
     """Codec of the corpus files."""
+    blind: bool = False
+    """Double annotation: each annotator labels (and sees) only their own version (§3)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -71,7 +75,8 @@ class _Key:
         return replace(self, key=key)
 
     def refuse(self, refusal: Refusal) -> ConfigError:
-        return ConfigError(f"{self.key!r} must be a string", file=self.file, key=self.key)
+        wanted = "true or false" if self.key in _FLAGS else "a string"
+        return ConfigError(f"{self.key!r} must be {wanted}", file=self.file, key=self.key)
 
 
 def load(root: Path) -> Project:
@@ -95,7 +100,7 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
-        typed(value, str, _Key(str(path), key))
+        typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)
@@ -109,6 +114,7 @@ def load(root: Path) -> Project:
         chroma_url=data.get("chroma_url"),
         embedding=data.get("embedding", "minilm"),
         encoding=data.get("encoding", "utf-8"),
+        blind=data.get("blind", False),
     )
 
 

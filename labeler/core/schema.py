@@ -124,7 +124,49 @@ def _m2_revisions_and_retired_ids(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m1_initial, _m2_revisions_and_retired_ids)
+def _m3_double_annotation(conn: sqlite3.Connection) -> None:
+    """Double annotation (§3): a span belongs to a version ('' is the query's evidence, else
+    the annotator's blind version); versions, assignments and adjudications get tables.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE spans ADD COLUMN version TEXT NOT NULL DEFAULT '';
+        CREATE INDEX spans_version ON spans(version, query_id);
+        CREATE TABLE versions (
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            annotator TEXT NOT NULL,
+            abstain INTEGER NOT NULL DEFAULT 0,
+            updated TEXT NOT NULL,
+            PRIMARY KEY (query_id, annotator)
+        );
+        CREATE TABLE assignments (
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            annotator TEXT NOT NULL,
+            assigned_by TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (query_id, annotator)
+        );
+        CREATE INDEX assignments_annotator ON assignments(annotator, query_id);
+        CREATE TABLE adjudications (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            query_id TEXT NOT NULL,
+            decision TEXT NOT NULL,
+            versions TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            revision INTEGER NOT NULL,
+            annotator TEXT NOT NULL,
+            at TEXT NOT NULL
+        )
+        """,
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m1_initial,
+    _m2_revisions_and_retired_ids,
+    _m3_double_annotation,
+)
 """Applied in order; the schema version is the number applied."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

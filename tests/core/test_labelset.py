@@ -337,6 +337,11 @@ def spans(draw: st.DrawFn) -> Span:
     return Span.from_text(text, doc, start, end)
 
 
+def _place(s: Span) -> tuple[str, int, int]:
+    """A query holds one span per place: the store refuses duplicate evidence (§3)."""
+    return (s.doc, s.start, s.end)
+
+
 @st.composite
 def queries(draw: st.DrawFn) -> list[Query]:
     ids = draw(st.lists(st.integers(1, 9999), unique=True, max_size=5))
@@ -352,7 +357,9 @@ def queries(draw: st.DrawFn) -> list[Query]:
                 slices=tuple(draw(st.lists(st.sampled_from(["critical", "lang:de", "t"])))),
                 notes=draw(st.text(max_size=10)),
                 status=draw(st.sampled_from(list(Status))),
-                evidence=() if abstain else tuple(draw(st.lists(spans(), max_size=3))),
+                evidence=()
+                if abstain
+                else tuple(draw(st.lists(spans(), max_size=3, unique_by=_place))),
             )
         )
     return out

@@ -110,6 +110,21 @@ class Edits(Reads):
             self.log_event(db, "query-added", annotator, qid)
         return q
 
+    def touch_version(self, query_id: str, *, now: str, abstain: bool | None = None) -> None:
+        """Record that the annotator in `view` has a version of the query (§3)."""
+        self.conn.execute(
+            "INSERT INTO versions(query_id, annotator, abstain, updated) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(query_id, annotator) DO UPDATE SET updated = excluded.updated, "
+            "abstain = coalesce(?, abstain)",
+            [
+                query_id,
+                self.view,
+                int(bool(abstain)),
+                now,
+                None if abstain is None else int(abstain),
+            ],
+        )
+
     def update_query(
         self, query_id: str, *, annotator: str, seen: Query | None = None, **changes: Any
     ) -> Query:
@@ -122,6 +137,14 @@ class Edits(Reads):
         unknown = set(changes) - set(FIELDS)
         if unknown:
             raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
+        if self.view and "abstain" in changes:  # a blind annotator abstains in their version
+            changes = dict(changes)
+            abstain = bool(changes.pop("abstain"))
+            with self.write():
+                self._live(query_id)
+                self.touch_version(query_id, now=utcnow(), abstain=abstain)
+            if not changes:
+                return self.query(query_id)
         with self.write() as db:
             old = self._live(query_id)
             if seen is not None:

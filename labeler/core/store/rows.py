@@ -59,6 +59,17 @@ class QueryRow(NamedTuple):
                    q.annotator, len(q.evidence))  # fmt: skip
 
 
+class Version(NamedTuple):
+    """One annotator's blind version of a query's evidence (double annotation, §3)."""
+
+    annotator: str
+    """Whose version."""
+    abstain: bool
+    """They found no answer in the corpus."""
+    spans: tuple[Span, ...]
+    """Their evidence, in document order."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """One row of `review_decisions`: who decided what, when, on which corpora."""

@@ -24,15 +24,17 @@ class SpanEdits(Edits):
     def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
         dh = self._checked_hash(span, text, {}, db)
         table = db.table("spans")
-        table.insert(span_row(query_id, replace(span, doc_hash=dh)))
+        table.insert({**span_row(query_id, replace(span, doc_hash=dh)), "version": self.view})
         return int(table.last_rowid or 0)
 
     def _bump(self, db: sqlite_utils.Database, query_id: str) -> None:
-        """A span edit is an edit of its query: a new revision."""
+        """A span edit is an edit of its query: a new revision (and of a blind version)."""
+        now = utcnow()
         db.execute(
-            "UPDATE queries SET updated = ?, revision = revision + 1 WHERE id = ?",
-            [utcnow(), query_id],
+            "UPDATE queries SET updated = ?, revision = revision + 1 WHERE id = ?", [now, query_id]
         )
+        if self.view:
+            self.touch_version(query_id, now=now)
 
     def add_span(self, query_id: str, span: Span, text: str, *, annotator: str) -> Span:
         """Add evidence to a query; `text` is the document's canonical text.
@@ -42,7 +44,7 @@ class SpanEdits(Edits):
         """
         with self.write() as db:
             q = self._live(query_id)
-            if q.abstain:
+            if q.abstain and not self.view:
                 raise StoreError(f"query {query_id} is an abstention query", key="abstain")
             self._refuse_duplicate(query_id, span)
             if span.id is not None and self._span_exists(span.id):
@@ -66,8 +68,8 @@ class SpanEdits(Edits):
     ) -> None:
         row = self.conn.execute(
             "SELECT id, annotator FROM spans WHERE query_id = ? AND doc = ? AND start = ? "
-            'AND "end" = ? AND id IS NOT ?',
-            [query_id, span.doc, span.start, span.end, other_than],
+            'AND "end" = ? AND id IS NOT ? AND version = ?',
+            [query_id, span.doc, span.start, span.end, other_than, self.view],
         ).fetchone()
         if row is not None:
             by = f" (drawn by {row[1]})" if row[1] else ""

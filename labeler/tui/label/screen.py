@@ -67,6 +67,7 @@ class LabelScreen(Screen[None]):
         Binding("v", "toggle_versions", "Per-annotator view", show=False),
         Binding("J", "next_query(1)", "Next query", show=False),
         Binding("K", "next_query(-1)", "Previous query", show=False),
+        Binding("U", "next_unlabelled", "Next unlabelled", show=False),
     ]
 
     def __init__(self, editor: Editor, *, query_id: str | None = None) -> None:
@@ -224,6 +225,16 @@ class LabelScreen(Screen[None]):
 
     def action_next_query(self, step: int) -> None:
         self.query_list.action_move(step)
+
+    def action_next_unlabelled(self) -> None:
+        """Your next query (your queue, else every query) you have not labelled yet."""
+        found = self.editor.store.next_unlabelled(self.editor.annotator, self.state.current)
+        if found is None:
+            self.notify("Nothing left to label.", timeout=2)
+            return
+        if found not in self.query_list.ids:
+            self.query_one("#filter", Input).value = ""
+        self._select(found)
 
     # -- the filter ------------------------------------------------------------------------
 
