@@ -24,6 +24,7 @@ from labeler.cli._common import (
 )
 from labeler.core import assign, binding, labelset
 from labeler.core import formats as label_formats
+from labeler.core.agreement import Report, Summary, agreement
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.overlaps import import_warnings
@@ -180,3 +181,53 @@ def labels_assign(
     for who, ids in store.assigned().items():
         typer.echo(f"{who}: {len(ids)} queries")
     typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
+
+
+NO_DOUBLE = (
+    "no double-annotated queries: agreement needs two annotators' versions of a query "
+    "(`spanlab labels assign A B --copies 2`, then `spanlab label --blind`)"
+)
+"""What `labels agreement` says when there is nothing to compare."""
+
+
+@group.command("agreement", epilog="Example: spanlab labels agreement --json")
+@handles_errors
+def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
+    """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
+    _, docs, store, _ = open_project(corpus, db)
+    lengths = {d.id: len(d.text) for d in docs}
+    report = agreement(store.query_rows(), store.versions(), lengths)
+    if as_json:
+        typer.echo(json.dumps(report_json(report), indent=2))
+    elif report.overall is None:
+        typer.echo(NO_DOUBLE, err=True)
+    else:
+        typer.echo(render_agreement(report))
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    data = asdict(report)
+    data["queries"] = [asdict(p) for p in report.queries[:50]]
+    if report.overall is None:
+        data["message"] = NO_DOUBLE
+    return data
+
+
+def render_agreement(report: Report) -> str:
+    def line(name: str, s: Summary, width: int) -> str:
+        alpha = "   n/a" if s.alpha is None else f"{s.alpha:6.3f}"
+        return (f"  {name:<{width}}  F1 {s.f1:.3f}  exact {s.exact:.3f}  abstain {s.abstention:.3f}"
+                f"  αu {alpha}  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
+
+    assert report.overall is not None
+    lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
+    tables = {"annotator pair": report.by_pair, "slice": report.by_slice,
+              "pattern": report.by_pattern, "document": report.by_document}  # fmt: skip
+    for title, table in tables.items():
+        width = max((len(k) for k in table), default=0)
+        lines += [f"\n{title}", *(line(k, v, width) for k, v in table.items())]
+    worst = [p for p in report.queries if p.f1 < 1.0][:10]
+    if worst:
+        lines.append("\nleast agreement")
+        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}" for p in worst]
+    return "\n".join(lines)

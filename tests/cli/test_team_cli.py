@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from labeler.core import config
 from labeler.core.errors import ConfigError
 from labeler.core.store import Store
+from labeler.core.values import Span
 from tests.cli.test_cli import DB, initialised, run, workdir
 
 __all__ = ["workdir"]  # the fixture, used by name
@@ -40,3 +42,48 @@ def test_blind_is_a_project_setting(tmp_path: Path) -> None:
         assert exc.message == "'blind' must be true or false"
     else:
         raise AssertionError("a string for blind was accepted")
+
+
+def double_annotate(workdir: Path) -> None:
+    """alice and bob each draw q-0001's evidence blind, half overlapping; q-0002 agrees."""
+    text = (workdir / "corpus" / "a.md").read_text(encoding="utf-8")
+    for who, (start, end) in (("alice", (10, 40)), ("bob", (25, 55))):
+        store = Store.open(DB, create=False)
+        store.view = who
+        span = Span.from_text(text, "a.md", start, end)
+        store.add_span("q-0001", span, text, annotator=who)
+        store.update_query("q-0002", annotator=who, abstain=True)
+        store.close()
+
+
+def test_agreement_by_pair_with_counts(workdir: Path) -> None:
+    initialised(workdir)
+    double_annotate(workdir)
+    done = run("labels", "agreement")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "2 double-annotated queries"
+    assert "F1 0.750  exact 0.500  abstain 1.000" in lines[1]
+    assert "(2 queries, 2 pairs)" in lines[1]
+    assert any(line.startswith("  alice+bob") for line in lines)
+    assert "  q-0001  alice+bob  F1 0.500" in lines
+
+
+def test_agreement_json(workdir: Path) -> None:
+    initialised(workdir)
+    double_annotate(workdir)
+    done = run("labels", "agreement", "--json")
+    data = json.loads(done.stdout)
+    assert data["double"] == 2
+    assert data["by_pair"]["alice+bob"]["queries"] == 2
+    assert data["queries"][0]["query_id"] == "q-0001"
+
+
+def test_agreement_without_double_annotation_says_so(workdir: Path) -> None:
+    initialised(workdir)
+    done = run("labels", "agreement")
+    assert done.exit_code == 0
+    assert done.stdout == ""
+    assert "no double-annotated queries" in done.stderr
+    data = json.loads(run("labels", "agreement", "--json").stdout)
+    assert (data["double"], data["overall"]) == (0, None)

@@ -8,14 +8,17 @@ transaction; reads hand out `Version` values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import sqlite_utils
+
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import duplicated
 from labeler.core.store.reads import SPAN_SELECT
 from labeler.core.store.reviews import Reviews
 from labeler.core.store.rows import Version, utcnow
-from labeler.core.values import Span
+from labeler.core.values import Query, Span
 
 
 class Versions(Reviews):
@@ -44,6 +47,43 @@ class Versions(Reviews):
             got = tuple(spans.get((qid, who), ()))
             out.setdefault(qid, {})[who] = Version(who, abstains.get((qid, who), False), got)
         return out
+
+    def put_versions(
+        self,
+        versions: Iterable[tuple[str, Version]],
+        texts: Mapping[str, str],
+        *,
+        db: sqlite_utils.Database,
+    ) -> int:
+        """Write (query id, version) pairs inside the caller's transaction, replacing any
+        earlier version of the same annotator; every span checked against its text."""
+        hashes: dict[str, str] = {}
+        rows, marks, now = [], [], utcnow()
+        for qid, v in versions:
+            if duplicated(Query(qid, "?", evidence=v.spans)):
+                raise StoreError(f"{qid}: {v.annotator}'s version repeats a span", key="evidence")
+            marks.append((qid, v.annotator, int(v.abstain), now))
+            for sp in v.spans:
+                if sp.doc not in texts:
+                    raise StoreError(f"query {qid}: no text for document {sp.doc!r}", key="doc")
+                dh = self._checked_hash(sp, texts[sp.doc], hashes, db)
+                who = sp.annotator or v.annotator
+                rows.append((qid, sp.doc, sp.start, sp.end, sp.quote, sp.prefix, sp.suffix, dh,
+                             who, sp.created or now, v.annotator))  # fmt: skip
+        self.conn.executemany(
+            "DELETE FROM spans WHERE query_id = ? AND version = ?", [m[:2] for m in marks]
+        )
+        self.conn.executemany(
+            'INSERT INTO spans(query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
+            "annotator, created, version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO versions(query_id, annotator, abstain, updated) "
+            "VALUES (?, ?, ?, ?)",
+            marks,
+        )
+        return len(marks)
 
     @staticmethod
     def _only(query_ids: Sequence[str] | None) -> tuple[str, list[Any]]:
