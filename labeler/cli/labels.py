@@ -116,6 +116,13 @@ def labels_export(
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
     data = labelset.export(store, docs)
+    waiting = data.pop("waiting_for_adjudication", 0)
+    if waiting:
+        typer.echo(
+            f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
+            "not exported (open the agreement screen: `a` in `spanlab label`)",
+            err=True,
+        )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
     if drafts:
         typer.echo(

@@ -95,6 +95,11 @@ def export(store: Store, corpus: Corpus) -> dict[str, Any]:
             "export refuses while any span is stale or orphaned",
             hint="run `spanlab review` (or `spanlab review --list`)",
         )
+    if store.count("versions"):  # double annotation: adjudicated or single versions only
+        decided, waiting = store.decided_queries()
+        data = to_json(decided, corpus)
+        data["waiting_for_adjudication"] = len(waiting)
+        return data
     with no_gc():
         queries, spans = store.label_rows()
         evidence: dict[str, list[dict[str, Any]]] = {}

@@ -8,13 +8,22 @@ in `labeler.core.schema` are the only code that writes the store's tables (SPEC 
 `tests/core/test_store_writes.py` greps for any other.
 """
 
+from labeler.core.store.adjudication import Decided, Verdict
 from labeler.core.store.connection import BUSY_TIMEOUT_MS
 from labeler.core.store.rows import Decision, DecisionKind, QueryRow, Version, utcnow
-from labeler.core.store.versions import Versions
 
 
-class Store(Versions):
+class Store(Decided):
     """Queries and spans in one SQLite file (or in memory, for tests)."""
 
 
-__all__ = ["BUSY_TIMEOUT_MS", "Decision", "DecisionKind", "QueryRow", "Store", "Version", "utcnow"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "Decision",
+    "DecisionKind",
+    "QueryRow",
+    "Store",
+    "Verdict",
+    "Version",
+    "utcnow",
+]

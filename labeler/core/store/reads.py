@@ -158,7 +158,8 @@ class Reads(Connection):
         """Raw (queries, spans) rows for bulk export: values were validated when written.
 
         Queries: id, text, abstain, boundary, slices (JSON), status, notes, in id order.
-        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order.
+        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order; only
+        each query's own evidence (version ''), not annotators' blind versions.
         """
         cur = self.conn.cursor()
         cur.row_factory = None
@@ -169,7 +170,7 @@ class Reads(Connection):
             ).fetchall()
             spans = cur.execute(
                 'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
-                'ORDER BY doc, start, "end", id'
+                "WHERE version = '' ORDER BY doc, start, \"end\", id"
             ).fetchall()
         finally:
             cur.execute("COMMIT")

@@ -21,10 +21,20 @@ from labeler.core.values import Span
 class SpanEdits(Edits):
     """Adding, moving and deleting evidence spans, each checked against what was seen."""
 
-    def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
+    def _insert_span(
+        self,
+        db: sqlite_utils.Database,
+        query_id: str,
+        span: Span,
+        text: str,
+        *,
+        version: str | None = None,
+    ) -> int:
+        """Insert a checked span into `version` (default: the version in `view`)."""
         dh = self._checked_hash(span, text, {}, db)
         table = db.table("spans")
-        table.insert({**span_row(query_id, replace(span, doc_hash=dh)), "version": self.view})
+        row = span_row(query_id, replace(span, doc_hash=dh))
+        table.insert({**row, "version": self.view if version is None else version})
         return int(table.last_rowid or 0)
 
     def _bump(self, db: sqlite_utils.Database, query_id: str) -> None:
