@@ -120,7 +120,7 @@ def labels_export(
     if waiting:
         typer.echo(
             f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (open the agreement screen: `a` in `spanlab label`)",
+            "not exported (adjudicate them: `R` in `spanlab label`)",
             err=True,
         )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Label
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
+from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.label.document_picker import DocumentPicker
@@ -68,6 +69,7 @@ class LabelScreen(Screen[None]):
         Binding("J", "next_query(1)", "Next query", show=False),
         Binding("K", "next_query(-1)", "Previous query", show=False),
         Binding("U", "next_unlabelled", "Next unlabelled", show=False),
+        Binding("R", "agreement", "Adjudicate", show=False),
     ]
 
     def __init__(self, editor: Editor, *, query_id: str | None = None) -> None:
@@ -225,6 +227,11 @@ class LabelScreen(Screen[None]):
 
     def action_next_query(self, step: int) -> None:
         self.query_list.action_move(step)
+
+    def action_agreement(self) -> None:
+        """The agreement screen: double-annotated queries waiting for a decision."""
+        editor = self.editor
+        self.app.push_screen(AgreementScreen(editor.store, editor.corpus, editor.annotator))
 
     def action_next_unlabelled(self) -> None:
         """Your next query (your queue, else every query) you have not labelled yet."""
