@@ -27,8 +27,10 @@ from labeler.core import formats as label_formats
 from labeler.core.agreement import Report, Summary, agreement
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.formats import label_studio
 from labeler.core.overlaps import import_warnings
 from labeler.core.stats import label_stats
+from labeler.core.store import Version
 
 group = typer.Typer(
     help="Import, export and count labels.",
@@ -56,6 +58,14 @@ def labels_import(
     corpus: CorpusOpt = None,
     db: DbOpt = None,
     annotator: AnnotatorOpt = None,
+    label: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--label",
+            help="Label Studio: span labels that count as evidence "
+            "(repeatable; default every label).",
+        ),
+    ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -63,12 +73,28 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+    if label and fmt != "label-studio":
+        raise SpanlabError("--label applies to Label Studio files only", key="--label")
+    versions: tuple[tuple[str, Version], ...] = ()
     if fmt == "spanlab":
         queries = labelset.read(file, docs).queries
         warnings: tuple[str, ...] = ()
         fresh: frozenset[str] = frozenset()
     else:
-        imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
+        if label:
+            imported = label_studio.read(file, docs, existing=store.queries(),
+                                         labels=frozenset(label))  # fmt: skip
+        else:
+            imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
+        versions = imported.versions
+        if imported.labels_seen:
+            chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
+            seen = ", ".join(sorted(imported.labels_seen))
+            typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
+        if versions:
+            who = sorted({v.annotator for _, v in versions})
+            typer.echo(f"{len(versions)} annotator version(s) kept ({', '.join(who)}); "
+                       "adjudicate them with `R` in `spanlab label`", err=True)  # fmt: skip
         if imported.documents:
             # Refuse before the new documents are written, not after.
             labelset.refuse_while_waiting(status)
@@ -83,7 +109,7 @@ def labels_import(
         queries, warnings, fresh = imported.queries, imported.warnings, imported.fresh
     n = labelset.import_queries(
         store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace,
-        fresh=fresh,
+        fresh=fresh, versions=versions,
     )  # fmt: skip
     for w in [*warnings, *import_warnings(queries)]:
         typer.echo(f"warning: {w}", err=True)

@@ -21,7 +21,7 @@ from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
-from labeler.core.store import Store, utcnow
+from labeler.core.store import Store, Version, utcnow
 from labeler.core.typed import Refusal, need
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
@@ -331,12 +331,14 @@ def import_queries(
     annotator: str,
     replace_existing: bool = False,
     fresh: Set[str] = frozenset(),
+    versions: Sequence[tuple[str, Version]] = (),
 ) -> int:
     """Write validated queries in one transaction; conflicting ids refuse unless replacing.
 
     Ids in `fresh` were made up by a reader: those queries get ids the store allocates
     inside the write, so concurrent imports never hand out (or replace) one id twice;
-    `replace_existing` replaces only what the file names by its own ids.
+    `replace_existing` replaces only what the file names by its own ids. `versions` are
+    annotators' versions of those queries (several annotations of one task).
     """
     refuse_while_waiting(sync(store, corpus))
     named = [q for q in queries if q.id not in fresh]
@@ -356,8 +358,12 @@ def import_queries(
                 hint="run the import again",
             )
         _refuse_retired(store, [q.id for q in todo if q.id not in existing])
-        new = [replace(q, id=store.allocate_query_id(db)) for q in new]
+        given = {q.id: store.allocate_query_id(db) for q in new}
+        new = [replace(q, id=given[q.id]) for q in new]
         store.put_queries([*todo, *new], texts, db=db)
+        written = {q.id for q in todo} | set(given)
+        mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
+        store.put_versions(mine, texts, db=db)
     return len(todo) + len(new)
 
 

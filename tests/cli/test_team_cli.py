@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from labeler.core import config
 from labeler.core.errors import ConfigError
 from labeler.core.store import Store
@@ -87,3 +89,51 @@ def test_agreement_without_double_annotation_says_so(workdir: Path) -> None:
     assert "no double-annotated queries" in done.stderr
     data = json.loads(run("labels", "agreement", "--json").stdout)
     assert (data["double"], data["overall"]) == (0, None)
+
+
+def ls_task(annotations: list[tuple[object, int, int, str]]) -> dict[str, object]:
+    def result(start: int, end: int, label: str) -> dict[str, object]:
+        value = {"start": start, "end": end, "labels": [label]}
+        return {"from_name": "l", "to_name": "text", "type": "labels", "value": value}
+
+    return {
+        "data": {"doc": "a.md", "question": "How long do refunds take?"},
+        "annotations": [
+            {"completed_by": who, "result": [result(s, e, label)]}
+            for who, s, e, label in annotations
+        ],
+    }
+
+
+def test_label_studio_import_keeps_every_annotator_then_adjudicate_and_export(
+    workdir: Path,
+) -> None:
+    assert run("init", "corpus").exit_code == 0
+    task = ls_task([(1, 10, 40, "evidence"), (2, 20, 40, "evidence"), (2, 0, 9, "distractor")])
+    (workdir / "ls.json").write_text(json.dumps([task]), encoding="utf-8")
+    done = run("labels", "import", "ls.json", "--format", "label-studio", "--label", "evidence")
+    assert done.exit_code == 0, done.stderr
+    assert "span labels seen: distractor, evidence; counted as evidence: evidence" in done.stderr
+    assert "2 annotator version(s) kept (user-1, user-2)" in done.stderr
+    store = Store.open(DB, create=False)
+    versions = store.versions()["q-0001"]
+    assert [(s.start, s.end) for s in versions["user-2"].spans] == [(20, 40)]
+    exported = run("labels", "export", "out.json")
+    assert "1 double-annotated quer(y/ies) wait for adjudication" in exported.stderr
+    assert json.loads((workdir / "out.json").read_text(encoding="utf-8"))["queries"] == []
+    agreement = run("labels", "agreement", "--json")
+    assert json.loads(agreement.stdout)["overall"]["f1"] == pytest.approx(40 / 50)
+    seen = store.query("q-0001").revision
+    store.adjudicate("q-0001", "keep", keep=["user-1"], annotator="lead", seen=seen)
+    exported = run("labels", "export", "out.json")
+    assert exported.exit_code == 0 and "wait" not in exported.stderr
+    [q] = json.loads((workdir / "out.json").read_text(encoding="utf-8"))["queries"]
+    assert [(e["start"], e["end"]) for e in q["evidence"]] == [(10, 40)]
+
+
+def test_label_for_another_format_exits_2(workdir: Path) -> None:
+    initialised(workdir)
+    (workdir / "q.txt").write_text("Why?\n", encoding="utf-8")
+    done = run("labels", "import", "q.txt", "--format", "queries", "--label", "x")
+    assert done.exit_code == 2
+    assert "--label applies to Label Studio files only" in done.stderr
