@@ -20,6 +20,9 @@ Choice = Literal["reload", "reapply"]
 class ConflictScreen(ModalScreen[Choice]):
     """Not saved: r reloads (keeps their change), a reapplies yours over it."""
 
+    DEFAULT_CSS = """
+    ConflictScreen #conflict-message { width: 1fr; height: auto; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,escape", "choose('reload')", "Reload"),
         Binding("a", "choose('reapply')", "Reapply mine"),
