@@ -6,6 +6,7 @@ arguments and then makes one call; the run folder is written by `evaluator.runs`
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,8 +61,12 @@ def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) 
             f"{status.waiting} span(s) wait for review; eval refuses to measure stale labels",
             hint="run `spanlab review`, or pass --labels with a frozen label set",
         )
-    data = labelset.to_json(store.queries(), corpus)
-    return Labels(tuple(store.queries()), corpus.hash, data["label_set_hash"])
+    queries, waiting = store.decided_queries()  # adjudicated or single-version evidence
+    if waiting:
+        print(f"{len(waiting)} double-annotated quer(y/ies) wait for adjudication and are "
+              "left out", file=sys.stderr)  # fmt: skip
+    data = labelset.to_json(queries, corpus)
+    return Labels(tuple(queries), corpus.hash, data["label_set_hash"])
 
 
 def evaluate_project(

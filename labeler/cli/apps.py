@@ -37,9 +37,18 @@ def label(
     theme: ThemeOpt = None,
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    blind: Annotated[
+        bool,
+        typer.Option(
+            help="Double annotation: see and label only your own version of each query "
+            "(also `blind = true` in spanlab.toml)."
+        ),
+    ] = False,
 ) -> None:
     """The labelling app: queries, evidence spans, patterns, slices, abstention."""
-    _, docs, store, status = open_project(corpus, db)
+    proj, docs, store, status = open_project(corpus, db)
+    if blind or proj.blind:
+        store.view = annotator_name(annotator)
     if status.waiting:
         raise StoreError(
             f"{status.waiting} span(s) wait for review after the corpus changed",

@@ -22,8 +22,9 @@ from labeler.cli._common import (
     handles_errors,
     open_project,
 )
+from labeler.core import assign, imports, labelset
 from labeler.core import formats as label_formats
-from labeler.core import imports, labelset
+from labeler.core.agreement import Report, Summary, agreement
 from labeler.core.stats import label_stats
 
 group = typer.Typer(
@@ -52,6 +53,14 @@ def labels_import(
     corpus: CorpusOpt = None,
     db: DbOpt = None,
     annotator: AnnotatorOpt = None,
+    label: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--label",
+            help="Label Studio: span labels that count as evidence "
+            "(repeatable; default every label).",
+        ),
+    ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -60,9 +69,16 @@ def labels_import(
         if fmt != "spanlab":
             typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
     done = imports.import_file(
-        store, docs, status, file, fmt,
-        annotator=annotator_name(annotator), replace=replace, encoding=proj.encoding,
+        store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
+        encoding=proj.encoding, labels=frozenset(label) if label else None,
     )  # fmt: skip
+    if done.labels_seen:
+        chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
+        seen = ", ".join(sorted(done.labels_seen))
+        typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
+    if done.versions:
+        typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
+                   "adjudicate them with `R` in `spanlab label`", err=True)  # fmt: skip
     if done.added:
         typer.echo(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
@@ -86,6 +102,13 @@ def labels_export(
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
     data = labelset.export(store, docs)
+    waiting = data.pop("waiting_for_adjudication", 0)
+    if waiting:
+        typer.echo(
+            f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
+            "not exported (adjudicate them: `R` in `spanlab label`)",
+            err=True,
+        )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
     if drafts:
         typer.echo(
@@ -127,4 +150,77 @@ def render_stats(stats: Any) -> str:
         lines.append(f"\n{title}")
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
+    return "\n".join(lines)
+
+
+@group.command(
+    "assign", epilog="Example: spanlab labels assign alice bob --copies 2 --slice critical"
+)
+@handles_errors
+def labels_assign(
+    annotators: Annotated[list[str], typer.Argument(help="Who gets a queue.")],
+    copies: Annotated[int, typer.Option(help="Annotators per query (2: double annotation).")] = 1,
+    slice_name: Annotated[
+        str | None, typer.Option("--slice", help="Only queries in this slice.")
+    ] = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+    annotator: AnnotatorOpt = None,
+) -> None:
+    """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
+    _, _, store, _ = open_project(corpus, db)
+    pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
+    added = store.assign(pairs, by=annotator_name(annotator))
+    for who, ids in store.assigned().items():
+        typer.echo(f"{who}: {len(ids)} queries")
+    typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
+
+
+NO_DOUBLE = (
+    "no double-annotated queries: agreement needs two annotators' versions of a query "
+    "(`spanlab labels assign A B --copies 2`, then `spanlab label --blind`)"
+)
+"""What `labels agreement` says when there is nothing to compare."""
+
+
+@group.command("agreement", epilog="Example: spanlab labels agreement --json")
+@handles_errors
+def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
+    """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
+    _, docs, store, _ = open_project(corpus, db)
+    lengths = {d.id: len(d.text) for d in docs}
+    report = agreement(store.query_rows(), store.versions(), lengths)
+    if as_json:
+        typer.echo(json.dumps(report_json(report), indent=2))
+    elif report.overall is None:
+        typer.echo(NO_DOUBLE, err=True)
+    else:
+        typer.echo(render_agreement(report))
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    data = asdict(report)
+    data["queries"] = [asdict(p) for p in report.queries[:50]]
+    if report.overall is None:
+        data["message"] = NO_DOUBLE
+    return data
+
+
+def render_agreement(report: Report) -> str:
+    def line(name: str, s: Summary, width: int) -> str:
+        alpha = "   n/a" if s.alpha is None else f"{s.alpha:6.3f}"
+        return (f"  {name:<{width}}  F1 {s.f1:.3f}  exact {s.exact:.3f}  abstain {s.abstention:.3f}"
+                f"  αu {alpha}  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
+
+    assert report.overall is not None
+    lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
+    tables = {"annotator pair": report.by_pair, "slice": report.by_slice,
+              "pattern": report.by_pattern, "document": report.by_document}  # fmt: skip
+    for title, table in tables.items():
+        width = max((len(k) for k in table), default=0)
+        lines += [f"\n{title}", *(line(k, v, width) for k, v in table.items())]
+    worst = [p for p in report.queries if p.f1 < 1.0][:10]
+    if worst:
+        lines.append("\nleast agreement")
+        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}" for p in worst]
     return "\n".join(lines)

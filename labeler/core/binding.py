@@ -84,7 +84,8 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
     bad: list[SpanCheck] = []
     seen: set[int | None] = set()
     # Spans off the binding too: drawn on another text, or brought back by an undo.
-    for query_id, span in store.spans(change.changed + change.removed) + store.spans_off_binding():
+    touched = store.spans(change.changed + change.removed, every=True)
+    for query_id, span in touched + store.spans_off_binding():
         if span.id in seen:
             continue
         seen.add(span.id)

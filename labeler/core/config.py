@@ -22,14 +22,14 @@ DEFAULT_CHROMA = ".spanlab/chroma"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks",
+    "follow_symlinks", "blind",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
-_FLAGS = {"follow_symlinks"}
-_WANTED = {"follow_symlinks": "true or false", "chroma_timeout": "a number of seconds"}
+_FLAGS = {"follow_symlinks", "blind"}
+"""Keys that hold a bool; every other key holds a string (or, chroma_timeout, a number)."""
+_WANTED = {"chroma_timeout": "a number of seconds"} | {k: "true or false" for k in _FLAGS}
 """How a refusal words the keys that do not hold a string."""
-"""Keys that hold a bool; every other key holds a string."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ class Project:
     """Codec of the corpus files."""
     follow_symlinks: bool = False
     """Read what corpus symlinks point to, even outside the folder (`init --follow-symlinks`)."""
+    blind: bool = False
+    """Double annotation: each annotator labels (and sees) only their own version (§3)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -135,6 +137,7 @@ def load(root: Path) -> Project:
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
         chroma_timeout=data.get("chroma_timeout"),
+        blind=data.get("blind", False),
     )
 
 
@@ -164,6 +167,8 @@ def write(project: Project) -> Path:
         lines.append(entry("encoding", project.encoding))
     if project.chroma_timeout is not None:
         lines.append(f"chroma_timeout = {project.chroma_timeout:g}")
+    if project.blind:
+        lines.append("blind = true")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
     path = project.root / CONFIG_NAME

@@ -16,7 +16,9 @@ import sqlite_utils
 from labeler.core import corpus_add, formats, labelset
 from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
-from labeler.core.errors import StoreError
+from labeler.core.errors import SpanlabError, StoreError
+from labeler.core.formats import label_studio
+from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
 
 
@@ -32,6 +34,12 @@ class ImportResult:
     """Things the user should know (duplicates skipped, say)."""
     added: tuple[str, ...] = ()
     """Ids of the documents written into the corpus folder."""
+    labels_seen: frozenset[str] = frozenset()
+    """Span labels the file uses (Label Studio), so the user can choose with `--label`."""
+    annotators: tuple[str, ...] = ()
+    """Annotators whose versions of a query were kept, to be adjudicated (§3)."""
+    versions: int = 0
+    """How many annotator versions were kept."""
 
 
 def import_file(
@@ -44,22 +52,41 @@ def import_file(
     annotator: str,
     replace: bool = False,
     encoding: str = "utf-8",
+    labels: frozenset[str] | None = None,
 ) -> ImportResult:
-    """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says."""
+    """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
+
+    `labels` (Label Studio only) chooses which span labels count as evidence.
+    """
+    if labels and fmt != "label-studio":
+        raise SpanlabError("--label applies to Label Studio files only", key="--label")
     if fmt == "spanlab":
         queries = labelset.read(path, corpus).queries
         n = labelset.import_queries(
             store, queries, corpus, annotator=annotator, replace_existing=replace
         )
-        return ImportResult(n, len(queries))
-    imported = formats.get(fmt).read(path, corpus, existing=store.queries())
-    if not imported.documents:
+        return ImportResult(n, len(queries), tuple(import_warnings(queries)))
+    imported = _read(path, corpus, fmt, store, labels)
+    added: tuple[str, ...] = ()
+    if imported.documents:
+        n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
+    else:
         n = labelset.import_queries(
-            store, imported.queries, corpus, annotator=annotator, replace_existing=replace
-        )
-        return ImportResult(n, len(imported.queries), imported.warnings)
-    n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
-    return ImportResult(n, len(imported.queries), imported.warnings, added)
+            store, imported.queries, corpus, annotator=annotator, replace_existing=replace,
+            fresh=imported.fresh, versions=imported.versions,
+        )  # fmt: skip
+    warnings = (*imported.warnings, *import_warnings(imported.queries))
+    who = tuple(sorted({v.annotator for _, v in imported.versions}))
+    return ImportResult(n, len(imported.queries), warnings, added, imported.labels_seen, who,
+                        len(imported.versions))  # fmt: skip
+
+
+def _read(
+    path: Path, corpus: Corpus, fmt: str, store: Store, labels: frozenset[str] | None
+) -> formats.Imported:
+    if labels:
+        return label_studio.read(path, corpus, existing=store.queries(), labels=labels)
+    return formats.get(fmt).read(path, corpus, existing=store.queries())
 
 
 def _with_documents(
@@ -87,7 +114,7 @@ def _with_documents(
     try:
         n = labelset.import_queries(
             store, imported.queries, merged, annotator=annotator, replace_existing=replace,
-            on_disk=corpus, before_write=publish,
+            on_disk=corpus, before_write=publish, fresh=imported.fresh, versions=imported.versions,
         )  # fmt: skip
     except BaseException:
         for added in written:

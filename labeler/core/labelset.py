@@ -10,7 +10,7 @@ import contextlib
 import gc
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -23,7 +23,7 @@ from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
-from labeler.core.store import Store, utcnow
+from labeler.core.store import Store, Version, utcnow
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
@@ -97,6 +97,11 @@ def export(store: Store, corpus: Corpus) -> dict[str, Any]:
             "export refuses while any span is stale or orphaned",
             hint="run `spanlab review` (or `spanlab review --list`)",
         )
+    if store.count("versions"):  # double annotation: adjudicated or single versions only
+        decided, waiting = store.decided_queries()
+        data = to_json(decided, corpus)
+        data["waiting_for_adjudication"] = len(waiting)
+        return data
     with no_gc():
         queries, spans = store.label_rows()
         evidence: dict[str, list[dict[str, Any]]] = {}
@@ -335,31 +340,25 @@ def import_queries(
     replace_existing: bool = False,
     on_disk: Corpus | None = None,
     before_write: Callable[[sqlite_utils.Database], None] | None = None,
+    fresh: Set[str] = frozenset(),
+    versions: Sequence[tuple[str, Version]] = (),
 ) -> int:
     """Write validated queries in one transaction; conflicting ids refuse unless replacing.
 
-    An import that brings documents passes the corpus as it is `on_disk` (the store must be
-    bound to it) and `corpus` with the new documents; `before_write` runs inside the
-    transaction, before the queries go in, to publish them and bind the store.
+    Ids in `fresh` were made up by a reader: those queries get ids the store allocates
+    inside the write, so concurrent imports never hand out (or replace) one id twice;
+    `replace_existing` replaces only what the file names by its own ids. `versions` are
+    annotators' versions of those queries (several annotations of one task). An import
+    that brings documents passes the corpus as it is `on_disk` (the store must be bound to
+    it) and `corpus` with the new documents; `before_write` runs inside the transaction,
+    before the queries go in, to publish them and bind the store.
     """
     refuse_while_waiting(sync(store, on_disk or corpus))
-    existing, conflicts = refuse_conflicts(store, queries, replace_existing=replace_existing)
+    named = [q for q in queries if q.id not in fresh]
+    existing, conflicts = refuse_conflicts(store, named, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
-    now = utcnow()
-    todo = [
-        replace(
-            q,
-            annotator=q.annotator or annotator,
-            created=q.created or now,
-            updated=now,
-            evidence=tuple(
-                replace(s, annotator=s.annotator or annotator, created=s.created or now)
-                for s in q.evidence
-            ),
-        )
-        for q in queries
-        if q.id not in existing or q.id in conflicts
-    ]
+    todo = [_stamped(q, annotator) for q in named if q.id not in existing or q.id in conflicts]
+    new = [_stamped(q, annotator) for q in queries if q.id in fresh]
     with store.write() as db:
         # Again under the write lock: another annotator may have created one of these ids.
         _, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
@@ -371,7 +370,39 @@ def import_queries(
                 key="id",
                 hint="run the import again",
             )
+        _refuse_retired(store, [q.id for q in todo if q.id not in existing])
         if before_write is not None:
             before_write(db)
-        store.put_queries(todo, texts, db=db)
-    return len(todo)
+        given = {q.id: store.allocate_query_id(db) for q in new}
+        new = [replace(q, id=given[q.id]) for q in new]
+        store.put_queries([*todo, *new], texts, db=db)
+        written = {q.id for q in todo} | set(given)
+        mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
+        store.put_versions(mine, texts, db=db)
+    return len(todo) + len(new)
+
+
+def _stamped(q: Query, annotator: str) -> Query:
+    now = utcnow()
+    return replace(
+        q,
+        annotator=q.annotator or annotator,
+        created=q.created or now,
+        updated=now,
+        evidence=tuple(
+            replace(s, annotator=s.annotator or annotator, created=s.created or now)
+            for s in q.evidence
+        ),
+    )
+
+
+def _refuse_retired(store: Store, ids: Sequence[str]) -> None:
+    """A deleted query's id stays retired (§3): a file may not bring it back."""
+    retired = [qid for qid in ids if store.retired(qid)]
+    if retired:
+        raise StoreError(
+            f"{len(retired)} quer(y/ies) use ids of deleted queries, which stay retired: "
+            f"{', '.join(retired[:10])}; nothing was imported",
+            key="id",
+            hint="give them new ids (or leave the ids out)",
+        )

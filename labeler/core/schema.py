@@ -85,7 +85,88 @@ def _m1_initial(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (_m1_initial,)
+def _m2_revisions_and_retired_ids(conn: sqlite3.Connection) -> None:
+    """Compare-and-set and ids never reused (§3): a revision per query, retired query ids,
+    the last query number handed out, and span ids that AUTOINCREMENT never hands out twice.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE queries ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE retired_ids (
+            id TEXT PRIMARY KEY, annotator TEXT NOT NULL, at TEXT NOT NULL
+        );
+        INSERT OR REPLACE INTO meta(key, value) SELECT 'last_query_number',
+            coalesce(max(CAST(substr(id, 3) AS INTEGER)), 0) FROM queries
+            WHERE id GLOB 'q-[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*';
+        CREATE TABLE spans_v2 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            doc TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            quote TEXT NOT NULL,
+            prefix TEXT NOT NULL,
+            suffix TEXT NOT NULL,
+            doc_hash TEXT NOT NULL,
+            annotator TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL,
+            CHECK (start >= 0 AND "end" > start)
+        );
+        INSERT INTO spans_v2 SELECT id, query_id, doc, start, "end", quote, prefix, suffix,
+            doc_hash, annotator, created FROM spans;
+        DROP TABLE spans;
+        ALTER TABLE spans_v2 RENAME TO spans;
+        CREATE INDEX spans_query ON spans(query_id);
+        CREATE INDEX spans_doc ON spans(doc, start);
+        CREATE INDEX events_query ON events(query_id, id)
+        """,
+    )
+
+
+def _m3_double_annotation(conn: sqlite3.Connection) -> None:
+    """Double annotation (§3): a span belongs to a version ('' is the query's evidence, else
+    the annotator's blind version); versions, assignments and adjudications get tables.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE spans ADD COLUMN version TEXT NOT NULL DEFAULT '';
+        CREATE INDEX spans_version ON spans(version, query_id);
+        CREATE TABLE versions (
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            annotator TEXT NOT NULL,
+            abstain INTEGER NOT NULL DEFAULT 0,
+            updated TEXT NOT NULL,
+            PRIMARY KEY (query_id, annotator)
+        );
+        CREATE TABLE assignments (
+            query_id TEXT NOT NULL REFERENCES queries(id) ON DELETE CASCADE,
+            annotator TEXT NOT NULL,
+            assigned_by TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (query_id, annotator)
+        );
+        CREATE INDEX assignments_annotator ON assignments(annotator, query_id);
+        CREATE TABLE adjudications (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            query_id TEXT NOT NULL,
+            decision TEXT NOT NULL,
+            versions TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            revision INTEGER NOT NULL,
+            annotator TEXT NOT NULL,
+            at TEXT NOT NULL
+        )
+        """,
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _m1_initial,
+    _m2_revisions_and_retired_ids,
+    _m3_double_annotation,
+)
 """Applied in order; the schema version is the number applied."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

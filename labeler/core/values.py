@@ -222,6 +222,8 @@ class Query:
     """ISO-8601 UTC time of the last edit."""
     evidence: tuple[Span, ...] = field(default=())
     """The spans that answer it, in document then offset order."""
+    revision: int = 0
+    """The store's edit counter for this query (0 when it never came from a store)."""
 
     def __post_init__(self) -> None:
         if not _QUERY_ID.fullmatch(self.id):

@@ -342,6 +342,11 @@ STORABLE = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
 """Any text a query may hold: everything but NUL and lone surrogates."""
 
 
+def _place(s: Span) -> tuple[str, int, int]:
+    """A query holds one span per place: the store refuses duplicate evidence (§3)."""
+    return (s.doc, s.start, s.end)
+
+
 @st.composite
 def queries(draw: st.DrawFn) -> list[Query]:
     ids = draw(st.lists(st.integers(1, 9999), unique=True, max_size=5))
@@ -357,7 +362,9 @@ def queries(draw: st.DrawFn) -> list[Query]:
                 slices=tuple(draw(st.lists(st.sampled_from(["critical", "lang:de", "t"])))),
                 notes=draw(st.text(STORABLE, max_size=10)),
                 status=draw(st.sampled_from(list(Status))),
-                evidence=() if abstain else tuple(draw(st.lists(spans(), max_size=3))),
+                evidence=()
+                if abstain
+                else tuple(draw(st.lists(spans(), max_size=3, unique_by=_place))),
             )
         )
     return out

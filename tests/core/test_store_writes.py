@@ -65,7 +65,8 @@ def hits(path: Path) -> list[str]:
 
 def test_the_schema_names_the_tables_the_scan_guards() -> None:
     assert store_tables() == [
-        "bound_documents", "doc_texts", "events", "meta", "queries", "review_decisions", "spans",
+        "adjudications", "assignments", "bound_documents", "doc_texts", "events", "meta",
+        "queries", "retired_ids", "review_decisions", "spans", "sqlite_sequence", "versions",
     ]  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.store.rows import Version
 from labeler.core.values import Query
 
 
@@ -26,6 +27,12 @@ class Imported:
     """Documents the format brings (SQuAD contexts): {doc id: canonical text}."""
     warnings: tuple[str, ...] = ()
     """Things the user should know (duplicates skipped, say)."""
+    fresh: frozenset[str] = frozenset()
+    """Ids the reader made up (not the file's): the store allocates real ones on write."""
+    versions: tuple[tuple[str, Version], ...] = ()
+    """(query id, version): every annotator's evidence, when a file holds several (§3)."""
+    labels_seen: frozenset[str] = frozenset()
+    """Span labels the file uses (Label Studio), so the user can choose with `--label`."""
 
 
 class Format(Protocol):

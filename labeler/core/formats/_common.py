@@ -78,6 +78,8 @@ class FreshIds:
     """Ids already in use (the store's, and ids kept from the file)."""
     last: int = 0
     """The largest `q-NNNN` number seen."""
+    handed: set[str] = field(default_factory=set)
+    """Ids this made up: placeholders the store replaces with ids it allocates (§3)."""
 
     @classmethod
     def after(cls, existing: Iterable[Query], reserved: Iterable[str] = ()) -> FreshIds:
@@ -99,6 +101,7 @@ class FreshIds:
             self.last += 1
             qid = f"q-{self.last:04d}"
         self.taken.add(qid)
+        self.handed.add(qid)
         return qid
 
 

@@ -125,7 +125,7 @@ def _build(
                 evidence=spans,
             )
         )
-    return Imported(tuple(queries), warnings=tuple(warnings))
+    return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed))
 
 
 class _DocFinder:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from labeler.core.formats._common import (
     valid_id,
     write_atomic,
 )
+from labeler.core.store.rows import Version
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
 
@@ -57,11 +58,24 @@ class _Group:
     data: dict[str, Any]
     """The first task's `data`, for the labels it carries."""
     spans: list[Span] = field(default_factory=list)
-    """Evidence from every task of the query."""
+    """Evidence from every task of the query (when one annotator labelled it)."""
+    versions: dict[str, list[Span]] = field(default_factory=dict)
+    """Each annotator's evidence, when a task carries several annotations (§3)."""
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    """Validate every task, then merge tasks into queries."""
+def read(
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None = None,
+) -> Imported:
+    """Validate every task, then merge tasks into queries.
+
+    Only span results whose labels meet `labels` count as evidence (default: every
+    label; the labels seen are reported). A task with several annotations gives one
+    version per annotator (`completed_by`), to be compared and adjudicated.
+    """
     tasks = load_json(path)
     if not isinstance(tasks, list):
         raise LabelError("a Label Studio export is a JSON list of tasks", file=str(path))
@@ -70,13 +84,14 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
         by_text.setdefault(d.text, []).append(d.id)
     groups: dict[str, _Group] = {}
     warnings: list[str] = []
+    seen: set[str] = set()
     for ti, task in enumerate(tasks):
         where = Where(str(path), key=f"[{ti}]")
         data = need(task, "data", dict, where)
-        results = _results(task, where, warnings)
+        annotations = _annotations(task, where)
+        results = [r for _, rs in annotations for r in rs]
         text = _question(data, results, where)
         ctx = _Context(corpus, by_text, where, warnings)
-        spans = [_span(data, r, ctx, rw) for r, rw in results if r.get("type") == "labels"]
         qid = _query_id(data, where)
         key = f"id:{qid}" if qid else f"text:{text_key(text)}"
         group = groups.setdefault(key, _Group(where, text, data))
@@ -85,8 +100,27 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
                 f"query_id {qid!r} has another question at {group.where.key}"
             )
         _same_labels(group, data, where)
-        group.spans.extend(spans)
-    return _build(list(groups.values()), existing, warnings)
+        for who, rs in annotations:
+            spans = [_span(data, r, ctx, rw) for r, rw in rs if _counts(r, rw, labels, seen)]
+            if len(annotations) > 1:
+                group.versions.setdefault(who, []).extend(spans)
+            else:
+                group.spans.extend(spans)
+    built = _build(list(groups.values()), existing, warnings)
+    return replace(built, labels_seen=frozenset(seen))
+
+
+def _counts(
+    result: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
+) -> bool:
+    """Whether a result is a span whose labels count as evidence (noting the labels)."""
+    if result.get("type") != "labels":
+        return False
+    value = need(result, "value", dict, where)
+    names = typed(value.get("labels", []), list, where.at("value.labels"))
+    found = {typed(n, str, where.at("value.labels")) for n in names}
+    seen.update(found)
+    return labels is None or bool(found & labels)
 
 
 _LABEL_KEYS = ("abstain", "boundary", "slices", "status", "notes")
@@ -107,30 +141,34 @@ def _same_labels(group: _Group, data: dict[str, Any], where: Where) -> None:
 _ABSENT = object()
 
 
-def _results(
-    task: dict[str, Any], where: Where, warnings: list[str]
-) -> list[tuple[dict[str, Any], Where]]:
-    """The results of the first annotation not cancelled (older exports: `completions`)."""
+def annotator_of(annotation: dict[str, Any], index: int) -> str:
+    """Who made an annotation: `completed_by` as an email, a name or a user id."""
+    by = annotation.get("completed_by")
+    if isinstance(by, dict):
+        by = by.get("email") or by.get("username") or by.get("id")
+    if isinstance(by, str) and by.strip():
+        return by.strip()
+    if isinstance(by, int) and not isinstance(by, bool):
+        return f"user-{by}"
+    return f"annotation-{index + 1}"
+
+
+def _annotations(
+    task: dict[str, Any], where: Where
+) -> list[tuple[str, list[tuple[dict[str, Any], Where]]]]:
+    """(annotator, results) of every annotation not cancelled (older: `completions`)."""
     name = "annotations" if "annotations" in task else "completions"
     annotations = typed(task.get(name, []), list, where.at(name))
-    usable = [
-        (i, a)
-        for i, a in enumerate(annotations)
-        if not typed(a, dict, where.at(f"{name}[{i}]")).get("was_cancelled", False)
-    ]
-    if not usable:
-        return []
-    if len(usable) > 1:
-        warnings.append(
-            f"{where.file}, task {where.key}: {len(usable)} annotations, used the first"
-        )
-    i, annotation = usable[0]
-    at = where.at(f"{name}[{i}]")
-    results = need(annotation, "result", list, at)
-    return [
-        (typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
-        for j, r in enumerate(results)
-    ]
+    out = []
+    for i, a in enumerate(annotations):
+        at = where.at(f"{name}[{i}]")
+        if typed(a, dict, at).get("was_cancelled", False):
+            continue
+        results = need(a, "result", list, at)
+        rs = [(typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
+              for j, r in enumerate(results)]  # fmt: skip
+        out.append((annotator_of(a, i), rs))
+    return out
 
 
 def _question(
@@ -268,6 +306,7 @@ def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str])
     ids = FreshIds.after(existing, kept)
     known = {text_key(q.text): q.id for q in existing}
     queries: list[Query] = []
+    versions: list[tuple[str, Version]] = []
     for g in groups:
         qid = g.data.get("query_id")
         if qid is None and text_key(g.text) in known:
@@ -276,8 +315,12 @@ def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str])
                 f"{known[text_key(g.text)]}"
             )
             continue
-        queries.append(_query(g, qid or ids.next()))
-    return Imported(tuple(queries), warnings=tuple(warnings))
+        q = _query(g, qid or ids.next())
+        queries.append(q)
+        for who, spans in sorted(g.versions.items()):
+            versions.append((q.id, Version(who, False, tuple(dict.fromkeys(spans)))))
+    return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed),
+                    versions=tuple(versions))  # fmt: skip
 
 
 def _query(g: _Group, qid: str) -> Query:
@@ -285,8 +328,9 @@ def _query(g: _Group, qid: str) -> Query:
     data = g.data
     spans = tuple(dict.fromkeys(g.spans))
     abstain = typed(data.get("abstain", False), bool, at.at("abstain"))
+    labelled = spans or abstain or any(g.versions.values())
     slices = typed(data.get("slices", [SLICE]), list, at.at("slices"))
-    default = Status.LABELLED if spans or abstain else Status.DRAFT
+    default = Status.LABELLED if labelled else Status.DRAFT
     try:
         return Query(
             id=qid,

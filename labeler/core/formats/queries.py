@@ -43,7 +43,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
             continue
         seen[key] = f"line {line}"
         queries.append(Query(id=ids.next(), text=text, slices=(SLICE,), status=Status.DRAFT))
-    return Imported(tuple(queries), warnings=tuple(warnings))
+    return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed))
 
 
 def _questions(path: Path) -> Iterator[tuple[int, str]]:

@@ -148,7 +148,7 @@ def build(
             continue
         queries.append(_query(task, question, spans, task.query_id or ids.next(), reading))
     notes = [*reading.units.lines(tasks[0].where.file if tasks else ""), *reading.warnings]
-    return Imported(tuple(queries), warnings=tuple(notes))
+    return Imported(tuple(queries), warnings=tuple(notes), fresh=frozenset(ids.handed))
 
 
 def _query(task: TaskIn, question: str, spans: list[Span], qid: str, reading: Reading) -> Query:

@@ -16,8 +16,10 @@ import sqlite_utils
 
 from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import duplicated
+from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
-from labeler.core.store.rows import QUERY_COLUMNS, query_row, span_row, utcnow
+from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
 from labeler.core.values import Boundary, Query, Span, Status
 
 
@@ -52,6 +54,36 @@ class Edits(Reads):
             }
         )
 
+    def allocate_query_id(self, db: sqlite_utils.Database) -> str:
+        """The next `q-NNNN`, taken inside the caller's write transaction (§3).
+
+        A counter in `meta` only moves forward, so a deleted id is never handed out again
+        and two writers never get the same one: the second waits for the first's commit.
+        """
+        del db  # the transaction is the caller's; the connection is ours
+        number = max(self._last_query_number(), self._max_query_number()) + 1
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_query_number', ?)",
+            (str(number),),
+        )
+        return f"q-{number:04d}"
+
+    def _last_query_number(self) -> int:
+        return int(self.meta("last_query_number") or 0)
+
+    def _refuse_taken(self, qid: str) -> None:
+        """Refuse an explicit id that is in use or retired (deleted ids stay retired)."""
+        if self.conn.execute("SELECT 1 FROM queries WHERE id = ?", [qid]).fetchone():
+            raise StoreError(f"query {qid} already exists", key="id")
+        row = self.conn.execute("SELECT annotator, at FROM retired_ids WHERE id = ?", [qid])
+        found = row.fetchone()
+        if found is not None:
+            raise StoreError(
+                f"query id {qid} was deleted by {found[0]} at {found[1][:19]} and stays retired",
+                key="id",
+                hint="leave the id out and a fresh one is given",
+            )
+
     def add_query(
         self,
         text: str,
@@ -64,55 +96,133 @@ class Edits(Reads):
         status: Status = Status.DRAFT,
         query_id: str | None = None,
     ) -> Query:
-        """Create a query; the id is the next free `q-NNNN` unless given."""
+        """Create a query; the id is allocated in the same transaction unless given."""
         with self.write() as db:
             now = utcnow()
-            qid = query_id or self.next_query_id()
-            if db.execute("SELECT 1 FROM queries WHERE id = ?", [qid]).fetchone():
-                raise StoreError(f"query {qid} already exists", key="id")
+            if query_id is not None:
+                self._refuse_taken(query_id)
+            qid = query_id or self.allocate_query_id(db)
             q = Query(
-                qid, text, abstain, boundary, tuple(slices), notes, status, annotator, now, now
-            )
+                qid, text, abstain, boundary, tuple(slices), notes, status, annotator, now, now,
+                revision=1,
+            )  # fmt: skip
             db.table("queries").insert(query_row(q))
             self.log_event(db, "query-added", annotator, qid)
         return q
 
-    def update_query(self, query_id: str, *, annotator: str, **changes: Any) -> Query:
-        """Change query fields (text, boundary, slices, abstain, notes, status)."""
-        allowed = {"text", "boundary", "slices", "abstain", "notes", "status"}
-        unknown = set(changes) - allowed
+    def touch_version(self, query_id: str, *, now: str, abstain: bool | None = None) -> None:
+        """Record that the annotator in `view` has a version of the query (§3)."""
+        self.conn.execute(
+            "INSERT INTO versions(query_id, annotator, abstain, updated) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(query_id, annotator) DO UPDATE SET updated = excluded.updated, "
+            "abstain = coalesce(?, abstain)",
+            [
+                query_id,
+                self.view,
+                int(bool(abstain)),
+                now,
+                None if abstain is None else int(abstain),
+            ],
+        )
+
+    def update_query(
+        self, query_id: str, *, annotator: str, seen: Query | None = None, **changes: Any
+    ) -> Query:
+        """Change query fields (text, boundary, slices, abstain, notes, status).
+
+        Compare-and-set: with `seen` (the query as the editor read it) a field whose value
+        changed since is refused, naming who changed it; only the fields in `changes` are
+        written. Without `seen` the change applies over whatever is there (a reapply).
+        """
+        unknown = set(changes) - set(FIELDS)
         if unknown:
             raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
+        if self.view and "abstain" in changes:  # a blind annotator abstains in their version
+            changes = dict(changes)
+            abstain = bool(changes.pop("abstain"))
+            with self.write():
+                self._live(query_id)
+                self.touch_version(query_id, now=utcnow(), abstain=abstain)
+            if not changes:
+                return self.query(query_id)
         with self.write() as db:
-            old = self.query(query_id)
-            new = replace(old, **changes, updated=utcnow())
-            db.table("queries").update(query_id, query_row(new))
+            old = self._live(query_id)
+            if seen is not None:
+                self._check_fields(old, seen, changes)
+            new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1)
+            columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
+            db.table("queries").update(query_id, {**columns, "revision": new.revision})
             self.log_event(
-                db,
-                "query-updated",
-                annotator,
-                query_id,
+                db, "query-updated", annotator, query_id,
                 changes={k: str(v) for k, v in changes.items()},
-            )
-        return new
+                before={k: str(getattr(old, k)) for k in changes},
+            )  # fmt: skip
+        return self.query(query_id)
 
-    def delete_query(self, query_id: str, *, annotator: str) -> Query:
-        """Delete a query and its spans; returns it whole so the deletion can be undone."""
+    def _live(self, query_id: str) -> Query:
+        """The query as stored now; a deleted one is refused as a conflict."""
+        try:
+            return self.query(query_id)
+        except StoreError:
+            raise gone(query_id, self.conn) from None
+
+    def _check_fields(self, now: Query, seen: Query, changes: Mapping[str, Any]) -> None:
+        if now.revision == seen.revision and seen.revision:
+            return
+        for name in changes:
+            theirs, then = getattr(now, name), getattr(seen, name)
+            if theirs != then:
+                detail = f"you saw {show(then)}, it is now {show(theirs)}"
+                raise refusal(self.conn, now.id, name, detail, field=name)
+
+    def delete_query(self, query_id: str, *, annotator: str, seen: Query | None = None) -> Query:
+        """Delete a query and its spans and retire its id; returns it whole, for undo.
+
+        With `seen`, refuses when the query (fields or evidence) changed since.
+        """
         with self.write() as db:
-            old = self.query(query_id)
+            old = self._live(query_id)
+            if seen is not None:
+                self._check_whole(old, seen)
             db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
             db.execute("DELETE FROM queries WHERE id = ?", [query_id])
+            db.execute(
+                "INSERT OR REPLACE INTO retired_ids(id, annotator, at) VALUES (?, ?, ?)",
+                [query_id, annotator, utcnow()],
+            )
             self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
         return old
 
+    def _check_whole(self, now: Query, seen: Query) -> None:
+        self._check_fields(now, seen, dict.fromkeys(FIELDS))
+        if _edges(now) != _edges(seen):
+            detail = f"you saw {len(seen.evidence)} span(s), it has {len(now.evidence)}"
+            raise refusal(self.conn, now.id, "its evidence", detail, span=-1)
+
     def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
-        """Put back a whole query (undo of a delete), checking every span against `texts`."""
+        """Put back a whole query under its own id (undo of a delete), spans checked.
+
+        Refused when the id is in use; a retired id comes back out of retirement.
+        """
         with self.write() as db:
             if db.execute("SELECT 1 FROM queries WHERE id = ?", [query.id]).fetchone():
                 raise StoreError(f"query {query.id} exists again; not overwriting it", key="id")
             self.put_queries([query], texts, db=db)
+            db.execute("DELETE FROM retired_ids WHERE id = ?", [query.id])
             self.log_event(db, "query-restored", annotator, query.id)
         return self.query(query.id)
+
+    def copy_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
+        """A copy of `query` and its evidence, in `annotator`'s name, under a fresh id."""
+        with self.write() as db:
+            qid = self.allocate_query_id(db)
+            now = utcnow()
+            spans = tuple(replace(s, id=None, annotator=annotator) for s in query.evidence)
+            copy = replace(query, id=qid, annotator=annotator, created=now, updated=now,
+                           evidence=spans, revision=1)  # fmt: skip
+            self.put_queries([copy], texts, db=db)
+            self.log_event(db, "query-added", annotator, qid, copy_of=query.id)
+        return self.query(qid)
 
     def put_queries(
         self, queries: Iterable[Query], texts: Mapping[str, str], *, db: sqlite_utils.Database
@@ -126,23 +236,34 @@ class Edits(Reads):
         query_rows: list[tuple[Any, ...]] = []
         span_rows: list[tuple[Any, ...]] = []
         for q in queries:
+            dups = duplicated(q)
+            if dups:
+                s = dups[0]
+                raise StoreError(
+                    f"query {q.id} has {s.doc} {s.start}..{s.end} as evidence twice",
+                    key="evidence",
+                    offset=s.start,
+                )
             row = query_row(q)
             query_rows.append(tuple(row[c] for c in QUERY_COLUMNS))
             for s in q.evidence:
                 if s.doc not in texts:
                     raise StoreError(f"query {q.id}: no text for document {s.doc!r}", key="doc")
                 dh = self._checked_hash(s, texts[s.doc], hashes, db)
-                span_rows.append((q.id, s.doc, s.start, s.end, s.quote, s.prefix, s.suffix, dh,
-                                  s.annotator, s.created))  # fmt: skip
+                span_rows.append((s.id, q.id, s.doc, s.start, s.end, s.quote, s.prefix,
+                                  s.suffix, dh, s.annotator, s.created))  # fmt: skip
         marks = ",".join("?" * len(QUERY_COLUMNS))
         names = ",".join(QUERY_COLUMNS)
         self.conn.executemany("DELETE FROM spans WHERE query_id = ?", [(r[0],) for r in query_rows])
+        again = ", ".join(f"{c} = excluded.{c}" for c in QUERY_COLUMNS[1:-1])
         self.conn.executemany(
-            f"INSERT OR REPLACE INTO queries({names}) VALUES ({marks})", query_rows
+            f"INSERT INTO queries({names}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET "
+            f"{again}, revision = queries.revision + 1",
+            query_rows,
         )
         self.conn.executemany(
-            'INSERT INTO spans(query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
-            "annotator, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            'INSERT INTO spans(id, query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
+            "annotator, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             span_rows,
         )
 
@@ -186,66 +307,6 @@ class Edits(Reads):
         row = db.execute("SELECT doc_hash FROM bound_documents WHERE doc = ?", [doc]).fetchone()
         return "" if row is None else str(row[0])
 
-    # -- writing spans -------------------------------------------------------------------
 
-    def _insert_span(self, db: sqlite_utils.Database, query_id: str, span: Span, text: str) -> int:
-        dh = self._checked_hash(span, text, {}, db)
-        table = db.table("spans")
-        table.insert(span_row(query_id, replace(span, doc_hash=dh)))
-        return int(table.last_rowid or 0)
-
-    def add_span(self, query_id: str, span: Span, text: str, *, annotator: str) -> Span:
-        """Add evidence to a query; `text` is the document's canonical text."""
-        with self.write() as db:
-            q = self.query(query_id)
-            if q.abstain:
-                raise StoreError(f"query {query_id} is an abstention query", key="abstain")
-            s = replace(
-                span, annotator=span.annotator or annotator, created=span.created or utcnow()
-            )
-            span_id = self._insert_span(db, query_id, s, text)
-            db.execute("UPDATE queries SET updated = ? WHERE id = ?", [utcnow(), query_id])
-            self.log_event(
-                db,
-                "span-added",
-                annotator,
-                query_id,
-                span=span_id,
-                doc=s.doc,
-                start=s.start,
-                end=s.end,
-            )
-        return self.span(span_id)[1]
-
-    def update_span(self, span_id: int, start: int, end: int, text: str, *, annotator: str) -> Span:
-        """Move a span's edges within the same document, keeping its id."""
-        with self.write() as db:
-            query_id, old = self.span(span_id)
-            new = Span.from_text(
-                text, old.doc, start, end, annotator=old.annotator, created=old.created
-            )
-            # The text the span is on now is fine too (a span accepted during a review).
-            dh = self._checked_hash(new, text, {}, db, also=old.doc_hash)
-            row = {**span_row(query_id, replace(new, doc_hash=dh)), "id": span_id}
-            db.table("spans").update(span_id, row)
-            self.log_event(
-                db,
-                "span-moved",
-                annotator,
-                query_id,
-                span=span_id,
-                old=[old.start, old.end],
-                new=[start, end],
-            )
-        return self.span(span_id)[1]
-
-    def delete_span(self, span_id: int, *, annotator: str) -> tuple[str, Span]:
-        with self.write() as db:
-            query_id, old = self.span(span_id)
-            self.drop_span(span_id, db=db)
-            self.log_event(db, "span-deleted", annotator, query_id, span=span_id)
-        return query_id, old
-
-    def drop_span(self, span_id: int, *, db: sqlite_utils.Database) -> None:
-        """Delete span `span_id` inside the caller's transaction (logging is the caller's)."""
-        db.execute("DELETE FROM spans WHERE id = ?", [span_id])
+def _edges(q: Query) -> list[tuple[int | None, str, int, int]]:
+    return sorted((s.id, s.doc, s.start, s.end) for s in q.evidence)

@@ -27,12 +27,16 @@ _BOUNDARIES = {b.value: b for b in Boundary}
 _STATUSES = {s.value: s for s in Status}
 _ROW_SELECT = (
     "SELECT id, text, abstain, boundary, slices, notes, status, annotator, "
-    "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id) FROM queries"
+    "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id AND version = ?) FROM queries"
 )
 
 
 class Reads(Connection):
     """The store's reads; the write layers build on them."""
+
+    view: str = ""
+    """Which version of evidence reads show and span edits write: '' is each query's own
+    evidence; an annotator's name is their blind version (double annotation, §3)."""
 
     # -- binding -------------------------------------------------------------------------
 
@@ -56,8 +60,16 @@ class Reads(Connection):
 
     # -- reading -------------------------------------------------------------------------
 
-    def _span_rows(self, where: str = "", args: Sequence[Any] = ()) -> list[tuple[str, Span]]:
-        """(query id, span) pairs in document order; plain tuples, for speed at 200k spans."""
+    def _span_rows(
+        self, where: str = "", args: Sequence[Any] = (), *, every: bool = False
+    ) -> list[tuple[str, Span]]:
+        """(query id, span) pairs in document order; plain tuples, for speed at 200k spans.
+
+        Only the spans of the version in `view`, unless `every`.
+        """
+        if not every:
+            where = f"{where} AND version = ?" if where else "WHERE version = ?"
+            args = [*args, self.view]
         cur = self.conn.cursor()
         cur.row_factory = None
         cur.execute(
@@ -99,7 +111,7 @@ class Reads(Connection):
         Keyset paging (`after` = the last id read) costs the same on every page, so a list
         can show its first page at once and read the rest a chunk at a time.
         """
-        where, args = [], []
+        where, args = [], [self.view]
         for op, bound in ((">=", start), (">", after)):
             if bound is not None:
                 where.append(f"id {op} ?")
@@ -138,14 +150,16 @@ class Reads(Connection):
 
     def doc_span_counts(self) -> dict[str, int]:
         """How many spans each document holds, over every query."""
-        rows = self.conn.execute("SELECT doc, count(*) FROM spans GROUP BY doc ORDER BY doc")
+        sql = "SELECT doc, count(*) FROM spans WHERE version = ? GROUP BY doc ORDER BY doc"
+        rows = self.conn.execute(sql, (self.view,))
         return {r[0]: int(r[1]) for r in rows}
 
     def label_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Raw (queries, spans) rows for bulk export: values were validated when written.
 
         Queries: id, text, abstain, boundary, slices (JSON), status, notes, in id order.
-        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order.
+        Spans: query_id, doc, start, end, quote, prefix, suffix, in document order; only
+        each query's own evidence (version ''), not annotators' blind versions.
         """
         cur = self.conn.cursor()
         cur.row_factory = None
@@ -156,7 +170,7 @@ class Reads(Connection):
             ).fetchall()
             spans = cur.execute(
                 'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
-                'ORDER BY doc, start, "end", id'
+                "WHERE version = '' ORDER BY doc, start, \"end\", id"
             ).fetchall()
         finally:
             cur.execute("COMMIT")
@@ -166,17 +180,22 @@ class Reads(Connection):
         """Spans whose document is not bound, or whose text is not the bound one."""
         return self._span_rows(
             "WHERE NOT EXISTS (SELECT 1 FROM bound_documents b "
-            "WHERE b.doc = spans.doc AND b.doc_hash = spans.doc_hash)"
+            "WHERE b.doc = spans.doc AND b.doc_hash = spans.doc_hash)",
+            every=True,
         )
 
-    def spans(self, docs: Iterable[str] | None = None) -> list[tuple[str, Span]]:
-        """Every span with its query id (only those in `docs`, when given)."""
+    def spans(
+        self, docs: Iterable[str] | None = None, *, every: bool = False
+    ) -> list[tuple[str, Span]]:
+        """Every span with its query id (only those in `docs`, when given), of the version
+        in `view` or, with `every`, of every version."""
         if docs is None:
-            return self._span_rows()
+            return self._span_rows(every=every)
         wanted = sorted(set(docs))
         if not wanted:
             return []
-        return self._span_rows(f"WHERE doc IN ({','.join('?' * len(wanted))})", wanted)
+        where = f"WHERE doc IN ({','.join('?' * len(wanted))})"
+        return self._span_rows(where, wanted, every=every)
 
     def span(self, span_id: int) -> tuple[str, Span]:
         row = self.conn.execute("SELECT * FROM spans WHERE id = ?", (span_id,)).fetchone()
@@ -188,10 +207,21 @@ class Reads(Connection):
         return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
     def next_query_id(self) -> str:
-        """The next free `q-NNNN`; read inside the write transaction that takes it (§3)."""
+        """The `q-NNNN` the next created query would get (deleted ids are never reused).
+
+        Only a preview: ids are taken by `allocate_query_id` inside the write transaction.
+        """
+        last = int(self.meta("last_query_number") or 0)
+        return f"q-{max(last, self._max_query_number()) + 1:04d}"
+
+    def _max_query_number(self) -> int:
         rows = self.conn.execute("SELECT id FROM queries WHERE id GLOB 'q-[0-9]*'")
-        numbers = [int(r[0][2:]) for r in rows if r[0][2:].isdigit()]
-        return f"q-{max(numbers, default=0) + 1:04d}"
+        return max((int(r[0][2:]) for r in rows if r[0][2:].isdigit()), default=0)
+
+    def retired(self, query_id: str) -> bool:
+        """Whether `query_id` belonged to a deleted query (it stays retired)."""
+        sql = "SELECT 1 FROM retired_ids WHERE id = ?"
+        return self.conn.execute(sql, (query_id,)).fetchone() is not None
 
     # -- review decisions ----------------------------------------------------------------
 

@@ -13,12 +13,12 @@ from dataclasses import asdict
 import sqlite_utils
 
 from labeler.core.canonical import NORMALIZATION, corpus_hash
-from labeler.core.store.edits import Edits
 from labeler.core.store.rows import EVENT, DecisionKind, span_fields, span_row, utcnow
+from labeler.core.store.span_edits import SpanEdits
 from labeler.core.values import Span
 
 
-class Reviews(Edits):
+class Reviews(SpanEdits):
     """Binding to a corpus and recording review decisions, on top of the edits."""
 
     # -- binding -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from labeler.core.values import Boundary, Query, Span, Status
 
 QUERY_COLUMNS = (
     "id", "text", "abstain", "boundary", "slices", "notes", "status", "annotator", "created",
-    "updated",
+    "updated", "revision",
 )  # fmt: skip
 
 DecisionKind = Literal["accept", "orphan", "undo"]
@@ -57,6 +57,17 @@ class QueryRow(NamedTuple):
     def of(cls, q: Query) -> QueryRow:
         return cls(q.id, q.text, q.abstain, q.boundary, q.slices, q.notes, q.status,
                    q.annotator, len(q.evidence))  # fmt: skip
+
+
+class Version(NamedTuple):
+    """One annotator's blind version of a query's evidence (double annotation, §3)."""
+
+    annotator: str
+    """Whose version."""
+    abstain: bool
+    """They found no answer in the corpus."""
+    spans: tuple[Span, ...]
+    """Their evidence, in document order."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +136,7 @@ def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
         created=row["created"],
         updated=row["updated"],
         evidence=tuple(spans),
+        revision=row["revision"],
     )
 
 
@@ -159,6 +171,7 @@ def query_row(q: Query) -> dict[str, Any]:
         "annotator": q.annotator,
         "created": q.created,
         "updated": q.updated,
+        "revision": q.revision or 1,
     }
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import StoreError
 from labeler.core.graphemes import snap, whole_clusters
+from labeler.core.overlaps import describe
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from labeler.tui.label.undo import (
@@ -40,6 +40,8 @@ class Editor:
         self.annotator = annotator
         """Whose name goes on every edit."""
         self.history = History(Replay(store, corpus.text, annotator))
+        self.warning: str | None = None
+        """What the last span edit should be flagged with (nesting, overlap), if anything."""
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
         """Add evidence; edges that fall inside a character widen to take it whole (§13)."""
@@ -48,24 +50,38 @@ class Editor:
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
         self.history.record(SpanAdded(query_id, saved))
+        self._flag(query_id, saved)
         return saved
 
-    def move_span(self, span_id: int, start: int, end: int) -> Span:
-        """Move a span's edges, keeping its id (and its original annotator); an edge that
-        lands inside a character goes on past it, the way it was moving (§13)."""
+    def _flag(self, query_id: str, span: Span) -> None:
+        """Say when a span just made nests in or overlaps another of its query (§3)."""
+        self.warning = describe(query_id, span, self.store.overlapping(query_id, span))
+
+    def move_span(
+        self, span_id: int, start: int, end: int, *, seen: tuple[int, int] | None = None
+    ) -> Span:
+        """Move a span's edges, keeping its id (and its original annotator).
+
+        `seen` is the edges the screen showed: refused if someone moved them since. An edge
+        that lands inside a character goes on past it, the way it was moving (§13).
+        """
         query_id, old = self.store.span(span_id)
+        before = seen or (old.start, old.end)
         text = self.corpus.text(old.doc)
-        start = snap(text, start, forward=start > old.start)
-        end = snap(text, end, forward=end >= old.end)
-        if (old.start, old.end) == (start, end):
+        start = snap(text, start, forward=start > before[0])
+        end = snap(text, end, forward=end >= before[1])
+        if before == (start, end):
             return old
-        new = self.store.update_span(span_id, start, end, text, annotator=self.annotator)
+        new = self.store.update_span(
+            span_id, start, end, text, annotator=self.annotator, expected=before
+        )
         edges = (new.start, new.end)
-        self.history.record(SpanMoved(query_id, span_id, old.doc, (old.start, old.end), edges))
+        self.history.record(SpanMoved(query_id, span_id, old.doc, before, edges))
+        self._flag(query_id, new)
         return new
 
-    def delete_span(self, span_id: int) -> tuple[str, Span]:
-        query_id, old = self.store.delete_span(span_id, annotator=self.annotator)
+    def delete_span(self, span_id: int, *, seen: tuple[int, int] | None = None) -> tuple[str, Span]:
+        query_id, old = self.store.delete_span(span_id, annotator=self.annotator, expected=seen)
         self.history.record(SpanDeleted(query_id, old))
         return query_id, old
 
@@ -75,26 +91,30 @@ class Editor:
         return query
 
     def duplicate_query(self, query_id: str) -> Query:
-        """A copy of a query under the next id, evidence included, in your name."""
+        """A copy of a query under a fresh id (taken in the write), evidence included."""
         old = self.store.query(query_id)
-        spans = tuple(replace(s, id=None, annotator=self.annotator) for s in old.evidence)
-        copy = replace(old, id=self.store.next_query_id(), annotator=self.annotator)
-        texts = {s.doc: self.corpus.text(s.doc) for s in spans}
-        made = self.store.restore_query(
-            replace(copy, evidence=spans), texts, annotator=self.annotator
-        )
+        texts = {s.doc: self.corpus.text(s.doc) for s in old.evidence}
+        made = self.store.copy_query(old, texts, annotator=self.annotator)
         self.history.record(QueryAdded(made))
         return made
 
-    def update_query(self, query_id: str, **changes: Any) -> Query:
-        """Change query fields; nothing is recorded when nothing differs."""
-        old = self.store.query(query_id)
-        changed = {k: v for k, v in changes.items() if getattr(old, k, v) != v}
+    def update_query(self, query_id: str, *, seen: Query | None = None, **changes: Any) -> Query:
+        """Change the fields that differ from `seen` (what the form showed; default: the
+        store now); refused when another annotator changed one of them since."""
+        base = seen or self.store.query(query_id)
+        changed = {k: v for k, v in changes.items() if getattr(base, k, v) != v}
         if not changed:
-            return old
-        new = self.store.update_query(query_id, annotator=self.annotator, **changed)
-        before = {k: getattr(old, k) for k in changed}
+            return base
+        new = self.store.update_query(query_id, annotator=self.annotator, seen=base, **changed)
+        before = {k: getattr(base, k) for k in changed}
         self.history.record(QueryChanged(query_id, before, changed))
+        return new
+
+    def reapply(self, query_id: str, changes: dict[str, Any]) -> Query:
+        """Write `changes` over whatever is there now: the person chose to, after a conflict."""
+        now = self.store.query(query_id)
+        new = self.store.update_query(query_id, annotator=self.annotator, **changes)
+        self.history.record(QueryChanged(query_id, {k: getattr(now, k) for k in changes}, changes))
         return new
 
     def delete_query(self, query_id: str) -> Query:
@@ -102,11 +122,11 @@ class Editor:
         self.history.record(QueryDeleted(old))
         return old
 
-    def undo(self) -> tuple[Edit, Focus] | None:
-        return self._step(self.history.undo)
+    def undo(self, *, force: bool = False) -> tuple[Edit, Focus] | None:
+        return self._step(lambda: self.history.undo(force=force))
 
-    def redo(self) -> tuple[Edit, Focus] | None:
-        return self._step(self.history.redo)
+    def redo(self, *, force: bool = False) -> tuple[Edit, Focus] | None:
+        return self._step(lambda: self.history.redo(force=force))
 
     @staticmethod
     def _step(step: Callable[[], tuple[Edit, Focus] | None]) -> tuple[Edit, Focus] | None:

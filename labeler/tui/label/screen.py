@@ -22,7 +22,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
 from labeler.core.errors import SpanlabError
+from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
+from labeler.tui.agreement.screen import AgreementScreen
+from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.label.document_picker import DocumentPicker
 from labeler.tui.label.editor import Editor
@@ -65,6 +68,8 @@ class LabelScreen(Screen[None]):
         Binding("v", "toggle_versions", "Per-annotator view", show=False),
         Binding("J", "next_query(1)", "Next query", show=False),
         Binding("K", "next_query(-1)", "Previous query", show=False),
+        Binding("U", "next_unlabelled", "Next unlabelled", show=False),
+        Binding("R", "agreement", "Adjudicate", show=False),
     ]
 
     def __init__(self, editor: Editor, *, query_id: str | None = None) -> None:
@@ -223,6 +228,21 @@ class LabelScreen(Screen[None]):
     def action_next_query(self, step: int) -> None:
         self.query_list.action_move(step)
 
+    def action_agreement(self) -> None:
+        """The agreement screen: double-annotated queries waiting for a decision."""
+        editor = self.editor
+        self.app.push_screen(AgreementScreen(editor.store, editor.corpus, editor.annotator))
+
+    def action_next_unlabelled(self) -> None:
+        """Your next query (your queue, else every query) you have not labelled yet."""
+        found = self.editor.store.next_unlabelled(self.editor.annotator, self.state.current)
+        if found is None:
+            self.notify("Nothing left to label.", timeout=2)
+            return
+        if found not in self.query_list.ids:
+            self.query_one("#filter", Input).value = ""
+        self._select(found)
+
     # -- the filter ------------------------------------------------------------------------
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -254,15 +274,45 @@ class LabelScreen(Screen[None]):
     def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
         self._update_cursor_bar(event.offset, event.selection)
 
-    def _edit(self, do: Callable[[], object], query_id: str | None) -> bool:
-        """Run one edit; a refused edit becomes a notification and changes nothing."""
+    def _edit(
+        self,
+        do: Callable[[], object],
+        query_id: str | None,
+        reapply: Callable[[], object] | None = None,
+    ) -> bool:
+        """Run one edit; a refused edit becomes a notification and changes nothing.
+
+        A conflict (someone changed what it was based on) asks: reload, or `reapply`.
+        """
+        self.editor.warning = None
         try:
             do()
+        except ConflictError as exc:
+            self._conflict(exc, query_id, reapply)
+            return False
         except SpanlabError as exc:
             self.notify(exc.message, title="Not saved", severity="error")
             return False
         self._refresh_query(query_id)
+        if self.editor.warning:
+            self.notify(self.editor.warning, title="Overlapping spans", severity="warning")
         return True
+
+    def _conflict(
+        self, exc: ConflictError, query_id: str | None, reapply: Callable[[], object] | None
+    ) -> None:
+        def chosen(choice: Choice | None) -> None:
+            if choice == "reapply" and reapply is not None:
+                self._edit(reapply, query_id)
+            self.reload()
+
+        self.app.push_screen(ConflictScreen(exc.message), chosen)
+
+    def _seen_edges(self, span_id: int) -> tuple[int, int] | None:
+        """The edges this screen showed for a span of the current query."""
+        q = self.state.current_query
+        found = [s for s in (q.evidence if q else ()) if s.id == span_id]
+        return (found[0].start, found[0].end) if found else None
 
     def on_document_view_selection_made(self, event: DocumentView.SelectionMade) -> None:
         q = self.state.current_query
@@ -273,11 +323,17 @@ class LabelScreen(Screen[None]):
             self.view.clear_selection()
 
     def on_document_view_edges_changed(self, event: DocumentView.EdgesChanged) -> None:
-        move = self.editor.move_span
-        self._edit(lambda: move(event.span_id, event.start, event.end), self.state.current)
+        move, seen = self.editor.move_span, self._seen_edges(event.span_id)
+        self._edit(
+            lambda: move(event.span_id, event.start, event.end, seen=seen),
+            self.state.current,
+            lambda: move(event.span_id, event.start, event.end),
+        )
 
     def on_document_view_span_dropped(self, event: DocumentView.SpanDropped) -> None:
-        self._edit(lambda: self.editor.delete_span(event.span_id), self.state.current)
+        drop, seen = self.editor.delete_span, self._seen_edges(event.span_id)
+        self._edit(lambda: drop(event.span_id, seen=seen), self.state.current,
+                   lambda: drop(event.span_id))  # fmt: skip
 
     def on_document_view_spans_exhausted(self, event: DocumentView.SpansExhausted) -> None:
         """Past this document's last (or first) span: go on in the next document, wrapping."""
@@ -299,9 +355,18 @@ class LabelScreen(Screen[None]):
 
         def save(fields: QueryFields | None) -> None:
             if fields is not None:
-                self._edit(lambda: self.editor.update_query(q.id, **fields.changes()), q.id)
+                self._save(q, fields.changes())
 
         self.app.push_screen(form, save)
+
+    def _save(self, seen: Query, changes: dict[str, object]) -> None:
+        """Save the fields that differ from what was shown; a conflict asks what to do."""
+        changed = {k: v for k, v in changes.items() if getattr(seen, k) != v}
+        self._edit(
+            lambda: self.editor.update_query(seen.id, seen=seen, **changed),
+            seen.id,
+            lambda: self.editor.reapply(seen.id, changed),
+        )
 
     def action_new(self) -> None:
         blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")
@@ -350,13 +415,12 @@ class LabelScreen(Screen[None]):
     def action_cycle_status(self) -> None:
         q = self.state.current_query
         if q is not None:
-            status = STATUS_CYCLE.get(q.status, Status.DRAFT)
-            self._edit(lambda: self.editor.update_query(q.id, status=status), q.id)
+            self._save(q, {"status": STATUS_CYCLE.get(q.status, Status.DRAFT)})
 
     def action_toggle_abstain(self) -> None:
         q = self.state.current_query
         if q is not None:
-            self._edit(lambda: self.editor.update_query(q.id, abstain=not q.abstain), q.id)
+            self._save(q, {"abstain": not q.abstain})
 
     def action_toggle_versions(self) -> None:
         self.state.by_annotator = not self.state.by_annotator
@@ -364,9 +428,12 @@ class LabelScreen(Screen[None]):
 
     # -- undo --------------------------------------------------------------------------------
 
-    def _replay(self, step: Callable[[], tuple[Edit, Focus] | None], verb: str) -> None:
+    def _replay(self, step: Callable[..., tuple[Edit, Focus] | None], verb: str) -> None:
         try:
             done = step()
+        except ConflictError as exc:
+            self._replay_conflict(exc, step, verb)
+            return
         except SpanlabError as exc:
             self.notify(exc.message, title=f"Cannot {verb.lower()}", severity="error")
             self.reload()
@@ -384,6 +451,21 @@ class LabelScreen(Screen[None]):
             self.open_document(focus.doc)
             self.view.go_to(focus.offset or 0)
         self.notify(f"{verb}: {edit.label}", timeout=2)
+
+    def _replay_conflict(
+        self, exc: ConflictError, step: Callable[..., tuple[Edit, Focus] | None], verb: str
+    ) -> None:
+        """Undo would revert someone else's edit: reload (and drop it), or force it."""
+        which = "undo" if verb == "Undone" else "redo"
+
+        def chosen(choice: Choice | None) -> None:
+            if choice == "reapply":
+                self._replay(lambda: step(force=True), verb)
+                return
+            self.editor.history.discard(which)
+            self.reload()
+
+        self.app.push_screen(ConflictScreen(exc.message, verb=which), chosen)
 
     def action_undo(self) -> None:
         self._replay(self.editor.undo, "Undone")

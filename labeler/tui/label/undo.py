@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
+from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Query, Span
 
 LIMIT = 1_000
@@ -40,6 +41,8 @@ class Replay:
         self.text = text
         """Canonical text of a document by id."""
         self.annotator = annotator
+        self.force = False
+        """Set for one reapply: replay over others' changes instead of refusing."""
         self._aliases: dict[int, int] = {}
 
     def span_id(self, recorded: int | None) -> int:
@@ -59,13 +62,22 @@ class Replay:
         self._aliases[old] = new
 
     def readd_span(self, query_id: str, span: Span) -> Span:
-        """Put back a deleted span (under a new id), keeping who drew it and when."""
+        """Put back a deleted span under its own id (span ids are never reused), keeping
+        who drew it and when."""
         old = self.span_id(span.id)
         new = self.store.add_span(
-            query_id, replace(span, id=None), self.text(span.doc), annotator=self.annotator
+            query_id, replace(span, id=old), self.text(span.doc), annotator=self.annotator
         )
         self._alias(old, new.id)
         return new
+
+    def edges(self, span: Span) -> tuple[int, int] | None:
+        """The edges a replay expects a span to have; None when forcing (a reapply)."""
+        return None if self.force else (span.start, span.end)
+
+    def seen(self, query: Query) -> Query | None:
+        """What a replay expects a query to be; None when forcing (a reapply)."""
+        return None if self.force else query
 
     def _exists(self, query_id: str) -> bool:
         try:
@@ -79,7 +91,10 @@ class Replay:
         if self._exists(query.id):
             raise StoreError(f"query id {query.id} is in use again", key="id")
         olds = [self.span_id(s.id) for s in query.evidence]
-        bare = replace(query, evidence=tuple(replace(s, id=None) for s in query.evidence))
+        bare = replace(
+            query,
+            evidence=tuple(replace(s, id=o) for s, o in zip(query.evidence, olds, strict=True)),
+        )
         texts = {s.doc: self.text(s.doc) for s in query.evidence}
         restored = self.store.restore_query(bare, texts, annotator=self.annotator)
         for old, new in zip(olds, restored.evidence, strict=True):
@@ -110,7 +125,8 @@ class SpanAdded:
         return f"add span to {self.query_id}"
 
     def undo(self, r: Replay) -> Focus:
-        r.store.delete_span(r.span_id(self.span.id), annotator=r.annotator)
+        sid = r.span_id(self.span.id)
+        r.store.delete_span(sid, annotator=r.annotator, expected=r.edges(self.span))
         return Focus(self.query_id, self.span.doc, self.span.start)
 
     def redo(self, r: Replay) -> Focus:
@@ -135,16 +151,18 @@ class SpanMoved:
     def label(self) -> str:
         return f"move span edges in {self.query_id}"
 
-    def _put(self, r: Replay, edges: tuple[int, int]) -> Focus:
+    def _put(self, r: Replay, edges: tuple[int, int], now: tuple[int, int]) -> Focus:
         text = r.text(self.doc)
-        r.store.update_span(r.span_id(self.span_id), *edges, text, annotator=r.annotator)
+        expected = None if r.force else now
+        sid = r.span_id(self.span_id)
+        r.store.update_span(sid, *edges, text, annotator=r.annotator, expected=expected)
         return Focus(self.query_id, self.doc, edges[0])
 
     def undo(self, r: Replay) -> Focus:
-        return self._put(r, self.before)
+        return self._put(r, self.before, self.after)
 
     def redo(self, r: Replay) -> Focus:
-        return self._put(r, self.after)
+        return self._put(r, self.after, self.before)
 
 
 @dataclass(frozen=True)
@@ -163,7 +181,8 @@ class SpanDeleted:
         return Focus(self.query_id, self.span.doc, self.span.start)
 
     def redo(self, r: Replay) -> Focus:
-        r.store.delete_span(r.span_id(self.span.id), annotator=r.annotator)
+        sid = r.span_id(self.span.id)
+        r.store.delete_span(sid, annotator=r.annotator, expected=r.edges(self.span))
         return Focus(self.query_id, self.span.doc, self.span.start)
 
 
@@ -177,7 +196,7 @@ class QueryAdded:
         return f"create {self.query.id}"
 
     def undo(self, r: Replay) -> Focus:
-        r.store.delete_query(self.query.id, annotator=r.annotator)
+        r.store.delete_query(self.query.id, annotator=r.annotator, seen=r.seen(self.query))
         return Focus(self.query.id)
 
     def redo(self, r: Replay) -> Focus:
@@ -198,13 +217,16 @@ class QueryChanged:
     def label(self) -> str:
         return f"change {', '.join(sorted(self.after))} of {self.query_id}"
 
-    def undo(self, r: Replay) -> Focus:
-        r.store.update_query(self.query_id, annotator=r.annotator, **self.before)
+    def _put(self, r: Replay, values: Mapping[str, Any], now: Mapping[str, Any]) -> Focus:
+        seen = None if r.force else replace(r.store.query(self.query_id), revision=0, **now)
+        r.store.update_query(self.query_id, annotator=r.annotator, seen=seen, **values)
         return Focus(self.query_id)
 
+    def undo(self, r: Replay) -> Focus:
+        return self._put(r, self.before, self.after)
+
     def redo(self, r: Replay) -> Focus:
-        r.store.update_query(self.query_id, annotator=r.annotator, **self.after)
-        return Focus(self.query_id)
+        return self._put(r, self.after, self.before)
 
 
 @dataclass(frozen=True)
@@ -221,7 +243,7 @@ class QueryDeleted:
         return Focus(self.query.id)
 
     def redo(self, r: Replay) -> Focus:
-        r.store.delete_query(self.query.id, annotator=r.annotator)
+        r.store.delete_query(self.query.id, annotator=r.annotator, seen=r.seen(self.query))
         return Focus(self.query.id)
 
 
@@ -251,19 +273,33 @@ class History:
         self.undo_stack.pop()
         return replace(edit, before=last.before)
 
-    def undo(self) -> tuple[Edit, Focus] | None:
-        """Undo the latest edit; one that fails (its target is gone) is dropped and raises."""
-        if not self.undo_stack:
-            return None
-        edit = self.undo_stack.pop()
-        focus = edit.undo(self.replay)
-        self.redo_stack.append(edit)
-        return edit, focus
+    def undo(self, *, force: bool = False) -> tuple[Edit, Focus] | None:
+        """Undo the latest edit. One refused as a conflict stays on the stack (to reapply
+        with `force`, or `discard`); one that fails otherwise is dropped and raises."""
+        return self._step(self.undo_stack, self.redo_stack, "undo", force)
 
-    def redo(self) -> tuple[Edit, Focus] | None:
-        if not self.redo_stack:
+    def redo(self, *, force: bool = False) -> tuple[Edit, Focus] | None:
+        return self._step(self.redo_stack, self.undo_stack, "redo", force)
+
+    def discard(self, which: str) -> None:
+        """Drop the edit on top of the undo (or redo) stack: the person chose to reload."""
+        stack = self.undo_stack if which == "undo" else self.redo_stack
+        if stack:
+            stack.pop()
+
+    def _step(
+        self, source: list[Edit], target: list[Edit], verb: str, force: bool
+    ) -> tuple[Edit, Focus] | None:
+        if not source:
             return None
-        edit = self.redo_stack.pop()
-        focus = edit.redo(self.replay)
-        self.undo_stack.append(edit)
+        edit = source.pop()
+        self.replay.force = force
+        try:
+            focus = edit.undo(self.replay) if verb == "undo" else edit.redo(self.replay)
+        except ConflictError:
+            source.append(edit)
+            raise
+        finally:
+            self.replay.force = False
+        target.append(edit)
         return edit, focus

@@ -91,12 +91,33 @@ def test_read_maps_tasks_to_documents_and_offsets_to_canonical(
     )
 
 
-def test_several_annotations_use_the_first_with_a_warning(corpus: Corpus, tmp_path: Path) -> None:
+def test_several_annotations_give_one_version_per_annotator(corpus: Corpus, tmp_path: Path) -> None:
+    """Issue 11 replaces "used the first": every annotator's annotation is kept as a version
+    (named by `completed_by`), and the query's own evidence waits for adjudication."""
     two = task({"text": OTHER, "question": "Free?"}, labels(12, 16))
-    two["annotations"].append({"result": [labels(0, 8)]})
+    two["annotations"][0]["completed_by"] = {"id": 7, "email": "alice@example.org"}
+    two["annotations"].append({"result": [labels(0, 8)], "completed_by": 9})
+    two["annotations"].append({"result": [labels(12, 16)]})
     got = label_studio.read(dump(tmp_path / "a.json", [two]), corpus, existing=())
-    assert [(s.start, s.end) for s in got.queries[0].evidence] == [(12, 16)]
-    assert got.warnings == (f"{tmp_path / 'a.json'}, task [0]: 2 annotations, used the first",)
+    assert got.queries[0].evidence == ()
+    assert got.queries[0].status == Status.LABELLED
+    assert [(qid, v.annotator, [(s.start, s.end) for s in v.spans]) for qid, v in got.versions] == [
+        ("q-0001", "alice@example.org", [(12, 16)]),
+        ("q-0001", "annotation-3", [(12, 16)]),
+        ("q-0001", "user-9", [(0, 8)]),
+    ]
+    assert got.warnings == ()
+
+
+def test_label_chooses_which_span_labels_are_evidence(corpus: Corpus, tmp_path: Path) -> None:
+    one = task({"text": OTHER, "question": "Free?"}, labels(12, 16), labels(0, 8))
+    one["annotations"][0]["result"][1]["value"]["labels"] = ["distractor"]
+    path = dump(tmp_path / "a.json", [one])
+    every = label_studio.read(path, corpus, existing=())
+    assert [(s.start, s.end) for s in every.queries[0].evidence] == [(0, 8), (12, 16)]
+    assert every.labels_seen == {"Answer", "distractor"}
+    chosen = label_studio.read(path, corpus, existing=(), labels=frozenset({"Answer"}))
+    assert [(s.start, s.end) for s in chosen.queries[0].evidence] == [(12, 16)]
 
 
 def test_write_then_read_gives_the_same_queries(corpus: Corpus, tmp_path: Path) -> None:

@@ -133,13 +133,25 @@ def test_duplicate_copies_fields_and_evidence(editor: Editor) -> None:
     assert [x.id for x in editor.store.queries()] == ["q-0001"]
 
 
-def test_undo_of_a_delete_refuses_a_reused_id(editor: Editor) -> None:
+def test_undo_of_a_delete_brings_its_retired_id_back(editor: Editor) -> None:
+    """Ids are never reused (§3): bob's new query does not take q-0001, so undo can
+    bring the deleted query back under its own id."""
     q = editor.add_query("How long?")
     editor.delete_query(q.id)
-    editor.store.add_query("Someone else's", annotator="bob")  # takes q-0001 again
+    other = editor.store.add_query("Someone else's", annotator="bob")
+    assert other.id == "q-0002"
+    editor.undo()
+    assert editor.store.query("q-0001").text == "How long?"
+    assert editor.store.query("q-0002").text == "Someone else's"
+
+
+def test_undo_of_a_delete_refuses_an_id_in_use_again(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.delete_query(q.id)
+    editor.store.restore_query(q, {}, annotator="bob")  # bob undid it first
     with pytest.raises(StoreError, match="in use again"):
         editor.undo()
-    assert editor.store.query("q-0001").text == "Someone else's"
+    assert editor.store.query("q-0001").text == "How long?"
 
 
 def test_spans_drawn_or_moved_inside_a_character_take_it_whole() -> None:

@@ -1,0 +1,71 @@
+"""Agreement of two annotators' versions of one query, on characters (§11).
+
+Overlap F1 = characters both marked / the mean of the characters each marked, per
+document and summed (a span in another document shares nothing); exact-span agreement
+asks for the same documents and offsets; abstention agreement for the same abstain flag.
+Two abstentions agree fully; one abstention against evidence agrees on nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from labeler.core.ranges import Range, covered, shared
+from labeler.core.store import Version
+from labeler.core.values import Span
+
+
+def by_doc(spans: Iterable[Span]) -> dict[str, list[Range]]:
+    out: dict[str, list[Range]] = defaultdict(list)
+    for s in spans:
+        out[s.doc].append((s.start, s.end))
+    return dict(out)
+
+
+@dataclass(frozen=True)
+class PairAgreement:
+    """How two versions of one query agree."""
+
+    query_id: str
+    """The query."""
+    pair: tuple[str, str]
+    """The two annotators, in name order."""
+    f1: float
+    """Overlap F1 on characters (1.0 when both abstain)."""
+    exact: bool
+    """The same spans, offsets and documents (or both abstain)."""
+    abstain_agree: bool
+    """Both abstain, or neither does."""
+    a_chars: int
+    """Characters the first marked."""
+    b_chars: int
+    """Characters the second marked."""
+    both_chars: int
+    """Characters both marked."""
+
+
+def compare(query_id: str, a: Version, b: Version) -> PairAgreement:
+    """The agreement of versions `a` and `b` (given in any order)."""
+    if b.annotator < a.annotator:
+        a, b = b, a
+    left, right = by_doc(a.spans), by_doc(b.spans)
+    a_chars = sum(covered(r) for r in left.values())
+    b_chars = sum(covered(r) for r in right.values())
+    both = sum(shared(r, right[d]) for d, r in left.items() if d in right)
+    empty = not a_chars and not b_chars
+    f1 = 1.0 if empty else 2.0 * both / (a_chars + b_chars)
+    exact = _places(a.spans) == _places(b.spans)
+    return PairAgreement(query_id, (a.annotator, b.annotator), f1, exact,
+                         a.abstain == b.abstain, a_chars, b_chars, both)  # fmt: skip
+
+
+def _places(spans: Iterable[Span]) -> set[tuple[str, int, int]]:
+    return {(s.doc, s.start, s.end) for s in spans}
+
+
+def pairs_of(versions: Mapping[str, Version]) -> list[tuple[Version, Version]]:
+    """Every pair of versions of one query, in annotator name order."""
+    ordered = [versions[k] for k in sorted(versions)]
+    return [(x, y) for i, x in enumerate(ordered) for y in ordered[i + 1 :]]

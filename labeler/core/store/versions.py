@@ -1,0 +1,145 @@
+"""Double annotation in the store: blind versions, queues of assigned queries, and the
+next query an annotator has not labelled (§3).
+
+A version is the spans whose `version` column names an annotator, plus a `versions` row
+(so an abstaining version, which has no spans, still counts). Each write is one
+transaction; reads hand out `Version` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import sqlite_utils
+
+from labeler.core.errors import StoreError
+from labeler.core.overlaps import duplicated
+from labeler.core.store.reads import SPAN_SELECT
+from labeler.core.store.reviews import Reviews
+from labeler.core.store.rows import Version, utcnow
+from labeler.core.values import Query, Span
+
+
+class Versions(Reviews):
+    """Versions, assignments and the annotator's queue, on top of every other layer."""
+
+    def versions(self, query_ids: Sequence[str] | None = None) -> dict[str, dict[str, Version]]:
+        """{query id: {annotator: version}} for every query with a blind version."""
+        only, args = self._only(query_ids)
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        cur.execute(
+            f"SELECT {SPAN_SELECT}, version FROM spans WHERE version != '' {only} "
+            'ORDER BY doc, start, "end", id',
+            args,
+        )
+        spans: dict[tuple[str, str], list[Span]] = {}
+        for r in cur.fetchall():
+            span = Span(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
+            spans.setdefault((r[0], r[11]), []).append(span)
+        rows = self.conn.execute(
+            f"SELECT query_id, annotator, abstain FROM versions WHERE 1 {only}", args
+        )
+        abstains = {(r[0], r[1]): bool(r[2]) for r in rows}
+        out: dict[str, dict[str, Version]] = {}
+        for qid, who in sorted(set(spans) | set(abstains)):
+            got = tuple(spans.get((qid, who), ()))
+            out.setdefault(qid, {})[who] = Version(who, abstains.get((qid, who), False), got)
+        return out
+
+    def put_versions(
+        self,
+        versions: Iterable[tuple[str, Version]],
+        texts: Mapping[str, str],
+        *,
+        db: sqlite_utils.Database,
+    ) -> int:
+        """Write (query id, version) pairs inside the caller's transaction, replacing any
+        earlier version of the same annotator; every span checked against its text."""
+        hashes: dict[str, str] = {}
+        rows, marks, now = [], [], utcnow()
+        for qid, v in versions:
+            if duplicated(Query(qid, "?", evidence=v.spans)):
+                raise StoreError(f"{qid}: {v.annotator}'s version repeats a span", key="evidence")
+            marks.append((qid, v.annotator, int(v.abstain), now))
+            for sp in v.spans:
+                if sp.doc not in texts:
+                    raise StoreError(f"query {qid}: no text for document {sp.doc!r}", key="doc")
+                dh = self._checked_hash(sp, texts[sp.doc], hashes, db)
+                who = sp.annotator or v.annotator
+                rows.append((qid, sp.doc, sp.start, sp.end, sp.quote, sp.prefix, sp.suffix, dh,
+                             who, sp.created or now, v.annotator))  # fmt: skip
+        self.conn.executemany(
+            "DELETE FROM spans WHERE query_id = ? AND version = ?", [m[:2] for m in marks]
+        )
+        self.conn.executemany(
+            'INSERT INTO spans(query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
+            "annotator, created, version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO versions(query_id, annotator, abstain, updated) "
+            "VALUES (?, ?, ?, ?)",
+            marks,
+        )
+        return len(marks)
+
+    @staticmethod
+    def _only(query_ids: Sequence[str] | None) -> tuple[str, list[Any]]:
+        if query_ids is None:
+            return "", []
+        return f"AND query_id IN ({','.join('?' * len(query_ids))})", list(query_ids)
+
+    # -- assignment ------------------------------------------------------------------------
+
+    def assign(self, plan: Iterable[tuple[str, str]], *, by: str) -> int:
+        """Put each (query id, annotator) in `plan` on that annotator's queue; how many new."""
+        pairs = list(plan)
+        with self.write():
+            known = {r[0] for r in self.conn.execute("SELECT id FROM queries")}
+            missing = sorted({q for q, _ in pairs} - known)
+            if missing:
+                raise StoreError(f"no query {missing[0]!r} to assign", key="query")
+            before = self.count("assignments")
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO assignments(query_id, annotator, assigned_by, at) "
+                "VALUES (?, ?, ?, ?)",
+                [(q, who, by, utcnow()) for q, who in pairs],
+            )
+            return self.count("assignments") - before
+
+    def queue(self, annotator: str) -> list[str]:
+        """The queries assigned to `annotator`, in id order."""
+        sql = "SELECT query_id FROM assignments WHERE annotator = ? ORDER BY query_id"
+        return [r[0] for r in self.conn.execute(sql, (annotator,))]
+
+    def assigned(self) -> dict[str, list[str]]:
+        """{annotator: assigned query ids}."""
+        out: dict[str, list[str]] = {}
+        rows = self.conn.execute("SELECT annotator, query_id FROM assignments ORDER BY 1, 2")
+        for who, qid in rows:
+            out.setdefault(who, []).append(qid)
+        return out
+
+    def next_unlabelled(self, annotator: str, after: str | None = None) -> str | None:
+        """The annotator's next query (their queue, else every query) still unlabelled by
+        them, after `after` and wrapping round; None when none is left."""
+        ids = self.queue(annotator) or [r[0] for r in self.conn.execute(
+            "SELECT id FROM queries ORDER BY id")]  # fmt: skip
+        done = self._labelled_by(annotator)
+        todo = [q for q in ids if q not in done]
+        later = [q for q in todo if after is None or q > after]
+        return (later or todo)[0] if todo else None
+
+    def _labelled_by(self, annotator: str) -> set[str]:
+        if self.view:
+            rows = self.conn.execute(
+                "SELECT query_id FROM versions WHERE annotator = ?", (annotator,)
+            )
+        else:
+            rows = self.conn.execute(
+                "SELECT id FROM queries WHERE abstain = 1 OR status != 'draft' OR EXISTS "
+                "(SELECT 1 FROM spans WHERE spans.query_id = queries.id AND version = '')"
+            )
+        return {r[0] for r in rows}

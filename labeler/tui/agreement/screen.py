@@ -1,0 +1,122 @@
+"""The agreement screen: queries waiting for adjudication, least agreement first; the two
+versions side by side over the text; and a reviewer's decision (§11).
+
+`1` / `2` keep the first / second version, `m` merges them, `b` sends the query back
+with a note. Each decision is one store transaction with who and when; one that another
+reviewer overtook is refused and shown, like any conflict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Label, OptionList
+from textual.widgets.option_list import Option
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from labeler.core.store import Store, Verdict
+from labeler.tui.agreement.model import AgreementModel
+from labeler.tui.agreement.widgets import VersionsView
+from labeler.tui.screens.dialogs import PromptScreen
+
+STYLESHEET = Path(__file__).with_name("agreement.tcss")
+"""The screen's stylesheet, beside it in the package."""
+
+
+class AgreementScreen(Screen[None]):
+    """Adjudicate double-annotated queries; escape goes back."""
+
+    CSS_PATH = STYLESHEET
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("1", "decide('keep', 0)", "Keep 1st"),
+        Binding("2", "decide('keep', 1)", "Keep 2nd"),
+        Binding("m", "decide('merge', -1)", "Merge"),
+        Binding("b", "send_back", "Send back"),
+    ]
+
+    def __init__(self, store: Store, corpus: Corpus, annotator: str) -> None:
+        super().__init__()
+        self.model = AgreementModel(store, corpus.text)
+        """The waiting queries and their versions."""
+        self.annotator = annotator
+        """Who decides."""
+        self._lengths = {d.id: len(d.text) for d in corpus}
+        self.current: str | None = None
+        """The query shown."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="agreement-body"):
+            yield OptionList(id="agreement-list")
+            with VerticalScroll(id="agreement-detail"):
+                yield Label(id="agreement-title")
+                yield VersionsView(id="agreement-versions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refill()
+
+    def refill(self) -> None:
+        self.model.load(self._lengths)
+        options = self.query_one(OptionList)
+        options.clear_options()
+        for r in self.model.rows:
+            line = f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}"
+            options.add_option(Option(line, r.query_id))
+        if not self.model.rows:
+            self.current = None
+            self.query_one("#agreement-title", Label).update(
+                "Nothing waits for adjudication (no query has two versions left to decide)."
+            )
+            self.query_one(VersionsView).update("")
+            return
+        options.highlighted = 0
+        self.show(self.model.rows[0].query_id)
+        options.focus()
+
+    def show(self, query_id: str) -> None:
+        self.current = query_id
+        row = next(r for r in self.model.rows if r.query_id == query_id)
+        title = f"{query_id} · F1 {row.f1:.2f} · {self.model.describe(query_id)}"
+        self.query_one("#agreement-title", Label).update(title)
+        self.query_one(VersionsView).show(row.pair, self.model.sides(query_id))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None:
+            self.show(event.option.id)
+
+    def _decide(self, verdict: Verdict, keep: list[str], note: str = "") -> None:
+        qid = self.current
+        if qid is None:
+            return
+        texts = {d: self.model.text(d) for v in self.model.versions[qid].values()
+                 for d in {s.doc for s in v.spans}}  # fmt: skip
+        try:
+            self.model.store.adjudicate(
+                qid, verdict, keep=keep, note=note, annotator=self.annotator,
+                seen=self.model.revisions[qid], texts=texts,
+            )  # fmt: skip
+        except SpanlabError as exc:
+            self.notify(exc.message, title="Not decided", severity="error")
+            self.refill()
+            return
+        self.notify(f"{qid}: {verdict} {'+'.join(keep)}".strip(), timeout=2)
+        self.refill()
+
+    def action_decide(self, verdict: Verdict, which: int) -> None:
+        row = next((r for r in self.model.rows if r.query_id == self.current), None)
+        if row is not None:
+            self._decide(verdict, list(row.pair) if which < 0 else [row.pair[which]])
+
+    def action_send_back(self) -> None:
+        def back(note: str | None) -> None:
+            if note is not None:
+                self._decide("send-back", [], note)
+
+        self.app.push_screen(PromptScreen("Send back with a note"), back)

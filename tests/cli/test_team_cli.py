@@ -1,0 +1,139 @@
+"""`spanlab labels assign | agreement` and the blind-mode setting (§3, §11)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from labeler.core import config
+from labeler.core.errors import ConfigError
+from labeler.core.store import Store
+from labeler.core.values import Span
+from tests.cli.test_cli import DB, initialised, run, workdir
+
+__all__ = ["workdir"]  # the fixture, used by name
+
+
+def test_assign_round_robin_prints_each_queue(workdir: Path) -> None:
+    initialised(workdir)
+    done = run("labels", "assign", "alice", "bob", "--copies", "2", "--annotator", "lead")
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout == "alice: 3 queries\nbob: 3 queries\n"
+    assert "assigned 6 new" in done.stderr
+    store = Store.open(DB, create=False)
+    assert store.queue("bob") == ["q-0001", "q-0002", "q-0003"]
+
+
+def test_assign_of_an_empty_slice_exits_2_and_writes_nothing(workdir: Path) -> None:
+    initialised(workdir)
+    done = run("labels", "assign", "alice", "--slice", "nope")
+    assert done.exit_code == 2
+    assert "no queries in slice 'nope'" in done.stderr
+    assert Store.open(DB, create=False).assigned() == {}
+
+
+def test_blind_is_a_project_setting(tmp_path: Path) -> None:
+    (tmp_path / "spanlab.toml").write_text('corpus = "c"\nblind = true\n', encoding="utf-8")
+    assert config.load(tmp_path).blind is True
+    (tmp_path / "spanlab.toml").write_text('blind = "yes"\n', encoding="utf-8")
+    try:
+        config.load(tmp_path)
+    except ConfigError as exc:
+        assert exc.message == "'blind' must be true or false"
+    else:
+        raise AssertionError("a string for blind was accepted")
+
+
+def double_annotate(workdir: Path) -> None:
+    """alice and bob each draw q-0001's evidence blind, half overlapping; q-0002 agrees."""
+    text = (workdir / "corpus" / "a.md").read_text(encoding="utf-8")
+    for who, (start, end) in (("alice", (10, 40)), ("bob", (25, 55))):
+        store = Store.open(DB, create=False)
+        store.view = who
+        span = Span.from_text(text, "a.md", start, end)
+        store.add_span("q-0001", span, text, annotator=who)
+        store.update_query("q-0002", annotator=who, abstain=True)
+        store.close()
+
+
+def test_agreement_by_pair_with_counts(workdir: Path) -> None:
+    initialised(workdir)
+    double_annotate(workdir)
+    done = run("labels", "agreement")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "2 double-annotated queries"
+    assert "F1 0.750  exact 0.500  abstain 1.000" in lines[1]
+    assert "(2 queries, 2 pairs)" in lines[1]
+    assert any(line.startswith("  alice+bob") for line in lines)
+    assert "  q-0001  alice+bob  F1 0.500" in lines
+
+
+def test_agreement_json(workdir: Path) -> None:
+    initialised(workdir)
+    double_annotate(workdir)
+    done = run("labels", "agreement", "--json")
+    data = json.loads(done.stdout)
+    assert data["double"] == 2
+    assert data["by_pair"]["alice+bob"]["queries"] == 2
+    assert data["queries"][0]["query_id"] == "q-0001"
+
+
+def test_agreement_without_double_annotation_says_so(workdir: Path) -> None:
+    initialised(workdir)
+    done = run("labels", "agreement")
+    assert done.exit_code == 0
+    assert done.stdout == ""
+    assert "no double-annotated queries" in done.stderr
+    data = json.loads(run("labels", "agreement", "--json").stdout)
+    assert (data["double"], data["overall"]) == (0, None)
+
+
+def ls_task(annotations: list[tuple[object, int, int, str]]) -> dict[str, object]:
+    def result(start: int, end: int, label: str) -> dict[str, object]:
+        value = {"start": start, "end": end, "labels": [label]}
+        return {"from_name": "l", "to_name": "text", "type": "labels", "value": value}
+
+    return {
+        "data": {"doc": "a.md", "question": "How long do refunds take?"},
+        "annotations": [
+            {"completed_by": who, "result": [result(s, e, label)]}
+            for who, s, e, label in annotations
+        ],
+    }
+
+
+def test_label_studio_import_keeps_every_annotator_then_adjudicate_and_export(
+    workdir: Path,
+) -> None:
+    assert run("init", "corpus").exit_code == 0
+    task = ls_task([(1, 10, 40, "evidence"), (2, 20, 40, "evidence"), (2, 0, 9, "distractor")])
+    (workdir / "ls.json").write_text(json.dumps([task]), encoding="utf-8")
+    done = run("labels", "import", "ls.json", "--format", "label-studio", "--label", "evidence")
+    assert done.exit_code == 0, done.stderr
+    assert "span labels seen: distractor, evidence; counted as evidence: evidence" in done.stderr
+    assert "2 annotator version(s) kept (user-1, user-2)" in done.stderr
+    store = Store.open(DB, create=False)
+    versions = store.versions()["q-0001"]
+    assert [(s.start, s.end) for s in versions["user-2"].spans] == [(20, 40)]
+    exported = run("labels", "export", "out.json")
+    assert "1 double-annotated quer(y/ies) wait for adjudication" in exported.stderr
+    assert json.loads((workdir / "out.json").read_text(encoding="utf-8"))["queries"] == []
+    agreement = run("labels", "agreement", "--json")
+    assert json.loads(agreement.stdout)["overall"]["f1"] == pytest.approx(40 / 50)
+    seen = store.query("q-0001").revision
+    store.adjudicate("q-0001", "keep", keep=["user-1"], annotator="lead", seen=seen)
+    exported = run("labels", "export", "out.json")
+    assert exported.exit_code == 0 and "wait" not in exported.stderr
+    [q] = json.loads((workdir / "out.json").read_text(encoding="utf-8"))["queries"]
+    assert [(e["start"], e["end"]) for e in q["evidence"]] == [(10, 40)]
+
+
+def test_label_for_another_format_exits_2(workdir: Path) -> None:
+    initialised(workdir)
+    (workdir / "q.txt").write_text("Why?\n", encoding="utf-8")
+    done = run("labels", "import", "q.txt", "--format", "queries", "--label", "x")
+    assert done.exit_code == 2
+    assert "--label applies to Label Studio files only" in done.stderr

@@ -1,0 +1,84 @@
+"""The agreement screen: versions over the text, least agreement first, and decisions
+that go to the store, a raced one refused (§11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store, Version
+from labeler.core.values import Span
+from labeler.tui.agreement.model import AgreementModel, Piece, overlay
+from labeler.tui.agreement.screen import AgreementScreen
+from labeler.tui.app import SpanlabApp
+from tests.tui.conftest import BILLING
+
+
+def test_overlay_marks_each_character_by_who_marked_it() -> None:
+    text = "abcdefghij"
+    assert overlay(text, [(2, 6)], [(4, 8)], context=1) == [
+        Piece("b", "none"), Piece("cd", "first"), Piece("ef", "both"), Piece("gh", "second"),
+        Piece("i", "none"),
+    ]  # fmt: skip
+    assert overlay(text, [], []) == []
+
+
+def double(store: Store) -> None:
+    """q-0001: ann marks the first sentence, bob the first two words; q-0003 agrees."""
+    first = Span.from_text(BILLING, "billing.md", 0, 23)
+    words = Span.from_text(BILLING, "billing.md", 0, 12)
+    with store.write() as db:
+        store.put_versions(
+            [("q-0001", Version("ann", False, (first,))),
+             ("q-0001", Version("bob", False, (words,))),
+             ("q-0003", Version("ann", True, ())), ("q-0003", Version("bob", True, ()))],
+            {"billing.md": BILLING}, db=db,
+        )  # fmt: skip
+
+
+def test_the_model_orders_by_disagreement(store: Store, corpus: Corpus) -> None:
+    double(store)
+    model = AgreementModel(store, corpus.text)
+    model.load({d.id: len(d.text) for d in corpus})
+    assert [(r.query_id, round(r.f1, 3)) for r in model.rows] == [
+        ("q-0001", 0.686),
+        ("q-0003", 1.0),
+    ]
+    [(doc, pieces)] = model.sides("q-0001")
+    assert doc == "billing.md"
+    assert [p.mark for p in pieces][:2] == ["both", "first"]
+    assert model.describe("q-0003") == "ann: abstains · bob: abstains"
+
+
+async def test_keep_from_the_label_screen(app: SpanlabApp, store: Store) -> None:
+    double(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        assert isinstance(app.screen, AgreementScreen)
+        assert app.screen.query_one(OptionList).option_count == 2
+        await pilot.press("2")  # keep bob's version of q-0001
+        assert [(s.start, s.end) for s in store.query("q-0001").evidence] == [(0, 12)]
+        assert store.adjudications("q-0001")[0][:2] == ("keep", ["bob"])
+        assert app.screen.query_one(OptionList).option_count == 1
+
+
+async def test_a_raced_decision_is_refused(app: SpanlabApp, store: Store, tmp_path: Path) -> None:
+    double(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        rival = Store.open(tmp_path / "labels.db")
+        seen = rival.query("q-0001").revision
+        rival.adjudicate("q-0001", "keep", keep=["ann"], annotator="sam", seen=seen)
+        await pilot.press("2")
+        assert [(s.start, s.end) for s in store.query("q-0001").evidence] == [(0, 23)]
+        notes = [n.message for n in app._notifications]
+        assert any("changed since you looked by sam" in m for m in notes), notes
+
+
+async def test_send_back_with_a_note(app: SpanlabApp, store: Store) -> None:
+    double(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R", "b", *"too wide", "enter")
+        assert "sent back by ann: too wide" in store.query("q-0001").notes
