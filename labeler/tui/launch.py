@@ -1,12 +1,27 @@
-"""How the CLI starts the labelling app: it hands over the store and corpus it opened."""
+"""How the CLI starts the app: it hands over the store, corpus and runs folder it opened,
+and names the screen to open on. A bad theme or run id is refused before any terminal
+is touched."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from evaluator.runs.index import find_run
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 
 
-def run_label_app(store: Store, corpus: Corpus, *, annotator: str, theme: str | None) -> None:
-    """Run the labelling app until the annotator quits; an unknown theme raises ConfigError."""
-    SpanlabApp(store, corpus, annotator=annotator, theme=theme).run()
+def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
+            theme: str | None = None, runs_dir: Path | None = None,
+            run_id: str | None = None) -> None:  # fmt: skip
+    """Run the app on `screen` until the person quits.
+
+    An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
+    StoreError.
+    """
+    if screen == "triage":
+        assert runs_dir is not None
+        run_id = find_run(runs_dir, run_id).id
+    SpanlabApp(store, corpus, annotator=annotator, screen=screen, theme=theme,
+               runs_dir=runs_dir, run_id=run_id).run()  # fmt: skip

@@ -9,13 +9,13 @@ reads the rest of the rows a chunk at a time, yielding to Textual between chunks
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -40,6 +40,16 @@ from labeler.tui.widgets.document_view import DocumentView
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+PALETTE = (
+    ("search", "Search the corpus", "Fuzzy search for the current query"),
+    ("open_document", "Open a document", "Pick a document to label in"),
+    ("new", "New query", "Create a query"),
+    ("duplicate", "Duplicate query", "Copy the current query with its evidence"),
+    ("undo", "Undo", "Undo the last edit"),
+    ("redo", "Redo", "Redo the last undone edit"),
+    ("toggle_versions", "Per-annotator view", "Colour spans by annotator"),
+)
+"""The label screen's palette entries: action, title, help line."""
 LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
 """The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
 
@@ -220,8 +230,20 @@ class LabelScreen(Screen[None]):
     def on_query_list_selected(self, event: QueryList.Selected) -> None:
         self.view.focus()
 
+    def show_query(self, query_id: str) -> None:
+        """Make `query_id` the current query (triage's "fix label"), listed or not."""
+        if self.is_mounted:
+            self._select(query_id)
+        else:  # built just now by the switch: it opens on it
+            self.state.current = query_id
+
     def action_next_query(self, step: int) -> None:
         self.query_list.action_move(step)
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """The label screen's entries in the command palette, from `PALETTE`."""
+        for action, title, text in PALETTE:
+            yield SystemCommand(title, text, getattr(self, f"action_{action}"))
 
     # -- the filter ------------------------------------------------------------------------
 

@@ -1,8 +1,7 @@
 """The regression triage screens (SPEC §9, §11): runs, gained/lost queries, boundaries.
 
-Only the screens and their message are exported here, so the labelling app can push
-`TriageScreen` without importing the triage app (which imports the label screen):
-`labeler.tui.triage.app` and `.launch` are imported by name.
+The app opens `TriageScreen` as its `triage` screen; `e` posts `LabelRequested`, which
+the app answers by switching to the label screen on that query.
 """
 
 from labeler.tui.triage.messages import LabelRequested
