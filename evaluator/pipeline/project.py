@@ -13,15 +13,13 @@ from evaluator import candidates as cands
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import RunResult
 from evaluator.pipeline.run import run_evaluation
+from evaluator.runs.index import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
 from evaluator.runs.report import write_run
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Query
-
-RUNS_DIR = ".spanlab/runs"
-"""Where a project's run folders live, relative to its root."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,9 @@ from typing import Any
 
 from labeler.core.errors import StoreError
 
+RUNS_DIR = ".spanlab/runs"
+"""Where a project's run folders live, relative to its root (light to import: the CLI
+reads it on every `spanlab label`, which must not load the pipeline)."""
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from evaluator.pipeline.project import RUNS_DIR
+from evaluator.runs.index import RUNS_DIR
 from labeler.cli._common import (
     AnnotatorOpt,
     CorpusOpt,

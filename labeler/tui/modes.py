@@ -8,7 +8,6 @@ person is elsewhere. Builders read the world through the `World` protocol, never
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,17 +15,14 @@ from typing import Any, Protocol
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import OptionList
 
 from evaluator.runs.index import list_runs
 from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
-from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
+from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.review import ReviewScreen
 from labeler.tui.screens.stats import StatsScreen
-from labeler.tui.triage import QueryScreen, TriageScreen
-from labeler.tui.triage.widgets import IdList
 from labeler.tui.widgets.document_view import DocumentView
 
 KeyGroups = list[tuple[str, Sequence[BindingType]]]
@@ -65,17 +61,14 @@ class Mode:
     """Why it cannot open now (None: it can)."""
     groups: Callable[[], KeyGroups]
     """Its keys, for `?`, grouped and titled."""
-    stylesheet: Path | None = None
-    """The first screen's stylesheet, loaded up front when the app starts on it."""
-
-
-def stylesheet_of(screen: type[Screen[Any]]) -> Path:
-    """A screen's own `CSS_PATH`, beside the module that defines it."""
-    return Path(inspect.getfile(screen)).with_name(str(screen.CSS_PATH))
 
 
 def list_keys() -> list[BindingType]:
     """The triage lists' keys: IdList's enter over OptionList's, then the moves."""
+    from textual.widgets import OptionList
+
+    from labeler.tui.triage.widgets import IdList
+
     own = [b for b in IdList.BINDINGS if isinstance(b, Binding)]
     keys = {b.key for b in own}
     return [*own, *(b for b in OptionList.BINDINGS if isinstance(b, Binding) and b.key not in keys)]
@@ -87,6 +80,8 @@ def label_keys() -> KeyGroups:
 
 def triage_keys() -> KeyGroups:
     """Both triage screens' keys; titles fit the help's 16-column key column."""
+    from labeler.tui.triage import QueryScreen, TriageScreen
+
     return [
         ("Triage screen", TriageScreen.BINDINGS),
         ("Lists", list_keys()),
@@ -124,6 +119,8 @@ def build_review(world: World) -> Screen[Any]:
 
 
 def build_triage(world: World) -> Screen[Any]:
+    from labeler.tui.triage import TriageScreen  # loads the metrics: only when first opened
+
     assert world.runs_dir is not None
     texts = world.texts
     if texts is None and world.store is not None:
@@ -138,12 +135,11 @@ def build_stats(world: World) -> Screen[Any]:
 
 MODES: tuple[Mode, ...] = (
     Mode("label", "ctrl+l", "Label", "Queries and their evidence spans", build_label,
-         label_missing, label_keys, LABEL_STYLESHEET),
+         label_missing, label_keys),
     Mode("review", "ctrl+r", "Review", "Decide where stale spans went", build_review,
-         no_store, lambda: [("Review screen", ReviewScreen.BINDINGS)],
-         stylesheet_of(ReviewScreen)),
+         no_store, lambda: [("Review screen", ReviewScreen.BINDINGS)]),
     Mode("triage", "ctrl+g", "Triage", "Gained and lost queries of a run", build_triage,
-         triage_missing, triage_keys, stylesheet_of(TriageScreen)),
+         triage_missing, triage_keys),
     Mode("stats", "ctrl+t", "Stats", "Queries per status, pattern, slice and annotator",
          build_stats, no_store, lambda: [("Stats", StatsScreen.BINDINGS)]),
 )  # fmt: skip
