@@ -40,7 +40,17 @@ from labeler.tui.widgets.document_view import DocumentView
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+DONE = {"undo": "Undone", "redo": "Redone"}
+"""What the toast after an undo or a redo starts with."""
 PALETTE = (
+    ("view.add", "Add span", "Add the selection as evidence of the current query"),
+    ("view.drop", "Delete span", "Delete the span under the cursor"),
+    ("edit", "Edit query", "Text, pattern, slices, abstain, notes, status"),
+    ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
+    ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
+    ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
+    ("go_to", "Go to offset", "Move the cursor to a code point offset"),
+    ("find", "Find in document", "Select the next match in this document"),
     ("search", "Search the corpus", "Fuzzy search for the current query"),
     ("open_document", "Open a document", "Pick a document to label in"),
     ("new", "New query", "Create a query"),
@@ -49,7 +59,8 @@ PALETTE = (
     ("redo", "Redo", "Redo the last undone edit"),
     ("toggle_versions", "Per-annotator view", "Colour spans by annotator"),
 )
-"""The label screen's palette entries: action, title, help line."""
+"""The label screen's palette entries: action (`view.` for the document view's), title,
+help line."""
 LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
 """The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
 
@@ -190,7 +201,8 @@ class LabelScreen(Screen[None]):
 
     def _show_current(self) -> None:
         q = self.state.current_query
-        self.query_one(QueryPanel).show(q, self.editor.annotator)
+        hidden = self.state.total if q is None and not self.query_list.ids else 0
+        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden)
         if self.view.doc_id is None and len(self.editor.corpus):
             first = self.state.first_span(None)
             self.open_document(first.doc if first else next(iter(self.editor.corpus)).id)
@@ -243,7 +255,9 @@ class LabelScreen(Screen[None]):
     def palette_commands(self) -> Iterable[SystemCommand]:
         """The label screen's entries in the command palette, from `PALETTE`."""
         for action, title, text in PALETTE:
-            yield SystemCommand(title, text, getattr(self, f"action_{action}"))
+            owner, _, name = action.rpartition(".")
+            target = self.view if owner == "view" else self
+            yield SystemCommand(title, text, getattr(target, f"action_{name}"))
 
     # -- the filter ------------------------------------------------------------------------
 
@@ -387,14 +401,15 @@ class LabelScreen(Screen[None]):
     # -- undo --------------------------------------------------------------------------------
 
     def _replay(self, step: Callable[[], tuple[Edit, Focus] | None], verb: str) -> None:
+        """`verb` is "undo" or "redo"; the toast after it says "Undone: …" or "Redone: …"."""
         try:
             done = step()
         except SpanlabError as exc:
-            self.notify(exc.message, title=f"Cannot {verb.lower()}", severity="error")
+            self.notify(exc.message, title=f"Cannot {verb}", severity="error")
             self.reload()
             return
         if done is None:
-            self.notify(f"Nothing to {verb.lower()}.", timeout=2)
+            self.notify(f"Nothing to {verb}.", timeout=2)
             return
         edit, focus = done
         self.state.refresh(focus.query_id)
@@ -405,13 +420,13 @@ class LabelScreen(Screen[None]):
         if focus.doc is not None and focus.doc in self.editor.corpus:
             self.open_document(focus.doc)
             self.view.go_to(focus.offset or 0)
-        self.notify(f"{verb}: {edit.label}", timeout=2)
+        self.notify(f"{DONE[verb]}: {edit.label}", timeout=2)
 
     def action_undo(self) -> None:
-        self._replay(self.editor.undo, "Undone")
+        self._replay(self.editor.undo, "undo")
 
     def action_redo(self) -> None:
-        self._replay(self.editor.redo, "Redone")
+        self._replay(self.editor.redo, "redo")
 
     # -- navigation dialogs --------------------------------------------------------------------
 
