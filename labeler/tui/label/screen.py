@@ -431,15 +431,13 @@ class LabelScreen(Screen[None]):
     # -- navigation dialogs --------------------------------------------------------------------
 
     def action_search(self) -> None:
-        q = self.state.current_query
-
         def jump(hit: Hit | None) -> None:
             if hit is not None:
                 self.open_document(hit.doc)
                 self.view.select(hit.start, hit.end)
                 self.view.focus()
 
-        self.app.push_screen(SearchScreen(self._searcher, q.text if q else ""), jump)
+        self.app.push_screen(SearchScreen(self._searcher), jump)  # empty: the person types
 
     def action_open_document(self) -> None:
         mine, total = self.state.span_counts()

@@ -105,3 +105,13 @@ async def test_find_selects_whole_grapheme_clusters(marks_app: SpanlabApp) -> No
         assert screen.editor.store is not None
         (span,) = screen.editor.store.query("q-0001").evidence
     assert (span.start, span.end, span.quote) == (4, 7, "(q\u0307")
+
+
+async def test_corpus_search_opens_empty_and_typing_does_not_append(app: SpanlabApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        field = app.screen.query_one("#words", Input)
+        assert field.value == ""
+        await pilot.press(*"label")
+        assert field.value == "label"
