@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.theme import Theme
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
@@ -23,6 +24,7 @@ from labeler.tui.base import ThemedApp
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
+from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.settings import Settings
 from labeler.tui.triage import LabelRequested
@@ -53,7 +55,8 @@ class SpanlabApp(ThemedApp):
     def __init__(self, store: Store | None, corpus: Corpus, *, annotator: str,
                  screen: str = "label", runs_dir: Path | None = None,
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
-                 theme: str | None = None, settings: Settings | None = None) -> None:  # fmt: skip
+                 theme: str | None = None, settings: Settings | None = None,
+                 prefs: Path | None = None) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -65,6 +68,8 @@ class SpanlabApp(ThemedApp):
         self._editor = Editor(store, corpus, annotator) if store is not None else None
         self.settings = settings or Settings()
         """Blinking and polling (tests turn them down)."""
+        self.prefs = prefs
+        """Where the chosen theme is remembered (None: nowhere)."""
         self._seen_version = store.data_version() if store is not None else 0
         self._built: list[Screen[Any]] = []
         self._opened: set[str] = set()
@@ -95,8 +100,13 @@ class SpanlabApp(ThemedApp):
 
     def on_mount(self) -> None:
         self._go(self.start)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.store is not None:
             self.set_interval(self.settings.poll_interval, self.poll)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        if self.prefs is not None:
+            save_theme(self.prefs, theme.name)
 
     def poll(self) -> None:
         """Tell every screen when another connection has committed to the store."""

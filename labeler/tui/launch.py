@@ -10,6 +10,8 @@ from evaluator.runs.index import find_run
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
+from labeler.tui.prefs import prefs_path, saved_theme
+from labeler.tui.themes import load_themes
 
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
@@ -23,5 +25,16 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     if screen == "triage":
         assert runs_dir is not None
         run_id = find_run(runs_dir, run_id).id
-    SpanlabApp(store, corpus, annotator=annotator, screen=screen, theme=theme,
-               runs_dir=runs_dir, run_id=run_id).run()  # fmt: skip
+    prefs = prefs_path()
+    app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
+                     theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
+                     prefs=prefs)  # fmt: skip
+    app.run()
+
+
+def starting_theme(asked: str | None, prefs: Path) -> str | None:
+    """`--theme` when given, else the theme last chosen, if it still exists."""
+    if asked is not None:
+        return asked
+    saved = saved_theme(prefs)
+    return saved if saved in load_themes() else None
