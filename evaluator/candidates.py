@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
@@ -99,7 +100,7 @@ _SETTING_TYPES: dict[str, Kind] = {
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
-    "tokenizer": str, "function": str,
+    "tokenizer": str, "function": str, "options": dict,
 }  # fmt: skip
 
 
@@ -170,16 +171,32 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     name = raw.get("name")
     label = f"candidate {name!r}" if isinstance(name, str) else where
     _check_table(raw, _CANDIDATE_TYPES, label, file)
-    for key in ("name", "splitter", "size"):
+    library = LIBRARY_SPLITTERS.get(raw.get("splitter", ""))
+    sized = not library and raw.get("splitter") != "chunks"
+    for key in ("name", "splitter", "size") if sized else ("name", "splitter"):
         if key not in raw:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
     args = {k: v for k, v in raw.items() if k != "name"}
+    if library:
+        size = raw.get("options", {}).get(library.size_option, 0)
+        args.setdefault("size", size if isinstance(size, int) else 0)
+    if raw.get("splitter") == "chunks":
+        args.setdefault("size", 0)
+        args["options"] = _relative_to(file, args.get("options", {}))
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
         exc.file = file
         raise
     return Candidate(raw["name"], spec)
+
+
+def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A chunk file's path is relative to the candidates file, like any path in it."""
+    path = options.get("path")
+    if not isinstance(path, str) or Path(path).is_absolute() or file.startswith("preset:"):
+        return options
+    return {**options, "path": str(Path(file).parent / path)}
 
 
 def _gates(raw: Any, file: str) -> Gates:

@@ -57,13 +57,31 @@ DUPLICATES = DuplicatePairs.name
 """Gated by `max_duplicate_pairs_delta`; the frontier's second axis."""
 ABSTENTION_TOP1 = AbstentionTop1.name
 """Gated by `max_abstention_top1_delta`."""
+DOCUMENT_HIT = DocumentHit.name
+"""Every evidence document in the top k."""
+MEAN_FIRST_RANK = MeanFirstMatchRank.name
+"""The mean first-match rank of a query's spans."""
+UNIQUE_EVIDENCE = UniqueEvidence.name
+"""Distinct labelled spans matched in the top k."""
+PROMPT_TOKENS = PromptTokens.name
+"""Tokens in the top k chunks: what a prompt pays."""
+CHROMA_RECALL = ChromaRecall.name
+"""Chroma's character recall."""
+CHROMA_PRECISION = ChromaPrecision.name
+"""Chroma's character precision."""
+CHROMA_IOU = ChromaIoU.name
+"""Chroma's character IoU."""
+CHROMA_PRECISION_OMEGA = ChromaPrecisionOmega.name
+"""Chroma's precision Ω: the best IoU the chunking allows."""
 CHUNK_COUNT = "chunk_count"
 """The index size: gated by `max_chunk_count_ratio`; the frontier's first axis."""
+INDEXED_TOKENS = "indexed_tokens"
+"""Tokens embedded over the whole index."""
 
 FIGURES: dict[str, Shown] = {
     CHUNK_COUNT: Shown("chunks", "chunks", "{:.0f}", Better.NEITHER),
     "indexed_chars": Shown("indexed chars", "chars", "{:.0f}", Better.NEITHER),
-    "indexed_tokens": Shown("indexed tokens", "tokens", "{:.0f}", Better.NEITHER),
+    INDEXED_TOKENS: Shown("indexed tokens", "tokens", "{:.0f}", Better.NEITHER),
     "mean_chunk_tokens": Shown("mean chunk tokens", "mean tok", "{:.1f}", Better.NEITHER),
     "max_chunk_tokens": Shown("max chunk tokens", "max tok", "{:.0f}", Better.NEITHER),
     "indexing_seconds": Shown("indexing seconds", "index s", "{:.2f}", Better.LOWER),

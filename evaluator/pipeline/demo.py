@@ -11,8 +11,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluator.pipeline.project import evaluate_project
-from evaluator.pipeline.result import RunResult
+from evaluator.pipeline.project import Evaluated, evaluate_project
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.resources import bundled
@@ -59,7 +58,7 @@ def prepare(directory: Path) -> DemoCopy:
         store.close()
 
 
-def evaluate_demo() -> tuple[RunResult, Path]:
+def evaluate_demo() -> Evaluated:
     """Evaluate the prepared copy in the working folder with its bundled candidates."""
     return evaluate_project(
         Path("candidates.toml"), labels_file=None, preset=None, corpus_dir=None, db=None,

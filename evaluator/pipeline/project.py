@@ -11,15 +11,28 @@ from pathlib import Path
 
 from evaluator import candidates as cands
 from evaluator.pipeline.options import RunOptions
-from evaluator.pipeline.result import RunResult
+from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
-from evaluator.runs.index import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
-from evaluator.runs.report import write_run
+from evaluator.runs.folder import write_run
+from evaluator.runs.model import RunFile
+from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """A project's run, written: what its run.json holds, where, and the query texts."""
+
+    run: RunFile
+    """The run as run.json holds it."""
+    folder: Path
+    """Its run folder."""
+    texts: dict[str, str]
+    """Query id -> text, for a terminal that may show them (the run folder holds none)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +72,8 @@ def evaluate_project(
     include_text: bool,
     check_ann: bool,
     retriever: str | None = None,
-) -> tuple[RunResult, Path]:
-    """Evaluate the project in the working folder; returns the result and its run folder."""
+) -> Evaluated:
+    """Evaluate the project in the working folder and write its run folder."""
     proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, chroma_url=chroma_url)
     if (candidates_file is None) == (preset is None):
         raise ConfigError("give a candidates file or --preset, not both or neither")
@@ -85,5 +98,6 @@ def evaluate_project(
         label_set_hash=labels.label_set_hash,
         options=options,
     )
-    folder = write_run(result, proj.root / RUNS_DIR, include_text=include_text)
-    return result, folder
+    run = run_file(result, include_text=include_text)
+    folder = write_run(run, proj.root / RUNS_DIR)
+    return Evaluated(run, folder, {q.id: q.text for q in result.queries})

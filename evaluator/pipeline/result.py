@@ -1,6 +1,7 @@
 """What a run produced, as values: per candidate its chunks, ranked lists and measures.
 
-`evaluator.runs` turns these into the run folder; nothing here is written or rendered.
+`pipeline.record` turns these into a RunFile for the run folder; nothing here is written
+or rendered.
 """
 
 from __future__ import annotations

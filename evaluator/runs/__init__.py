@@ -1,5 +1,5 @@
-"""The run folder (§9): its one typed owner of run.json, and every view written from it.
-
-report.md, junit.xml and the frontier plot are written beside run.json; the runs index
-lists run folders for triage; the boundary view prints a query's cuts as text.
+"""The run folder (§9): `model` is run.json's one typed owner, `RunFile`; every view is
+written from a RunFile — report.md, junit.xml, the frontier, the terminal summary, the
+boundary view — and `folder.write_run` writes them all; the runs index lists run folders
+for triage. Nothing here knows how a run was computed (that is `evaluator.pipeline`).
 """

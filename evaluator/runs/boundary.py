@@ -7,13 +7,14 @@ styles the same segments, so the two always mark the same boundaries.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.chunking.spec import SplitterSpec
+from evaluator.runs.model import RunFile
+from evaluator.runs.model_queries import QueryResult
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 
@@ -89,14 +90,14 @@ def doc_view(
     return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)), tuple(sorted(cand_cuts)))
 
 
-def candidate_spec(run: Mapping[str, Any], name: str, *, check: bool = True) -> SplitterSpec:
+def candidate_spec(run: RunFile, name: str, *, check: bool = True) -> SplitterSpec:
     """A run's candidate as a SplitterSpec, rebuilt from run.json; with `check`, refuse when
     this spanlab would cut differently than the run did (`show` and triage share this)."""
-    entry = run["candidates"][name]
-    spec = SplitterSpec(**{k: v for k, v in entry["splitter"].items() if k != "version"})
-    if check and spec.fingerprint() != entry["splitter_fingerprint"]:
+    entry = run.candidate(name)
+    spec = entry.spec
+    if check and spec.fingerprint() != entry.splitter_fingerprint:
         raise SpanlabError(
-            f"candidate {name!r} cuts differently in this spanlab than in run {run['id']}: "
+            f"candidate {name!r} cuts differently in this spanlab than in run {run.id}: "
             "the boundaries drawn would not be the ones that run ranked",
             hint="run `spanlab eval` again",
         )
@@ -127,9 +128,9 @@ def render_plain(view: DocView, text: str) -> str:
     return "".join(out)
 
 
-def ranked_table(entry: Mapping[str, Any], k: int) -> list[str]:
+def ranked_table(result: QueryResult, k: int) -> list[str]:
     """Rows `rank score doc start..end` for one candidate's ranked list in run.json."""
     lines = []
-    for rank, (chunk_id, doc, start, end, score) in enumerate(entry["ranked"][:k], 1):
+    for rank, (chunk_id, doc, start, end, score) in enumerate(result.ranked[:k], 1):
         lines.append(f"  {rank:>3}  {score:6.3f}  {doc} {start}..{end}  {chunk_id}")
     return lines

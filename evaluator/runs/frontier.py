@@ -1,15 +1,17 @@
 """The frontier: recall against index size and against duplicate pressure, per candidate.
 
-Points come from run.json so the SVG in the run folder and the triage screen's plot are
+Points come from the RunFile so the SVG in the run folder and the triage screen's plot are
 drawn from the same numbers. The SVG is written by hand: no plotting stack to install.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from xml.sax.saxutils import escape
+
+from evaluator.metrics.registry import CHUNK_COUNT, DUPLICATES, RECALL
+from evaluator.runs.model import RunFile
 
 
 @dataclass(frozen=True)
@@ -26,20 +28,18 @@ class FrontierPoint:
     """Whether it is the baseline."""
 
 
-def frontier_points(run: Mapping[str, Any]) -> list[FrontierPoint]:
-    points = []
-    for name, cand in run["candidates"].items():
-        m = cand["metrics"]
-        points.append(
-            FrontierPoint(
-                name,
-                float(m.get("evidence_recall@k") or 0.0),
-                int(m.get("chunk_count") or 0),
-                float(m.get("duplicate_pairs@k") or 0.0),
-                bool(cand.get("baseline")),
-            )
+def frontier_points(run: RunFile) -> list[FrontierPoint]:
+    """One point per candidate, in run order; an undefined figure plots as 0."""
+    return [
+        FrontierPoint(
+            c.name,
+            float(c.metric(RECALL) or 0.0),
+            int(c.metric(CHUNK_COUNT) or 0),
+            float(c.metric(DUPLICATES) or 0.0),
+            c.baseline,
         )
-    return points
+        for c in run.candidates
+    ]
 
 
 def _panel(points: Sequence[FrontierPoint], x_of: str, title: str, left: float) -> list[str]:

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labeler.core.errors import StoreError
+from evaluator.runs.model import FILE_NAME, RunFile, read_run
+from labeler.core.errors import SpanlabError, StoreError
 
-RUNS_DIR = ".spanlab/runs"
-"""Where a project's run folders live, relative to its root (light to import: the CLI
-reads it on every `spanlab label`, which must not load the pipeline)."""
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""
 
@@ -66,24 +64,18 @@ def index_path(runs_dir: Path) -> Path:
     return runs_dir.parent / INDEX_NAME
 
 
-def entry_of(data: Mapping[str, Any], folder: Path) -> RunEntry:
-    """The index entry of a run.json document; a malformed one raises StoreError."""
-    try:
-        names = tuple(data["candidates"])
-        baseline = next(n for n in names if data["candidates"][n].get("baseline"))
-        manifest = data["manifest"]
-        return RunEntry(
-            id=str(data["id"]),
-            started=str(data["started"]),
-            passed=bool(data["passed"]),
-            baseline=baseline,
-            candidates=names,
-            corpus_hash=str(manifest["corpus_hash"]),
-            label_set_hash=str(manifest["label_set_hash"]),
-            folder=folder,
-        )
-    except (KeyError, TypeError, AttributeError, StopIteration):
-        raise StoreError("not a spanlab run", file=str(folder / "run.json")) from None
+def entry_of(run: RunFile, folder: Path) -> RunEntry:
+    """The index entry of a run, written in `folder`."""
+    return RunEntry(
+        id=run.id,
+        started=run.started,
+        passed=run.passed,
+        baseline=run.baseline.name,
+        candidates=tuple(run.names),
+        corpus_hash=run.manifest.corpus_hash,
+        label_set_hash=run.manifest.label_set_hash,
+        folder=folder,
+    )
 
 
 @contextmanager
@@ -123,9 +115,9 @@ def _insert(conn: sqlite3.Connection, runs_dir: Path, entry: RunEntry) -> None:
     )  # fmt: skip
 
 
-def record(runs_dir: Path, data: Mapping[str, Any], folder: Path) -> RunEntry:
-    """Add (or replace) the run whose run.json is `data`, written in `folder`."""
-    entry = entry_of(data, folder)
+def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
+    """Add (or replace) the run `run`, written in `folder`."""
+    entry = entry_of(run, folder)
     with _open(runs_dir) as conn, conn:
         _insert(conn, runs_dir, entry)
     return entry
@@ -140,8 +132,8 @@ def _row_entry(runs_dir: Path, row: tuple[Any, ...]) -> RunEntry:
 def _read_run(folder: Path) -> RunEntry | None:
     """A folder's entry, or None while its run.json is missing or half-written."""
     try:
-        return entry_of(json.loads((folder / "run.json").read_text("utf-8")), folder)
-    except (OSError, ValueError, StoreError):
+        return entry_of(read_run(folder), folder)
+    except SpanlabError:
         return None
 
 
@@ -156,8 +148,13 @@ def list_runs(runs_dir: Path) -> list[RunEntry]:
     try:
         return _list_indexed(runs_dir)
     except (sqlite3.DatabaseError, OSError):
-        found = (_read_run(f) for f in sorted(runs_dir.iterdir()) if f.is_dir())
+        found = (_read_run(f) for f in _run_folders(runs_dir))
         return _newest_first([e for e in found if e is not None])
+
+
+def _run_folders(runs_dir: Path) -> list[Path]:
+    """Folders that may hold a run: not the hidden ones a run is written into first."""
+    return [f for f in sorted(runs_dir.iterdir()) if f.is_dir() and not f.name.startswith(".")]
 
 
 def _newest_first(entries: list[RunEntry]) -> list[RunEntry]:
@@ -168,11 +165,11 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
     with _open(runs_dir) as conn:
         rows = conn.execute("SELECT * FROM runs").fetchall()
         known = {e.folder.resolve(): e for e in (_row_entry(runs_dir, r) for r in rows)}
-        gone = [e.id for f, e in known.items() if not (f / "run.json").exists()]
+        gone = [e.id for f, e in known.items() if not (f / FILE_NAME).exists()]
         fresh = [
             entry
-            for folder in sorted(runs_dir.iterdir())
-            if folder.is_dir() and folder.resolve() not in known
+            for folder in _run_folders(runs_dir)
+            if folder.resolve() not in known
             for entry in [_read_run(folder)]
             if entry is not None
         ]

@@ -1,4 +1,5 @@
-"""JUnit XML for CI: one test case per gate (failing when broken) and per lost query.
+"""JUnit XML for CI, from a RunFile: one test case per gate (failing when broken) and per
+lost query.
 
 Lost queries are reported as skipped cases carrying their cause, so a CI page lists them
 without failing a build that the gates allow.
@@ -7,19 +8,16 @@ without failing a build that the gates allow.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
 
 from evaluator.metrics.compare import Status
-
-if TYPE_CHECKING:
-    from evaluator.pipeline.result import RunResult
+from evaluator.runs.model import RunFile
 
 
-def junit_xml(result: RunResult) -> str:
-    suites = ET.Element("testsuites", name="spanlab", id=result.id)
+def junit_xml(run: RunFile) -> str:
+    suites = ET.Element("testsuites", name="spanlab", id=run.id)
     gates = ET.SubElement(suites, "testsuite", name="gates")
     failures = 0
-    for g in result.gates:
+    for g in run.gates:
         case = ET.SubElement(
             gates, "testcase", classname=f"gates.{g.candidate}", name=f"{g.scope}.{g.gate}"
         )
@@ -31,9 +29,9 @@ def junit_xml(result: RunResult) -> str:
                 type="gate",
                 message=f"{g.gate} {g.value:g} breaks limit {g.limit:g} ({g.scope})",
             )
-    gates.set("tests", str(len(result.gates)))
+    gates.set("tests", str(len(run.gates)))
     gates.set("failures", str(failures))
-    for name, comp in result.comparisons.items():
+    for name, comp in run.comparisons.items():
         lost = comp.with_status(Status.LOST)
         suite = ET.SubElement(
             suites, "testsuite", name=f"lost.{name}", tests=str(len(lost)), skipped=str(len(lost))

@@ -1,83 +1,77 @@
 """What `spanlab eval` and `spanlab demo` print on a terminal: a summary that fits 80
-columns, the gained and lost queries with their causes, and the gates. The full tables
-are in the run folder's report.md.
+columns, the gained and lost queries with their causes, and the gates — from the RunFile.
+Query text comes from the caller (the run folder holds none by default); report.md has
+the full tables.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.metrics.compare import Status
+from evaluator.metrics.compare import Cause, Status
+from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
+from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
 
-if TYPE_CHECKING:
-    from evaluator.pipeline.result import RunResult
-
-COLUMNS = (
-    ("evidence_recall@k", "recall@k", "{:.3f}"),
-    ("hit@k", "hit@k", "{:.3f}"),
-    ("oracle_recall", "oracle", "{:.3f}"),
-    ("chunk_count", "chunks", "{:.0f}"),
-)
-"""What fits an 80-column terminal; report.md in the run folder has every metric."""
-
-CAUSES = (
-    "cut: no chunk holds the evidence (a boundary split it) · "
-    "crowded: it matched, but below rank k · disappeared: no match within depth"
-)
+COLUMNS = (RECALL, HIT, ORACLE, CHUNK_COUNT)
+"""What fits an 80-column terminal, by registry name; report.md has every metric."""
 
 
-def summary_table(result: RunResult) -> Table:
+def causes_legend() -> str:
+    """Every cause in its own words, on one line."""
+    return " · ".join(f"{cause}: {cause.words}" for cause in Cause)
+
+
+def summary_table(run: RunFile) -> Table:
     table = Table(
         title="Candidates against the baseline (*)", title_justify="left",
         box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1),
     )  # fmt: skip
     table.add_column("candidate", no_wrap=True)
-    for _, header, _ in COLUMNS:
-        table.add_column(header, justify="right", no_wrap=True)
+    for name in COLUMNS:
+        table.add_column(shown(name).short, justify="right", no_wrap=True)
     for header in ("+", "−", "Δ recall", "95% CI"):
         table.add_column(header, justify="right", no_wrap=True)
-    for name, run in result.runs.items():
-        metrics = run.metrics()
-        cells = ["–" if metrics.get(k) is None else fmt.format(metrics[k]) for k, _, fmt in COLUMNS]
-        comp = result.comparisons.get(name)
+    for cand in run.candidates:
+        cells = [shown(name).text(cand.metric(name)) for name in COLUMNS]
+        comp = run.comparisons.get(cand.name)
         if comp is None:
-            table.add_row(f"{escape(name)} *", *cells, "", "", "", "")
+            table.add_row(f"{escape(cand.name)} *", *cells, "", "", "", "")
             continue
         ci = comp.significance.recall_interval
-        delta = comp.overall.deltas.get("evidence_recall@k") or 0.0
+        delta = shown(RECALL).delta_text(comp.overall.deltas.get(RECALL) or 0.0)
         interval = "" if ci is None else f"{ci.low:+.2f}..{ci.high:+.2f}"
         counts = comp.overall.counts
         table.add_row(
-            escape(name), *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", f"{delta:+.3f}",
+            escape(cand.name), *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", delta,
             interval,
         )  # fmt: skip
     return table
 
 
-def print_changes(result: RunResult, console: Console, *, show_text: bool) -> None:
-    """Gained and lost query ids with their causes; query text only when `show_text`."""
-    texts = {q.id: escape(q.text) for q in result.queries} if show_text else {}
-    for name, comp in result.comparisons.items():
+def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> None:
+    """Gained and lost query ids with their causes, and the text of those in `texts`."""
+    for name, comp in run.comparisons.items():
         console.print(f"\n[bold]{escape(name)}[/] against {escape(comp.baseline)}")
         for status, colour in ((Status.LOST, "red"), (Status.GAINED, "green")):
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
             for change in changes:
                 cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
-                line = f"    {escape(change.query)}{cause}  {texts.get(change.query, '')}"
+                text = escape(texts.get(change.query, ""))
+                line = f"    {escape(change.query)}{cause}  {text}"
                 console.print(line, no_wrap=True, overflow="ellipsis")
 
 
-def print_gates(result: RunResult, console: Console) -> None:
-    broken = [g for g in result.gates if not g.passed]
-    if not result.gates:
+def print_gates(run: RunFile, console: Console) -> None:
+    broken = [g for g in run.gates if not g.passed]
+    if not run.gates:
         console.print("\ngates  none declared")
         return
     verdict = "[green]PASS[/]" if not broken else f"[red]FAIL[/] ({len(broken)} broken)"
@@ -88,13 +82,15 @@ def print_gates(result: RunResult, console: Console) -> None:
         console.print(f"  {where} = {value}, limit {g.limit:g}")
 
 
-def print_run(result: RunResult, folder: Path, console: Console, *, show_text: bool) -> None:
-    """The terminal summary of a run; query text only when `show_text` (never in CI)."""
-    if note := skipped_note(result):
+def print_run(
+    run: RunFile, folder: Path, console: Console, *, texts: Mapping[str, str] | None = None
+) -> None:
+    """The terminal summary of a run; query text only for the queries in `texts`."""
+    if note := skipped_note(run):
         console.print(f"[yellow]{note}[/]")
     console.print()
-    console.print(summary_table(result))
-    print_changes(result, console, show_text=show_text)
-    console.print(f"\n[dim]{CAUSES}[/]")
-    print_gates(result, console)
+    console.print(summary_table(run))
+    print_changes(run, console, texts or {})
+    console.print(f"\n[dim]{causes_legend()}[/]")
+    print_gates(run, console)
     console.print(f"\nrun folder  {folder}  (report.md, run.json, junit.xml, frontier.svg)")

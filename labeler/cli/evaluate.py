@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from evaluator.runs.index import RUNS_DIR
+from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     ChromaOpt,
     CorpusOpt,
@@ -63,15 +63,16 @@ def demo(
     console.print(f"working copy  {copy.folder}")
     console.print(f"corpus        {copy.documents} documents  {copy.corpus_hash[:23]}…")
     console.print(f"labels        {copy.queries} queries, {copy.spans} evidence spans")
-    result, folder = demo_copy.evaluate_demo()
-    print_run(result, folder, console, show_text=True)
+    done = demo_copy.evaluate_demo()
+    run = done.run
+    print_run(run, done.folder, console, texts=done.texts)
     lost = next(
-        (c for comp in result.comparisons.values() for c in comp.with_status(Status.LOST)), None
+        (c for comp in run.comparisons.values() for c in comp.with_status(Status.LOST)), None
     )
-    example = lost.query if lost else result.queries[0].id
+    example = lost.query if lost else next(iter(run.queries))
     console.print("\nNext:")
     console.print(f"  cd {Path.cwd()}")
-    console.print(f"  spanlab show {result.id} {example}   # the boundary view of one query")
+    console.print(f"  spanlab show {run.id} {example}   # the boundary view of one query")
     console.print("  spanlab triage                       # gained and lost queries, in the app")
     console.print("  spanlab label                        # fix or add labels")
 
@@ -96,17 +97,18 @@ def eval_command(
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
     from evaluator.pipeline.project import evaluate_project
+    from evaluator.runs.model import write_run_file
     from evaluator.runs.summary import print_run
 
-    result, folder = evaluate_project(
+    done = evaluate_project(
         candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
         chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
         retriever=retriever,
     )  # fmt: skip
     if json_out is not None:
-        json_out.write_text((folder / "run.json").read_text("utf-8"), "utf-8")
+        write_run_file(done.run, json_out)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
-    print_run(result, folder, Console(), show_text=show_query_text)
+    print_run(done.run, done.folder, Console(), texts=done.texts if show_query_text else {})
 
 
 @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
@@ -126,7 +128,7 @@ def gate_command(
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
     try:
-        result, folder = evaluate_project(
+        done = evaluate_project(
             candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=None,
             chroma_url=chroma_url, include_text=False, check_ann=False, retriever=retriever,
         )  # fmt: skip
@@ -136,13 +138,13 @@ def gate_command(
         traceback.print_exc()
         fail(f"internal error, not a gate result: {exc!r}")
         raise typer.Exit(3) from None
-    for g in result.gates:
+    for g in done.run.gates:
         mark = "pass" if g.passed else "FAIL"
         value = "–" if g.value is None else f"{g.value:g}"
         typer.echo(f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {value}  (limit {g.limit:g})")
-    typer.echo(f"run folder: {folder}")
-    if not result.passed:
-        broken = sum(not g.passed for g in result.gates)
+    typer.echo(f"run folder: {done.folder}")
+    if not done.run.passed:
+        broken = sum(not g.passed for g in done.run.gates)
         typer.echo(f"{broken} gate(s) broken", err=True)
         raise typer.Exit(1)
 
@@ -158,12 +160,31 @@ def show_command(
     corpus: CorpusOpt = None,
 ) -> None:
     """A query's evidence with baseline and candidate cuts, and both top-k lists."""
-    proj = project(corpus)
     from evaluator.runs.show import load_run, show_text
 
-    data = load_run(proj.root / RUNS_DIR, run)
+    proj = project(corpus)
+    found = load_run(proj.root / RUNS_DIR, run)
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
         texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
-    typer.echo(show_text(data, query, candidate, docs, texts))
+    typer.echo(show_text(found, query, candidate, docs, texts))
+
+
+@app.command(
+    "trec",
+    epilog="Example: spanlab trec latest trec/  then  ranx: Qrels.from_file('trec/c.qrels')",
+)
+@handles_errors
+def trec_command(
+    run: Annotated[str, typer.Argument(help="Run id, a run folder, its run.json, or 'latest'.")],
+    out: Annotated[Path, typer.Argument(help="Folder for the run and qrels files.")],
+    corpus: CorpusOpt = None,
+) -> None:
+    """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
+    NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    from evaluator.runs.trec import export_trec, trec_run
+
+    proj = project(corpus)
+    for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
+        typer.echo(str(path))

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from evaluator.runs.index import RUNS_DIR
+from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     AnnotatorOpt,
     CorpusOpt,

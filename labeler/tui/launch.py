@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluator.runs.index import find_run
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
@@ -23,6 +22,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     StoreError.
     """
     if screen == "triage":
+        from evaluator.runs.index import find_run  # run.json's model: triage only
+
         assert runs_dir is not None
         run_id = find_run(runs_dir, run_id).id
     prefs = prefs_path()

@@ -16,7 +16,6 @@ from typing import Any, Protocol
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from evaluator.runs.index import list_runs
 from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
@@ -103,6 +102,8 @@ def label_missing(world: World) -> str | None:
 
 
 def triage_missing(world: World) -> str | None:
+    from evaluator.runs.index import list_runs  # run.json's model: only when asked for
+
     if world.runs_dir is None or not list_runs(world.runs_dir):
         return "no run yet: `spanlab eval` makes one"
     return None

@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from evaluator.candidates import Settings
+from evaluator.chunking.spec import SPLITTER_VERSION, SplitterSpec
 from evaluator.runs.index import RunEntry, find_run, index_path, list_runs, record
+from evaluator.runs.model import RunFile, write_run_file
+from evaluator.runs.model_parts import CandidateRecord, CandidatesFileRef, Manifest
 from labeler.core.errors import StoreError
 
 
-def run_data(run_id: str, started: str, *, passed: bool = True) -> dict[str, Any]:
-    """The parts of run.json the index reads, shaped as `evaluator.runs.report.run_json` writes."""
-    return {
-        "format": "spanlab.run/1",
-        "id": run_id,
-        "started": started,
-        "passed": passed,
-        "manifest": {"corpus_hash": "sha256:c0", "label_set_hash": "sha256:l0"},
-        "candidates": {"w10": {"baseline": True}, "c30": {"baseline": False}},
-    }
+def candidate(name: str, *, baseline: bool) -> CandidateRecord:
+    spec = SplitterSpec("chars", 10)
+    return CandidateRecord(name, baseline, SPLITTER_VERSION, spec, spec.fingerprint(),
+                           {}, {}, {}, {}, {})  # fmt: skip
 
 
-def write(runs: Path, data: dict[str, Any]) -> Path:
-    folder = runs / str(data["id"])
+def run_data(run_id: str, started: str, *, passed: bool = True) -> RunFile:
+    """A run with what the index reads, and nothing measured: two candidates, no queries."""
+    manifest = Manifest({}, "sha256:c0", "sha256:l0", CandidatesFileRef("c.toml", "sha256:f0"),
+                        Settings("w10"), 0, {}, False, ())  # fmt: skip
+    return RunFile(run_id, started, 0.0, passed, manifest,
+                   (candidate("w10", baseline=True), candidate("c30", baseline=False)),
+                   {}, (), {})  # fmt: skip
+
+
+def write(runs: Path, data: RunFile) -> Path:
+    folder = runs / data.id
     folder.mkdir(parents=True)
-    (folder / "run.json").write_text(json.dumps(data), "utf-8")
+    write_run_file(data, folder / "run.json")
     return folder
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
+from evaluator.runs.model_queries import RankedEntry
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span
@@ -104,7 +104,7 @@ def warm_tokenizers(run: RunView) -> None:
 
 
 def spec_of(run: RunView, name: str, *, check: bool = True) -> SplitterSpec:
-    return candidate_spec(run.data, name, check=check)
+    return candidate_spec(run.file, name, check=check)
 
 
 def share(chunk: Chunk, span: Span) -> float:
@@ -115,17 +115,14 @@ def share(chunk: Chunk, span: Span) -> float:
     return max(0, inside) / (span.end - span.start)
 
 
-def ranked_row(
-    rank: int, item: Sequence[Any], spans: Sequence[Span], threshold: float
-) -> RankedRow:
-    chunk_id, doc, start, end, score = item
-    chunk = Chunk(str(chunk_id), str(doc), int(start), int(end))
+def ranked_row(rank: int, item: RankedEntry, spans: Sequence[Span], threshold: float) -> RankedRow:
+    chunk = item.chunk
     matches = tuple(n for n, s in enumerate(spans, 1) if covers(chunk, s, threshold))
     partial = tuple(
         (n, share(chunk, s)) for n, s in enumerate(spans, 1)
         if n not in matches and share(chunk, s) > 0
     )  # fmt: skip
-    return RankedRow(rank, float(score), chunk, matches, partial)
+    return RankedRow(rank, item.score, chunk, matches, partial)
 
 
 def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequence[Chunk],
@@ -142,9 +139,9 @@ def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequenc
 
 def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
          index: Sequence[Chunk]) -> Side:  # fmt: skip
-    entry = run.data["queries"][qid]["candidates"][name]
-    rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry["ranked"], 1)]
-    ranks: list[int | None] = list(entry["values"].get("first_match_rank") or [None] * len(spans))
+    entry = run.file.queries[qid].candidates[name]
+    rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry.ranked, 1)]
+    ranks: list[int | None] = list(entry.first_match_ranks or [None] * len(spans))
     fates = tuple(fate(s, r, rows, index, run.k, run.threshold)
                   for s, r in zip(spans, ranks, strict=True))  # fmt: skip
     beyond = sorted({r for r in ranks if r is not None and r > run.k})
@@ -152,7 +149,7 @@ def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
 
 
 def check_corpus(run: RunView, corpus: Corpus) -> None:
-    made_on = run.data["manifest"]["corpus_hash"]
+    made_on = run.file.manifest.corpus_hash
     if made_on != corpus.hash:
         raise SpanlabError(
             f"run {run.id} was made on corpus {made_on[:19]}…, the corpus folder is "
@@ -165,9 +162,9 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
                  texts: Mapping[str, str] | None = None) -> QueryDetail:  # fmt: skip
     """Everything the query screen draws; a run made on another corpus raises SpanlabError."""
     check_corpus(run, corpus)
-    entry = run.data["queries"][qid]
-    spans = tuple(Span.from_text(corpus.text(e["doc"]), e["doc"], e["start"], e["end"])
-                  for e in entry["evidence"])  # fmt: skip
+    entry = run.file.queries[qid]
+    spans = tuple(Span.from_text(corpus.text(e.doc), e.doc, e.start, e.end)
+                  for e in entry.evidence)  # fmt: skip
     docs = list(dict.fromkeys(s.doc for s in spans))
     with _LOADING:
         cut = {n: {d: chunks_for_doc(spec_of(run, n), corpus, d) for d in docs}
@@ -179,8 +176,7 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
     )  # fmt: skip
     sides = {n: side(run, qid, n, spans, [c for d in docs for c in cut[n][d]])
              for n in (run.baseline, candidate)}  # fmt: skip
-    change = entry["candidates"][candidate]
-    text = entry.get("text") or (texts or {}).get(qid)
-    return QueryDetail(qid, text, change["status"], change["cause"], entry["boundary"],
-                       tuple(entry["slices"]), spans, views, sides[run.baseline],
-                       sides[candidate])  # fmt: skip
+    change = entry.candidates[candidate]
+    text = entry.text or (texts or {}).get(qid)
+    return QueryDetail(qid, text, change.status, change.cause, entry.boundary, entry.slices,
+                       spans, views, sides[run.baseline], sides[candidate])  # fmt: skip

@@ -1,4 +1,4 @@
-"""What the triage screen shows, read from run.json: plain values, no Textual.
+"""What the triage screen shows, read from a run's RunFile: plain values, no Textual.
 
 The screen reads a run the way `spanlab show` and the report do — from the run folder,
 not from a live evaluation — so a CI artifact can be triaged on any machine. Ordering
@@ -7,60 +7,59 @@ and filtering of the gained/lost list live here, where tests can check them exac
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
 
+from evaluator.candidates import Settings
+from evaluator.metrics.compare import Cause, Comparison, Status
+from evaluator.metrics.registry import (
+    ABSTENTION_TOP1,
+    CHROMA_IOU,
+    CHROMA_PRECISION_OMEGA,
+    CHUNK_COUNT,
+    DOCUMENT_HIT,
+    DUPLICATES,
+    HIT,
+    INDEXED_TOKENS,
+    MEAN_FIRST_RANK,
+    ORACLE,
+    PROMPT_TOKENS,
+    RECALL,
+    UNIQUE_EVIDENCE,
+    shown,
+)
+from evaluator.metrics.shown import Shown
+from evaluator.runs.model import RunFile
+from evaluator.runs.model_parts import GateRecord
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary
 
-CAUSE_ORDER = {"cut": 0, "disappeared": 1, "crowded": 2}
+CAUSE_ORDER: dict[str, int] = {Cause.CUT: 0, Cause.DISAPPEARED: 1, Cause.CROWDED: 2}
 """Losses a boundary explains come before losses to ranking (crowding)."""
 
 CRITICAL = "critical"
 """A slice that is always critical, gated or not."""
 
-
-@dataclass(frozen=True)
-class Measure:
-    key: str
-    """The metric's name in run.json."""
-    label: str
-    """Its name in the table."""
-    pattern: str
-    """How a value is printed."""
-    higher_is_better: bool | None
-    """Which way is an improvement (None: neither, it is a size)."""
-
-
-MEASURES = (
-    Measure("evidence_recall@k", "recall@k", "{:.3f}", True),
-    Measure("hit@k", "hit@k", "{:.3f}", True),
-    Measure("document_hit@k", "doc hit@k", "{:.3f}", True),
-    Measure("oracle_recall", "oracle recall", "{:.3f}", True),
-    Measure("mean_first_match_rank", "1st match rank", "{:.2f}", False),
-    Measure("unique_evidence@k", "unique evid@k", "{:.3f}", True),
-    Measure("duplicate_pairs@k", "dup pairs@k", "{:.2f}", False),
-    Measure("prompt_tokens@k", "prompt tok@k", "{:.0f}", False),
-    Measure("chroma_iou", "IoU", "{:.3f}", True),
-    Measure("chroma_precision_omega", "precision Ω", "{:.3f}", True),
-    Measure("abstention_top1", "abstain top-1", "{:.3f}", False),
-    Measure("chunk_count", "chunks", "{:.0f}", None),
-    Measure("indexed_tokens", "indexed tokens", "{:.0f}", None),
-)
-"""The metrics table, top to bottom (timings stay in the report: they are noise here)."""
+MEASURES = (RECALL, HIT, DOCUMENT_HIT, ORACLE, MEAN_FIRST_RANK, UNIQUE_EVIDENCE, DUPLICATES,
+            PROMPT_TOKENS, CHROMA_IOU, CHROMA_PRECISION_OMEGA, ABSTENTION_TOP1, CHUNK_COUNT,
+            INDEXED_TOKENS)  # fmt: skip
+"""The metrics table, top to bottom, by registry name (timings stay in the report: they are
+noise here)."""
 
 
 @dataclass(frozen=True)
 class MetricLine:
-    measure: Measure
-    """Which metric."""
+    name: str
+    """Which figure, by registry name."""
     baseline: float | None
     """The baseline's aggregate."""
     candidate: float | None
     """The candidate's aggregate."""
+
+    @property
+    def shown(self) -> Shown:
+        """Its label, format and direction, from the registry."""
+        return shown(self.name)
 
     @property
     def delta(self) -> float | None:
@@ -71,17 +70,13 @@ class MetricLine:
     @property
     def better(self) -> bool | None:
         """True when the candidate improved, False when it got worse, None otherwise."""
-        d, up = self.delta, self.measure.higher_is_better
-        if d is None or up is None or abs(d) < 1e-12:
-            return None
-        return (d > 0) == up
+        return self.shown.improved(self.delta)
 
     def text(self, value: float | None) -> str:
-        return "–" if value is None else self.measure.pattern.format(value)
+        return self.shown.text(value)
 
     def delta_text(self) -> str:
-        d = self.delta
-        return "–" if d is None else "+" + self.text(d) if d >= 0 else self.text(d)
+        return self.shown.delta_text(self.delta)
 
 
 @dataclass(frozen=True)
@@ -107,7 +102,7 @@ class ChangeRow:
 
     def sort_key(self) -> tuple[int, int, int, float, str]:
         """Losses first: critical, then cut/disappeared before crowded, then worst delta."""
-        lost = self.status == "lost"
+        lost = self.status == Status.LOST
         cause = CAUSE_ORDER.get(self.cause or "", len(CAUSE_ORDER))
         delta = self.recall_delta or 0.0
         return (0 if lost else 1, 0 if self.critical else 1, cause,
@@ -115,92 +110,75 @@ class ChangeRow:
 
 
 class RunView:
-    """One run.json, read for triage; `data` is the parsed document as written."""
+    """One run, read for triage; `file` is its RunFile as run.json holds it."""
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.data = data
-        """The run.json document."""
-        self.id: str = str(data["id"])
+    def __init__(self, file: RunFile) -> None:
+        self.file = file
+        """The run's RunFile."""
+        self.id = file.id
         """Run id."""
-        self.names: list[str] = list(data["candidates"])
+        self.names = file.names
         """Every candidate, baseline first."""
-        self.baseline: str = next(n for n in self.names if data["candidates"][n]["baseline"])
+        self.baseline = file.baseline.name
         """The baseline candidate."""
-        self.others: list[str] = [n for n in self.names if n != self.baseline]
+        self.others = file.others
         """The compared candidates."""
-        settings = data["manifest"]["settings"]
-        self.k = int(settings["k"])
+        self.k = file.manifest.settings.k
         """Rank cut-off of the measures."""
-        self.depth = int(settings["depth"])
+        self.depth = file.manifest.settings.depth
         """How deep each ranked list was searched."""
-        self.threshold = float(settings["coverage_threshold"])
+        self.threshold = float(file.manifest.settings.coverage_threshold)
         """Share of a span a chunk must cover to match it."""
         self.critical_slices = frozenset({CRITICAL} | {
-            g["scope"].removeprefix("slice:") for g in data.get("gates", [])
-            if str(g["scope"]).startswith("slice:")
+            g.slice for g in file.gates if g.slice is not None
         })  # fmt: skip
         """Slices that decide the order of losses: `critical` and every gated slice."""
 
     @property
-    def settings(self) -> Mapping[str, Any]:
-        settings: Mapping[str, Any] = self.data["manifest"]["settings"]
-        return settings
+    def settings(self) -> Settings:
+        return self.file.manifest.settings
 
-    def comparison(self, name: str) -> Mapping[str, Any]:
-        comparison: Mapping[str, Any] = self.data["comparisons"][name]
-        return comparison
+    def comparison(self, name: str) -> Comparison:
+        return self.file.comparisons[name]
 
     def metric_lines(self, name: str) -> list[MetricLine]:
-        base = self.data["candidates"][self.baseline]["metrics"]
-        cand = self.data["candidates"][name]["metrics"]
-        return [MetricLine(m, base.get(m.key), cand.get(m.key)) for m in MEASURES]
+        base, cand = self.file.baseline, self.file.candidate(name)
+        return [MetricLine(m, base.metric(m), cand.metric(m)) for m in MEASURES]
 
-    def gates(self, name: str) -> list[Mapping[str, Any]]:
-        return [g for g in self.data.get("gates", []) if g["candidate"] == name]
+    def gates(self, name: str) -> list[GateRecord]:
+        return [g for g in self.file.gates if g.candidate == name]
 
     def changes(self, name: str) -> list[ChangeRow]:
         """Lost then gained queries, in triage order (see `ChangeRow.sort_key`)."""
         rows = []
-        for qid, change in self.comparison(name)["queries"].items():
-            if change["status"] not in ("lost", "gained"):
+        for qid, change in self.comparison(name).queries.items():
+            if change.status not in (Status.LOST, Status.GAINED):
                 continue
-            entry = self.data["queries"][qid]
-            slices = tuple(entry["slices"])
+            entry = self.file.queries[qid]
             rows.append(
                 ChangeRow(
-                    qid, change["status"], change["cause"], change["recall_delta"],
-                    entry["boundary"], slices, tuple(sorted({e["doc"] for e in entry["evidence"]})),
-                    bool(self.critical_slices & set(slices)),
+                    qid, change.status, change.cause, change.recall_delta, entry.boundary,
+                    entry.slices, entry.docs, bool(self.critical_slices & set(entry.slices)),
                 )
             )  # fmt: skip
         return sorted(rows, key=ChangeRow.sort_key)
 
 
-def read_run(folder: Path) -> RunView:
-    """The run in `folder`; a missing or unreadable run.json raises SpanlabError."""
-    path = folder / "run.json"
-    try:
-        return RunView(json.loads(path.read_text("utf-8")))
-    except (OSError, ValueError, KeyError, StopIteration) as exc:
-        raise SpanlabError(f"cannot read the run: {exc}", file=str(path)) from None
-
-
-def significance_lines(comparison: Mapping[str, Any]) -> list[str]:
+def significance_lines(comparison: Comparison) -> list[str]:
     """The paired statistics in words: the bootstrap interval and McNemar's p (§7)."""
-    sig, counts = comparison["significance"], comparison["overall"]["counts"]
+    sig, counts = comparison.significance, comparison.overall.counts
     lines = []
-    ci = sig["recall_interval"]
+    ci = sig.recall_interval
     if ci is not None:
-        low, high = ci["low"], ci["high"]
         lines += [
-            f"Δ recall@k {ci['mean_difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]",
-            f"  paired bootstrap, {ci['resamples']} resamples, seed {ci['seed']}",
+            f"Δ recall@k {ci.mean_difference:+.3f}, 95% CI [{ci.low:+.3f}, {ci.high:+.3f}]",
+            f"  paired bootstrap, {ci.resamples} resamples, seed {ci.seed}",
         ]
-    tally = f"{counts['gained']} gained / {counts['lost']} lost"
-    if sig["decisive"]:
-        lines.append(f"McNemar exact p = {sig['mcnemar_p']:.3g} ({tally})")
+    tally = f"{counts.gained} gained / {counts.lost} lost"
+    if sig.decisive:
+        lines.append(f"McNemar exact p = {sig.mcnemar_p:.3g} ({tally})")
     else:
-        lines.append(f"{tally}: {sig['reason']}")
+        lines.append(f"{tally}: {sig.reason}")
     return lines
 
 

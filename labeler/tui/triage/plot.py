@@ -56,7 +56,7 @@ class FrontierView(Vertical):
         self.app.theme_changed_signal.subscribe(self, lambda _: self._draw())
 
     def show(self, run: RunView, chosen: str | None) -> None:
-        self._points = frontier_points(run.data)
+        self._points = frontier_points(run.file)
         self._chosen = chosen
         self._draw()
 

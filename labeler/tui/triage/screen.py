@@ -22,12 +22,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane, Tabs
 
 from evaluator.runs.index import RunEntry, list_runs
+from evaluator.runs.model import read_run
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.messages import LabelRequested
-from labeler.tui.triage.model import ChangeFilter, ChangeRow, RunView, read_run
+from labeler.tui.triage.model import ChangeFilter, ChangeRow, RunView
 from labeler.tui.triage.plot import FrontierView
 from labeler.tui.triage.query_screen import QueryScreen
 from labeler.tui.triage.widgets import (
@@ -113,7 +114,7 @@ class TriageScreen(Screen[None]):
 
     def open_run(self, entry: RunEntry) -> None:
         try:
-            self.run = read_run(entry.folder)
+            self.run = RunView(read_run(entry.folder))
         except SpanlabError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -141,13 +142,13 @@ class TriageScreen(Screen[None]):
         self.query_one(MetricsTable).show(run.metric_lines(name))
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
-        counts = run.comparison(name)["overall"]["counts"]
-        verdict = ("PASS", "$success") if run.data["passed"] else ("FAIL", "bold $error")
+        counts = run.comparison(name).overall.counts
+        verdict = ("PASS", "$success") if run.file.passed else ("FAIL", "bold $error")
         self._head(Content.assemble(
             (run.id, "bold"), " ", verdict,
-            f" · {run.settings['retriever']} k={run.k} · ",
+            f" · {run.settings.retriever} k={run.k} · ",
             (name, "bold $boundary-candidate"), " vs ", (run.baseline, "bold $boundary-baseline"),
-            " · ", (f"▲{counts['gained']}", "$success"), " ", (f"▼{counts['lost']}", "$error"),
+            " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
         ))  # fmt: skip
         self.show_changes()
 

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from evaluator.metrics.registry import RECALL, shown
 from evaluator.runs.index import RunEntry
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
@@ -81,12 +82,12 @@ class CandidateList(IdList):
         options = [Option(Content.styled(f"{run.baseline}  (baseline)", "$text-muted"),
                           id=run.baseline, disabled=True)]  # fmt: skip
         for name in run.others:
-            comp = run.comparison(name)["overall"]
-            delta = comp["deltas"].get("evidence_recall@k")
+            overall = run.comparison(name).overall
+            delta = overall.deltas.get(RECALL)
             line = Content.assemble(
                 (name, "bold"),
-                f"\n +{comp['counts']['gained']} −{comp['counts']['lost']}",
-                f"  Δrecall {delta:+.3f}" if delta is not None else "",
+                f"\n +{overall.counts.gained} −{overall.counts.lost}",
+                f"  Δrecall {shown(RECALL).delta_text(delta)}" if delta is not None else "",
             )
             options.append(Option(line, id=name))
         self.replace(options, current)
@@ -120,7 +121,7 @@ class MetricsTable(Static):
         for line in lines:
             mark = {True: ("✓", "$success"), False: ("✗", "$error"), None: (" ", "")}[line.better]
             rows.append(Content.assemble(
-                f"{line.measure.label:<15}{line.text(line.baseline):>12}"
+                f"{line.shown.label:<15}{line.text(line.baseline):>12}"
                 f"{line.text(line.candidate):>12}",
                 (f"{line.delta_text():>9} {mark[0]}", mark[1]),
             ))  # fmt: skip
@@ -140,12 +141,12 @@ class GatesPanel(Static):
     def show(self, run: RunView, candidate: str) -> None:
         lines = [Content.styled("gates", "$text-muted")]
         for gate in run.gates(candidate):
-            mark = ("✓", "$success") if gate["passed"] else ("✗", "bold $error")
-            scope = "" if gate["scope"] == "overall" else gate["scope"].removeprefix("slice:") + " "
-            value = "–" if gate["value"] is None else f"{gate['value']:.3g}"
-            bound = "≥" if str(gate["gate"]).startswith("min_") else "≤"
-            name = GATE_NAMES.get(gate["gate"], gate["gate"])
-            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{gate['limit']:g}"))
+            mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
+            scope = "" if gate.slice is None else gate.slice + " "
+            value = "–" if gate.value is None else f"{gate.value:.3g}"
+            bound = "≥" if gate.gate.startswith("min_") else "≤"
+            name = GATE_NAMES.get(gate.gate, gate.gate)
+            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{gate.limit:g}"))
         if len(lines) == 1:
             lines.append(Content("no gates declared"))
         self.update(Content("\n").join(lines))

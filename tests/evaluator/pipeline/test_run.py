@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -9,6 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from evaluator.metrics.compare import Status
+from evaluator.runs.model import RunFile, read_run, write_run_file
+from evaluator.runs.model_queries import EvidenceRef
 from labeler.cli import app
 from labeler.core.corpus import Corpus
 from labeler.core.labelset import to_json, write_json
@@ -79,35 +83,39 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run_gate(project: Path, max_lost: int) -> tuple[int, str, dict[str, object]]:
+def latest_folder(project: Path) -> Path:
+    return sorted((project / ".spanlab" / "runs").iterdir())[-1]
+
+
+def run_gate(project: Path, max_lost: int) -> tuple[int, str, RunFile]:
     (project / "candidates.toml").write_text(CANDIDATES.format(max_lost=max_lost), "utf-8")
     result = CliRunner().invoke(app, ["gate", "candidates.toml", "--labels", "labels.json"])
-    runs = sorted((project / ".spanlab" / "runs").iterdir())
-    data = json.loads((runs[-1] / "run.json").read_text("utf-8"))
-    return result.exit_code, result.output, data
+    return result.exit_code, result.output, read_run(latest_folder(project))
 
 
 def test_run_json_has_flat_metrics_and_per_query_rankings(project: Path) -> None:
-    code, _, data = run_gate(project, max_lost=10)
+    code, _, run = run_gate(project, max_lost=10)
     assert code == 0
-    base = data["candidates"]["c60-ov20"]  # type: ignore[index]
+    raw = json.loads((latest_folder(project) / "run.json").read_text("utf-8"))
+    base = run.candidate("c60-ov20")
     for key in ("chunk_count", "oracle_recall", "evidence_recall@k", "chroma_iou"):
-        assert key in base["metrics"]
+        assert key in base.metrics
+        assert key in raw["candidates"]["c60-ov20"]["metrics"]  # flat in the file, too
     # 60-char windows with step 40 over each of the two documents
     lengths = [len(Corpus.from_texts(DOCS).text(d)) for d in sorted(DOCS)]
     expected = sum(1 + max(0, -(-(n - 60) // 40)) for n in lengths)
-    assert base["metrics"]["chunk_count"] == expected
-    q1 = data["queries"]["q-0001"]  # type: ignore[index]
-    assert q1["evidence"] == [{"doc": "refunds.md", "start": 41, "end": 80}]
-    assert len(q1["candidates"]["c30"]["ranked"]) == 10
-    assert q1["candidates"]["c30"]["status"] in {"gained", "lost", "unchanged-hit",
-                                                 "unchanged-miss"}  # fmt: skip
-    assert data["queries"]["q-0004"]["candidates"]["c30"]["status"] is None  # type: ignore[index]
+    assert base.metric("chunk_count") == expected
+    q1 = run.queries["q-0001"]
+    assert q1.evidence == (EvidenceRef("refunds.md", 41, 80),)
+    assert len(q1.candidates["c30"].ranked) == 10
+    assert q1.candidates["c30"].status in {"gained", "lost", "unchanged-hit",
+                                           "unchanged-miss"}  # fmt: skip
+    assert run.queries["q-0004"].candidates["c30"].status is None
 
 
 def test_gate_exits_one_exactly_when_a_gate_breaks(project: Path) -> None:
-    code_pass, _, data = run_gate(project, max_lost=10)
-    lost = data["comparisons"]["c30"]["overall"]["counts"]["lost"]  # type: ignore[index]
+    code_pass, _, run = run_gate(project, max_lost=10)
+    lost = run.comparisons["c30"].overall.counts.lost
     assert code_pass == 0
     assert lost >= 1, "the 30-char windows should cut at least one evidence span"
     code_fail, output, _ = run_gate(project, max_lost=lost - 1)
@@ -131,9 +139,8 @@ def test_no_text_in_run_files_unless_asked(project: Path) -> None:
 
 
 def test_junit_has_a_case_per_gate_and_per_lost_query(project: Path) -> None:
-    _, _, data = run_gate(project, max_lost=0)
-    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
-    root = ET.parse(folder / "junit.xml").getroot()
+    _, _, run = run_gate(project, max_lost=0)
+    root = ET.parse(latest_folder(project) / "junit.xml").getroot()
     gates = root.find("testsuite[@name='gates']")
     assert gates is not None
     assert [c.get("name") for c in gates] == ["overall.max_lost"]
@@ -141,9 +148,7 @@ def test_junit_has_a_case_per_gate_and_per_lost_query(project: Path) -> None:
     lost = root.find("testsuite[@name='lost.c30']")
     assert lost is not None
     expected = sorted(
-        qid
-        for qid, q in data["queries"].items()  # type: ignore[attr-defined]
-        if q["candidates"]["c30"]["status"] == "lost"
+        qid for qid, q in run.queries.items() if q.candidates["c30"].status == Status.LOST
     )
     assert [c.get("name") for c in lost] == expected
 
@@ -210,15 +215,15 @@ def test_candidates_file_and_preset_together_are_refused(project: Path) -> None:
 
 
 def test_report_breaks_recall_down_by_slice_and_pattern(project: Path) -> None:
-    _, _, data = run_gate(project, max_lost=10)
-    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
-    report = (folder / "report.md").read_text("utf-8")
-    cmp = data["comparisons"]["c30"]["breakdowns"]["slice"]["critical"]  # type: ignore[index]
-    base = data["candidates"]["c60-ov20"]["breakdowns"]["slice"]["critical"]  # type: ignore[index]
-    delta = cmp["deltas"]["evidence_recall@k"]
-    lost = cmp["counts"]["lost"]
+    _, _, run = run_gate(project, max_lost=10)
+    report = (latest_folder(project) / "report.md").read_text("utf-8")
+    cmp = run.comparisons["c30"].breakdowns["slice"]["critical"]
+    base = run.candidate("c60-ov20").breakdowns["slice"]["critical"]
+    delta = cmp.deltas["evidence_recall@k"]
+    assert delta is not None
+    lost = cmp.counts.lost
     cell = f"{delta:+.3f} (**{lost}**)" if lost else f"{delta:+.3f} (0)"
-    row = f"| critical | 1 | {base['metrics']['evidence_recall@k']:.3f} | {cell} |"
+    row = f"| critical | 1 | {base.metrics['evidence_recall@k']:.3f} | {cell} |"
     assert "## Recall@k by slice" in report and "## Recall@k by boundary pattern" in report
     assert row in report
 
@@ -236,17 +241,16 @@ def test_drafts_without_evidence_are_left_out_and_named(project: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "candidates.toml", "--labels", "with-draft.json"])
     assert result.exit_code == 0, result.output
     assert "1 quer(y/ies) without evidence and not marked abstain were left out" in result.output
-    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
-    run = json.loads((folder / "run.json").read_text("utf-8"))
-    assert run["manifest"]["skipped_queries"] == ["q-0009"]
-    assert "q-0009" not in run["queries"]
+    run = read_run(latest_folder(project))
+    assert run.manifest.skipped_queries == ("q-0009",)
+    assert "q-0009" not in run.queries
 
 
 def test_show_explains_ranks_and_causes(project: Path) -> None:
-    _, _, data = run_gate(project, max_lost=10)
-    lost = [qid for qid, q in data["queries"].items()  # type: ignore[attr-defined]
-            if q["candidates"]["c30"]["status"] == "lost"]  # fmt: skip
-    result = CliRunner().invoke(app, ["show", str(data["id"])[:15], lost[0]])
+    _, _, run = run_gate(project, max_lost=10)
+    lost = [qid for qid, q in run.queries.items()
+            if q.candidates["c30"].status == Status.LOST]  # fmt: skip
+    result = CliRunner().invoke(app, ["show", run.id[:15], lost[0]])
     assert result.exit_code == 0, result.output
     assert "evidence e1: " in result.output
     assert "c30 vs c60-ov20: lost (" in result.output
@@ -273,10 +277,13 @@ def test_eval_output_off_a_terminal_names_queries_by_id_only(project: Path) -> N
 
 
 def test_show_refuses_a_run_cut_by_other_splitter_code(project: Path) -> None:
-    _, _, data = run_gate(project, max_lost=10)
-    folder = sorted((project / ".spanlab" / "runs").iterdir())[-1]
-    data["candidates"]["c30"]["splitter_fingerprint"] = "0" * 16  # type: ignore[index]
-    (folder / "run.json").write_text(json.dumps(data), "utf-8")
+    _, _, run = run_gate(project, max_lost=10)
+    tampered = tuple(
+        dataclasses.replace(c, splitter_fingerprint="0" * 16) if c.name == "c30" else c
+        for c in run.candidates
+    )
+    write_run_file(dataclasses.replace(run, candidates=tampered),
+                   latest_folder(project) / "run.json")  # fmt: skip
     result = CliRunner().invoke(app, ["show", "latest", "q-0001", "--candidate", "c30"])
     assert result.exit_code == 2
     assert "candidate 'c30' cuts differently in this spanlab" in result.stderr

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from evaluator.candidates import parse
-from evaluator.pipeline import RunResult, run_evaluation
-from evaluator.runs.report import write_run
+from evaluator.pipeline import RunResult, run_evaluation, run_file
+from evaluator.runs.folder import write_run
 from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
@@ -100,7 +100,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     runs = tmp_path_factory.mktemp("triage") / ".spanlab" / "runs"
     for run_id in (OLDER, LATEST):
         started = f"{run_id[:4]}-{run_id[4:6]}-{run_id[6:8]}T12:00:00Z"
-        write_run(dataclasses.replace(result, id=run_id, started=started), runs)
+        run = dataclasses.replace(result, id=run_id, started=started)
+        write_run(run_file(run, include_text=False), runs)
     return Project(runs, corpus, result)
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from pathlib import Path
 
 import pytest
 
 from evaluator.chunk import Chunk
+from evaluator.metrics.compare import Comparison, GroupComparison, Significance, StatusCounts
+from evaluator.runs.model import read_run
+from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
@@ -17,10 +21,13 @@ from labeler.tui.triage.model import (
     ChangeRow,
     MetricLine,
     RunView,
-    read_run,
     significance_lines,
 )
 from tests.tui.triage.conftest import DOC_A, LATEST, Project
+
+
+def run_view(folder: Path) -> RunView:
+    return RunView(read_run(folder))
 
 
 def row(query: str, status: str = "lost", cause: str | None = "cut", delta: float = -1.0,
@@ -45,7 +52,7 @@ def test_losses_come_critical_first_then_cut_and_disappeared_then_crowded() -> N
 
 
 def test_the_run_lists_its_changes_in_triage_order(project: Project) -> None:
-    run = read_run(project.runs / LATEST)
+    run = run_view(project.runs / LATEST)
     assert (run.baseline, run.others, run.k, run.depth) == ("c40-ov20", ["c40"], 1, 3)
     assert run.critical_slices == frozenset({"critical"})
     assert run.changes("c40") == [
@@ -58,8 +65,9 @@ def test_the_run_lists_its_changes_in_triage_order(project: Project) -> None:
 
 
 def test_a_gated_slice_is_critical_too(project: Project) -> None:
-    data: dict[str, Any] = dict(read_run(project.runs / LATEST).data)
-    data["gates"] = [*data["gates"], {"candidate": "c40", "scope": "slice:billing"}]
+    run = read_run(project.runs / LATEST)
+    billing = GateRecord("c40", "slice:billing", "max_lost", 0.0, 0.0, True)
+    data = dataclasses.replace(run, gates=(*run.gates, billing))
     assert RunView(data).critical_slices == frozenset({"critical", "billing"})
     assert [r.critical for r in RunView(data).changes("c40")] == [True, True, True]
 
@@ -86,7 +94,7 @@ def test_a_bad_filter_names_what_is_allowed() -> None:
 
 
 def test_metric_lines_say_which_way_is_better(project: Project) -> None:
-    lines = {m.measure.key: m for m in read_run(project.runs / LATEST).metric_lines("c40")}
+    lines = {m.name: m for m in run_view(project.runs / LATEST).metric_lines("c40")}
     recall = lines["evidence_recall@k"]
     assert (recall.text(recall.baseline), recall.text(recall.candidate)) == ("0.667", "0.333")
     assert (recall.delta_text(), recall.better) == ("-0.333", False)
@@ -98,27 +106,27 @@ def test_metric_lines_say_which_way_is_better(project: Project) -> None:
         None,
     )
     fewer_duplicates = MetricLine(MEASURES[6], 0.5, 0.25)
-    assert (fewer_duplicates.measure.key, fewer_duplicates.better) == ("duplicate_pairs@k", True)
+    assert (fewer_duplicates.name, fewer_duplicates.better) == ("duplicate_pairs@k", True)
     assert MetricLine(MEASURES[0], None, 0.5).delta_text() == "–"
 
 
 def test_significance_in_words_small_and_decisive(project: Project) -> None:
-    run = read_run(project.runs / LATEST)
+    run = run_view(project.runs / LATEST)
     assert significance_lines(run.comparison("c40")) == [
         "Δ recall@k -0.333, 95% CI [-1.000, +1.000]",
         "  paired bootstrap, 10000 resamples, seed 0",
         "1 gained / 2 lost: too small to be decisive (3 answerable queries < 30)",
     ]
-    decisive = {
-        "overall": {"counts": {"gained": 1, "lost": 9}},
-        "significance": {"decisive": True, "mcnemar_p": 22 / 1024, "recall_interval": None},
-    }
+    decisive = Comparison(
+        "base", "cand", {}, GroupComparison(10, StatusCounts(gained=1, lost=9), {}), {},
+        Significance(10, True, None, 22 / 1024, None),
+    )  # fmt: skip
     # 2 · P(X ≤ 1) for X ~ Binomial(10, ½) = 2 · 11/1024
     assert significance_lines(decisive) == ["McNemar exact p = 0.0215 (1 gained / 9 lost)"]
 
 
 def test_the_cut_query_in_detail(project: Project) -> None:
-    run = read_run(project.runs / LATEST)
+    run = run_view(project.runs / LATEST)
     detail = query_detail(run, "q-0001", "c40", project.corpus, {"q-0001": "the words"})
     assert (detail.status, detail.cause, detail.text) == ("lost", "cut", "the words")
     assert detail.spans == (Span.from_text(DOC_A, "a.md", 20, 59),)
@@ -141,7 +149,7 @@ def test_the_cut_query_in_detail(project: Project) -> None:
 
 
 def test_the_crowded_query_shows_its_first_match_below_k(project: Project) -> None:
-    run = read_run(project.runs / LATEST)
+    run = run_view(project.runs / LATEST)
     cand = query_detail(run, "q-0002", "c40", project.corpus).candidate
     assert [(r.rank, r.chunk.doc, r.chunk.start, r.matches) for r in cand.top] == [
         (1, "b.md", 0, ())
@@ -162,7 +170,7 @@ def test_a_span_held_by_a_chunk_ranked_below_depth_disappeared() -> None:
 
 
 def test_a_run_on_another_corpus_cannot_be_drawn(project: Project) -> None:
-    run = read_run(project.runs / LATEST)
+    run = run_view(project.runs / LATEST)
     other = Corpus.from_texts({"a.md": DOC_A.upper(), "b.md": "x"})
     with pytest.raises(SpanlabError, match="was made on corpus sha256:"):
         query_detail(run, "q-0001", "c40", other)

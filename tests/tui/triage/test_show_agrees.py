@@ -6,12 +6,11 @@ Both draw `evaluator.runs.boundary.DocView`; this reads each one's output back i
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from textual.content import Content
 from textual.widgets import Static
 
+from evaluator.runs.model import read_run
 from evaluator.runs.show import show_text
 from labeler.tui.app import SpanlabApp
 from labeler.tui.triage import QueryScreen
@@ -41,8 +40,8 @@ def read_marks(line: str, start: int, marks: dict[str, tuple[bool, bool]],
 
 
 def show_marks(project: Project, query: str) -> tuple[int, Marks]:
-    data = json.loads((project.runs / LATEST / "run.json").read_text("utf-8"))
-    out = show_text(data, query, "c40", project.corpus).split("\n")
+    run = read_run(project.runs / LATEST)
+    out = show_text(run, query, "c40", project.corpus).split("\n")
     at = next(i for i, line in enumerate(out) if line.startswith("── a.md"))
     start = int(out[at].split()[2].split("..")[0])
     return start, read_marks(out[at + 1], start, SHOW_MARKS, skip="⟦⟧")

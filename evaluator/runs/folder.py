@@ -1,0 +1,52 @@
+"""Write a run folder, `.spanlab/runs/<id>/` (§9): run.json, report.md, junit.xml and
+frontier.svg, every one from the same RunFile; then index the run for triage.
+
+The RunFile is all the writer sees, so each file shows exactly what run.json holds. The
+files are written into a hidden folder beside it and renamed into place when all are
+written, so a run folder appears only complete (a full disk leaves nothing behind).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from evaluator.runs import index as runs_index
+from evaluator.runs.frontier import frontier_points, frontier_svg
+from evaluator.runs.junit import junit_xml
+from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
+from evaluator.runs.report import report_md
+from labeler.core.errors import StoreError
+
+ASIDE_PREFIX = "."
+"""Run folders being written start with this, so listings pass them by."""
+
+
+def write_run(run: RunFile, runs_dir: Path) -> Path:
+    """Write every file of the run into `runs_dir/<id>`, whole or not at all; returns it."""
+    folder = runs_dir / run.id
+    if folder.exists():
+        raise StoreError("a run folder of that id exists already", file=str(folder))
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+        aside = Path(tempfile.mkdtemp(prefix=f"{ASIDE_PREFIX}{run.id}.", dir=runs_dir))
+    except OSError as exc:
+        raise StoreError(f"cannot write the run: {exc.strerror}", file=str(runs_dir)) from None
+    try:
+        _write_files(run, aside)
+        os.rename(aside, folder)
+    except (OSError, StoreError) as exc:
+        shutil.rmtree(aside, ignore_errors=True)
+        reason = exc.strerror if isinstance(exc, OSError) else exc.message
+        raise StoreError(f"cannot write the run: {reason}", file=str(folder)) from None
+    runs_index.record(runs_dir, run, folder)
+    return folder
+
+
+def _write_files(run: RunFile, folder: Path) -> None:
+    write_run_file(run, folder / FILE_NAME)
+    (folder / "report.md").write_text(report_md(run), "utf-8")
+    (folder / "junit.xml").write_text(junit_xml(run), encoding="utf-8")
+    (folder / "frontier.svg").write_text(frontier_svg(frontier_points(run)), encoding="utf-8")

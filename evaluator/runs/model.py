@@ -1,0 +1,155 @@
+"""run.json's one owner: the whole document as a frozen `RunFile`, its reader and its writer.
+
+Nothing else parses or writes run.json (ranx's `Run.from_file` / `Run.save`): every view of
+a run reads attributes, and a malformed file is one `RunFileError` naming the file and the
+key. The parts live in `model_parts` (run-wide) and `model_queries` (per query).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluator.metrics.compare import Comparison
+from evaluator.runs.model_json import Reader, RunFileError
+from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
+from evaluator.runs.model_queries import QueryRecord, read_comparison
+from labeler.core.errors import StoreError
+
+FORMAT = "spanlab.run/1"
+"""The `format` every run.json this spanlab reads and writes carries."""
+FILE_NAME = "run.json"
+"""Its name in the run folder."""
+
+
+@dataclass(frozen=True)
+class RunFile:
+    """One run as run.json holds it: offsets, hashes and numbers (text only when asked)."""
+
+    id: str
+    """Run id, `YYYYmmdd-HHMMSS-microseconds`."""
+    started: str
+    """ISO time the run started (UTC)."""
+    seconds: float
+    """Wall time of the whole run."""
+    passed: bool
+    """Whether every gate held."""
+    manifest: Manifest
+    """What was measured, and with what."""
+    candidates: tuple[CandidateRecord, ...]
+    """Every candidate, baseline first, in run order."""
+    comparisons: Mapping[str, Comparison]
+    """Candidate name -> its comparison with the baseline (the baseline has none)."""
+    gates: tuple[GateRecord, ...]
+    """Every gate's outcome, in a stable order."""
+    queries: Mapping[str, QueryRecord]
+    """Query id -> the query and every candidate's result, in label order."""
+
+    @property
+    def baseline(self) -> CandidateRecord:
+        return next(c for c in self.candidates if c.baseline)
+
+    @property
+    def names(self) -> list[str]:
+        """Every candidate's name, baseline first."""
+        return [c.name for c in self.candidates]
+
+    @property
+    def others(self) -> list[str]:
+        """The compared candidates' names."""
+        return [c.name for c in self.candidates if not c.baseline]
+
+    def candidate(self, name: str) -> CandidateRecord:
+        """The candidate `name`; an unknown one raises RunFileError naming the run."""
+        found = next((c for c in self.candidates if c.name == name), None)
+        if found is None:
+            raise RunFileError(f"no candidate {name!r} in run {self.id}", key="candidate")
+        return found
+
+    @classmethod
+    def from_json(cls, data: object, *, file: str) -> RunFile:
+        """The run in a parsed run.json; anything off raises RunFileError naming the key."""
+        r = Reader(data, file)
+        r.mapping()
+        if (found := r.at("format").text()) != FORMAT:
+            r.at("format").fail(f"{found!r} is not a spanlab run ({FORMAT})")
+        run = cls(
+            r.at("id").text(), r.at("started").text(), r.at("seconds").number(),
+            r.at("passed").flag(), Manifest.from_json(r.at("manifest")),
+            tuple(CandidateRecord.from_json(n, c) for n, c in r.at("candidates").items()),
+            {n: read_comparison(c) for n, c in r.at("comparisons").items()},
+            tuple(GateRecord.from_json(g) for g in r.at("gates").array()),
+            {q: QueryRecord.from_json(q, e) for q, e in r.at("queries").items()},
+        )  # fmt: skip
+        run._check(r)
+        return run
+
+    def _check(self, r: Reader) -> None:
+        """What the views rely on beyond types: one baseline, every candidate everywhere."""
+        if sum(c.baseline for c in self.candidates) != 1:
+            r.at("candidates").fail("must hold exactly one candidate with `baseline: true`")
+        names = self.names
+        for qid, query in self.queries.items():
+            if set(query.candidates) != set(names):
+                where = r.at("queries").at(qid).at("candidates")
+                where.fail(f"must hold every candidate of the run: {', '.join(names)}")
+        for name, comp in self.comparisons.items():
+            if name not in self.others:
+                r.at("comparisons").at(name).fail("compares no candidate of the run")
+            if unknown := set(comp.queries) - set(self.queries):
+                r.at("comparisons").at(name).fail(f"names unknown query {min(unknown)!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The run.json document, key for key as spanlab writes it."""
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "started": self.started,
+            "seconds": self.seconds,
+            "passed": self.passed,
+            "manifest": self.manifest.to_json(),
+            "candidates": {c.name: c.to_json() for c in self.candidates},
+            "comparisons": {name: comp.to_json() for name, comp in self.comparisons.items()},
+            "gates": [g.to_json() for g in self.gates],
+            "queries": {qid: q.to_json() for qid, q in self.queries.items()},
+        }
+
+    def dumps(self) -> str:
+        """run.json's text: one-space indents, UTF-8 as is."""
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=str) + "\n"
+
+
+def read_run(folder: Path) -> RunFile:
+    """The run in `folder`; a missing, unreadable or malformed run.json raises RunFileError."""
+    path = folder / FILE_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RunFileError("no such run", file=str(path)) from None
+    except OSError as exc:
+        raise RunFileError(f"cannot read the run: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RunFileError("not UTF-8 text", file=str(path), offset=exc.start) from None
+    except json.JSONDecodeError as exc:
+        raise RunFileError(f"not JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:
+        raise RunFileError(f"not JSON: {exc}", file=str(path)) from None
+    return RunFile.from_json(data, file=str(path))
+
+
+def write_run_file(run: RunFile, path: Path) -> None:
+    """Write the run's run.json at `path` (the run folder's, or a copy `eval --json` asks for),
+    whole: written beside it, then renamed over it."""
+    aside = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        aside.write_text(run.dumps(), encoding="utf-8")
+        os.replace(aside, path)
+    except OSError as exc:
+        aside.unlink(missing_ok=True)
+        raise StoreError(f"cannot write run.json: {exc.strerror}", file=str(path)) from None

@@ -1,0 +1,217 @@
+"""The run-wide parts of run.json as frozen values: manifest, candidates and gates.
+
+Each part reads itself from a checked `Reader` and writes itself back key for key in the
+order spanlab writes it, so a run read and written again is the same file. Free-form
+parts (versions, embedding info, timings, index details) pass through as mappings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any, get_type_hints
+
+from evaluator.candidates import Settings
+from evaluator.chunking.spec import SplitterSpec
+from evaluator.metrics import Group
+from evaluator.runs.model_json import Reader
+
+_READ_SETTING = {str: Reader.text, int: Reader.integer, float: Reader.number}
+"""How a setting of each type is read."""
+
+
+@dataclass(frozen=True)
+class CandidatesFileRef:
+    """Which candidates file the run measured."""
+
+    path: str
+    """As given (`candidates.toml`, or `preset:chroma-report`)."""
+    hash: str
+    """sha256 of its bytes."""
+
+    @classmethod
+    def from_json(cls, r: Reader) -> CandidatesFileRef:
+        return cls(r.at("path").text(), r.at("hash").text())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "hash": self.hash}
+
+
+def read_settings(r: Reader) -> Settings:
+    """The frozen `[settings]`; a setting added since the run was written reads as its default."""
+    hints = get_type_hints(Settings)
+    given = r.mapping()
+    values: dict[str, Any] = {
+        f.name: _READ_SETTING[hints[f.name]](r.at(f.name))
+        for f in fields(Settings)
+        if f.name in given or f.default is MISSING
+    }
+    return Settings(**values)
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    return {f.name: getattr(settings, f.name) for f in fields(settings)}
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What the run measured and with what: versions, hashes, settings, seeds, model."""
+
+    versions: Mapping[str, Any]
+    """spanlab, chromadb, transformers, tokenizers, onnxruntime, numpy and python versions."""
+    corpus_hash: str
+    """The corpus measured."""
+    label_set_hash: str
+    """The labels measured."""
+    candidates_file: CandidatesFileRef
+    """The candidates file."""
+    settings: Settings
+    """The frozen settings every candidate shared."""
+    bootstrap_seed: int
+    """Seed of the bootstrap interval (`seeds.bootstrap`)."""
+    embedding: Mapping[str, Any]
+    """The embedding model's name, id and fingerprint, and cache counts."""
+    include_text: bool
+    """Whether the run folder holds query text (`--include-text`)."""
+    skipped_queries: tuple[str, ...]
+    """Drafts left out: no evidence and not marked abstain."""
+
+    @property
+    def model_id(self) -> str | None:
+        """The embedding model's id; None when no model was loaded (lexical retriever)."""
+        found = self.embedding.get("model_id")
+        return None if found is None else str(found)
+
+    @classmethod
+    def from_json(cls, r: Reader) -> Manifest:
+        return cls(
+            r.at("versions").mapping(), r.at("corpus_hash").text(), r.at("label_set_hash").text(),
+            CandidatesFileRef.from_json(r.at("candidates_file")), read_settings(r.at("settings")),
+            r.at("seeds").at("bootstrap").integer(), r.at("embedding").mapping(),
+            r.at("include_text").flag(), r.at("skipped_queries").texts(),
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "versions": dict(self.versions),
+            "corpus_hash": self.corpus_hash,
+            "label_set_hash": self.label_set_hash,
+            "candidates_file": self.candidates_file.to_json(),
+            "settings": settings_json(self.settings),
+            "seeds": {"bootstrap": self.bootstrap_seed},
+            "embedding": dict(self.embedding),
+            "include_text": self.include_text,
+            "skipped_queries": list(self.skipped_queries),
+        }
+
+
+def read_spec(r: Reader) -> SplitterSpec:
+    """A candidate's splitter as run.json records it (its fingerprint fields); a library
+    splitter's or chunk file's `options` too (§14)."""
+    options = r.at("options").mapping() if "options" in r.mapping() else {}
+    return SplitterSpec(
+        r.at("splitter").text(), r.at("size").integer(), r.at("overlap").integer(),
+        r.at("unit").text(), r.at("tokenizer").opt_text(), r.at("function").opt_text(),
+        options,
+    )  # fmt: skip
+
+
+def read_groups(r: Reader) -> dict[str, dict[str, Group]]:
+    """Breakdowns: dimension (slice, boundary, doc) -> key -> queries and aggregates."""
+    return {
+        dim: {
+            key: Group(g.at("queries").integer(), g.at("metrics").numbers())
+            for key, g in groups.items()
+        }
+        for dim, groups in r.items()
+    }
+
+
+@dataclass(frozen=True)
+class CandidateRecord:
+    """One candidate's index and aggregates, as the run measured them."""
+
+    name: str
+    """Its name, as reports print it."""
+    baseline: bool
+    """Whether the others are compared with it."""
+    splitter_version: str
+    """The splitter arithmetic's version when the run cut (`spanlab-splitters/1`)."""
+    spec: SplitterSpec
+    """How it cut, rebuilt from its fingerprint fields."""
+    splitter_fingerprint: str
+    """The fingerprint of `spec` when the run cut: another one means other splitter code."""
+    metrics: Mapping[str, float | None]
+    """Every measure's aggregate and every index figure, by registry name."""
+    breakdowns: Mapping[str, Mapping[str, Group]]
+    """Aggregates by slice, boundary pattern and document."""
+    timings: Mapping[str, Any]
+    """Seconds, each labelled warm or cold."""
+    embeddings: Mapping[str, Any]
+    """Texts embedded (computed) and served from the cache (cached)."""
+    index: Mapping[str, Any]
+    """Retriever details: collection, HNSW settings, ANN agreement."""
+
+    def metric(self, name: str) -> float | None:
+        """The figure `name` (a registry name); None when undefined or not measured."""
+        return self.metrics.get(name)
+
+    @classmethod
+    def from_json(cls, name: str, r: Reader) -> CandidateRecord:
+        splitter = r.at("splitter")
+        return cls(
+            name, r.at("baseline").flag(), splitter.at("version").text(), read_spec(splitter),
+            r.at("splitter_fingerprint").text(), r.at("metrics").numbers(),
+            read_groups(r.at("breakdowns")), r.at("timings").mapping(),
+            r.at("embeddings").mapping(), r.at("index").mapping(),
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        fingerprinted = self.spec.fingerprint_fields()
+        fingerprinted.pop("version")
+        return {
+            "baseline": self.baseline,
+            "splitter": {"version": self.splitter_version, **fingerprinted},
+            "splitter_fingerprint": self.splitter_fingerprint,
+            "metrics": dict(self.metrics),
+            "breakdowns": {
+                dim: {key: asdict(g) for key, g in groups.items()}
+                for dim, groups in self.breakdowns.items()
+            },
+            "timings": dict(self.timings),
+            "embeddings": dict(self.embeddings),
+            "index": dict(self.index),
+        }
+
+
+@dataclass(frozen=True)
+class GateRecord:
+    """One release gate's outcome for one candidate and scope."""
+
+    candidate: str
+    """The candidate judged."""
+    scope: str
+    """`overall` or `slice:<name>`."""
+    gate: str
+    """The gate's key (`max_lost`)."""
+    limit: float
+    """The limit from the candidates file."""
+    value: float | None
+    """What the candidate measured; None when the scope has no data (passes)."""
+    passed: bool
+    """Whether the limit holds."""
+
+    @property
+    def slice(self) -> str | None:
+        """The slice a per-slice gate judges; None for an overall one."""
+        return self.scope.removeprefix("slice:") if self.scope.startswith("slice:") else None
+
+    @classmethod
+    def from_json(cls, r: Reader) -> GateRecord:
+        return cls(
+            r.at("candidate").text(), r.at("scope").text(), r.at("gate").text(),
+            r.at("limit").number(), r.at("value").opt_number(), r.at("passed").flag(),
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,213 @@
+"""The per-query parts of run.json as frozen values: each query's evidence and, per
+candidate, its ranked list, values and status; and each comparison with the baseline.
+
+Comparisons are read back into `evaluator.metrics.compare`'s own values, so a comparison
+from a file and one just computed are the same type, status and cause included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from evaluator.chunk import Chunk
+from evaluator.metrics import Value
+from evaluator.metrics.compare import (
+    Cause,
+    Comparison,
+    GroupComparison,
+    Interval,
+    QueryChange,
+    Significance,
+    Status,
+    StatusCounts,
+)
+from evaluator.metrics.registry import FIRST_RANKS
+from evaluator.runs.model_json import Reader
+
+
+class RankedEntry(NamedTuple):
+    """One retrieved chunk, as offsets: written as `[chunk_id, doc, start, end, score]`."""
+
+    chunk_id: str
+    """The chunk's id."""
+    doc: str
+    """Its document."""
+    start: int
+    """First code point."""
+    end: int
+    """End, exclusive."""
+    score: float
+    """Retriever score, rounded to 6 places."""
+
+    @property
+    def chunk(self) -> Chunk:
+        return Chunk(self.chunk_id, self.doc, self.start, self.end)
+
+    @classmethod
+    def from_json(cls, r: Reader) -> RankedEntry:
+        parts = r.array()
+        if len(parts) != 5:
+            r.fail(f"must be [chunk_id, doc, start, end, score], not {len(parts)} items")
+        chunk_id, doc, start, end, score = parts
+        return cls(chunk_id.text(), doc.text(), start.integer(), end.integer(), score.number())
+
+    def to_json(self) -> list[Any]:
+        return list(self)
+
+
+def read_value(r: Reader) -> Value | None:
+    """A per-query value: a number, a flag, null, or first-match ranks (an array)."""
+    if r.value is None or isinstance(r.value, bool):
+        return r.value
+    if isinstance(r.value, list):
+        return tuple(item.nullable(Reader.integer) for item in r.array())
+    return r.number()
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """One query in one candidate: what it retrieved and how that compares."""
+
+    ranked: tuple[RankedEntry, ...]
+    """The ranked list, to depth."""
+    values: Mapping[str, Value | None]
+    """Measure name -> this query's value (None: undefined for it)."""
+    status: Status | None
+    """Against the baseline; None for the baseline and for abstention queries."""
+    cause: Cause | None
+    """For a loss: why the candidate missed."""
+
+    @property
+    def first_match_ranks(self) -> tuple[int | None, ...] | None:
+        """Per span, the first matching rank within depth; None for an abstention query."""
+        ranks = self.values.get(FIRST_RANKS)
+        return ranks if isinstance(ranks, tuple) else None
+
+    @classmethod
+    def from_json(cls, r: Reader) -> QueryResult:
+        return cls(
+            tuple(RankedEntry.from_json(e) for e in r.at("ranked").array()),
+            {name: read_value(v) for name, v in r.at("values").items()},
+            r.at("status").nullable(lambda s: s.choice(Status)),
+            r.at("cause").nullable(lambda c: c.choice(Cause)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ranked": [e.to_json() for e in self.ranked],
+            "values": {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()},
+            "status": None if self.status is None else self.status.value,
+            "cause": None if self.cause is None else self.cause.value,
+        }
+
+
+@dataclass(frozen=True)
+class EvidenceRef:
+    """An evidence span by offsets only: run.json holds no text unless asked."""
+
+    doc: str
+    """Document id."""
+    start: int
+    """First code point."""
+    end: int
+    """End, exclusive."""
+
+    @classmethod
+    def from_json(cls, r: Reader) -> EvidenceRef:
+        return cls(r.at("doc").text(), r.at("start").integer(), r.at("end").integer())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"doc": self.doc, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """One labelled query and what every candidate did with it."""
+
+    id: str
+    """Query id."""
+    abstain: bool
+    """Marked as having no answer in the corpus."""
+    boundary: str
+    """The boundary pattern it exercises."""
+    slices: tuple[str, ...]
+    """Its slices."""
+    evidence: tuple[EvidenceRef, ...]
+    """Its evidence spans, in label order."""
+    candidates: Mapping[str, QueryResult]
+    """Candidate name -> its result, in run order."""
+    text: str | None = None
+    """The query text, only in a run made with `--include-text`."""
+
+    @property
+    def answerable(self) -> bool:
+        return not self.abstain and bool(self.evidence)
+
+    @property
+    def docs(self) -> tuple[str, ...]:
+        """The documents its evidence lies in, sorted."""
+        return tuple(sorted({e.doc for e in self.evidence}))
+
+    @classmethod
+    def from_json(cls, qid: str, r: Reader) -> QueryRecord:
+        text = r.at("text").text() if "text" in r.mapping() else None
+        return cls(
+            qid, r.at("abstain").flag(), r.at("boundary").text(), r.at("slices").texts(),
+            tuple(EvidenceRef.from_json(e) for e in r.at("evidence").array()),
+            {name: QueryResult.from_json(c) for name, c in r.at("candidates").items()}, text,
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "abstain": self.abstain,
+            "boundary": self.boundary,
+            "slices": list(self.slices),
+            "evidence": [e.to_json() for e in self.evidence],
+            "candidates": {name: c.to_json() for name, c in self.candidates.items()},
+        }
+        if self.text is not None:
+            data["text"] = self.text
+        return data
+
+
+def read_group_comparison(r: Reader) -> GroupComparison:
+    c = r.at("counts")
+    counts = StatusCounts(*(c.at(k).integer() for k in
+                            ("gained", "lost", "unchanged_hit", "unchanged_miss")))  # fmt: skip
+    return GroupComparison(r.at("queries").integer(), counts, r.at("deltas").numbers())
+
+
+def read_interval(r: Reader) -> Interval:
+    return Interval(
+        r.at("mean_difference").number(), r.at("low").number(), r.at("high").number(),
+        r.at("pairs").integer(), r.at("resamples").integer(), r.at("seed").integer(),
+    )  # fmt: skip
+
+
+def read_significance(r: Reader) -> Significance:
+    return Significance(
+        r.at("answerable").integer(), r.at("decisive").flag(), r.at("reason").opt_text(),
+        r.at("mcnemar_p").opt_number(), r.at("recall_interval").nullable(read_interval),
+    )  # fmt: skip
+
+
+def read_change(r: Reader) -> QueryChange:
+    return QueryChange(
+        r.at("query").text(), r.at("status").nullable(lambda s: s.choice(Status)),
+        r.at("recall_delta").opt_number(), r.at("top1_delta").opt_number(),
+        r.at("cause").nullable(lambda c: c.choice(Cause)),
+    )  # fmt: skip
+
+
+def read_comparison(r: Reader) -> Comparison:
+    """A candidate against the baseline, as `Comparison.to_json` wrote it."""
+    return Comparison(
+        r.at("baseline").text(), r.at("candidate").text(),
+        {qid: read_change(c) for qid, c in r.at("queries").items()},
+        read_group_comparison(r.at("overall")),
+        {dim: {key: read_group_comparison(g) for key, g in groups.items()}
+         for dim, groups in r.at("breakdowns").items()},
+        read_significance(r.at("significance")),
+    )  # fmt: skip
