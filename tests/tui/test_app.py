@@ -111,8 +111,8 @@ async def test_theme_is_applied_and_our_variables_resolve(store: Store, corpus: 
     async with app.run_test(size=(80, 24)):
         assert app.theme == "spanlab-light"
         variables = app.get_css_variables()
-        assert variables["span-current"] == "#a8cdf5"
-        assert variables["selection"] == "#e0c0f0"
+        assert variables["span-current"] == "#a0d1fd"
+        assert variables["selection"] == "#f0a8fc"
 
 
 async def test_a_screen_that_cannot_open_says_why_and_the_person_stays(

@@ -34,13 +34,13 @@ async def test_the_palette_theme_recolours_spans_and_is_remembered(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("down")  # q-0002: its span is the current query's
         await pilot.pause()
-        assert span_background(app) == "#1f5f99"
+        assert span_background(app) == "#174fa5"
         await pilot.press("ctrl+p", *"theme", "enter")
         await pilot.pause()
         await pilot.press(*"spanlab-light", "enter")
         await pilot.pause()
         assert app.theme == "spanlab-light"
-        assert span_background(app) == "#a8cdf5"
+        assert span_background(app) == "#a0d1fd"
     assert saved_theme(prefs) == "spanlab-light"
     assert starting_theme(None, prefs) == "spanlab-light"
     assert starting_theme("high-contrast", prefs) == "high-contrast"
