@@ -17,14 +17,12 @@ from evaluator.pipeline.run import run_evaluation
 from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
+from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
 from labeler.core import binding, config, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Query
-
-RUNS_DIR = ".spanlab/runs"
-"""Where a project's run folders live, relative to its root."""
 
 
 @dataclass(frozen=True)

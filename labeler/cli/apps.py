@@ -1,4 +1,5 @@
-"""`spanlab label` and `spanlab triage`: the CLI builds the app's world, then hands it over.
+"""`spanlab label` and `spanlab triage`: the CLI builds the app's world, then hands it over;
+both open the one app, on the screen they name.
 
 The store and corpus are opened here (STYLE habit 1) and Textual is imported only when a
 screen opens, so every other command starts without it.
@@ -10,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from evaluator.pipeline.project import RUNS_DIR
+from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     AnnotatorOpt,
     CorpusOpt,
@@ -22,7 +23,6 @@ from labeler.cli._common import (
     project,
     read_corpus,
 )
-from labeler.core import binding
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
 
@@ -54,9 +54,10 @@ def label(
             f"{status.waiting} span(s) wait for review after the corpus changed",
             hint="run `spanlab review` first, so no label is shown at a wrong place",
         )
-    from labeler.tui.launch import run_label_app
+    from labeler.tui.launch import run_app
 
-    run_label_app(store, docs, annotator=annotator_name(annotator), theme=theme)
+    run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
+            runs_dir=proj.root / RUNS_DIR)  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -71,15 +72,8 @@ def triage(
     """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
     proj = project(corpus, db)
     docs = read_corpus(proj)
-    from labeler.tui.triage.launch import label_opener, run_triage_app
+    from labeler.tui.launch import run_app
 
-    opener, texts = None, None
-    if proj.db.exists():
-        store = Store.open(proj.db, create=False)
-        if not binding.sync(store, docs).waiting:
-            opener = label_opener(store, docs, annotator=annotator_name(annotator))
-        texts = {q.id: q.text for q in store.queries()}
-    run_triage_app(
-        proj.root / RUNS_DIR, docs, run_id=run, theme=theme, open_label=opener,
-        texts=texts,
-    )  # fmt: skip
+    store = Store.open(proj.db, create=False) if proj.db.exists() else None
+    run_app(store, docs, annotator=annotator_name(annotator), screen="triage", theme=theme,
+            runs_dir=proj.root / RUNS_DIR, run_id=run)  # fmt: skip

@@ -2,7 +2,8 @@
 
 `eval --labels FILE` and `gate` need only the corpus folder and the frozen label set — no
 store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input, 3 spanlab
-itself failed (so a crash never reads as a broken gate).
+itself failed (so a crash never reads as a broken gate). The evaluator is imported inside
+each command, so `spanlab label` does not load it (SPEC §12: app ready ≤ 1 s).
 """
 
 from __future__ import annotations
@@ -16,13 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from evaluator.metrics.compare import Status
-from evaluator.pipeline import demo as demo_copy
-from evaluator.pipeline.project import RUNS_DIR, evaluate_project
-from evaluator.runs.model import write_run_file
-from evaluator.runs.show import load_run, show_text
-from evaluator.runs.summary import print_run
-from evaluator.runs.trec import export_trec, trec_run
+from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     ChromaOpt,
     CorpusOpt,
@@ -59,6 +54,10 @@ def demo(
     ),
 ) -> None:
     """The bundled demo, end to end, offline: corpus, labels, Chroma + MiniLM evaluation."""
+    from evaluator.metrics.compare import Status
+    from evaluator.pipeline import demo as demo_copy
+    from evaluator.runs.summary import print_run
+
     console = Console()
     copy = demo_copy.prepare(directory)
     console.print(f"working copy  {copy.folder}")
@@ -97,6 +96,10 @@ def eval_command(
     db: DbOpt = None,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
+    from evaluator.pipeline.project import evaluate_project
+    from evaluator.runs.model import write_run_file
+    from evaluator.runs.summary import print_run
+
     done = evaluate_project(
         candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
         chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
@@ -120,6 +123,8 @@ def gate_command(
 ) -> None:
     """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
     spanlab itself fails, so a crash never reads as a broken gate)."""
+    from evaluator.pipeline.project import evaluate_project
+
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
     try:
@@ -155,6 +160,8 @@ def show_command(
     corpus: CorpusOpt = None,
 ) -> None:
     """A query's evidence with baseline and candidate cuts, and both top-k lists."""
+    from evaluator.runs.show import load_run, show_text
+
     proj = project(corpus)
     found = load_run(proj.root / RUNS_DIR, run)
     docs = read_corpus(proj)
@@ -176,6 +183,8 @@ def trec_command(
 ) -> None:
     """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
     NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    from evaluator.runs.trec import export_trec, trec_run
+
     proj = project(corpus)
     for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
         typer.echo(str(path))

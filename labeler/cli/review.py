@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     AnnotatorOpt,
     CorpusOpt,
@@ -56,9 +57,10 @@ def review_command(
             typer.echo(render_json(store, docs, items) if as_json else render_table(items))
             return
         binding.sync(store, docs)
-        from labeler.tui.review import run_review_app  # Textual loads only for the screen
+        from labeler.tui.launch import run_app  # Textual loads only for the screen
 
-        run_review_app(store, docs, annotator=annotator_name(annotator), theme=theme)
+        run_app(store, docs, annotator=annotator_name(annotator), screen="review",
+                theme=theme, runs_dir=proj.root / RUNS_DIR)  # fmt: skip
     finally:
         store.close()
 

@@ -1,98 +1,171 @@
-"""The labelling app: it is handed its world (store, corpus, annotator) and shows screens.
+"""The one spanlab app: it is handed its world (store, corpus, annotator, runs folder) and
+shows the screens of `modes.MODES` — label, review, triage, stats — one Textual mode each.
 
-It owns what is app-wide: themes from `themes/`, the poll that notices other annotators'
-commits, the help and stats screens, and the command palette entries. Everything about
-labelling lives in the label screen.
+It owns what is app-wide: themes from `themes/`, switching between screens (keys and the
+palette), the poll that notices other annotators' commits, the help, and the palette.
+Everything about one screen lives in that screen's package.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.theme import Theme
 
 from labeler.core.corpus import Corpus
+from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
 from labeler.tui.base import ThemedApp
-from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
+from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.messages import LabelsChanged
+from labeler.tui.modes import BY_NAME, MODES, KeyGroups
+from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
-from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.settings import Settings
-from labeler.tui.widgets.document_view import DocumentView
+from labeler.tui.triage import LabelRequested
+
+DEFAULT = "_default"
+"""Textual's first mode: a blank screen the app leaves at once for the screen it opens on
+(Textual cannot switch back to `_default`, so every screen of ours is a mode of its own)."""
+
+
+@runtime_checkable
+class HasCommands(Protocol):
+    """A screen that offers its own palette entries: (title, help, callback)."""
+
+    def palette_commands(self) -> Iterable[SystemCommand]: ...
 
 
 class SpanlabApp(ThemedApp):
-    """Label queries against a corpus; every edit is committed at once."""
+    """Label, review and triage in one app; `screen` names the one it opens on."""
 
     TITLE = "spanlab"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("question_mark", "help", "Keys"),
-        Binding("ctrl+t", "stats", "Stats", show=False),
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        *(Binding(m.key, f"switch('{m.name}')", m.title, show=False) for m in MODES),
+        Binding("ctrl+b", "switch('triage')", "", show=False),  # the old triage app's key
     ]
 
-    def __init__(
-        self,
-        store: Store,
-        corpus: Corpus,
-        *,
-        annotator: str,
-        theme: str | None = None,
-        settings: Settings | None = None,
-    ) -> None:
-        super().__init__(theme=theme, stylesheets=[LABEL_STYLESHEET])
-        self.store = store
-        self.corpus = corpus
-        self.editor = Editor(store, corpus, annotator)
-        """Every edit goes through it, so every edit can be undone."""
+    def __init__(self, store: Store | None, corpus: Corpus, *, annotator: str,
+                 screen: str = "label", runs_dir: Path | None = None,
+                 run_id: str | None = None, texts: Mapping[str, str] | None = None,
+                 theme: str | None = None, settings: Settings | None = None,
+                 prefs: Path | None = None) -> None:  # fmt: skip
+        if screen not in BY_NAME:
+            raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
+        self.start = screen
+        """The screen the app opens on."""
+        super().__init__(theme=theme)
+        self.title = window_title(screen)
+        self.store, self.corpus, self.annotator = store, corpus, annotator
+        self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
+        self._editor = Editor(store, corpus, annotator) if store is not None else None
         self.settings = settings or Settings()
         """Blinking and polling (tests turn them down)."""
-        self._seen_version = store.data_version()
+        self.prefs = prefs
+        """Where the chosen theme is remembered (None: nowhere)."""
+        self._seen_version = store.data_version() if store is not None else 0
+        self._built: list[Screen[Any]] = []
+        self._opened: set[str] = set()
+        self._previous = screen
+        for mode in MODES:
+            self.add_mode(mode.name, self._builder(mode.name))
 
-    def get_default_screen(self) -> Screen[Any]:
-        return LabelScreen(self.editor)
+    @property
+    def editor(self) -> Editor:
+        """Every label edit goes through it, so every edit can be undone across visits."""
+        if self._editor is None:
+            raise StoreError("no label store here")
+        return self._editor
+
+    @property
+    def mode_name(self) -> str:
+        """The screen the person is on: `label`, `review`, `triage` or `stats`."""
+        return self.start if self.current_mode == DEFAULT else self.current_mode
+
+    def _builder(self, name: str) -> Callable[[], Screen[Any]]:
+        return lambda: self._build(name)
+
+    def _build(self, name: str) -> Screen[Any]:
+        built = BY_NAME[name].build(self)
+        self._built.append(built)
+        self._opened.add(name)
+        return built
 
     def on_mount(self) -> None:
-        self.set_interval(self.settings.poll_interval, self.poll)
+        self._go(self.start)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        if self.store is not None:
+            self.set_interval(self.settings.poll_interval, self.poll)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        if self.prefs is not None:
+            save_theme(self.prefs, theme.name)
 
     def poll(self) -> None:
         """Tell every screen when another connection has committed to the store."""
+        assert self.store is not None
         version = self.store.data_version()
         if version != self._seen_version:
             self._seen_version = version
-            for screen in self.screen_stack:
+            for screen in {*self._built, *self.screen_stack}:
                 screen.post_message(LabelsChanged(version))
 
-    def action_help(self) -> None:
-        groups = [
-            ("Document", DocumentView.BINDINGS),
-            ("Label screen", LabelScreen.BINDINGS),
-            ("Anywhere", self.BINDINGS),
-        ]
-        self.push_screen(HelpScreen(groups))
+    def action_switch(self, name: str) -> bool:
+        """Go to the named screen, as the person left it; say why when it cannot open."""
+        if name == self.mode_name:
+            return True
+        reason = BY_NAME[name].missing(self)
+        if reason is not None:
+            self.notify(reason, title=BY_NAME[name].title, severity="warning")
+            return False
+        self._previous = self.mode_name
+        self._go(name)
+        return True
 
-    def action_stats(self) -> None:
-        if not isinstance(self.screen, StatsScreen):
-            self.push_screen(StatsScreen(self.store))
+    def _go(self, name: str) -> None:
+        self.switch_mode(name)
+        self.title = window_title(name)
+
+    def action_go_back(self) -> None:
+        """Back to the screen before this one (stats' escape)."""
+        self.action_switch(self._previous if self._previous != self.mode_name else self.start)
+
+    def on_label_requested(self, message: LabelRequested) -> None:
+        if self.action_switch("label"):
+            screen = self.screen_stack[0]
+            assert isinstance(screen, LabelScreen)
+            screen.show_query(message.query)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.key_groups()))
+
+    def key_groups(self) -> KeyGroups:
+        """This screen's keys first, then those of the other screens opened, then the app's."""
+        here = BY_NAME[self.mode_name].groups()
+        if self.screen is not self.screen_stack[0]:  # e.g. the query screen over triage
+            top = type(self.screen).BINDINGS
+            here = sorted(here, key=lambda g: g[1] is not top)
+        others = [g for m in MODES if m.name in self._opened - {self.mode_name} for g in m.groups()]
+        return [*here, *others, ("Anywhere", self.BINDINGS)]
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Keys", "Every key of the label screen", self.action_help)
-        yield SystemCommand(
-            "Stats", "Queries per status, pattern, slice and annotator", self.action_stats
-        )
-        if isinstance(screen, LabelScreen):
-            for action, title, text in (
-                ("search", "Search the corpus", "Fuzzy search for the current query"),
-                ("open_document", "Open a document", "Pick a document to label in"),
-                ("new", "New query", "Create a query"),
-                ("duplicate", "Duplicate query", "Copy the current query with its evidence"),
-                ("undo", "Undo", "Undo the last edit"),
-                ("redo", "Redo", "Redo the last undone edit"),
-                ("toggle_versions", "Per-annotator view", "Colour spans by annotator"),
-            ):
-                yield SystemCommand(title, text, getattr(screen, f"action_{action}"))
+        ours = {"Keys", *(m.title for m in MODES)}
+        yield from (c for c in super().get_system_commands(screen) if c.title not in ours)
+        yield SystemCommand("Keys", "Every key of this screen and the app", self.action_help)
+        for m in MODES:
+            if m.name != self.mode_name:
+                yield SystemCommand(m.title, m.help, lambda n=m.name: self.action_switch(n))
+        if isinstance(screen, HasCommands):
+            yield from screen.palette_commands()
+
+
+def window_title(screen: str) -> str:
+    """`spanlab` on the label screen, `spanlab review` and so on elsewhere."""
+    return "spanlab" if screen == "label" else f"spanlab {screen}"

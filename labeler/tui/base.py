@@ -1,6 +1,6 @@
 """What every spanlab app shares: the app-wide stylesheets and palettes in `themes/`, and
-defaults for our own theme variables. The label, review and triage apps differ only in
-screens; each feature's screen brings its own .tcss from its package (`CSS_PATH`).
+defaults for our own theme variables. The one app shows the label, review, triage and
+stats screens; each brings its own .tcss from its package (`CSS_PATH`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,41 @@
-"""How the CLI starts the labelling app: it hands over the store and corpus it opened."""
+"""How the CLI starts the app: it hands over the store, corpus and runs folder it opened,
+and names the screen to open on. A bad theme or run id is refused before any terminal
+is touched."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
+from labeler.tui.prefs import prefs_path, saved_theme
+from labeler.tui.themes import load_themes
 
 
-def run_label_app(store: Store, corpus: Corpus, *, annotator: str, theme: str | None) -> None:
-    """Run the labelling app until the annotator quits; an unknown theme raises ConfigError."""
-    SpanlabApp(store, corpus, annotator=annotator, theme=theme).run()
+def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
+            theme: str | None = None, runs_dir: Path | None = None,
+            run_id: str | None = None) -> None:  # fmt: skip
+    """Run the app on `screen` until the person quits.
+
+    An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
+    StoreError.
+    """
+    if screen == "triage":
+        from evaluator.runs.index import find_run  # run.json's model: triage only
+
+        assert runs_dir is not None
+        run_id = find_run(runs_dir, run_id).id
+    prefs = prefs_path()
+    app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
+                     theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
+                     prefs=prefs)  # fmt: skip
+    app.run()
+
+
+def starting_theme(asked: str | None, prefs: Path) -> str | None:
+    """`--theme` when given, else the theme last chosen, if it still exists."""
+    if asked is not None:
+        return asked
+    saved = saved_theme(prefs)
+    return saved if saved in load_themes() else None

@@ -7,9 +7,11 @@ settings handed to the app, not patches of Textual internals. Widgets read them 
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from textual import events
 from textual.widgets import Input
 
 
@@ -53,3 +55,15 @@ class Field(Input):
 
     def on_mount(self) -> None:
         self.cursor_blink = settings_of(self.app).cursor_blink
+
+    def on_key(self, event: events.Key) -> None:
+        """Keep format characters (ZWJ, ZWNJ, …): Input drops them as unprintable, which
+        breaks a ZWJ emoji sequence into separate emoji."""
+        char = event.character
+        if char is not None and len(char) == 1 and unicodedata.category(char) == "Cf":
+            event.stop()
+            event.prevent_default()
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(char)
+            else:
+                self.replace(char, *self.selection)

@@ -16,11 +16,11 @@ from labeler.core.errors import ConfigError
 from labeler.core.resources import bundled
 
 VARIABLE_DEFAULTS: dict[str, str] = {
-    "span-current": "#1f5f99",
+    "span-current": "#174fa5",
     "span-other": "#35393f",
-    "selection": "#7a4f9e",
-    "annotator-a": "#1f5f99",
-    "annotator-b": "#8a6d1a",
+    "selection": "#8243a6",
+    "annotator-a": "#174fa5",
+    "annotator-b": "#c8962e",
     "boundary-baseline": "#3d8fd1",
     "boundary-candidate": "#e0a030",
     "match": "#806000",

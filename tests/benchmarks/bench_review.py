@@ -17,7 +17,8 @@ from labeler.core.anchoring import propose
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Query, Span, Status
-from labeler.tui.review import ReviewApp, ReviewScreen
+from labeler.tui.app import SpanlabApp
+from labeler.tui.review import ReviewScreen
 
 SPANS_PER_DOC = 10
 WHO = ("The customer", "A subscriber", "The account owner", "Each member", "The reseller")
@@ -57,7 +58,7 @@ def build(tmp: Path, n_docs: int) -> tuple[Store, Corpus]:
 
 async def open_screen(store: Store, corpus: Corpus, waiting: int) -> tuple[float, float]:
     """Seconds until the screen shows its list, and until the first candidates are in."""
-    app = ReviewApp(store, corpus, annotator="bench")
+    app = SpanlabApp(store, corpus, annotator="bench", screen="review")
     started = time.perf_counter()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

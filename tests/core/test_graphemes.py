@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from labeler.core import formats, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.graphemes import check_edges, is_boundary, snap
+from labeler.core.graphemes import check_edges, is_boundary, snap, whole_clusters
 from labeler.core.values import Span
 
 # (text, offsets that cut a cluster, what the cut is between)
@@ -142,9 +142,40 @@ def test_chroma_csv_refuses_a_span_that_cuts_a_cluster(tmp_path: Path) -> None:
 
 
 def test_a_selection_widens_to_whole_clusters() -> None:
-    from labeler.core.graphemes import whole_clusters
 
     text = "ok q\u0307 \U0001f469\u200d\U0001f4bb!"
     assert whole_clusters(text, 4, 4) == (3, 5)
     assert whole_clusters(text, 3, 8) == (3, 9)
     assert whole_clusters(text, 0, 2) == (0, 2)
+
+
+# -- whole clusters around a rough selection (find, mouse, keyboard) ----------------------
+
+FAMILY3 = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+"""man ZWJ woman ZWJ girl: five code points, one cluster."""
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "widened"),
+    [
+        ("(q\u0307) x", 0, 2, (0, 3)),  # q + combining dot above stays whole
+        ("Cafe\u0301!", 3, 4, (3, 5)),
+        (f"a{FAMILY3}b", 2, 3, (1, 6)),
+        ("\U0001f1eb\U0001f1f7 ok", 1, 1, (0, 2)),  # a flag is two regional indicators
+        ("a\r\nb", 2, 2, (1, 3)),
+        ("plain", 1, 3, (1, 3)),
+        ("", 0, 0, (0, 0)),
+    ],
+)
+def test_whole_clusters_widens_a_rough_selection(
+    text: str, start: int, end: int, widened: tuple[int, int]
+) -> None:
+    assert whole_clusters(text, start, end) == widened
+
+
+@given(st.text(max_size=30), st.integers(0, 30), st.integers(0, 30))
+def test_whole_clusters_only_grows_and_is_idempotent(text: str, a: int, b: int) -> None:
+    lo, hi = sorted((min(a, len(text)), min(b, len(text))))
+    start, end = whole_clusters(text, lo, hi)
+    assert 0 <= start <= lo <= hi <= end <= len(text)
+    assert whole_clusters(text, start, end) == (start, end)

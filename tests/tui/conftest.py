@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
@@ -61,3 +63,16 @@ def store(tmp_path: Path, corpus: Corpus) -> Iterator[Store]:
 @pytest.fixture
 def app(store: Store, corpus: Corpus) -> SpanlabApp:
     return SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
+
+
+def record_notes(app: App[None], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every message the app notifies from now on, in order (toasts are not read back)."""
+    seen: list[str] = []
+    show = app.notify
+
+    def notify(message: str, **options: Any) -> None:
+        seen.append(message)
+        show(message, **options)
+
+    monkeypatch.setattr(app, "notify", notify)
+    return seen

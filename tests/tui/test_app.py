@@ -17,7 +17,7 @@ from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.widgets.document_view import Role
-from tests.tui.conftest import BILLING, QUIET
+from tests.tui.conftest import BILLING, QUIET, record_notes
 
 
 async def until(pilot: Pilot[None], seen: Callable[[], bool]) -> None:
@@ -111,5 +111,16 @@ async def test_theme_is_applied_and_our_variables_resolve(store: Store, corpus: 
     async with app.run_test(size=(80, 24)):
         assert app.theme == "spanlab-light"
         variables = app.get_css_variables()
-        assert variables["span-current"] == "#a8cdf5"
-        assert variables["selection"] == "#e0c0f0"
+        assert variables["span-current"] == "#a0d1fd"
+        assert variables["selection"] == "#f0a8fc"
+
+
+async def test_a_screen_that_cannot_open_says_why_and_the_person_stays(
+    app: SpanlabApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = record_notes(app, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert isinstance(app.screen, LabelScreen) and app.mode_name == "label"
+        assert notes == ["no run yet: `spanlab eval` makes one"]

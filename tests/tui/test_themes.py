@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.color import Color as RichColor
+from rich.color import ColorSystem
+from textual.color import Color
 
 from labeler.core.errors import ConfigError
 from labeler.tui.themes import VARIABLE_DEFAULTS, load_theme, load_themes, resolve
@@ -47,3 +50,35 @@ def test_malformed_toml_is_a_config_error(tmp_path: Path) -> None:
     bad.write_text("name = \n")
     with pytest.raises(ConfigError, match="malformed theme"):
         load_theme(bad)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours."""
+
+    def luminance(hex_colour: str) -> float:
+        def channel(c: float) -> float:
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(x / 255) for x in Color.parse(hex_colour).rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("name", ["spanlab-dark", "spanlab-light", "spanlab-high-contrast"])
+def test_selection_current_and_other_spans_differ_in_16_colours(name: str) -> None:
+    """A 16-colour terminal rounds each to its nearest ANSI colour: they must stay apart."""
+    variables = load_themes()[name].variables
+    ansi = {
+        role: RichColor.parse(variables[role]).downgrade(ColorSystem.STANDARD).number
+        for role in ("span-current", "span-other", "selection")
+    }
+    assert len(set(ansi.values())) == 3, ansi
+
+
+@pytest.mark.parametrize("name", ["spanlab-dark", "spanlab-light"])
+def test_annotator_b_text_is_readable_on_the_surface(name: str) -> None:
+    theme = load_themes()[name]
+    assert theme.surface is not None
+    assert contrast(theme.variables["annotator-b"], theme.surface) >= 4.5

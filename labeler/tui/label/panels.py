@@ -37,8 +37,11 @@ def query_meta(q: Query, me: str) -> Text:
     return line
 
 
-def query_summary(q: Query | None, me: str) -> RenderableType:
-    """The meta line, then the question (wrapped)."""
+def query_summary(q: Query | None, me: str, hidden: int = 0) -> RenderableType:
+    """The meta line, then the question (wrapped); `hidden`: queries the filter hides."""
+    if q is None and hidden:
+        return Text(f"No query matches the filter ({hidden} hidden). Press f to change it.",
+                    style="dim")  # fmt: skip
     if q is None:
         return Text("No query. Press ctrl+n to create one.", style="dim")
     return Group(query_meta(q, me), Text(q.text, style="bold"))
@@ -56,8 +59,8 @@ class QueryPanel(Static):
     }
     """
 
-    def show(self, q: Query | None, me: str) -> None:
-        self.update(query_summary(q, me))
+    def show(self, q: Query | None, me: str, hidden: int = 0) -> None:
+        self.update(query_summary(q, me, hidden))
 
 
 def cursor_line(

@@ -8,6 +8,7 @@ or changes one, so the form never edits anything itself.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -52,6 +53,11 @@ class QueryFields:
             "abstain": self.abstain,
             "notes": self.notes,
         }
+
+
+def nfc(typed: str) -> str:
+    """Typed text as stored: NFC (a terminal may send `e` + U+0301 for `é`)."""
+    return unicodedata.normalize("NFC", typed)
 
 
 def parse_slices(line: str) -> tuple[str, ...]:
@@ -123,12 +129,12 @@ class QueryForm(ModalScreen[QueryFields | None]):
     def read(self) -> QueryFields:
         """The fields as typed; raises LabelError when a query could not hold them."""
         fields = QueryFields(
-            text=self.query_one("#text", Input).value.strip(),
+            text=nfc(self.query_one("#text", Input).value.strip()),
             boundary=Boundary(str(self.query_one("#boundary", Select).value)),
-            slices=parse_slices(self.query_one("#slices", Input).value),
+            slices=parse_slices(nfc(self.query_one("#slices", Input).value)),
             status=Status(str(self.query_one("#status", Select).value)),
             abstain=self.query_one("#abstain", Checkbox).value,
-            notes=self.query_one("#notes", Input).value.strip(),
+            notes=nfc(self.query_one("#notes", Input).value.strip()),
         )
         Query("q-check", fields.text, slices=fields.slices)  # the store's own checks
         if fields.abstain and self._has_evidence:

@@ -9,13 +9,13 @@ reads the rest of the rows a chunk at a time, yielding to Textual between chunks
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -43,6 +43,27 @@ from labeler.tui.widgets.document_view import DocumentView
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+DONE = {"undo": "Undone", "redo": "Redone"}
+"""What the toast after an undo or a redo starts with."""
+PALETTE = (
+    ("view.add", "Add span", "Add the selection as evidence of the current query"),
+    ("view.drop", "Delete span", "Delete the span under the cursor"),
+    ("edit", "Edit query", "Text, pattern, slices, abstain, notes, status"),
+    ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
+    ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
+    ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
+    ("go_to", "Go to offset", "Move the cursor to a code point offset"),
+    ("find", "Find in document", "Select the next match in this document"),
+    ("search", "Search the corpus", "Fuzzy search for the current query"),
+    ("open_document", "Open a document", "Pick a document to label in"),
+    ("new", "New query", "Create a query"),
+    ("duplicate", "Duplicate query", "Copy the current query with its evidence"),
+    ("undo", "Undo", "Undo the last edit"),
+    ("redo", "Redo", "Redo the last undone edit"),
+    ("toggle_versions", "Per-annotator view", "Colour spans by annotator"),
+)
+"""The label screen's palette entries: action (`view.` for the document view's), title,
+help line."""
 LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
 """The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
 
@@ -185,7 +206,8 @@ class LabelScreen(Screen[None]):
 
     def _show_current(self) -> None:
         q = self.state.current_query
-        self.query_one(QueryPanel).show(q, self.editor.annotator)
+        hidden = self.state.total if q is None and not self.query_list.ids else 0
+        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden)
         if self.view.doc_id is None and len(self.editor.corpus):
             first = self.state.first_span(None)
             self.open_document(first.doc if first else next(iter(self.editor.corpus)).id)
@@ -225,6 +247,13 @@ class LabelScreen(Screen[None]):
     def on_query_list_selected(self, event: QueryList.Selected) -> None:
         self.view.focus()
 
+    def show_query(self, query_id: str) -> None:
+        """Make `query_id` the current query (triage's "fix label"), listed or not."""
+        if self.is_mounted:
+            self._select(query_id)
+        else:  # built just now by the switch: it opens on it
+            self.state.current = query_id
+
     def action_next_query(self, step: int) -> None:
         self.query_list.action_move(step)
 
@@ -242,6 +271,13 @@ class LabelScreen(Screen[None]):
         if found not in self.query_list.ids:
             self.query_one("#filter", Input).value = ""
         self._select(found)
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """The label screen's entries in the command palette, from `PALETTE`."""
+        for action, title, text in PALETTE:
+            owner, _, name = action.rpartition(".")
+            target = self.view if owner == "view" else self
+            yield SystemCommand(title, text, getattr(target, f"action_{name}"))
 
     # -- the filter ------------------------------------------------------------------------
 
@@ -429,17 +465,18 @@ class LabelScreen(Screen[None]):
     # -- undo --------------------------------------------------------------------------------
 
     def _replay(self, step: Callable[..., tuple[Edit, Focus] | None], verb: str) -> None:
+        """`verb` is "undo" or "redo"; the toast after it says "Undone: …" or "Redone: …"."""
         try:
             done = step()
         except ConflictError as exc:
             self._replay_conflict(exc, step, verb)
             return
         except SpanlabError as exc:
-            self.notify(exc.message, title=f"Cannot {verb.lower()}", severity="error")
+            self.notify(exc.message, title=f"Cannot {verb}", severity="error")
             self.reload()
             return
         if done is None:
-            self.notify(f"Nothing to {verb.lower()}.", timeout=2)
+            self.notify(f"Nothing to {verb}.", timeout=2)
             return
         edit, focus = done
         self.state.refresh(focus.query_id)
@@ -450,41 +487,38 @@ class LabelScreen(Screen[None]):
         if focus.doc is not None and focus.doc in self.editor.corpus:
             self.open_document(focus.doc)
             self.view.go_to(focus.offset or 0)
-        self.notify(f"{verb}: {edit.label}", timeout=2)
+        self.notify(f"{DONE[verb]}: {edit.label}", timeout=2)
 
     def _replay_conflict(
         self, exc: ConflictError, step: Callable[..., tuple[Edit, Focus] | None], verb: str
     ) -> None:
         """Undo would revert someone else's edit: reload (and drop it), or force it."""
-        which = "undo" if verb == "Undone" else "redo"
 
         def chosen(choice: Choice | None) -> None:
             if choice == "reapply":
                 self._replay(lambda: step(force=True), verb)
                 return
-            self.editor.history.discard(which)
+            self.editor.history.discard(verb)
             self.reload()
 
-        self.app.push_screen(ConflictScreen(exc.message, verb=which), chosen)
+        self.app.push_screen(ConflictScreen(exc.message, verb=verb), chosen)
 
     def action_undo(self) -> None:
-        self._replay(self.editor.undo, "Undone")
+        self._replay(self.editor.undo, "undo")
 
     def action_redo(self) -> None:
-        self._replay(self.editor.redo, "Redone")
+        self._replay(self.editor.redo, "redo")
 
     # -- navigation dialogs --------------------------------------------------------------------
 
     def action_search(self) -> None:
-        q = self.state.current_query
-
         def jump(hit: Hit | None) -> None:
             if hit is not None:
                 self.open_document(hit.doc)
                 self.view.select(hit.start, hit.end)
                 self.view.focus()
 
-        self.app.push_screen(SearchScreen(self._searcher, q.text if q else ""), jump)
+        self.app.push_screen(SearchScreen(self._searcher), jump)  # empty: the person types
 
     def action_open_document(self) -> None:
         mine, total = self.state.span_counts()

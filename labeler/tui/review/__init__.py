@@ -1,6 +1,5 @@
-"""The stale-span review screen (SPEC §8) and a launcher for it."""
+"""The stale-span review screen (SPEC §8); the app opens it as its `review` screen."""
 
-from labeler.tui.review.app import ReviewApp, run_review_app
 from labeler.tui.review.screen import ReviewScreen
 
-__all__ = ["ReviewApp", "ReviewScreen", "run_review_app"]
+__all__ = ["ReviewScreen"]

@@ -16,8 +16,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-MOVES = "arrows, home/end, pgup/pgdn, ctrl+←/→ (words), ctrl+home/end"
-"""The summary of every cursor movement key."""
+KEY_CELLS = 16
+"""Width of the key column; every key cell fits it, so nothing is cut at 80 columns."""
+MOVES = ("arrows …", "move the cursor: arrows, home/end, pgup/pgdn, ctrl+←/→ (words), "
+         "ctrl+home/end; with shift, extend the selection")  # fmt: skip
+"""The summary of every cursor movement key: a short key cell, the keys in the text."""
 
 
 def keys_table(
@@ -25,13 +28,13 @@ def keys_table(
 ) -> Table:
     """Key and what it does, one section per group; `show` formats one key."""
     table = Table(box=None, show_header=False, expand=True, pad_edge=False)
-    table.add_column("key", no_wrap=True, style="bold", width=16)
+    table.add_column("key", no_wrap=True, style="bold", width=KEY_CELLS)
     table.add_column("does", ratio=1)
     for title, bindings in groups:
         table.add_row(f"[reverse] {title} [/]", "")
         moves = [b for b in bindings if isinstance(b, Binding) and b.action.startswith("move(")]
         if moves:
-            table.add_row(MOVES, "move the cursor; with shift, extend the selection")
+            table.add_row(*MOVES)
         for b in bindings:
             if isinstance(b, Binding) and b.description and b not in moves:
                 table.add_row(" ".join(show(k.strip()) for k in b.key.split(",")), b.description)

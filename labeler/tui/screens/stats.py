@@ -51,7 +51,7 @@ def summary(stats: LabelStats) -> str:
 class StatsScreen(Screen[None]):
     """Counts by status, pattern, slice and annotator; escape goes back."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.go_back", "Back")]
 
     def __init__(self, store: Store) -> None:
         super().__init__()

@@ -1,12 +1,27 @@
 """The regression triage screens (SPEC §9, §11): runs, gained/lost queries, boundaries.
 
-Only the screens and their message are exported here, so the labelling app can push
-`TriageScreen` without importing the triage app (which imports the label screen):
-`labeler.tui.triage.app` and `.launch` are imported by name.
+The app opens `TriageScreen` as its `triage` screen; `e` posts `LabelRequested`, which
+the app answers by switching to the label screen on that query. The screens load on
+first use (they bring the metrics), so the app starts without them (SPEC §12).
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from labeler.tui.triage.messages import LabelRequested
-from labeler.tui.triage.query_screen import QueryScreen
-from labeler.tui.triage.screen import TriageScreen
+
+if TYPE_CHECKING:
+    from labeler.tui.triage.query_screen import QueryScreen
+    from labeler.tui.triage.screen import TriageScreen
 
 __all__ = ["LabelRequested", "QueryScreen", "TriageScreen"]
+
+_LAZY = {"QueryScreen": "query_screen", "TriageScreen": "screen"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

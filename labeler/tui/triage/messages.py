@@ -1,7 +1,7 @@
 """Messages the triage screens send up to whichever app hosts them.
 
 The triage screens never open the label store: asking to fix a label is a message, and
-the app (the triage app, or the labelling app once it hosts triage) decides what opens.
+the app decides what opens (it switches to the label screen on that query).
 """
 
 from __future__ import annotations

@@ -38,3 +38,32 @@ def test_partial_match_scores_the_share_of_word_weight() -> None:
     share = 100 * math.log(3) / (math.log(3) + math.log(5))
     assert [(h.start, h.end) for h in hits] == [(24, 61)]
     assert hits[0].score == round(share, 1)
+
+
+def test_accents_and_normal_forms_fold_to_the_same_word() -> None:
+    corpus = Corpus.from_texts(
+        {"cv.md": "Send your r\u00e9sum\u00e9 by mail. Caf\u00e9 opens at nine."}
+    )
+    search = CorpusSearch(corpus)
+    for query in ("resume", "r\u00e9sum\u00e9", "re\u0301sume\u0301", "RÉSUMÉ"):
+        assert [h.start for h in search.search(query)] == [0], query
+    assert [h.start for h in search.search("cafe")] == [0]  # window 0 holds both sentences
+
+
+def test_a_number_matches_only_itself_and_exact_words_rank_first() -> None:
+    text = "\n\n".join(f"## Section {n}\n\nBody of part {n}." for n in (241, 242, 421, 4242))
+    search = CorpusSearch(Corpus.from_texts({"big.md": text}))
+    hits = search.search("section 4242")
+    assert "## Section 4242" in hits[0].text and hits[0].score == 100.0
+    assert all("4242" in h.text for h in hits if h.score == 100.0)  # 241, 242, 421: lower
+
+
+def test_a_table_row_is_found_by_its_header_words() -> None:
+    pricing = (
+        "# Plans\n\n| Plan | Price | Devices a user can connect |\n|---|---|---|\n"
+        "| Solo | 4 EUR | 1 |\n| Family | 9 EUR | 6 |\n"
+    )
+    other = "Many devices connect to the hub."
+    search = CorpusSearch(Corpus.from_texts({"pricing.md": pricing, "hub.md": other}))
+    best = search.search("How many devices can a Solo user connect?")[0]
+    assert (best.doc, pricing[best.start : best.start + 6]) == ("pricing.md", "| Solo")

@@ -7,14 +7,14 @@ on the store: the span's offsets, the decision rows, and the binding.
 from __future__ import annotations
 
 from labeler.core import labelset, review
-from labeler.tui.review import ReviewApp
+from labeler.tui.app import SpanlabApp
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, SpanList
 from tests.tui.review.conftest import Demo
 from tests.tui.review.helpers import go_to, screen_of, settle
 
 
-def app_for(demo: Demo) -> ReviewApp:
-    return ReviewApp(demo.store, demo.new, annotator="pilot")
+def app_for(demo: Demo) -> SpanlabApp:
+    return SpanlabApp(demo.store, demo.new, annotator="pilot", screen="review")
 
 
 async def test_the_screen_lists_every_waiting_span_and_proposes_for_the_first(demo: Demo) -> None:

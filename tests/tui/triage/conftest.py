@@ -33,9 +33,8 @@ from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Query, Span
+from labeler.tui.app import SpanlabApp
 from labeler.tui.settings import Settings
-from labeler.tui.triage.app import LabelOpener, TriageApp
-from labeler.tui.triage.launch import label_opener
 
 QUIET = Settings(cursor_blink=False)
 """No blinking cursor in the filter field, so snapshots are stable."""
@@ -116,17 +115,18 @@ def store(project: Project, tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def triage_app(project: Project, opener: LabelOpener | None = None) -> TriageApp:
-    return TriageApp(project.runs, project.corpus, theme="dark", open_label=opener,
-                     texts={q.id: q.text for q in queries(project.corpus)},
-                     settings=QUIET)  # fmt: skip
+def triage_app(project: Project, store: Store | None = None) -> SpanlabApp:
+    return SpanlabApp(store, project.corpus, annotator="pilot", screen="triage",
+                      runs_dir=project.runs, theme="dark",
+                      texts={q.id: q.text for q in queries(project.corpus)},
+                      settings=QUIET)  # fmt: skip
 
 
 @pytest.fixture
-def app(project: Project) -> TriageApp:
+def app(project: Project) -> SpanlabApp:
     return triage_app(project)
 
 
 @pytest.fixture
-def labelling_app(project: Project, store: Store) -> TriageApp:
-    return triage_app(project, label_opener(store, project.corpus, annotator="pilot"))
+def labelling_app(project: Project, store: Store) -> SpanlabApp:
+    return triage_app(project, store)

@@ -17,10 +17,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
+from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.triage import QueryScreen, TriageScreen
-from labeler.tui.triage.app import TriageApp
 from labeler.tui.triage.widgets import CandidateList, ChangeList, RunList
 from tests.tui.triage.test_screen import open_query, triage
 
@@ -60,7 +60,7 @@ def shown(screen: QueryScreen, selector: str) -> bool:
 
 
 async def test_z_gives_the_text_the_whole_height_and_z_again_brings_the_lists_back(
-    app: TriageApp,
+    app: SpanlabApp,
 ) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -86,7 +86,7 @@ async def test_z_gives_the_text_the_whole_height_and_z_again_brings_the_lists_ba
         assert "z Zoom text" in footer_hints(screen)
 
 
-async def test_zoom_stays_on_while_n_walks_to_the_next_query(app: TriageApp) -> None:
+async def test_zoom_stays_on_while_n_walks_to_the_next_query(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = await open_query(pilot, downs=0)
@@ -98,7 +98,7 @@ async def test_zoom_stays_on_while_n_walks_to_the_next_query(app: TriageApp) -> 
         )  # fmt: skip
 
 
-async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: TriageApp) -> None:
+async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await open_query(pilot, downs=1)
@@ -132,15 +132,18 @@ async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: Triag
             ("↑", "Up"),
             (" Anywhere ", ""),
             ("^q", "Quit"),
-            ("^b", "Triage"),
             ("?", "Keys"),
+            ("^l", "Label"),
+            ("^r", "Review"),
+            ("^g", "Triage"),
+            ("^t", "Stats"),
         ]
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(pilot.app.screen, QueryScreen)
 
 
-async def test_question_mark_on_the_triage_screen_starts_with_its_keys(app: TriageApp) -> None:
+async def test_question_mark_on_the_triage_screen_starts_with_its_keys(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
@@ -154,7 +157,7 @@ async def test_question_mark_on_the_triage_screen_starts_with_its_keys(app: Tria
 
 
 async def test_question_mark_on_the_label_screen_lists_its_keys_then_the_triage_keys(
-    labelling_app: TriageApp,
+    labelling_app: SpanlabApp,
 ) -> None:
     async with labelling_app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -170,11 +173,11 @@ async def test_question_mark_on_the_label_screen_lists_its_keys_then_the_triage_
             " Document ", " Label screen ", " Triage screen ", " Lists ", " Query screen ",
             " Anywhere ",
         ]  # fmt: skip
-        assert ("a", "Add span") in rows and ("^b", "Triage") in rows
+        assert ("a", "Add span") in rows and ("^g", "Triage") in rows
 
 
 async def test_escape_leaves_the_filter_with_its_value_and_the_next_key_reaches_the_list(
-    app: TriageApp,
+    app: SpanlabApp,
 ) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -191,7 +194,7 @@ async def test_escape_leaves_the_filter_with_its_value_and_the_next_key_reaches_
         )  # fmt: skip
 
 
-async def test_enter_leaves_the_filter_too_and_slash_comes_back_to_it(app: TriageApp) -> None:
+async def test_enter_leaves_the_filter_too_and_slash_comes_back_to_it(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = triage(pilot)
@@ -202,14 +205,14 @@ async def test_enter_leaves_the_filter_too_and_slash_comes_back_to_it(app: Triag
         assert (field.has_focus, field.value) == (True, "slice:critica")
 
 
-async def test_escape_outside_the_filter_leaves_the_focus_where_it_is(app: TriageApp) -> None:
+async def test_escape_outside_the_filter_leaves_the_focus_where_it_is(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("4", "escape")
         assert triage(pilot).query_one(RunList).has_focus
 
 
-async def test_every_triage_screen_shows_quit_in_its_footer(labelling_app: TriageApp) -> None:
+async def test_every_triage_screen_shows_quit_in_its_footer(labelling_app: SpanlabApp) -> None:
     async with labelling_app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         summary = ["c Candidate", "/ Filter", "^q Quit", "? Keys", "^p palette"]

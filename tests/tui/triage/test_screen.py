@@ -13,10 +13,10 @@ from textual.widgets import Static, TabbedContent
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
+from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
+from labeler.tui.launch import run_app
 from labeler.tui.triage import QueryScreen, TriageScreen
-from labeler.tui.triage.app import TriageApp
-from labeler.tui.triage.launch import run_triage_app
 from labeler.tui.triage.widgets import ChangeList, RunList
 from tests.tui.triage.conftest import DOC_A, LATEST, OLDER, Project, triage_app
 
@@ -45,7 +45,7 @@ async def open_query(pilot: Pilot[None], downs: int) -> QueryScreen:
     return screen
 
 
-async def test_the_latest_run_opens_on_its_summary(app: TriageApp) -> None:
+async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = triage(pilot)
@@ -65,7 +65,7 @@ async def test_the_latest_run_opens_on_its_summary(app: TriageApp) -> None:
 
 
 async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
-    app: TriageApp,
+    app: SpanlabApp,
 ) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -100,7 +100,7 @@ async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
         ]
 
 
-async def test_a_crowded_loss_shows_its_match_below_k(app: TriageApp) -> None:
+async def test_a_crowded_loss_shows_its_match_below_k(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = await open_query(pilot, downs=0)
@@ -116,7 +116,7 @@ async def test_a_crowded_loss_shows_its_match_below_k(app: TriageApp) -> None:
         ]
 
 
-async def test_n_and_p_walk_the_listed_queries_and_escape_goes_back(app: TriageApp) -> None:
+async def test_n_and_p_walk_the_listed_queries_and_escape_goes_back(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = await open_query(pilot, downs=0)
@@ -138,7 +138,7 @@ async def test_n_and_p_walk_the_listed_queries_and_escape_goes_back(app: TriageA
 
 
 async def test_the_filter_narrows_the_list_by_slice_pattern_and_document(
-    app: TriageApp,
+    app: SpanlabApp,
 ) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -158,7 +158,7 @@ async def test_the_filter_narrows_the_list_by_slice_pattern_and_document(
 
 
 async def test_e_opens_the_label_screen_on_the_query_and_ctrl_b_comes_back(
-    labelling_app: TriageApp,
+    labelling_app: SpanlabApp,
 ) -> None:
     async with labelling_app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -173,7 +173,7 @@ async def test_e_opens_the_label_screen_on_the_query_and_ctrl_b_comes_back(
         assert isinstance(pilot.app.screen, QueryScreen)
 
 
-async def test_without_a_label_store_e_stays_on_the_query(app: TriageApp) -> None:
+async def test_without_a_label_store_e_stays_on_the_query(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await open_query(pilot, downs=1)
@@ -182,7 +182,7 @@ async def test_without_a_label_store_e_stays_on_the_query(app: TriageApp) -> Non
         assert isinstance(pilot.app.screen, QueryScreen)
 
 
-async def test_an_older_run_opens_from_the_runs_tab(app: TriageApp) -> None:
+async def test_an_older_run_opens_from_the_runs_tab(app: SpanlabApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("4")
@@ -209,6 +209,21 @@ async def test_a_run_made_on_another_corpus_says_so_on_the_query(project: Projec
 
 def test_the_launcher_refuses_an_unknown_run_or_theme_before_starting(project: Project) -> None:
     with pytest.raises(StoreError, match="no run 'nope'"):
-        run_triage_app(project.runs, project.corpus, run_id="nope", theme=None)
+        run_app(
+            None,
+            project.corpus,
+            annotator="x",
+            screen="triage",
+            runs_dir=project.runs,
+            run_id="nope",
+        )
     with pytest.raises(ConfigError, match="unknown theme 'plaid'"):
-        run_triage_app(project.runs, project.corpus, run_id=LATEST, theme="plaid")
+        run_app(
+            None,
+            project.corpus,
+            annotator="x",
+            screen="triage",
+            runs_dir=project.runs,
+            run_id=LATEST,
+            theme="plaid",
+        )

@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 from evaluator.runs.model import read_run
 from evaluator.runs.show import show_text
+from labeler.tui.app import SpanlabApp
 from labeler.tui.triage import QueryScreen
-from labeler.tui.triage.app import TriageApp
 from tests.tui.triage.conftest import LATEST, Project
 
 Marks = dict[int, tuple[bool, bool]]
@@ -49,7 +49,7 @@ def show_marks(project: Project, query: str) -> tuple[int, Marks]:
 
 @pytest.mark.parametrize(("query", "downs"), [("q-0001", 1), ("q-0002", 0)])
 async def test_show_and_the_screen_mark_the_same_cuts(
-    app: TriageApp, project: Project, query: str, downs: int
+    app: SpanlabApp, project: Project, query: str, downs: int
 ) -> None:
     start, expected = show_marks(project, query)
     async with app.run_test(size=(80, 24)) as pilot:

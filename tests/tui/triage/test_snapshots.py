@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from labeler.tui.triage.app import TriageApp
+from labeler.tui.app import SpanlabApp
 
 SnapCompare = Callable[..., bool]
 
@@ -22,7 +22,7 @@ async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: TriageApp) -> None:
+def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: SpanlabApp) -> None:
     """Head: 20250102-120000-000000 FAIL · lexical k=1 · c40 (candidate colour) vs
     c40-ov20 (baseline colour) · ▲1 ▼2. Left: c40-ov20 (baseline, dimmed) then c40
     highlighted with +1 −2 Δrecall -0.333; gates ✗ lost 2 ≤1 and ✗ critical lost 1 ≤0.
@@ -33,7 +33,7 @@ def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: TriageApp) ->
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
-def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: TriageApp) -> None:
+def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: SpanlabApp) -> None:
     """q-0001 lost (cut): the verdicts say c40-ov20 hit at rank 1 with chunk 20..60 and
     c40 CUT, best 0..40 covering 51%. The a.md window 0..160 shows the evidence (blocks
     bb and cc) bold and shaded like the legend's "evidence", a baseline mark ▌ before
@@ -50,7 +50,7 @@ def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: Tria
     assert snap_compare(app, terminal_size=(80, 24), run_before=open_cut_loss)
 
 
-def test_the_frontier_plot(snap_compare: SnapCompare, app: TriageApp) -> None:
+def test_the_frontier_plot(snap_compare: SnapCompare, app: SpanlabApp) -> None:
     """Two plots side by side: recall@k against chunks and against dup pairs@k, with B
     (c40-ov20, baseline colour) at recall 0.667 / 8 chunks and 1 (c40, candidate colour)
     at 0.333 / 5 chunks; below, the legend lists both with recall, chunks and dup@k.
