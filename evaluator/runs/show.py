@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from evaluator.metrics.causes import Cause
 from evaluator.runs import index as runs_index
 from evaluator.runs.boundary import (
     candidate_spec,
@@ -18,7 +19,7 @@ from evaluator.runs.boundary import (
     render_plain,
 )
 from evaluator.runs.model import RunFile, read_run
-from evaluator.runs.model_queries import QueryRecord
+from evaluator.runs.model_queries import QueryRecord, QueryResult
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 
@@ -29,16 +30,21 @@ def load_run(runs_dir: Path, run: str) -> RunFile:
     return read_run(folder)
 
 
-def ranks_text(ranks: Sequence[int | None] | None, k: int) -> str:
-    """First-match ranks in words: crowding (rank > k) reads apart from disappearance."""
+def ranks_text(ranks: Sequence[int | None] | None, k: int, result: QueryResult) -> str:
+    """First-match ranks in words, each span's cause as run.json states it."""
     if ranks is None:
         return "abstention query: no evidence"
     words = []
-    for r in ranks:
-        if r is None:
-            words.append("none within depth (disappeared)")
+    for n, r in enumerate(ranks):
+        cause = result.span_cause(n)
+        if cause is None and r is not None and r <= k:
+            words.append(f"{r}")
+        elif cause is Cause.SPLIT or (cause is None and r is None):
+            words.append("none alone (split: the top k hold it in pieces)" if cause else "none")
+        elif r is not None:
+            words.append(f"{r} ({cause or 'crowded'}: below k)")
         else:
-            words.append(f"{r}" + (" (crowded: below k)" if r > k else ""))
+            words.append(f"none within depth ({cause or 'disappeared'})")
     return ", ".join(words)
 
 
@@ -95,7 +101,7 @@ def show_text(
         lines += ["", f"── {doc} {view.start}..{view.end}   {legend}", render_plain(view, text)]
     for name in (base, other):
         result = entry.candidates[name]
-        ranks = ranks_text(result.first_match_ranks, k)
+        ranks = ranks_text(result.first_match_ranks, k, result)
         lines += ["", f"top {k} — {name}  (first match: {ranks})"]
         lines += ranked_table(result, k)
     return "\n".join(lines)

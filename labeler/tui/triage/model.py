@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from evaluator.candidates import Settings
-from evaluator.metrics.compare import Cause, Comparison, Status
+from evaluator.metrics.causes import DEPTH_ORDER
+from evaluator.metrics.compare import Comparison, Status
 from evaluator.metrics.registry import (
     ABSTENTION_TOP1,
     CHROMA_IOU,
@@ -34,8 +35,9 @@ from evaluator.runs.model_parts import GateRecord
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary
 
-CAUSE_ORDER: dict[str, int] = {Cause.CUT: 0, Cause.DISAPPEARED: 1, Cause.CROWDED: 2}
-"""Losses a boundary explains come before losses to ranking (crowding)."""
+CAUSE_ORDER: dict[str, int] = {c: i for i, c in enumerate(DEPTH_ORDER)}
+"""Losses a boundary explains come before losses to ranking (crowding), and split ones
+(every part retrieved) last."""
 
 CRITICAL = "critical"
 """A slice that is always critical, gated or not."""
