@@ -20,7 +20,7 @@ from evaluator.metrics.compare import Status
 from evaluator.pipeline import demo as demo_copy
 from evaluator.pipeline.project import RUNS_DIR, evaluate_project
 from evaluator.runs.model import write_run_file
-from evaluator.runs.show import load_run, show_text
+from evaluator.runs.show import load_run, show_view
 from evaluator.runs.summary import print_run
 from labeler.cli._common import (
     ChromaOpt,
@@ -160,4 +160,7 @@ def show_command(
     texts = None
     if proj.db.exists():
         texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
-    typer.echo(show_text(found, query, candidate, docs, texts))
+    console = Console()
+    width = console.width if console.is_terminal else None  # piped: whole lines, for grep
+    for line in show_view(found, query, candidate, docs, texts, width=width):
+        console.print(line, soft_wrap=True, highlight=False)

@@ -12,13 +12,10 @@ from collections.abc import Callable, Sequence
 from textual.content import Content
 
 from evaluator.chunk import Chunk
+from evaluator.runs.boundary import BASELINE_MARK as BASELINE_MARK  # shared glyphs
+from evaluator.runs.boundary import CANDIDATE_MARK as CANDIDATE_MARK
 from evaluator.runs.boundary import DocView
 from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
-
-BASELINE_MARK = "▌"
-"""Drawn before the character where a baseline chunk starts or ends."""
-CANDIDATE_MARK = "┊"
-"""Drawn before the character where a candidate chunk starts or ends."""
 
 EVIDENCE = "bold on $span-current"
 """Bold as well as shaded: in 16 colours the shade can be the legend bar's own."""
