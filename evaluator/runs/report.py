@@ -23,6 +23,7 @@ from evaluator.metrics.registry import (
     RECALL,
     shown,
 )
+from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
 
@@ -118,14 +119,24 @@ def _comparison_cells(comp: Comparison) -> list[str]:
 
 
 def _gates_table(run: RunFile) -> list[str]:
+    """Each candidate's verdict on its own gates, then every gate, value against limit."""
     if not run.gates:
         return ["No gates declared."]
-    lines = ["| candidate | scope | gate | limit | value | |", "|---|---|---|---|---|---|"]
+    verdicts = " · ".join(
+        f"`{n}` {'pass' if run.passed_for(n) else '**FAIL**'}" for n in run.others
+    )
+    lines = [
+        verdicts,
+        "",
+        "| candidate | scope | gate | value | limit | |",
+        "|---|---|---|---|---|---|",
+    ]
     for g in run.gates:
         mark = "pass" if g.passed else "**FAIL**"
+        value = gate_number(g.gate, g.value)
         lines.append(
-            f"| `{g.candidate}` | {g.scope} | {g.gate} | {g.limit:g} | "
-            f"{_fmt(g.value, '{:.4g}')} | {mark} |"
+            f"| `{g.candidate}` | {g.scope} | {g.gate} | {value} | "
+            f"{gate_number(g.gate, g.limit)} | {mark} |"
         )
     return lines
 

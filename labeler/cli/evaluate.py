@@ -19,6 +19,7 @@ from rich.console import Console
 from evaluator.metrics.compare import Status
 from evaluator.pipeline import demo as demo_copy
 from evaluator.pipeline.project import RUNS_DIR, evaluate_project
+from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import write_run_file
 from evaluator.runs.show import load_run, show_view
 from evaluator.runs.summary import print_run
@@ -116,9 +117,13 @@ def gate_command(
     preset: PresetOpt = None,
     retriever: RetrieverOpt = None,
     corpus: CorpusOpt = None,
+    candidate: Annotated[
+        str | None, typer.Option(help="Judge only this candidate's gates (default: every one).")
+    ] = None,
 ) -> None:
     """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
-    spanlab itself fails, so a crash never reads as a broken gate)."""
+    spanlab itself fails, so a crash never reads as a broken gate). Without spanlab.toml the
+    corpus is ./corpus."""
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
     try:
@@ -132,14 +137,16 @@ def gate_command(
         traceback.print_exc()
         fail(f"internal error, not a gate result: {exc!r}")
         raise typer.Exit(3) from None
-    for g in done.run.gates:
-        mark = "pass" if g.passed else "FAIL"
-        value = "–" if g.value is None else f"{g.value:g}"
-        typer.echo(f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {value}  (limit {g.limit:g})")
+    run = done.run
+    judged = run.others if candidate is None else [run.candidate(candidate).name]
+    for g in (g for g in run.gates if g.candidate in judged):
+        typer.echo(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
+    for name in judged:
+        typer.echo(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
     typer.echo(f"run folder: {done.folder}")
-    if not done.run.passed:
-        broken = sum(not g.passed for g in done.run.gates)
-        typer.echo(f"{broken} gate(s) broken", err=True)
+    broken = [n for n in judged if not run.passed_for(n)]
+    if broken:
+        typer.echo(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)
 
 
