@@ -19,8 +19,9 @@ from rich.console import Console
 from evaluator.metrics.compare import Status
 from evaluator.pipeline import demo as demo_copy
 from evaluator.pipeline.project import RUNS_DIR, evaluate_project
+from evaluator.runs.folder import append_job_summary
 from evaluator.runs.gate_text import gate_line
-from evaluator.runs.model import write_run_file
+from evaluator.runs.model import RunFile, write_run_file
 from evaluator.runs.show import load_run, show_view
 from evaluator.runs.summary import print_run
 from labeler.cli._common import (
@@ -49,6 +50,12 @@ PresetOpt = Annotated[
     str | None, typer.Option("--preset", help="Built-in candidates: chroma-report.")
 ]
 TextOpt = Annotated[bool, typer.Option("--include-text", help="Allow query text in the run files.")]
+
+
+def job_summary(run: RunFile) -> None:
+    """In CI (`GITHUB_STEP_SUMMARY` set), append the run's report to the job summary."""
+    if path := os.environ.get("GITHUB_STEP_SUMMARY"):
+        append_job_summary(run, Path(path))
 
 
 @app.command("demo", epilog="Example: spanlab demo --dir spanlab-demo")
@@ -104,6 +111,7 @@ def eval_command(
     )  # fmt: skip
     if json_out is not None:
         write_run_file(done.run, json_out)
+    job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, Console(), texts=done.texts if show_query_text else {})
 
@@ -138,6 +146,7 @@ def gate_command(
         fail(f"internal error, not a gate result: {exc!r}")
         raise typer.Exit(3) from None
     run = done.run
+    job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
     for g in (g for g in run.gates if g.candidate in judged):
         typer.echo(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")

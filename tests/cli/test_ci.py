@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,21 @@ def test_without_a_corpus_folder_the_error_still_says_so(ci_folder: Path) -> Non
     (ci_folder / "corpus").rename(ci_folder / "docs")
     code, _, err = gate()
     assert code == 2 and "no corpus folder configured" in err
+
+
+def test_a_github_job_summary_gets_the_whole_report(
+    ci_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = ci_folder / "step-summary.md"
+    summary.write_text("earlier step\n", "utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert gate()[0] == 1
+    text = summary.read_text("utf-8")
+    assert text.startswith("earlier step\n# spanlab run ")
+    assert "![" not in text  # whole without the image: the frontier is a table
+    assert "## Frontier" in text and "| `c60` |" in text
+    assert "`c30` **FAIL** · `c60` pass" in text
+    assert re.search(r"\| `c30` \| overall \| max_lost \| [12] \| 0 \| \*\*FAIL\*\* \|", text)
+    result = CliRunner().invoke(app, ["eval", "candidates.toml", "--labels", "frozen.json"])
+    assert result.exit_code == 0
+    assert summary.read_text("utf-8").count("# spanlab run ") == 2

@@ -100,7 +100,7 @@ class ChangeRow:
     docs: tuple[str, ...]
     """The documents its evidence lies in."""
     critical: bool
-    """Whether one of its slices is critical (named `critical` or gated)."""
+    """Whether one of its slices is `critical`."""
 
     def sort_key(self) -> tuple[int, int, int, float, str]:
         """Losses first: critical, then cut/disappeared before crowded, then worst delta."""
@@ -131,10 +131,9 @@ class RunView:
         """How deep each ranked list was searched."""
         self.threshold = float(file.manifest.settings.coverage_threshold)
         """Share of a span a chunk must cover to match it."""
-        self.critical_slices = frozenset({CRITICAL} | {
-            g.slice for g in file.gates if g.slice is not None
-        })  # fmt: skip
-        """Slices that decide the order of losses: `critical` and every gated slice."""
+        self.critical_slices = frozenset({CRITICAL})
+        """Slices whose losses come first and carry the `!` marker: `critical` only (a
+        gated slice is judged by its gate, not marked critical)."""
 
     @property
     def settings(self) -> Settings:
