@@ -114,3 +114,13 @@ def test_a_github_job_summary_gets_the_whole_report(
     result = CliRunner().invoke(app, ["eval", "candidates.toml", "--labels", "frozen.json"])
     assert result.exit_code == 0
     assert summary.read_text("utf-8").count("# spanlab run ") == 2
+
+
+def test_include_text_reaches_junit_and_only_then(ci_folder: Path) -> None:
+    args = ["eval", "candidates.toml", "--labels", "frozen.json"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert CliRunner().invoke(app, [*args, "--include-text"]).exit_code == 0
+    plain, with_text = sorted((ci_folder / ".spanlab" / "runs").iterdir())
+    assert "damaged order refund days" not in (plain / "junit.xml").read_text("utf-8")
+    junit = (with_text / "junit.xml").read_text("utf-8")
+    assert ">damaged order refund days</failure>" in junit

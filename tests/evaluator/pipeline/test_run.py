@@ -139,18 +139,27 @@ def test_no_text_in_run_files_unless_asked(project: Path) -> None:
 
 
 def test_junit_has_a_case_per_gate_and_per_lost_query(project: Path) -> None:
+    # Issue 13: one suite per candidate; broken gates and lost queries fail, the rest pass.
     _, _, run = run_gate(project, max_lost=0)
     root = ET.parse(latest_folder(project) / "junit.xml").getroot()
-    gates = root.find("testsuite[@name='gates']")
-    assert gates is not None
+    suite = root.find("testsuite[@name='c30']")
+    assert suite is not None and suite.get("time") is not None
+    gates = suite.findall("testcase[@classname='c30.gates']")
     assert [c.get("name") for c in gates] == ["overall.max_lost"]
-    assert gates.get("failures") == "1"
-    lost = root.find("testsuite[@name='lost.c30']")
-    assert lost is not None
+    gate_failure = gates[0].find("failure")
+    assert gate_failure is not None and " lost, limit 0" in (gate_failure.get("message") or "")
     expected = sorted(
         qid for qid, q in run.queries.items() if q.candidates["c30"].status == Status.LOST
     )
-    assert [c.get("name") for c in lost] == expected
+    queries = suite.findall("testcase[@classname='c30.queries']")
+    failed = [c for c in queries if c.find("failure") is not None]
+    assert sorted(c.get("name") or "" for c in failed) == expected
+    assert len(queries) == sum(q.answerable for q in run.queries.values())
+    message = failed[0].find("failure").get("message") or ""  # type: ignore[union-attr]
+    for part in ("lost against c60-ov20", "slices ", "pattern ", "cause ", "e1 rank", "cover"):
+        assert part in message
+    assert failed[0].find("failure").text is None  # type: ignore[union-attr]
+    assert suite.get("failures") == str(1 + len(expected))
 
 
 def test_bad_input_exits_two_and_writes_no_run(project: Path) -> None:
