@@ -15,15 +15,22 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
-from labeler.core.typed import Kind, Refusal, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, sized, toml_tree, typed
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
 RETRIEVERS = tuple(RETRIEVER_KINDS)
 """Names `retriever = …` accepts, from the retrieval wing's table."""
+MAX_RESAMPLES = 1_000_000
+"""Most bootstrap resamples: 100 times the default, minutes of work on a large label set."""
+MAX_SEED = 2**32 - 1
+"""Largest bootstrap seed (what numpy's generators take)."""
+MAX_RANKS = 10_000
+"""Largest `k` and `depth`."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ _SETTING_TYPES: dict[str, Kind] = {
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
-    "tokenizer": str, "function": str,
+    "tokenizer": str, "function": str, "options": dict,
 }  # fmt: skip
 
 
@@ -122,8 +129,27 @@ class _Entry:
         return replace(self, key=key)
 
     def refuse(self, refusal: Refusal) -> ConfigError:
+        if not refusal.about_type:
+            return ConfigError(f"{self.table}: {refusal.message}", file=self.file, key=self.key)
         message = f"{self.table}: {self.key!r} has the wrong type ({refusal.got})"
         return ConfigError(message, file=self.file, key=self.key)
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A key path anywhere in the file (`gates.slice.x.max_lost`), for the shared bounds."""
+
+    file: str
+    """The candidates file."""
+    key: str = ""
+    """The path so far."""
+
+    def at(self, key: str) -> _Path:
+        sep = "" if key.startswith("[") or not self.key else "."
+        return replace(self, key=f"{self.key}{sep}{key}")
+
+    def refuse(self, refusal: Refusal) -> ConfigError:
+        return ConfigError(refusal.message, file=self.file, key=self.key or None)
 
 
 @dataclass(frozen=True)
@@ -155,12 +181,24 @@ def _settings(raw: Any, file: str) -> Settings:
     s = Settings(**raw)
     checks = [
         ("k", s.k < 1, f"k must be at least 1, got {s.k}"),
+        ("k", s.k > MAX_RANKS, f"k must be at most {MAX_RANKS:,}, got {s.k}"),
+        ("depth", s.depth > MAX_RANKS, f"depth must be at most {MAX_RANKS:,}, got {s.depth}"),
         ("depth", s.depth < s.k, f"depth ({s.depth}) must be at least k ({s.k})"),
         ("retriever", s.retriever not in RETRIEVERS, f"retriever must be one of {RETRIEVERS}"),
         ("coverage_threshold", not 0 < s.coverage_threshold <= 1, "must lie in (0, 1]"),
         ("duplicate_threshold", not 0 < s.duplicate_threshold <= 1, "must lie in (0, 1]"),
         ("match", s.match not in MATCH_RULES, f"match must be one of {MATCH_RULES}"),
         ("resamples", s.resamples < 1, f"resamples must be at least 1, got {s.resamples}"),
+        (
+            "resamples",
+            s.resamples > MAX_RESAMPLES,
+            f"resamples must be at most {MAX_RESAMPLES:,}, got {s.resamples:,}",
+        ),
+        (
+            "seed",
+            not 0 <= s.seed <= MAX_SEED,
+            f"seed must lie between 0 and {MAX_SEED}, got {s.seed}",
+        ),
     ]
     for key, failed, message in checks:
         if failed:
@@ -175,16 +213,32 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     name = raw.get("name")
     label = f"candidate {name!r}" if isinstance(name, str) else where
     _check_table(raw, _CANDIDATE_TYPES, label, file)
-    for key in ("name", "splitter", "size"):
+    library = LIBRARY_SPLITTERS.get(raw.get("splitter", ""))
+    sized = not library and raw.get("splitter") != "chunks"
+    for key in ("name", "splitter", "size") if sized else ("name", "splitter"):
         if key not in raw:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
     args = {k: v for k, v in raw.items() if k != "name"}
+    if library:
+        size = raw.get("options", {}).get(library.size_option, 0)
+        args.setdefault("size", size if isinstance(size, int) else 0)
+    if raw.get("splitter") == "chunks":
+        args.setdefault("size", 0)
+        args["options"] = _relative_to(file, args.get("options", {}))
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
         exc.file = file
         raise
     return Candidate(raw["name"], spec)
+
+
+def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A chunk file's path is relative to the candidates file, like any path in it."""
+    path = options.get("path")
+    if not isinstance(path, str) or Path(path).is_absolute() or file.startswith("preset:"):
+        return options
+    return {**options, "path": str(Path(file).parent / path)}
 
 
 def _gates(raw: Any, file: str) -> Gates:
@@ -240,11 +294,11 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
 def read(path: Path) -> CandidatesFile:
     """Read and validate a candidates file; nothing runs unless all of it is valid."""
     try:
-        raw = path.read_bytes()
+        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Path(str(path)))
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = toml_tree(raw.decode("utf-8"), _Path(str(path)))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
     return parse(data, file=str(path), digest="sha256:" + hashlib.sha256(raw).hexdigest())

@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from labeler.core.errors import ConfigError
 
 SPLITTER_VERSION = "spanlab-splitters/1"
@@ -50,6 +51,18 @@ class SplitterSpec:
     """Tokenizer for token units; None means DEFAULT_TOKENIZER when the unit is tokens."""
     function: str | None = None
     """`module:function` for the python splitter."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """A library splitter's own options, by the library's names (`[candidate.options]`)."""
+
+    @property
+    def exported(self) -> bool:
+        """True for `splitter = "chunks"`: a team's exported chunk file (§14)."""
+        return self.splitter == "chunks"
+
+    @property
+    def library(self) -> bool:
+        """True for a library splitter (§14), whose options the library checks."""
+        return self.splitter in LIBRARY_SPLITTERS
 
     def __post_init__(self) -> None:
         # Defaults depend on the splitter, which a dataclass default cannot express.
@@ -61,6 +74,12 @@ class SplitterSpec:
 
     def validate(self, candidate: str) -> SplitterSpec:
         """Raise ConfigError naming the candidate and the key; return self when valid."""
+        if self.library:
+            self._check_loads(candidate, "options", self._check_library)
+            return self
+        if self.exported:
+            self._check_loads(candidate, "options.path", self._check_exported)
+            return self
         for key, problem in self._problems():
             raise ConfigError(f"candidate {candidate!r}: {problem}", key=key)
         if self.unit == "tokens":
@@ -72,7 +91,7 @@ class SplitterSpec:
     def _problems(self) -> list[tuple[str, str]]:
         known = UNITS_BY_SPLITTER.get(self.splitter)
         if known is None:
-            names = " | ".join(UNITS_BY_SPLITTER)
+            names = " | ".join([*UNITS_BY_SPLITTER, *LIBRARY_SPLITTERS])
             return [("splitter", f"unknown splitter {self.splitter!r} (known: {names})")]
         checks = [
             (
@@ -89,8 +108,24 @@ class SplitterSpec:
             ),
             ("tokenizer", self.unit == "tokens" and not self.tokenizer, "token units need one"),
             ("function", self.splitter == "python" and not self.function, "python needs one"),
+            ("options", bool(self.options), "options are for library splitters only"),
         ]
         return [(key, message) for key, failed, message in checks if failed]
+
+    def _check_library(self) -> None:
+        from evaluator.chunking.adapters import check_options
+
+        check_options(self.splitter, self.options)
+
+    def _check_exported(self) -> None:
+        from evaluator.chunking.exported import file_digest, read_chunk_file
+
+        unknown = sorted(set(self.options) - {"path"})
+        path = self.options.get("path")
+        if unknown or not isinstance(path, str):
+            what = f"unknown option {unknown[0]!r}" if unknown else "needs options.path (a str)"
+            raise ConfigError(f"chunks: {what}")
+        read_chunk_file(path, file_digest(path))
 
     def _load_tokenizer(self) -> object:
         from evaluator.chunking.tokenizers import load_tokenizer
@@ -102,9 +137,8 @@ class SplitterSpec:
         try:
             load()
         except ConfigError as exc:
-            raise ConfigError(
-                f"candidate {candidate!r}: {exc.message}", key=key, hint=exc.hint
-            ) from None
+            message = f"candidate {candidate!r}: {exc.message}"
+            raise replace(exc, message=message, key=exc.key or key) from None
 
     def fingerprint(self) -> str:
         """Stable 16-hex digest of everything that decides where the cuts fall."""
@@ -112,6 +146,8 @@ class SplitterSpec:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     def fingerprint_fields(self) -> dict[str, Any]:
+        if self.library or self.exported:
+            return self._library_fields()
         return {
             "version": SPLITTER_VERSION,
             "splitter": self.splitter,
@@ -121,6 +157,27 @@ class SplitterSpec:
             # A tokenizer only matters when it counts the units.
             "tokenizer": self.tokenizer if self.unit == "tokens" else None,
             "function": self.function,
+        }
+
+    def _library_fields(self) -> dict[str, Any]:
+        """Library name and version (or the chunk file's sha256) ride in `version`, so a
+        rebuilt spec skips them."""
+        if self.exported:
+            from evaluator.chunking.exported import file_digest
+
+            source = f"chunks-file sha256:{file_digest(str(self.options['path']))}"
+        else:
+            entry = LIBRARY_SPLITTERS[self.splitter]
+            source = f"{entry.library}=={entry.version()}"
+        return {
+            "version": f"{SPLITTER_VERSION} {source}",
+            "splitter": self.splitter,
+            "unit": self.unit,
+            "size": self.size,
+            "overlap": self.overlap,
+            "tokenizer": None,
+            "function": None,
+            "options": {k: self.options[k] for k in sorted(self.options)},
         }
 
 

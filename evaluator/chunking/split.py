@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunking.adapters import library_pieces
+from evaluator.chunking.exported import exported_pieces, unknown_documents
 from evaluator.chunking.markdown import markdown_pieces
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.plugin import python_pieces
@@ -37,8 +39,14 @@ SPLITTERS: dict[str, UnitSplitter] = {
 """Splitters that measure in units; `python` is handled on its own."""
 
 
-def split_text(spec: SplitterSpec, text: str) -> list[Piece]:
-    """Cut one canonical text; offsets index `text`, pieces in offset order."""
+def split_text(spec: SplitterSpec, text: str, doc: str = "") -> list[Piece]:
+    """Cut one canonical text; offsets index `text`, pieces in offset order.
+
+    `doc` names the document in a library splitter's verification errors."""
+    if spec.library:
+        return library_pieces(spec.splitter, spec.options, doc, text)
+    if spec.exported:
+        return exported_pieces(str(spec.options["path"]), doc, text)
     if spec.splitter == "python":
         return python_pieces(text, spec.function or "", spec.size, spec.overlap)
     splitter = SPLITTERS.get(spec.splitter)
@@ -53,6 +61,8 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
     """Every document's chunks, documents in id order, chunks in offset order."""
     corpus_hash = corpus.hash
     fingerprint = spec.fingerprint()
+    if spec.exported:
+        _check_documents(str(spec.options["path"]), corpus)
     return [
         Chunk(
             chunk_id(corpus_hash, doc.id, p.start, p.end, fingerprint),
@@ -62,5 +72,14 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
             p.prefix,
         )
         for doc in corpus
-        for p in split_text(spec, doc.text)
+        for p in split_text(spec, doc.text, doc.id)
     ]
+
+
+def _check_documents(path: str, corpus: Corpus) -> None:
+    """A chunk file that names a document the corpus lacks was made from another corpus."""
+    unknown = unknown_documents(path, {doc.id for doc in corpus})
+    if unknown:
+        doc, line = unknown[0]
+        message = f"document {doc!r} is not in the corpus ({len(unknown)} such document(s))"
+        raise ConfigError(message, file=path, line=line, key="doc")

@@ -73,6 +73,11 @@ class HuggingFaceTokenizer:
         backend.no_truncation()
         backend.no_padding()
 
+    @property
+    def backend(self) -> Any:
+        """The `tokenizers.Tokenizer`, for libraries that take one (truncation off)."""
+        return self._backend
+
     def _encode(self, text: str) -> list[tuple[int, Any]]:
         cuts = segment_starts(text)
         if len(cuts) == 1:
@@ -97,6 +102,11 @@ class TiktokenTokenizer:
     def __init__(self, name: str, encoding: Any) -> None:
         self.name = name
         self._encoding = encoding
+
+    @property
+    def encoding(self) -> Any:
+        """The tiktoken Encoding, for libraries that take one."""
+        return self._encoding
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
         tokens = self._encoding.encode_ordinary(text)

@@ -12,7 +12,13 @@ from evaluator.embedding.minilm import MiniLMEmbedder
 from labeler.core.errors import ConfigError
 
 DEFAULT_EMBEDDER = "minilm"
-NAMES = ("minilm", "chroma:default", "chroma:<function>[/<model>]", "sentence-transformers:<name>")
+NAMES = (
+    "minilm",
+    "chroma:default",
+    "chroma:<function>[/<model>]",
+    "sentence-transformers:<name>",
+    "openai:<model> (any OpenAI-compatible server: SPANLAB_EMBEDDING_URL)",
+)
 """What `embedding = …` accepts, for error messages and help."""
 
 __all__ = [
@@ -42,6 +48,10 @@ def load_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
         from evaluator.embedding.sbert import SentenceTransformersEmbedder
 
         return SentenceTransformersEmbedder(rest)
+    if kind == "openai" and rest:
+        from evaluator.embedding.server import OpenAIEmbedder
+
+        return OpenAIEmbedder(rest)
     raise ConfigError(
         f"unknown embedding model {name!r}", key="embedding", hint="one of: " + ", ".join(NAMES)
     )

@@ -18,6 +18,8 @@ class RunOptions:
     """Use a Chroma server instead of the embedded client."""
     chroma_path: Path | None = None
     """Embedded Chroma's folder."""
+    chroma_timeout: float | None = None
+    """Seconds one call to a Chroma server may take (None: the default)."""
     cache_path: Path | None = None
     """The embedding cache (SQLite); None keeps it in memory."""
     check_ann: bool = False

@@ -13,6 +13,7 @@ from evaluator import candidates as cands
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
+from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from labeler.core import binding, config, labelset
@@ -90,17 +91,23 @@ def evaluate_project(
 ) -> Evaluated:
     """Evaluate the project in the working folder and write its run folder."""
     proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, chroma_url=chroma_url)
+    if proj.chroma_url is not None:
+        parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
     if (candidates_file is None) == (preset is None):
         raise ConfigError("give a candidates file or --preset, not both or neither")
     cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
-    corpus = Corpus.read(corpus_folder(proj, labels_file), encoding=proj.encoding)
+    corpus = Corpus.read(
+        corpus_folder(proj, labels_file), encoding=proj.encoding,
+        follow_symlinks=proj.follow_symlinks,
+    )  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
         chroma_path=proj.chroma_path,
+        chroma_timeout=proj.chroma_timeout,
         cache_path=proj.root / ".spanlab" / "embeddings.db",
         check_ann=check_ann,
     )

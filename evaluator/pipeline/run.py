@@ -11,7 +11,7 @@ import functools
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.exact import ExactRetriever
 from labeler.core.corpus import Corpus
+from labeler.core.errors import ConfigError
 from labeler.core.values import Query
 
 
@@ -124,7 +125,11 @@ def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, list[Chunk]], 
     seconds: dict[str, float] = {}
     for cand in cfile.candidates:
         t = time.perf_counter()
-        chunks_by[cand.name] = chunk_corpus(cand.spec, corpus)
+        try:
+            chunks_by[cand.name] = chunk_corpus(cand.spec, corpus)
+        except ConfigError as exc:  # a library splitter's verification names the chunk
+            message = f"candidate {cand.name!r}: {exc.message}"
+            raise replace(exc, message=message) from None
         seconds[cand.name] = time.perf_counter() - t
         sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
     sanity.check_same_documents(chunks_by)
@@ -181,6 +186,7 @@ def index_request(ctx: Context, cand: Candidate, chunks: list[Chunk]) -> IndexRe
     return IndexRequest(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
         ctx.vectors if uses_vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
+        ctx.options.chroma_timeout,
     )  # fmt: skip
 
 

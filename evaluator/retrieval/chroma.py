@@ -7,12 +7,17 @@ chunk is in: an interrupted build is found incomplete next time and rebuilt, nev
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
+import secrets
+import sys
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 import numpy as np
 
@@ -33,22 +38,36 @@ def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_finge
     return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
-def connect(url: str | None, path: str | None) -> Any:
-    """A Chroma client: HTTP when `url` is given (checked within 5 s), else embedded."""
-    import chromadb
-    from chromadb.config import Settings
-
-    settings = Settings(anonymized_telemetry=False)
-    if url is None:
-        return chromadb.PersistentClient(path=path or ".spanlab/chroma", settings=settings)
-    parsed = urlparse(url)
+def parse_url(url: str) -> tuple[ParseResult, int]:
+    """`http://host:port` parsed, with its port; anything else is a clear error."""
+    try:
+        parsed = urlparse(url)
+        port = parsed.port or (443 if parsed.scheme == "https" else 8000)
+    except ValueError as exc:  # "Invalid IPv6 URL", a port out of range or not a number
+        raise ConfigError(f"not a Chroma URL: {url!r} ({exc})", key="chroma_url") from None
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ConfigError(
             f"not a Chroma URL: {url!r} (expected http://host:port)", key="chroma_url"
         )
+    return parsed, port
+
+
+def connect(url: str | None, path: str | None, *, timeout: float | None = None) -> Any:
+    """A Chroma client: HTTP when `url` is given (checked within 5 s, then every call
+    bounded by `timeout` seconds), else embedded."""
+    import chromadb
+    from chromadb.config import Settings
+
+    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, connect_server, server_errors
+
+    settings = Settings(anonymized_telemetry=False)
+    if url is None:
+        return chromadb.PersistentClient(path=path or ".spanlab/chroma", settings=settings)
+    parsed, port = parse_url(url)
     heartbeat = f"{url.rstrip('/')}/api/v2/heartbeat"
+    timeout = CALL_TIMEOUT if timeout is None else timeout
     try:
-        with urllib.request.urlopen(heartbeat, timeout=CONNECT_TIMEOUT) as response:
+        with urllib.request.urlopen(heartbeat, timeout=min(CONNECT_TIMEOUT, timeout)) as response:
             response.read()
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
         reason = getattr(exc, "reason", exc)
@@ -57,25 +76,35 @@ def connect(url: str | None, path: str | None) -> Any:
             key="chroma_url",
             hint="start one with `chroma run --path DIR --port PORT`, or drop --chroma-url",
         ) from None
-    port = parsed.port or (443 if parsed.scheme == "https" else 8000)
-    return chromadb.HttpClient(
-        host=parsed.hostname, port=port, ssl=parsed.scheme == "https", settings=settings
-    )
+    with server_errors(url, timeout):
+        ssl = parsed.scheme == "https"
+        return connect_server(parsed.hostname or "", port, ssl, timeout, settings)
 
 
 class ChromaRetriever:
-    def __init__(self, collection: Any, chunks: Sequence[Chunk]) -> None:
+    def __init__(
+        self, collection: Any, chunks: Sequence[Chunk], url: str | None = None, timeout: float = 0
+    ) -> None:
         self.collection = collection
         """The candidate's complete collection."""
         self.by_id = {c.id: c for c in chunks}
         """Chunk id -> chunk, to turn Chroma's answers back into offsets."""
+        self.url = url
+        """The server the collection lives on (None: embedded), for errors."""
+        self.timeout = timeout
+        """Seconds a call may take, for errors."""
 
     def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
+        from evaluator.retrieval.chroma_http import server_errors
+
         if not queries:
             return []
         vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
         n = min(depth, len(self.by_id))
-        answer = self.collection.query(query_embeddings=vectors, n_results=n, include=["distances"])
+        with server_errors(self.url, self.timeout):
+            answer = self.collection.query(
+                query_embeddings=vectors, n_results=n, include=["distances"]
+            )
         return [
             [Ranked(self.by_id[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
             for ids, dists in zip(answer["ids"], answer["distances"], strict=True)
@@ -96,31 +125,68 @@ def ensure_collection(
     *,
     candidate: str,
     batch: int | None = None,
+    private: bool = False,
 ) -> tuple[Any, bool]:
-    """Return (collection, reused). `vectors()` is called only when (re)building."""
+    """Return (collection, reused). `vectors()` is called only when (re)building.
+
+    With `private` (a shared server) the collection is built under a name of its own and
+    renamed to `name` only when complete; when another run published first, its
+    collection is used and the private one dropped. Without it the caller holds the
+    build lock (`build_lock`), so nobody else builds `name` meanwhile.
+    """
+    digest = chunks_digest(chunks)
+    existing = _usable_or_dropped(client, name, digest)
+    if existing is not None:
+        return existing, True
+    target = f"{name}-b{secrets.token_hex(4)}" if private else name
+    try:
+        collection = _build(client, target, chunks, vectors, candidate, digest, batch)
+    except BaseException as exc:
+        if private and not _server_gone(exc):  # a gone server: one more call would only wait
+            _drop(client, target)
+        raise
+    if not private:
+        return collection, False
+    return _publish(client, collection, name, digest)
+
+
+def _server_gone(exc: BaseException) -> bool:
+    import httpx
+
+    return isinstance(exc, httpx.HTTPError)
+
+
+def _usable_or_dropped(client: Any, name: str, digest: str) -> Any:
+    """The complete collection `name` with these chunks; anything else there is dropped."""
     from chromadb.errors import NotFoundError
 
     try:
         existing = client.get_collection(name, embedding_function=None)
     except (NotFoundError, ValueError):
-        existing = None
-    digest = chunks_digest(chunks)
-    if existing is not None:
-        meta = existing.metadata or {}
-        if meta.get(COMPLETE) and meta.get("chunks_digest") == digest:
-            return existing, True
+        return None
+    meta = existing.metadata or {}
+    if meta.get(COMPLETE) and meta.get("chunks_digest") == digest:
+        return existing
+    _drop(client, name)
+    return None
+
+
+def _drop(client: Any, name: str) -> None:
+    from chromadb.errors import NotFoundError
+
+    with contextlib.suppress(NotFoundError, ValueError):
         client.delete_collection(name)
+
+
+def _build(
+    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, candidate: str, digest: str,
+    batch: int | None,
+) -> Any:  # fmt: skip
+    meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest}
     collection = client.create_collection(
-        name,
-        configuration={"hnsw": HNSW},
-        metadata={
-            COMPLETE: False,
-            "candidate": candidate,
-            "chunks": len(chunks),
-            "chunks_digest": digest,
-        },
+        name, configuration={"hnsw": HNSW}, metadata={COMPLETE: False, **meta},
         embedding_function=None,
-    )
+    )  # fmt: skip
     matrix = vectors()
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(chunks), batch):
@@ -132,19 +198,50 @@ def ensure_collection(
                        for c in part],
         )  # fmt: skip
     # Only now, with every chunk in, is the collection usable.
-    collection.modify(
-        metadata={COMPLETE: True, "candidate": candidate, "chunks": len(chunks),
-                  "chunks_digest": digest}
-    )  # fmt: skip
-    return collection, False
+    collection.modify(metadata={COMPLETE: True, **meta})
+    return collection
+
+
+def _publish(client: Any, collection: Any, name: str, digest: str) -> tuple[Any, bool]:
+    """Rename a complete private collection to `name`, unless another run got there first."""
+    from chromadb.errors import ChromaError
+
+    private = collection.name
+    try:
+        collection.modify(name=name)
+        return collection, False
+    except ChromaError:  # the name is taken: UNIQUE constraint
+        winner = _usable_or_dropped(client, name, digest)
+        _drop(client, private)
+        if winner is None:
+            raise
+        return winner, True
+
+
+@contextlib.contextmanager
+def build_lock(folder: Path, name: str) -> Iterator[None]:
+    """One builder of collection `name` in an embedded Chroma folder; others wait, saying so."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / f".{name}.build-lock").open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting: another spanlab run is building {name} in {folder}", file=sys.stderr)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def open_chroma_retriever(
     request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
     """The candidate's complete collection (reused, or built now) as a retriever."""
-    path = str(request.chroma_path) if request.chroma_path else None
-    client = connect(request.chroma_url, path)
+    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
+
+    url, timeout = request.chroma_url, request.chroma_timeout or CALL_TIMEOUT
+    folder = request.chroma_path or Path(".spanlab/chroma")
     name = collection_name(
         request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
     )
@@ -157,13 +254,11 @@ def open_chroma_retriever(
         embedded.update(counts)
         return matrix
 
-    collection, reused = ensure_collection(
-        client, name, chunks, compute, candidate=request.candidate
-    )
-    extra = {
-        "collection": name,
-        "reused": reused,
-        "hnsw": HNSW,
-        "server": request.chroma_url,
-    }
-    return ChromaRetriever(collection, chunks), extra, embedded
+    lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
+    with server_errors(url, timeout), lock:
+        client = connect(url, str(folder), timeout=timeout)
+        collection, reused = ensure_collection(
+            client, name, chunks, compute, candidate=request.candidate, private=url is not None
+        )
+    extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
+    return ChromaRetriever(collection, chunks, url, timeout), extra, embedded

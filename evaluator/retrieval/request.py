@@ -36,6 +36,8 @@ class IndexRequest:
     """A Chroma server, or None for the embedded client."""
     chroma_path: Path | None = None
     """The embedded client's folder."""
+    chroma_timeout: float | None = None
+    """Seconds one call to a Chroma server may take (None: the default, 8 s)."""
 
 
 @dataclass(frozen=True)

@@ -106,10 +106,13 @@ class Manifest:
 
 
 def read_spec(r: Reader) -> SplitterSpec:
-    """A candidate's splitter as run.json records it (its fingerprint fields)."""
+    """A candidate's splitter as run.json records it (its fingerprint fields); a library
+    splitter's or chunk file's `options` too (§14)."""
+    options = r.at("options").mapping() if "options" in r.mapping() else {}
     return SplitterSpec(
         r.at("splitter").text(), r.at("size").integer(), r.at("overlap").integer(),
         r.at("unit").text(), r.at("tokenizer").opt_text(), r.at("function").opt_text(),
+        options,
     )  # fmt: skip
 
 

@@ -73,15 +73,21 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
 
 
 def read_corpus(proj: config.Project) -> Corpus:
-    return Corpus.read(proj.require_corpus(), encoding=proj.encoding)
+    return Corpus.read(
+        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
+    )
 
 
 def open_project(
-    corpus: Path | None, db: Path | None
+    corpus: Path | None, db: Path | None, *, reading: bool = False
 ) -> tuple[config.Project, Corpus, Store, binding.CorpusStatus]:
-    """Read the corpus as it is now, open the store and compare the two (§8)."""
+    """Read the corpus as it is now, open the store and compare the two (§8).
+
+    A `reading` command also works on a store it may not write (opened read-only, then
+    compared without rebinding).
+    """
     proj = project(corpus, db)
     docs = read_corpus(proj)
-    store = Store.open(proj.db, create=False)
-    status = binding.sync(store, docs)
+    store = Store.open_for_reading(proj.db) if reading else Store.open(proj.db, create=False)
+    status = binding.check(store, docs) if store.read_only else binding.sync(store, docs)
     return proj, docs, store, status

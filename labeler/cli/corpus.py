@@ -34,17 +34,25 @@ def init(
     corpus_dir: Annotated[Path, typer.Argument(help="The corpus folder (.md and .txt files).")],
     db: DbOpt = None,
     encoding: Annotated[str, typer.Option(help="Codec of the corpus files.")] = "utf-8",
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks",
+            help="Read what symlinks point to, even outside the folder (kept in spanlab.toml).",
+        ),
+    ] = False,
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
-    docs = Corpus.read(corpus_dir, encoding=encoding)
-    proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, encoding=encoding)
+    docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks)
+    proj = config.load(Path.cwd()).override(
+        corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks
+    )
     proj.db.parent.mkdir(parents=True, exist_ok=True)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)
     config.write(proj)
-    for skipped in docs.skipped:
-        typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+    warn_passed_over(docs)
     for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
         typer.echo(
             f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
@@ -58,6 +66,14 @@ def init(
     if status.waiting:
         typer.echo(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
     typer.echo(f"time     {time.perf_counter() - started:.2f} s")
+
+
+def warn_passed_over(docs: Corpus) -> None:
+    """Name every entry of the corpus folder that was not read, and why."""
+    for skipped in docs.skipped:
+        typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+    for entry in docs.passed_over:
+        typer.echo(f"warning: skipped {entry}", err=True)
 
 
 def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
@@ -80,7 +96,9 @@ def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
 @handles_errors
 def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Documents, hash, and what changed since the store was bound."""
-    _, docs, _store, status = open_project(corpus, db)
+    _, docs, _store, status = open_project(corpus, db, reading=True)
+    for entry in docs.passed_over:
+        typer.echo(f"warning: skipped {entry}", err=True)
     report: dict[str, Any] = {
         "documents": len(docs),
         "corpus_hash": docs.hash,

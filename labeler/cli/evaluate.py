@@ -24,6 +24,7 @@ from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile, write_run_file
 from evaluator.runs.show import load_run, show_view
 from evaluator.runs.summary import print_run
+from evaluator.runs.trec import export_trec, trec_run
 from labeler.cli._common import (
     ChromaOpt,
     CorpusOpt,
@@ -175,8 +176,25 @@ def show_command(
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
-        texts = {q.id: q.text for q in Store.open(proj.db, create=False).queries()}
+        texts = {q.id: q.text for q in Store.open_for_reading(proj.db).queries()}
     console = Console()
     width = console.width if console.is_terminal else None  # piped: whole lines, for grep
     for line in show_view(found, query, candidate, docs, texts, width=width):
         console.print(line, soft_wrap=True, highlight=False)
+
+
+@app.command(
+    "trec",
+    epilog="Example: spanlab trec latest trec/  then  ranx: Qrels.from_file('trec/c.qrels')",
+)
+@handles_errors
+def trec_command(
+    run: Annotated[str, typer.Argument(help="Run id, a run folder, its run.json, or 'latest'.")],
+    out: Annotated[Path, typer.Argument(help="Folder for the run and qrels files.")],
+    corpus: CorpusOpt = None,
+) -> None:
+    """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
+    NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    proj = project(corpus)
+    for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
+        typer.echo(str(path))

@@ -22,10 +22,8 @@ from labeler.cli._common import (
     handles_errors,
     open_project,
 )
-from labeler.core import binding, labelset
 from labeler.core import formats as label_formats
-from labeler.core.corpus import Corpus
-from labeler.core.errors import SpanlabError
+from labeler.core import imports, labelset
 from labeler.core.stats import label_stats
 
 group = typer.Typer(
@@ -61,44 +59,20 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
-    if fmt == "spanlab":
-        queries = labelset.read(file, docs).queries
-        warnings: tuple[str, ...] = ()
-    else:
-        imported = label_formats.get(fmt).read(file, docs, existing=store.queries())
-        if imported.documents:
-            # Refuse before the new documents are written, not after.
-            labelset.refuse_while_waiting(status)
-            labelset.refuse_conflicts(store, imported.queries, replace_existing=replace)
-            docs = add_documents(proj.require_corpus(), docs, imported.documents, proj.encoding)
-            binding.sync(store, docs)
-            typer.echo(
-                f"added {len(imported.documents)} document(s) from {file} to the corpus folder "
-                f"{proj.require_corpus()}",
-                err=True,
-            )
-        queries, warnings = imported.queries, imported.warnings
-    n = labelset.import_queries(
-        store, queries, docs, annotator=annotator_name(annotator), replace_existing=replace
-    )
-    for w in warnings:
+    done = imports.import_file(
+        store, docs, status, file, fmt,
+        annotator=annotator_name(annotator), replace=replace, encoding=proj.encoding,
+    )  # fmt: skip
+    if done.added:
+        typer.echo(
+            f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
+            err=True,
+        )
+    for w in done.warnings:
         typer.echo(f"warning: {w}", err=True)
-    same = len(queries) - n
+    same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
-    typer.echo(f"imported {n} of {len(queries)} queries from {file}{unchanged}")
-
-
-def add_documents(root: Path, docs: Corpus, new: dict[str, str], encoding: str) -> Corpus:
-    """Write documents a format brought into the corpus folder; refuse to overwrite."""
-    for doc_id, text in new.items():
-        if doc_id in docs and docs.text(doc_id) != text:
-            raise SpanlabError("document exists with different text", file=str(root / doc_id))
-    for doc_id, text in new.items():
-        path = root / doc_id
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            path.write_text(text, encoding="utf-8")
-    return Corpus.read(root, encoding=encoding)
+    typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
 
 
 @group.command("export", epilog="Example: spanlab labels export frozen.json")
@@ -130,7 +104,7 @@ def labels_export(
 @handles_errors
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Counts by status, pattern, slice, document and annotator."""
-    _, _, store, _ = open_project(corpus, db)
+    _, _, store, _ = open_project(corpus, db, reading=True)
     stats = label_stats(store.query_rows(), store.doc_span_counts())
     if as_json:
         typer.echo(json.dumps(asdict(stats), indent=2))

@@ -12,6 +12,8 @@ import unicodedata
 from bisect import bisect_right
 from typing import Literal
 
+from labeler.core.graphemes import is_boundary
+
 Edge = Literal["sentence", "word", "none"]
 """What kind of boundary a quote's edge sits on, so that a candidate's edge can too."""
 
@@ -41,8 +43,8 @@ def glue(char: str) -> bool:
 
 
 def splits(text: str, at: int) -> bool:
-    """True when offset `at` falls inside a grapheme of `text`."""
-    return 0 < at < len(text) and (glue(text[at]) or text[at - 1] == "\u200d")
+    """True when offset `at` falls inside a grapheme of `text` (the one rule, §13)."""
+    return not is_boundary(text, at)
 
 
 def _is_word(char: str) -> bool:

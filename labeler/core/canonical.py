@@ -23,13 +23,23 @@ def sha256_hex(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def text_codec(encoding: str, *, file: str, key: str | None = None) -> str:
+    """The codec's canonical name ("UTF8", "u8" -> "utf-8"), which must decode bytes to text.
+
+    `rot13` or `base64` are codecs too, but not between bytes and text.
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        raise CorpusError(f"unknown encoding {encoding!r}", file=file, key=key) from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise CorpusError(f"{encoding!r} is not a text encoding", file=file, key=key)
+    return info.name
+
+
 def decode(raw: bytes, *, file: str, encoding: str = "utf-8") -> str:
     """Decode bytes, dropping a leading BOM; invalid input names the byte offset."""
-    try:
-        # Resolve aliases ("UTF8", "u8") so the BOM rule applies to every name of UTF-8.
-        codec = codecs.lookup(encoding).name
-    except LookupError:
-        raise CorpusError(f"unknown encoding {encoding!r}", file=file) from None
+    codec = text_codec(encoding, file=file)
     bom = 3 if codec == "utf-8" and raw.startswith(codecs.BOM_UTF8) else 0
     try:
         return raw[bom:].decode(codec)

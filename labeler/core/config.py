@@ -12,14 +12,24 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
-from labeler.core.typed import Refusal, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
 
-_KEYS = {"corpus", "db", "chroma_path", "chroma_url", "embedding", "encoding"}
+_KEYS = {
+    "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
+    "follow_symlinks",
+}  # fmt: skip
+MAX_CHROMA_TIMEOUT = 600.0
+"""Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
+_FLAGS = {"follow_symlinks"}
+_WANTED = {"follow_symlinks": "true or false", "chroma_timeout": "a number of seconds"}
+"""How a refusal words the keys that do not hold a string."""
+"""Keys that hold a bool; every other key holds a string."""
 
 
 @dataclass(frozen=True)
@@ -34,10 +44,14 @@ class Project:
     """Embedded Chroma's folder."""
     chroma_url: str | None = None
     """A Chroma server (`http://host:port`), used instead of the embedded one."""
+    chroma_timeout: float | None = None
+    """Seconds one call to the Chroma server may take (None: the evaluator's default)."""
     embedding: str = "minilm"
     """Default embedding choice (§6)."""
     encoding: str = "utf-8"
     """Codec of the corpus files."""
+    follow_symlinks: bool = False
+    """Read what corpus symlinks point to, even outside the folder (`init --follow-symlinks`)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -68,10 +82,14 @@ class _Key:
     """The key looked at."""
 
     def at(self, key: str) -> _Key:
-        return replace(self, key=key)
+        sep = "" if key.startswith("[") or not self.key else "."
+        return replace(self, key=f"{self.key}{sep}{key}")
 
     def refuse(self, refusal: Refusal) -> ConfigError:
-        return ConfigError(f"{self.key!r} must be a string", file=self.file, key=self.key)
+        if not refusal.about_type:
+            return ConfigError(refusal.message, file=self.file, key=self.key or None)
+        wanted = _WANTED.get(self.key, "a string")
+        return ConfigError(f"{self.key!r} must be {wanted}", file=self.file, key=self.key)
 
 
 def load(root: Path) -> Project:
@@ -80,7 +98,8 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), ""))
+        data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -95,7 +114,12 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
-        typed(value, str, _Key(str(path), key))
+        if key == "chroma_timeout":
+            number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
+        else:
+            typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
+    if "encoding" in data:
+        text_codec(data["encoding"], file=str(path), key="encoding")
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)
@@ -109,6 +133,8 @@ def load(root: Path) -> Project:
         chroma_url=data.get("chroma_url"),
         embedding=data.get("embedding", "minilm"),
         encoding=data.get("encoding", "utf-8"),
+        follow_symlinks=data.get("follow_symlinks", False),
+        chroma_timeout=data.get("chroma_timeout"),
     )
 
 
@@ -136,6 +162,10 @@ def write(project: Project) -> Path:
     lines.append(entry("embedding", project.embedding))
     if project.encoding != "utf-8":
         lines.append(entry("encoding", project.encoding))
+    if project.chroma_timeout is not None:
+        lines.append(f"chroma_timeout = {project.chroma_timeout:g}")
+    if project.follow_symlinks:
+        lines.append("follow_symlinks = true")
     path = project.root / CONFIG_NAME
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -6,11 +6,13 @@ byte offset, so nothing half-ingested ever reaches the store.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from labeler.core.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus_walk import shown, walk
 from labeler.core.errors import CorpusError
 
 DOCUMENT_SUFFIXES = (".txt", ".md")
@@ -26,13 +28,43 @@ class Document:
     """`sha256:` of the canonical text as UTF-8."""
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""C0 and C1 controls, DEL included: a tab or newline in an id would forge a hash line."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Lone surrogates: a file name's undecodable bytes (surrogateescape), or a JSON escape."""
+
+
 def check_doc_id(doc_id: str) -> str:
-    """Reject ids that could escape the corpus folder or confuse a filesystem."""
-    if not doc_id or "\x00" in doc_id:
-        raise CorpusError(f"invalid document id {doc_id!r}", key="doc")
+    """Reject ids that could escape the corpus folder, confuse a filesystem or the hash.
+
+    The corpus hash's lines are `id<TAB>hash<LF>`; an id holds neither, and every hash is
+    `sha256:` and 64 hex digits, so the lines split back into (id, hash) one way only.
+    """
+    if not doc_id:
+        raise CorpusError("invalid document id '': it is empty", key="doc")
+    if control := _CONTROL.search(doc_id):
+        raise CorpusError(
+            f"invalid document id {doc_id!r}: it holds the control character "
+            f"U+{ord(control.group()):04X}",
+            key="doc",
+        )
+    if _SURROGATE.search(doc_id):
+        raise CorpusError(f"invalid document id {doc_id!r}: it is not valid UTF-8", key="doc")
     p = PurePosixPath(doc_id)
     if p.is_absolute() or ".." in p.parts or "\\" in doc_id or doc_id != p.as_posix():
         raise CorpusError(f"invalid document id {doc_id!r}", key="doc")
+    return doc_id
+
+
+def check_new_doc_id(doc_id: str) -> str:
+    """An id an import may create: a valid id that a corpus read would find again."""
+    check_doc_id(doc_id)
+    p = PurePosixPath(doc_id)
+    if any(part.startswith(".") for part in p.parts):
+        raise CorpusError(f"invalid document id {doc_id!r}: a hidden name is never read", key="doc")
+    if p.suffix.lower() not in DOCUMENT_SUFFIXES:
+        raise CorpusError(f"invalid document id {doc_id!r}: not .md or .txt", key="doc")
     return doc_id
 
 
@@ -46,6 +78,8 @@ class Corpus:
     """The folder it was read from, if any."""
     skipped: tuple[str, ...] = field(default=())
     """Files below the folder that are not documents (other extensions)."""
+    passed_over: tuple[str, ...] = field(default=())
+    """Entries not read, each with why: symlinked folders, dangling links, FIFOs."""
     normalization: str = NORMALIZATION
     """The canonicalization version."""
 
@@ -89,22 +123,30 @@ class Corpus:
         return cls(docs)
 
     @classmethod
-    def read(cls, root: Path, *, encoding: str = "utf-8") -> Corpus:
+    def read(cls, root: Path, *, encoding: str = "utf-8", follow_symlinks: bool = False) -> Corpus:
         """Read every document below `root`; raise on the first bad file, ingest nothing."""
         if not root.is_dir():
             raise CorpusError("corpus folder does not exist or is not a folder", file=str(root))
+        listing = walk(root, follow_symlinks=follow_symlinks)
         docs: dict[str, Document] = {}
         skipped: list[str] = []
-        for path in sorted(root.rglob("*")):
-            if not path.is_file():
+        for rel, path in listing.files:
+            if PurePosixPath(rel).suffix.lower() not in DOCUMENT_SUFFIXES:
+                skipped.append(shown(rel))
                 continue
-            rel = path.relative_to(root).as_posix()
-            if any(part.startswith(".") for part in PurePosixPath(rel).parts):
-                continue
-            if path.suffix.lower() not in DOCUMENT_SUFFIXES:
-                skipped.append(rel)
-                continue
-            check_doc_id(rel)
-            text = canonical_from_bytes(path.read_bytes(), file=str(path), encoding=encoding)
-            docs[rel] = Document(rel, text, doc_hash(text))
-        return cls(docs, root=root, skipped=tuple(skipped))
+            try:
+                check_doc_id(rel)
+            except CorpusError as exc:
+                exc.file, exc.key = shown(str(path)), None
+                raise
+            docs[rel] = _read_document(rel, path, encoding)
+        return cls(docs, root=root, skipped=tuple(skipped), passed_over=tuple(listing.passed_over))
+
+
+def _read_document(doc_id: str, path: Path, encoding: str) -> Document:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
+    text = canonical_from_bytes(raw, file=str(path), encoding=encoding)
+    return Document(doc_id, text, doc_hash(text))

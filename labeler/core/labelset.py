@@ -10,19 +10,21 @@ import contextlib
 import gc
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.store import Store, utcnow
-from labeler.core.typed import Refusal, need
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
 FORMAT = "spanlab.labelset/1"
@@ -152,12 +154,13 @@ class _Key:
     """Its last key, which the message names."""
 
     def at(self, key: str) -> _Key:
-        return _Key(f"{self.path}.{key}" if self.path else key, key)
+        sep = "" if key.startswith("[") or not self.path else "."
+        return _Key(f"{self.path}{sep}{key}", key)
 
     def refuse(self, refusal: Refusal) -> LabelError:
         named = refusal.reason == "wrong type" and self.name
         message = f"{self.name!r} {refusal.message}" if named else refusal.message
-        return LabelError(message, key=self.path)
+        return LabelError(message, key=self.path or None)
 
 
 def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
@@ -176,7 +179,11 @@ def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
             f"offsets {start}..{end} are out of range for {doc} (length {len(text)})",
             key=f"{path}.start", offset=start,
         )  # fmt: skip
-    span = Span.from_text(text, doc, start, end)
+    try:
+        span = Span.from_text(text, doc, start, end)
+    except LabelError as exc:  # an edge inside a grapheme cluster
+        exc.key = f"{path}.{exc.key}"
+        raise
     if span.quote != quote:
         raise LabelError(
             f"quote does not match {doc} at {start}..{end}: file has {quote[:40]!r}, "
@@ -202,7 +209,7 @@ def parse_query(raw: Any, corpus: Corpus, path: str) -> Query:
             abstain=need(raw, "abstain", bool, at),
             boundary=parse_boundary(need(raw, "boundary", str, at), key=f"{path}.boundary"),
             slices=tuple(slices),
-            notes=raw.get("notes", "") if isinstance(raw.get("notes", ""), str) else "",
+            notes=typed(raw.get("notes", ""), str, at.at("notes")),
             status=parse_status(need(raw, "status", str, at), key=f"{path}.status"),
             evidence=spans,
         )
@@ -269,14 +276,15 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
 
 
 def load_json(path: Path) -> Any:
+    """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = sized(path.read_bytes(), MAX_LABEL_FILE, _Key("")).decode("utf-8")
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     except UnicodeDecodeError as exc:
         raise LabelError("not valid UTF-8", file=str(path), offset=exc.start) from None
     try:
-        return json.loads(raw)
+        return json_tree(raw, _Key(""))
     except json.JSONDecodeError as exc:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
@@ -325,9 +333,16 @@ def import_queries(
     *,
     annotator: str,
     replace_existing: bool = False,
+    on_disk: Corpus | None = None,
+    before_write: Callable[[sqlite_utils.Database], None] | None = None,
 ) -> int:
-    """Write validated queries in one transaction; conflicting ids refuse unless replacing."""
-    refuse_while_waiting(sync(store, corpus))
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    An import that brings documents passes the corpus as it is `on_disk` (the store must be
+    bound to it) and `corpus` with the new documents; `before_write` runs inside the
+    transaction, before the queries go in, to publish them and bind the store.
+    """
+    refuse_while_waiting(sync(store, on_disk or corpus))
     existing, conflicts = refuse_conflicts(store, queries, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
     now = utcnow()
@@ -356,5 +371,7 @@ def import_queries(
                 key="id",
                 hint="run the import again",
             )
+        if before_write is not None:
+            before_write(db)
         store.put_queries(todo, texts, db=db)
     return len(todo)

@@ -11,9 +11,27 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from labeler.core.errors import LabelError
+from labeler.core.graphemes import check_edges
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""
+MAX_QUERY_TEXT = 10_000
+"""Longest question (code points): a question is a sentence or a paragraph, not a file."""
+MAX_NOTES = 100_000
+"""Longest notes (code points)."""
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL, and lone surrogates (no UTF-8 form): text no file or database can hold."""
+
+
+def _check_text(qid: str, key: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise LabelError(
+            f"query {qid}: {key} is {len(value):,} characters, over the limit of {limit:,}",
+            key=key,
+        )
+    if bad := _UNSTORABLE.search(value):
+        what = "a NUL character" if bad.group() == "\x00" else "a lone surrogate"
+        raise LabelError(f"query {qid}: {key} holds {what}", key=key, offset=bad.start())
 
 
 class Boundary(StrEnum):
@@ -121,8 +139,13 @@ class Span:
         doc_hash: str = "",
         annotator: str = "",
         created: str = "",
+        whole_clusters: bool = True,
     ) -> Span:
-        """Build a span from canonical text, checking the offsets against it."""
+        """Build a span from canonical text, checking the offsets against it.
+
+        Its edges must lie on grapheme cluster boundaries (§13) unless `whole_clusters` is
+        False, which only readers of spans made earlier (a run's evidence) pass.
+        """
         if 0 <= start < len(text) and end <= start:
             raise LabelError(
                 f"span {start}..{end} in {doc} is empty or reversed", key="end", offset=end
@@ -133,6 +156,8 @@ class Span:
                 key="start" if not 0 <= start < len(text) else "end",
                 offset=start if not 0 <= start < len(text) else end,
             )
+        if whole_clusters:
+            check_edges(text, doc, start, end)
         prefix, suffix = context_of(text, start, end)
         return cls(doc, start, end, text[start:end], prefix, suffix, doc_hash, annotator, created)
 
@@ -203,6 +228,8 @@ class Query:
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")
+        _check_text(self.id, "text", self.text, MAX_QUERY_TEXT)
+        _check_text(self.id, "notes", self.notes, MAX_NOTES)
         # Callers such as `Store.update_query(boundary="control")` may pass plain strings.
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))

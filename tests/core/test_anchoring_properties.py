@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from labeler.core.anchoring import FLOOR, propose
 from labeler.core.anchoring_edges import splits
 from labeler.core.anchoring_search import overlap
+from labeler.core.graphemes import snap
 from labeler.core.values import Span
 
 WORDS = ["fee", "refund", "30", "days", "é", "x\u0301", "\U0001f469\u200d\U0001f4bb", "Net"]
@@ -21,8 +22,8 @@ texts = st.lists(sentences, min_size=1, max_size=8).map(" ".join)
 @st.composite
 def edited_spans(draw: st.DrawFn) -> tuple[Span, str, str]:
     old = draw(texts)
-    start = draw(st.integers(0, len(old) - 1))
-    end = draw(st.integers(start + 1, min(len(old), start + 40)))
+    start = snap(old, draw(st.integers(0, len(old) - 1)), forward=False)
+    end = snap(old, draw(st.integers(start + 1, min(len(old), start + 40))), forward=True)
     cut = draw(st.integers(0, len(old)))
     insert = draw(st.sampled_from(["", "Net 45 days. ", "\n\n", "x\u0301"]))
     drop = draw(st.integers(0, 12))

@@ -17,6 +17,7 @@ from labeler.core import labelset
 from labeler.core.canonical import doc_hash
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
+from labeler.core.graphemes import snap
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Query, Span, Status
 from tests.conftest import table_dump
@@ -332,9 +333,13 @@ SPAN_DOCS = st.sampled_from(sorted(TEXTS))
 def spans(draw: st.DrawFn) -> Span:
     doc = draw(SPAN_DOCS)
     text = CORPUS.text(doc)
-    start = draw(st.integers(0, len(text) - 1))
-    end = draw(st.integers(start + 1, len(text)))
+    start = snap(text, draw(st.integers(0, len(text) - 1)), forward=False)
+    end = snap(text, draw(st.integers(start + 1, len(text))), forward=True)
     return Span.from_text(text, doc, start, end)
+
+
+STORABLE = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
+"""Any text a query may hold: everything but NUL and lone surrogates."""
 
 
 @st.composite
@@ -346,11 +351,11 @@ def queries(draw: st.DrawFn) -> list[Query]:
         out.append(
             Query(
                 f"q-{n:04d}",
-                draw(st.text(min_size=1, max_size=20).filter(str.strip)),
+                draw(st.text(STORABLE, min_size=1, max_size=20).filter(str.strip)),
                 abstain=abstain,
                 boundary=draw(st.sampled_from(list(Boundary))),
                 slices=tuple(draw(st.lists(st.sampled_from(["critical", "lang:de", "t"])))),
-                notes=draw(st.text(max_size=10)),
+                notes=draw(st.text(STORABLE, max_size=10)),
                 status=draw(st.sampled_from(list(Status))),
                 evidence=() if abstain else tuple(draw(st.lists(spans(), max_size=3))),
             )

@@ -8,7 +8,6 @@ the caller writes documents and labels only after a reader has succeeded.
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,15 +34,21 @@ class Format(Protocol):
     def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> None: ...
 
 
-FORMATS = ("spanlab", "chroma-csv", "squad", "label-studio", "queries")
-"""Every format name the CLI accepts."""
-
 _MODULES = {
     "chroma-csv": "labeler.core.formats.chroma_csv",
     "squad": "labeler.core.formats.squad",
     "label-studio": "labeler.core.formats.label_studio",
+    "label-studio-min": "labeler.core.formats.label_studio_min",
+    "label-studio-csv": "labeler.core.formats.label_studio_min",
+    "doccano": "labeler.core.formats.doccano",
+    "prodigy": "labeler.core.formats.prodigy",
+    "argilla": "labeler.core.formats.argilla",
+    "qrels": "labeler.core.formats.qrels",
     "queries": "labeler.core.formats.queries",
 }
+
+FORMATS = ("spanlab", *_MODULES)
+"""Every format name the CLI accepts."""
 
 
 def get(name: str) -> Format:
@@ -56,23 +61,9 @@ def get(name: str) -> Format:
 
 
 def guess(path: Path) -> str:
-    """The format a file is most likely in, from its suffix and a first look inside."""
-    suffix = path.suffix.lower()
-    if suffix == ".txt":
-        return "queries"
-    if suffix == ".csv":
-        try:
-            with path.open(encoding="utf-8-sig", newline="") as handle:
-                header = handle.readline()
-        except (OSError, UnicodeDecodeError):
-            return "queries"
-        return "chroma-csv" if "references" in header else "queries"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return "spanlab"
-    if isinstance(data, list):
-        return "label-studio"
-    if isinstance(data, dict) and "format" not in data and isinstance(data.get("data"), list):
-        return "squad"
-    return "spanlab"
+    """The format a file is most likely in, from its suffix and a first look inside; a
+    file whose shape no reader knows is an error listing what was looked for, so spans
+    are never dropped by a reader that does not know them."""
+    from labeler.core.formats._guess import guess_format
+
+    return guess_format(path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import errno
 import io
 import json
 import re
@@ -19,10 +20,13 @@ from typing import Any
 from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.typed import Refusal
+from labeler.core.graphemes import check_edges
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree, sized
 from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+"""The errors of a disk (or a size limit) that takes no more."""
 _FRESH_ID = re.compile(r"^q-(\d+)$")
 
 
@@ -119,6 +123,8 @@ class RawView:
     """
 
     def __init__(self, raw: str) -> None:
+        self.raw = raw
+        """The string the tool's offsets count in, whose clusters a span must not cut."""
         self.shift = 1 if raw.startswith(BOM) else 0
         """Code points before the text proper (a BOM character)."""
         body = raw[self.shift :]
@@ -164,7 +170,11 @@ def raw_span(
         )
     if cstart >= cend:
         raise where.error(f"span {start}..{end} is empty in canonical text", offset=start)
-    return Span.from_text(view.canonical, doc, cstart, cend)
+    try:  # on the raw text too: the map moves an offset inside a cluster to its start
+        check_edges(view.raw, doc, start, end)
+        return Span.from_text(view.canonical, doc, cstart, cend)
+    except LabelError as exc:  # an edge inside a grapheme cluster
+        raise where.error(exc.message, offset=exc.offset) from None
 
 
 def file_view(corpus: Corpus, doc: str) -> RawView:
@@ -193,7 +203,7 @@ def file_view(corpus: Corpus, doc: str) -> RawView:
 def read_text(path: Path) -> str:
     """A UTF-8 input file (BOM dropped), exactly as written: no newline translation."""
     try:
-        raw = path.read_bytes()
+        raw = sized(path.read_bytes(), MAX_LABEL_FILE, Where(str(path)))
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
@@ -207,14 +217,15 @@ def read_text(path: Path) -> str:
 
 def load_json(path: Path) -> Any:
     try:
-        return json.loads(read_text(path))
+        return json_tree(read_text(path), Where(str(path)))
     except json.JSONDecodeError as exc:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
 
 def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
     """(first line of the record, row) for each CSV record; the header must hold `required`."""
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""), strict=True)
+    first = 1
     try:
         header = reader.fieldnames or []
         for column in required:
@@ -231,17 +242,23 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[st
                 raise LabelError(
                     "the record has more fields than the header", file=str(path), line=first
                 )
-            yield first, {k: v or "" for k, v in row.items()}
+            yield first, clean({k: v or "" for k, v in row.items()}, Where(str(path), first))
             first = reader.line_num + 1
     except csv.Error as exc:
-        raise LabelError(f"not valid CSV: {exc}", file=str(path), line=reader.line_num) from None
+        unclosed = " (a quoted field is never closed)" if "end of data" in str(exc) else ""
+        raise LabelError(f"not valid CSV: {exc}{unclosed}", file=str(path), line=first) from None
 
 
 def write_atomic(out: Path, text: str) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8", newline="")
-    tmp.replace(out)
+    try:
+        tmp.write_text(text, encoding="utf-8", newline="")
+        tmp.replace(out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        full = " (the disk is full, or the file over its size limit)" if exc.errno in _FULL else ""
+        raise LabelError(f"cannot write: {exc.strerror}{full}", file=str(out)) from None
 
 
 def json_text(data: Any) -> str:

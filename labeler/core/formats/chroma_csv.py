@@ -32,7 +32,7 @@ from labeler.core.formats._common import (
     text_key,
     write_atomic,
 )
-from labeler.core.typed import need
+from labeler.core.typed import json_tree, need
 from labeler.core.values import Boundary, Query, Span, Status
 
 COLUMNS = ("question", "references", "corpus_id")
@@ -81,7 +81,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
 
 def _references(cell: str, where: Where) -> list[tuple[int, dict[str, Any]]]:
     try:
-        data = json.loads(cell) if cell.strip() else []
+        data = json_tree(cell, where) if cell.strip() else []
     except json.JSONDecodeError as exc:
         raise where.error(f"not valid JSON: {exc.msg}", offset=exc.pos) from None
     if not isinstance(data, list):

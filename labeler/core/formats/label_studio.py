@@ -84,8 +84,27 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
             raise where.at("data.question").error(
                 f"query_id {qid!r} has another question at {group.where.key}"
             )
+        _same_labels(group, data, where)
         group.spans.extend(spans)
     return _build(list(groups.values()), existing, warnings)
+
+
+_LABEL_KEYS = ("abstain", "boundary", "slices", "status", "notes")
+"""`data` keys that label the query: every task of one query must agree on them."""
+
+
+def _same_labels(group: _Group, data: dict[str, Any], where: Where) -> None:
+    if data is group.data:
+        return
+    for key in _LABEL_KEYS:
+        if data.get(key, _ABSENT) != group.data.get(key, _ABSENT):
+            raise where.at(f"data.{key}").error(
+                f"the query's task at {group.where.key} gives {key} another value; "
+                "tasks of one query must agree"
+            )
+
+
+_ABSENT = object()
 
 
 def _results(

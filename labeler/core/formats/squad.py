@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from labeler.core.corpus import DOCUMENT_SUFFIXES, Corpus, check_doc_id
+from labeler.core.corpus import DOCUMENT_SUFFIXES, Corpus, check_new_doc_id
 from labeler.core.errors import CorpusError, LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (
@@ -81,7 +81,7 @@ def _doc_ids(title: str, count: int, slugs: set[str]) -> list[str]:
     """Our own export's articles keep their document id; others get a slug folder."""
     if count == 1 and PurePosixPath(title).suffix in DOCUMENT_SUFFIXES:
         try:
-            return [check_doc_id(title)]
+            return [check_new_doc_id(title)]
         except CorpusError:
             pass
     base = "-".join(re.findall(r"\w+", unicodedata.normalize("NFC", title).casefold()))

@@ -7,7 +7,9 @@ of failing on a lock upgrade; WAL lets readers carry on meanwhile.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Self
@@ -15,7 +17,7 @@ from typing import Self
 import sqlite_utils
 
 from labeler.core.errors import StoreError
-from labeler.core.schema import migrate
+from labeler.core.schema import SCHEMA_VERSION, migrate
 
 BUSY_TIMEOUT_MS = 60_000
 """How long a writer waits for another writer before giving up."""
@@ -24,32 +26,44 @@ BUSY_TIMEOUT_MS = 60_000
 class Connection:
     """A migrated SQLite connection (or an in-memory one, for tests)."""
 
-    def __init__(self, conn: sqlite3.Connection, *, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, path: str, read_only: bool = False) -> None:
         self.path = path
         """Where the database lives (`:memory:` for an in-memory store)."""
+        self.read_only = read_only
+        """Opened for reading only: every write refuses."""
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         self._hashed: dict[str, tuple[str, str]] = {}
         """doc id -> (text, hash) last written: an annotator adds many spans to one text."""
 
     @classmethod
-    def open(cls, path: Path | str, *, create: bool = True) -> Self:
-        """Open (and migrate) the store at `path`; `create=False` refuses a missing file."""
+    def open(cls, path: Path | str, *, create: bool = True, read_only: bool = False) -> Self:
+        """Open (and migrate) the store at `path`; `create=False` refuses a missing file.
+
+        `read_only` opens it for reading only (no migration, no WAL switch), which is how
+        reading commands work on a read-only file or mount.
+        """
         name = str(path)
         if name != ":memory:" and not create and not Path(name).exists():
             raise StoreError("no label store here", file=name, hint="run `spanlab init` first")
         try:
-            conn = sqlite3.connect(name, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if name != ":memory:":
-                conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            migrate(conn, path=name)
+            conn = _read_only(name) if read_only else _writable(name)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the label store: {exc}", file=name) from None
-        return cls(conn, path=name)
+        return cls(conn, path=name, read_only=read_only)
+
+    @classmethod
+    def open_for_reading(cls, path: Path | str) -> Self:
+        """The store as reading commands need it: writable if it may be, else read-only."""
+        name = str(path)
+        if Path(name).exists() and not _may_write(Path(name)):
+            return cls.open(name, create=False, read_only=True)
+        try:
+            return cls.open(name, create=False)
+        except StoreError as exc:
+            if "readonly" not in exc.message and "read-only" not in exc.message:
+                raise
+            return cls.open(name, create=False, read_only=True)
 
     @classmethod
     def memory(cls) -> Self:
@@ -61,10 +75,19 @@ class Connection:
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite_utils.Database]:
         """One write transaction, committed on exit (and rolled back on any error)."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _refusal(self.path, exc) from None
         try:
             yield self.db
             self.conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if "readonly" in str(exc) or "disk" in str(exc):
+                raise _refusal(self.path, exc) from None
+            raise
         except BaseException:
             # SQLite may already have rolled back (or COMMIT itself failed): never leave a
             # transaction open, or every later edit of this session would fail.
@@ -75,3 +98,54 @@ class Connection:
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+def _writable(name: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(name, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    if name != ":memory:":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    migrate(conn, path=name)
+    return conn
+
+
+def _read_only(name: str) -> sqlite3.Connection:
+    """Read-only; on a read-only folder the WAL index cannot be made, so the file is then
+    opened as immutable (nothing can change it there anyway)."""
+    uri = "file:" + urllib.parse.quote(str(Path(name).resolve()))
+    try:
+        conn = _ro_connect(uri + "?mode=ro")
+    except sqlite3.OperationalError:
+        conn = _ro_connect(uri + "?mode=ro&immutable=1")
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if found != SCHEMA_VERSION:
+        raise sqlite3.DatabaseError(
+            f"it has schema version {found}, this spanlab reads {SCHEMA_VERSION}; open it once "
+            "where it may be written, to migrate it"
+        )
+    return conn
+
+
+def _ro_connect(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only = ON")
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # fails now, not later
+    return conn
+
+
+def _may_write(path: Path) -> bool:
+    """The file and its folder (for the WAL and its index) may be written by us."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _refusal(path: str, exc: sqlite3.OperationalError) -> StoreError:
+    return StoreError(
+        f"the label store cannot be written: {exc}",
+        file=path,
+        hint="reading commands (corpus status, labels stats, show) still work; for edits, "
+        "make the file and its folder writable",
+    )

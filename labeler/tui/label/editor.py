@@ -14,6 +14,7 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import StoreError
+from labeler.core.graphemes import snap, whole_clusters
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from labeler.tui.label.undo import (
@@ -41,18 +42,23 @@ class Editor:
         self.history = History(Replay(store, corpus.text, annotator))
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
+        """Add evidence; edges that fall inside a character widen to take it whole (§13)."""
         text = self.corpus.text(doc)
+        start, end = whole_clusters(text, start, end)
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
         self.history.record(SpanAdded(query_id, saved))
         return saved
 
     def move_span(self, span_id: int, start: int, end: int) -> Span:
-        """Move a span's edges, keeping its id (and its original annotator)."""
+        """Move a span's edges, keeping its id (and its original annotator); an edge that
+        lands inside a character goes on past it, the way it was moving (§13)."""
         query_id, old = self.store.span(span_id)
+        text = self.corpus.text(old.doc)
+        start = snap(text, start, forward=start > old.start)
+        end = snap(text, end, forward=end >= old.end)
         if (old.start, old.end) == (start, end):
             return old
-        text = self.corpus.text(old.doc)
         new = self.store.update_span(span_id, start, end, text, annotator=self.annotator)
         edges = (new.start, new.end)
         self.history.record(SpanMoved(query_id, span_id, old.doc, (old.start, old.end), edges))

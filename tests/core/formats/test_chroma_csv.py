@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import tempfile
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from labeler.core.canonical import canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import chroma_csv, get
+from labeler.core.graphemes import is_boundary
 from labeler.core.values import Boundary, Query, Span, Status
 
 # bom.md as Python reads it: 0 BOM, 1-4 "Cafe", 5 U+0301, 6 " au lait.", 15 LF, 16 "The ",
@@ -245,8 +245,8 @@ PIECES = ["a", "b", " ", "\r\n", "\n", "\r", "e\u0301", "A\u030a", "q\u0301", "ร
 
 
 def _boundaries(text: str) -> list[int]:
-    """Positions a person can select: not in front of a combining mark."""
-    return [i for i in range(len(text) + 1) if i == len(text) or not unicodedata.combining(text[i])]
+    """Positions a person can select: grapheme cluster boundaries (ยง13)."""
+    return [i for i in range(len(text) + 1) if is_boundary(text, i)]
 
 
 @settings(max_examples=40, deadline=None)

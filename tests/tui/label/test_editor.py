@@ -140,3 +140,19 @@ def test_undo_of_a_delete_refuses_a_reused_id(editor: Editor) -> None:
     with pytest.raises(StoreError, match="in use again"):
         editor.undo()
     assert editor.store.query("q-0001").text == "Someone else's"
+
+
+def test_spans_drawn_or_moved_inside_a_character_take_it_whole() -> None:
+    text = "Pay q\u0307 now. Family \U0001f469\u200d\U0001f467 here."
+    corpus = Corpus.from_texts({"m.md": text})
+    store = Store.memory()
+    store.bind(corpus.doc_hashes)
+    ed = Editor(store, corpus, "ann")
+    qid = ed.add_query("Which letter?").id
+    span = ed.add_span(qid, "m.md", 5, 6)  # between q and its dot
+    assert (span.start, span.end, span.quote) == (4, 6, "q\u0307")
+    family = text.index("\U0001f469")
+    moved = ed.move_span(span.id or 0, 4, family + 1)  # into the ZWJ sequence, growing
+    assert moved.quote.endswith("\U0001f469\u200d\U0001f467")
+    shrunk = ed.move_span(span.id or 0, 4, family + 2)  # shrinking into it: goes back out
+    assert shrunk.end == family

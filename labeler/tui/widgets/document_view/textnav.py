@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from labeler.core.graphemes import is_boundary
+
 WINDOW = 4_000
 """How far to look for an edge; a sentence longer than this is cut at the window."""
 
@@ -98,7 +100,9 @@ def snap_sentence(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def find_all(text: str, needle: str) -> list[tuple[int, int]]:
-    """Every case-insensitive occurrence of `needle`, as (start, end) offsets."""
+    """Every case-insensitive occurrence of `needle` that is whole characters (grapheme
+    clusters, §13: `q` is not found inside `q̇`), as (start, end) offsets."""
     if not needle:
         return []
-    return [m.span() for m in re.finditer(re.escape(needle), text, re.IGNORECASE)]
+    found = (m.span() for m in re.finditer(re.escape(needle), text, re.IGNORECASE))
+    return [(s, e) for s, e in found if is_boundary(text, s) and is_boundary(text, e)]

@@ -56,3 +56,9 @@ def test_find_all_ignores_case() -> None:
     assert find_all(TEXT, "REFUNDS") == [(0, 7)]
     assert find_all(TEXT, "re") == [(0, 2), (45, 47), (66, 68)]
     assert find_all(TEXT, "") == []
+
+
+def test_find_all_finds_whole_characters_only() -> None:
+    # q with a dot above has no precomposed form: `q` alone is not a match inside it.
+    assert find_all("q\u0307 q and \U0001f469\u200d\U0001f467", "q") == [(3, 4)]
+    assert find_all("q\u0307 q", "q\u0307") == [(0, 2)]

@@ -1,0 +1,75 @@
+"""Library splitters as candidates (SPEC §14): semchunk, semantic-text-splitter, chonkie,
+langchain-text-splitters and llama-index-core, each an optional extra.
+
+One module per library states its options (the library's own names) and returns chunks
+as the library reported them; `library_pieces` verifies them (verify.py) before spanlab
+uses a single offset. A new library is one module and one row in registry.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from evaluator.chunking.adapters.base import Adapter, LibraryChunk, Options
+from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS, Entry
+from evaluator.chunking.adapters.verify import (
+    AmbiguousPlacement,
+    ambiguities,
+    verify,
+    warn_ambiguous,
+)
+from evaluator.chunking.pieces import Piece
+from labeler.core.errors import ConfigError
+
+__all__ = [
+    "LIBRARY_SPLITTERS",
+    "Adapter",
+    "AmbiguousPlacement",
+    "LibraryChunk",
+    "adapter_for",
+    "check_options",
+    "library_chunks",
+    "library_pieces",
+]
+
+
+def adapter_for(splitter: str) -> tuple[Entry, Adapter]:
+    """The registry entry and the adapter of a library splitter name."""
+    entry = LIBRARY_SPLITTERS[splitter]
+    module: Any = importlib.import_module(f"evaluator.chunking.adapters.{entry.module}")
+    adapter: Adapter = module.ADAPTERS[entry.kind]
+    return entry, adapter
+
+
+def check_options(splitter: str, options: Options) -> None:
+    """The extra is installed and the options are known, typed and not refused."""
+    entry, adapter = adapter_for(splitter)
+    entry.version()
+    adapter.check(options)
+
+
+def library_chunks(splitter: str, options: Options, text: str) -> list[LibraryChunk]:
+    """The chunks exactly as the library reported them (unverified)."""
+    entry, adapter = adapter_for(splitter)
+    entry.version()
+    try:
+        return adapter.split(text, options)
+    except ConfigError:
+        raise
+    except Exception as exc:  # a library can fail in any way on any text
+        raise ConfigError(
+            f"{splitter} failed: {type(exc).__name__}: {exc}", key="splitter"
+        ) from None
+
+
+def library_pieces(splitter: str, options: Options, doc: str, text: str) -> list[Piece]:
+    """Verified pieces of one document; ambiguous searched placements are warned about."""
+    if not text:
+        return []
+    chunks = library_chunks(splitter, options, text)
+    pieces = verify(doc, text, chunks)
+    entry, adapter = adapter_for(splitter)
+    if adapter.searched:
+        warn_ambiguous(doc, entry.library, ambiguities(text, chunks))
+    return pieces

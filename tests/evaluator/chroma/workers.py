@@ -1,0 +1,95 @@
+"""Processes the concurrency and fault tests start: real evaluations, and a paused build.
+
+`python -m tests.evaluator.chroma.workers eval FOLDER NONCE [URL]` evaluates the test
+corpus (plus one document that makes its collections new) and prints the ranked chunk ids
+as JSON; `... pause URL NONCE READY GO` builds one collection on a server, stopping before
+the first add until the file GO appears, and reports how the build ended.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluator.candidates import parse
+from evaluator.chunk import Chunk
+from evaluator.pipeline import RunOptions, run_evaluation
+from evaluator.retrieval.chroma import open_chroma_retriever
+from evaluator.retrieval.request import IndexRequest
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from tests.evaluator.chroma.test_chroma_index import CANDIDATES, DOCS, queries, ranked_ids
+
+
+def corpus(nonce: str) -> Corpus:
+    return Corpus.from_texts({**DOCS, "nonce.md": f"Run {nonce} writes this line.\n"})
+
+
+def evaluate(folder: Path, nonce: str, url: str | None) -> dict[str, list[str]]:
+    docs = corpus(nonce)
+    options = RunOptions(
+        chroma_path=folder / "chroma", cache_path=folder / "cache.db", progress=False,
+        chroma_url=url,
+    )  # fmt: skip
+    result = run_evaluation(
+        parse(CANDIDATES, file="test.toml"), docs, queries(docs),
+        label_corpus_hash=docs.hash, label_set_hash="sha256:test", options=options,
+    )  # fmt: skip
+    return {f"{name}/{qid}": ids for (name, qid), ids in ranked_ids(result).items()}
+
+
+class _Embedder:
+    fingerprint = "test-embedder/1"
+    """Part of the collection's name."""
+
+
+class PausedVectors:
+    """Vectors for a build that waits, after creating its collection, for a go-ahead."""
+
+    embedder = _Embedder()
+
+    def __init__(self, ready: Path, go: Path) -> None:
+        self.ready, self.go = ready, go
+        self.released = 0.0
+        """When the go-ahead came: the build's first call to the server follows."""
+
+    def embed(self, texts: list[str], what: str) -> tuple[Any, dict[str, int]]:
+        self.ready.touch()
+        while not self.go.exists():
+            time.sleep(0.05)
+        self.released = time.monotonic()
+        return np.random.default_rng(0).random((len(texts), 8)).astype(np.float32), {}
+
+
+def paused_build(url: str, nonce: str, ready: Path, go: Path, timeout: float) -> int:
+    chunks = [Chunk(f"c{i}", "a.md", i, i + 1) for i in range(50)]
+    request = IndexRequest(
+        "c", f"split-{nonce}", f"sha256:{nonce}", chunks, {"a.md": "x" * 60}, None, url,
+        None, timeout,
+    )  # fmt: skip
+    vectors = PausedVectors(ready, go)
+    try:
+        open_chroma_retriever(request, vectors)  # type: ignore[arg-type]
+    except SpanlabError as exc:
+        print(json.dumps({"error": str(exc), "after": time.monotonic() - vectors.released}))
+        return 2
+    print(json.dumps({"error": None}))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv[0] == "eval":
+        url = argv[3] if len(argv) > 3 else None
+        print(json.dumps(evaluate(Path(argv[1]), argv[2], url), sort_keys=True))
+        return 0
+    _, url, nonce, ready, go, timeout = argv
+    return paused_build(url, nonce, Path(ready), Path(go), float(timeout))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
