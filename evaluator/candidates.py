@@ -21,6 +21,8 @@ from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
 from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, sized, toml_tree, typed
 
+MATCH_RULES = ("chunk", "union")
+"""`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
 RETRIEVERS = tuple(RETRIEVER_KINDS)
 """Names `retriever = …` accepts, from the retrieval wing's table."""
 MAX_RESAMPLES = 1_000_000
@@ -45,6 +47,8 @@ class Settings:
     """Share of a span a chunk must cover to match it."""
     duplicate_threshold: float = 0.7
     """Shared characters / shorter chunk at which two chunks are duplicates."""
+    match: str = "chunk"
+    """chunk | union: whether the top chunks together may match a span (§7)."""
     embedding: str = "minilm"
     """The embedding model (§6)."""
     retriever: str = "chroma"
@@ -101,7 +105,7 @@ class CandidatesFile:
 
 _SETTING_TYPES: dict[str, Kind] = {
     "baseline": str, "k": int, "depth": int, "coverage_threshold": float,
-    "duplicate_threshold": float, "embedding": str, "retriever": str,
+    "duplicate_threshold": float, "match": str, "embedding": str, "retriever": str,
     "tokenizer": str, "seed": int, "resamples": int,
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
@@ -183,6 +187,7 @@ def _settings(raw: Any, file: str) -> Settings:
         ("retriever", s.retriever not in RETRIEVERS, f"retriever must be one of {RETRIEVERS}"),
         ("coverage_threshold", not 0 < s.coverage_threshold <= 1, "must lie in (0, 1]"),
         ("duplicate_threshold", not 0 < s.duplicate_threshold <= 1, "must lie in (0, 1]"),
+        ("match", s.match not in MATCH_RULES, f"match must be one of {MATCH_RULES}"),
         ("resamples", s.resamples < 1, f"resamples must be at least 1, got {s.resamples}"),
         (
             "resamples",

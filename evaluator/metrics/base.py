@@ -17,8 +17,9 @@ from evaluator.metrics.shown import Shown
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
 
-Value = bool | int | float | tuple[int | None, ...]
-"""A per-query value; `None` beside it means "undefined for this query"."""
+Value = bool | int | float | tuple[float | None, ...]
+"""A per-query value (a per-span one is a tuple, in evidence order: ranks, coverage);
+`None` beside it means "undefined for this query"."""
 
 
 class Measure(ABC):

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from evaluator.metrics.causes import Cause as Cause  # re-exported: compare's vocabulary
+from evaluator.metrics.causes import query_cause
 from evaluator.metrics.evaluate import DIMENSIONS, CandidateResult, group_ids
-from evaluator.metrics.registry import ABSTENTION_TOP1, FIRST_RANKS, HIT, ORACLE, RECALL
+from evaluator.metrics.registry import ABSTENTION_TOP1, HIT, RECALL
 
 MIN_DECISIVE = 30
 """Answerable queries below which the set is too small to be decisive (§7)."""
@@ -36,29 +38,6 @@ class Status(StrEnum):
     UNCHANGED_MISS = "unchanged-miss"
 
 
-class Cause(StrEnum):
-    """Why a lost query missed in the candidate, for triage."""
-
-    CUT = "cut"
-    """A boundary cut the evidence: no chunk anywhere matches some span (oracle < 1)."""
-    CROWDED = "crowded"
-    """Every span matched within depth, but some only below rank k."""
-    DISAPPEARED = "disappeared"
-    """Some span has no matching chunk within depth."""
-
-    @property
-    def words(self) -> str:
-        """The cause in a reader's words, as every view states it."""
-        return _CAUSE_WORDS[self]
-
-
-_CAUSE_WORDS = {
-    Cause.CUT: "no chunk holds the evidence; a boundary split it",
-    Cause.CROWDED: "a chunk holds it, but ranks below k",
-    Cause.DISAPPEARED: "no matching chunk within depth",
-}
-
-
 @dataclass(frozen=True)
 class QueryChange:
     """One query, baseline against candidate."""
@@ -72,7 +51,7 @@ class QueryChange:
     top1_delta: float | None
     """abstention_top1, candidate minus baseline (abstention queries)."""
     cause: Cause | None
-    """For lost queries: cut, crowded or disappeared."""
+    """For lost queries: the deepest cause among its spans (split, cut, crowded, disappeared)."""
 
 
 @dataclass(frozen=True)
@@ -208,7 +187,7 @@ def _change(qid: str, baseline: CandidateResult, candidate: CandidateResult) -> 
         return QueryChange(qid, None, None, top1, None)
     was, now = bool(before[HIT]), bool(after[HIT])
     status = _status(was, now)
-    cause = _cause(after) if status == Status.LOST else None
+    cause = query_cause(candidate.span_causes.get(qid, ())) if status == Status.LOST else None
     return QueryChange(qid, status, _delta(before[RECALL], after[RECALL]), top1, cause)
 
 
@@ -216,17 +195,6 @@ def _status(was: bool, now: bool) -> Status:
     if was != now:
         return Status.GAINED if now else Status.LOST
     return Status.UNCHANGED_HIT if now else Status.UNCHANGED_MISS
-
-
-def _cause(values: Mapping[str, object]) -> Cause:
-    """Cut beats disappeared beats crowded: the deepest reason the candidate missed."""
-    oracle = _number(values[ORACLE])
-    if oracle is not None and oracle < 1.0:
-        return Cause.CUT
-    ranks = values[FIRST_RANKS]
-    if isinstance(ranks, tuple) and any(r is None for r in ranks):
-        return Cause.DISAPPEARED
-    return Cause.CROWDED
 
 
 def _deltas(

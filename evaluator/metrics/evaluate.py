@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.metrics.base import Measure, Value
+from evaluator.metrics.causes import Cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter, as_counter
 from evaluator.metrics.registry import MEASURES
 from evaluator.metrics.settings import HasMetricSettings, MetricSettings
@@ -25,6 +26,8 @@ DIMENSIONS = ("slice", "boundary", "doc")
 """The breakdowns: a query belongs to each of its slices and each evidence document."""
 
 PerQuery = dict[str, dict[str, Value | None]]
+SpanCauses = dict[str, tuple[Cause | None, ...]]
+"""Query id -> per span, why it was missed (None: matched within k)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class CandidateResult:
     """Measure name -> aggregate over every query where it is defined."""
     breakdowns: dict[str, dict[str, Group]]
     """Dimension (slice, boundary, doc) -> key -> group."""
+    span_causes: SpanCauses = field(default_factory=dict)
+    """Query id -> per span, its cause (split, cut, crowded, disappeared) or None."""
 
     def value(self, query_id: str, measure: str) -> Value | None:
         return self.per_query[query_id][measure]
@@ -144,11 +149,13 @@ def evaluate(
     tokens = as_counter(count_tokens, texts)
     _check_names(measures)
     per_query: PerQuery = {}
+    causes: SpanCauses = {}
     for query in queries:
         if query.id not in ranked_by_query:
             raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
         view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens)
         per_query[query.id] = {m.name: m.value(view) for m in measures}
+        causes[query.id] = view.span_causes if query.answerable else ()
     facets = {q.id: QueryFacets.of(q) for q in queries}
     return CandidateResult(
         name=name,
@@ -158,6 +165,7 @@ def evaluate(
         per_query=per_query,
         aggregates=reduce_all(measures, per_query, per_query),
         breakdowns=breakdowns(measures, per_query, facets),
+        span_causes=causes,
     )
 
 

@@ -7,6 +7,7 @@ which therefore stay out of every recall denominator.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from evaluator.metrics.base import Measure, Value
@@ -67,6 +68,26 @@ class OracleRecall(Measure):
         if not view.answerable:
             return None
         return sum(view.matchable) / len(view.spans)
+
+
+class EvidenceCoverage(Measure):
+    """evidence_coverage@k(e) = |e ∩ ∪{r ∈ top k : doc(r) = doc(e)}| / |e| (per span).
+
+    The per-query value lists one share per span in evidence order. A span that no top-k
+    chunk matches alone but whose coverage reaches `coverage_threshold` is `split`: every
+    part was retrieved, in pieces. The aggregate pools the spans: their mean coverage.
+    """
+
+    name = "evidence_coverage@k"
+    parameters = ("k",)
+    shown = Shown("evidence coverage@k", "cover@k", "{:.3f}", Better.HIGHER)
+
+    def value(self, view: QueryView) -> Value | None:
+        return view.coverage_in_k if view.answerable else None
+
+    def reduce(self, values: Sequence[Value]) -> float | None:
+        shares = [s for v in values if isinstance(v, tuple) for s in v if s is not None]
+        return sum(shares) / len(shares) if shares else None
 
 
 class UniqueEvidence(Measure):

@@ -19,6 +19,7 @@ from evaluator.metrics.chroma import (
 )
 from evaluator.metrics.evidence import (
     DocumentHit,
+    EvidenceCoverage,
     EvidenceRecall,
     Hit,
     OracleRecall,
@@ -32,6 +33,7 @@ MEASURES: tuple[Measure, ...] = (
     Hit(),
     DocumentHit(),
     OracleRecall(),
+    EvidenceCoverage(),
     FirstMatchRank(),
     MeanFirstMatchRank(),
     DuplicatePairs(),
@@ -51,6 +53,8 @@ HIT = Hit.name
 """Whether a query is a hit: what gained and lost are decided on."""
 ORACLE = OracleRecall.name
 """Below 1 means a boundary cut some span: the `cut` cause."""
+COVERAGE = EvidenceCoverage.name
+"""Per span, the share the top k cover together: at the threshold without a match, `split`."""
 FIRST_RANKS = FirstMatchRank.name
 """Per span, the first matching rank within depth: None is the `disappeared` cause."""
 DUPLICATES = DuplicatePairs.name

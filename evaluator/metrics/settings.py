@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from evaluator.candidates import MATCH_RULES
 from labeler.core.errors import ConfigError
 
 
 class HasMetricSettings(Protocol):
-    """Anything carrying the frozen `[settings]` the measures read (§5)."""
+    """Anything carrying the frozen `[settings]` the measures read (§5); a `match` attribute
+    is read when present (`chunk` otherwise)."""
 
     @property
     def k(self) -> int: ...
@@ -37,6 +39,8 @@ class MetricSettings:
     """Share of a span's characters a chunk must cover to match it."""
     duplicate_threshold: float = 0.7
     """Shared characters / shorter chunk length at which two chunks are duplicates."""
+    match: str = "chunk"
+    """How a span is matched: by one chunk (`chunk`) or by the top chunks together (`union`)."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -49,6 +53,11 @@ class MetricSettings:
             value = getattr(self, key)
             if not 0.0 < value <= 1.0:
                 raise ConfigError(f"{key} must lie in (0, 1], got {value}", key=f"settings.{key}")
+        if self.match not in MATCH_RULES:
+            raise ConfigError(
+                f"match must be one of {', '.join(MATCH_RULES)}, got {self.match!r}",
+                key="settings.match",
+            )
 
     @classmethod
     def of(cls, settings: HasMetricSettings) -> MetricSettings:
@@ -56,5 +65,6 @@ class MetricSettings:
         if isinstance(settings, MetricSettings):
             return settings
         return cls(
-            settings.k, settings.depth, settings.coverage_threshold, settings.duplicate_threshold
-        )
+            settings.k, settings.depth, settings.coverage_threshold, settings.duplicate_threshold,
+            getattr(settings, "match", "chunk"),  # optional: the seeds' rule by default
+        )  # fmt: skip

@@ -10,10 +10,12 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
+from evaluator.metrics.causes import Cause, span_cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
 from evaluator.metrics.settings import MetricSettings
 from evaluator.retrieval.base import Ranked
+from labeler.core.ranges import Range, covered, intersect
 from labeler.core.values import Query, Span
 
 
@@ -34,6 +36,16 @@ def shared_chars(a: Chunk, b: Chunk) -> int:
     if a.doc != b.doc:
         return 0
     return max(0, min(a.end, b.end) - max(a.start, b.start))
+
+
+def coverage(chunks: Sequence[Chunk], span: Span) -> float:
+    """Share of the span's characters covered by the union of `chunks` (same document)."""
+    parts = [
+        found
+        for c in chunks
+        if c.doc == span.doc and (found := intersect((c.start, c.end), (span.start, span.end)))
+    ]
+    return covered(parts) / (span.end - span.start)
 
 
 T = TypeVar("T")
@@ -86,7 +98,15 @@ class QueryView:
 
     @_lazy
     def first_ranks(self) -> tuple[int | None, ...]:
-        """Per span, the 1-based rank of the first matching chunk within depth, else None."""
+        """Per span, the 1-based rank of the first match within depth, else None. With
+        `match = "union"`, the first rank at which the chunks so far cover it together."""
+        if self.settings.match == "union":
+            return tuple(self._union_rank(s) for s in self.spans)
+        return self.chunk_ranks
+
+    @_lazy
+    def chunk_ranks(self) -> tuple[int | None, ...]:
+        """Per span, the 1-based rank of the first single chunk matching it within depth."""
         threshold, spans = self.settings.coverage_threshold, self.spans
         ranks: list[int | None] = [None] * len(spans)
         waiting: dict[str, list[int]] = {}
@@ -100,6 +120,16 @@ class QueryView:
                     waiting[item.chunk.doc].remove(i)
         return tuple(ranks)
 
+    def _union_rank(self, span: Span) -> int | None:
+        need, parts = self.settings.coverage_threshold, list[Range]()
+        for rank, item in enumerate(self.ranked, start=1):
+            c = item.chunk
+            if c.doc == span.doc and (found := intersect((c.start, c.end), (span.start, span.end))):
+                parts.append(found)
+                if covered(parts) / (span.end - span.start) >= need:
+                    return rank
+        return None
+
     @_lazy
     def matched_in_k(self) -> tuple[bool, ...]:
         """Per span, whether a top-k chunk matches it."""
@@ -107,12 +137,38 @@ class QueryView:
         return tuple(r is not None and r <= k for r in self.first_ranks)
 
     @_lazy
-    def matchable(self) -> tuple[bool, ...]:
-        """Per span, whether any chunk in the whole index matches it (the oracle)."""
+    def held(self) -> tuple[bool, ...]:
+        """Per span, whether some single chunk in the whole index matches it."""
         threshold = self.settings.coverage_threshold
         return tuple(
             any(covers(c, s, threshold) for c in self.index.touching(s.doc, s.start, s.end))
             for s in self.spans
+        )
+
+    @_lazy
+    def matchable(self) -> tuple[bool, ...]:
+        """Per span, whether the whole index can match it (the oracle), by the match rule."""
+        if self.settings.match == "chunk":
+            return self.held
+        threshold = self.settings.coverage_threshold
+        return tuple(
+            coverage(self.index.touching(s.doc, s.start, s.end), s) >= threshold for s in self.spans
+        )
+
+    @_lazy
+    def coverage_in_k(self) -> tuple[float, ...]:
+        """Per span, the share of its characters the top k chunks cover together."""
+        return tuple(coverage(self.top, s) for s in self.spans)
+
+    @_lazy
+    def span_causes(self) -> tuple[Cause | None, ...]:
+        """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
+        k, threshold = self.settings.k, self.settings.coverage_threshold
+        return tuple(
+            span_cause(rank, cover, held, k=k, threshold=threshold)
+            for rank, cover, held in zip(
+                self.first_ranks, self.coverage_in_k, self.held, strict=True
+            )
         )
 
     @_lazy

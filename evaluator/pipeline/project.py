@@ -67,6 +67,19 @@ def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) 
     return Labels(tuple(queries), corpus.hash, data["label_set_hash"])
 
 
+DEFAULT_CORPUS = "corpus"
+"""With a frozen file and no spanlab.toml, the corpus folder beside it (the CI layout)."""
+
+
+def corpus_folder(proj: config.Project, labels_file: Path | None) -> Path:
+    """The configured corpus; with `--labels` and none configured, `./corpus` (§10: CI has
+    only the corpus folder, the frozen file and the candidates file)."""
+    fallback = proj.root / DEFAULT_CORPUS
+    if proj.corpus is None and labels_file is not None and fallback.is_dir():
+        return fallback
+    return proj.require_corpus()
+
+
 def evaluate_project(
     candidates_file: Path | None,
     *,
@@ -89,8 +102,9 @@ def evaluate_project(
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
     corpus = Corpus.read(
-        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
-    )
+        corpus_folder(proj, labels_file), encoding=proj.encoding,
+        follow_symlinks=proj.follow_symlinks,
+    )  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(
         include_text=include_text,

@@ -95,6 +95,7 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
         outcomes[name] = QueryResult(
             ranked, run.result.per_query[query.id],
             None if change is None else change.status, None if change is None else change.cause,
+            run.result.span_causes.get(query.id, ()),
         )  # fmt: skip
     evidence = tuple(EvidenceRef(s.doc, s.start, s.end) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),

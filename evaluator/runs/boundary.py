@@ -1,7 +1,8 @@
 """The boundary view: a query's evidence with two candidates' chunk cuts drawn over it.
 
-One model, two renderers: `spanlab show` prints it as plain text and the triage screen
-styles the same segments, so the two always mark the same boundaries.
+One model, two renderers: `spanlab show` draws it as text with ruler lines
+(`boundary_text`) and the triage screen styles the same segments, so the two always mark
+the same boundaries, with the same glyphs.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.runs.model import RunFile
-from evaluator.runs.model_queries import QueryResult
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 
 CONTEXT = 160
-"""Characters of context shown around the evidence."""
-CUT_MARK = {(True, True): "‖", (True, False): "┃b", (False, True): "┆c"}
-"""How a cut is written in plain text: baseline, candidate, or both."""
+"""Characters of context shown around the evidence (then widened to a word boundary)."""
+BASELINE_MARK = "▌"
+"""Where a baseline chunk starts or ends, on a ruler (text) or before the character (TUI)."""
+CANDIDATE_MARK = "┊"
+"""Where a candidate chunk starts or ends."""
+BOTH_MARK = "╫"
+"""Where both cut, on a ruler line."""
+CUT_MARK = {(True, True): BOTH_MARK, (True, False): BASELINE_MARK, (False, True): CANDIDATE_MARK}
+"""How a cut is drawn on a ruler line: baseline, candidate, or both."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class DocView:
     """Offsets in the window where a candidate chunk starts or ends."""
 
     def mark_at(self, offset: int) -> str:
+        """The ruler glyph for a cut at `offset`; empty where neither side cuts."""
         key = (offset in self.baseline_cuts, offset in self.candidate_cuts)
         return CUT_MARK.get(key, "")
 
@@ -75,8 +82,9 @@ def doc_view(
     *,
     context: int = CONTEXT,
 ) -> DocView:
-    lo = max(0, min(s for s, _ in evidence) - context)
-    hi = min(len(text), max(e for _, e in evidence) + context)
+    first, last = min(s for s, _ in evidence), max(e for _, e in evidence)
+    lo = word_start(text, max(0, first - context), first)
+    hi = word_end(text, min(len(text), last + context), last)
     base_cuts = cuts(baseline, doc, lo, hi)
     cand_cuts = cuts(candidate, doc, lo, hi)
     edges = {lo, hi} | base_cuts | cand_cuts
@@ -88,6 +96,20 @@ def doc_view(
         inside = any(s <= a and b <= e for s, e in evidence)
         segments.append(Segment(a, b, inside, a in base_cuts, a in cand_cuts))
     return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)), tuple(sorted(cand_cuts)))
+
+
+def word_start(text: str, at: int, limit: int) -> int:
+    """`at`, moved forward to the start of a word or line (never past `limit`)."""
+    while 0 < at < limit and not text[at - 1].isspace():
+        at += 1
+    return at
+
+
+def word_end(text: str, at: int, limit: int) -> int:
+    """`at`, moved back to the end of a word or line (never before `limit`)."""
+    while limit < at < len(text) and not text[at].isspace():
+        at -= 1
+    return at
 
 
 def candidate_spec(run: RunFile, name: str, *, check: bool = True) -> SplitterSpec:
@@ -108,29 +130,3 @@ def chunks_for_doc(spec: SplitterSpec, corpus: Corpus, doc: str) -> list[Chunk]:
     """Re-cut one document the way the candidate did (the split is deterministic)."""
     one = Corpus({doc: corpus.documents[doc]})
     return chunk_corpus(spec, one)
-
-
-def render_plain(view: DocView, text: str) -> str:
-    """Evidence between ⟦ ⟧; baseline cuts ┃b, candidate cuts ┆c, shared cuts ‖."""
-    out: list[str] = []
-    was_evidence = False
-    for seg in view.segments:
-        if was_evidence and not seg.evidence:
-            out.append("⟧")
-        out.append(view.mark_at(seg.start))
-        if seg.evidence and not was_evidence:
-            out.append("⟦")
-        out.append(text[seg.start : seg.end])
-        was_evidence = seg.evidence
-    if was_evidence:
-        out.append("⟧")
-    out.append(view.mark_at(view.end))
-    return "".join(out)
-
-
-def ranked_table(result: QueryResult, k: int) -> list[str]:
-    """Rows `rank score doc start..end` for one candidate's ranked list in run.json."""
-    lines = []
-    for rank, (chunk_id, doc, start, end, score) in enumerate(result.ranked[:k], 1):
-        lines.append(f"  {rank:>3}  {score:6.3f}  {doc} {start}..{end}  {chunk_id}")
-    return lines

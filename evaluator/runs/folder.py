@@ -50,3 +50,13 @@ def _write_files(run: RunFile, folder: Path) -> None:
     (folder / "report.md").write_text(report_md(run), "utf-8")
     (folder / "junit.xml").write_text(junit_xml(run), encoding="utf-8")
     (folder / "frontier.svg").write_text(frontier_svg(frontier_points(run)), encoding="utf-8")
+
+
+def append_job_summary(run: RunFile, path: Path) -> None:
+    """Append the run's report.md to a CI job summary (`GITHUB_STEP_SUMMARY`), whole: the
+    report needs no image or other file beside it."""
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            out.write(report_md(run) + "\n")
+    except OSError as exc:
+        raise StoreError(f"cannot append the job summary: {exc.strerror}", file=str(path)) from None

@@ -1,8 +1,9 @@
-"""JUnit XML for CI, from a RunFile: one test case per gate (failing when broken) and per
-lost query.
+"""JUnit XML for CI (§9), from a RunFile: one suite per compared candidate, with a case per
+gate and per answerable query — failing for a broken gate and for a lost query, passing
+for the rest — so a CI page shows exactly what each candidate broke.
 
-Lost queries are reported as skipped cases carrying their cause, so a CI page lists them
-without failing a build that the gates allow.
+A lost query's message says its slices, pattern, cause, ranks and coverage; query text
+appears only in a run made with `--include-text`. Suites carry the candidate's timings.
 """
 
 from __future__ import annotations
@@ -10,34 +11,65 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from evaluator.metrics.compare import Status
+from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
+from evaluator.runs.model_queries import QueryRecord
 
 
 def junit_xml(run: RunFile) -> str:
-    suites = ET.Element("testsuites", name="spanlab", id=run.id)
-    gates = ET.SubElement(suites, "testsuite", name="gates")
-    failures = 0
-    for g in run.gates:
-        case = ET.SubElement(
-            gates, "testcase", classname=f"gates.{g.candidate}", name=f"{g.scope}.{g.gate}"
-        )
-        if not g.passed:
-            failures += 1
-            ET.SubElement(
-                case,
-                "failure",
-                type="gate",
-                message=f"{g.gate} {g.value:g} breaks limit {g.limit:g} ({g.scope})",
-            )
-    gates.set("tests", str(len(run.gates)))
-    gates.set("failures", str(failures))
-    for name, comp in run.comparisons.items():
-        lost = comp.with_status(Status.LOST)
-        suite = ET.SubElement(
-            suites, "testsuite", name=f"lost.{name}", tests=str(len(lost)), skipped=str(len(lost))
-        )
-        for change in sorted(lost, key=lambda c: c.query):
-            case = ET.SubElement(suite, "testcase", classname=f"lost.{name}", name=change.query)
-            ET.SubElement(case, "skipped", message=f"lost against baseline: {change.cause}")
+    suites = ET.Element("testsuites", name="spanlab", id=run.id, time=f"{run.seconds:.3f}")
+    tests = failures = 0
+    for name in run.others:
+        suite = _suite(run, name)
+        suites.append(suite)
+        tests += int(suite.get("tests", "0"))
+        failures += int(suite.get("failures", "0"))
+    suites.set("tests", str(tests))
+    suites.set("failures", str(failures))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
+
+
+def _suite(run: RunFile, name: str) -> ET.Element:
+    timings = run.candidate(name).timings
+    seconds = sum(float(timings.get(k) or 0.0) for k in ("chunk_seconds", "index_seconds"))
+    suite = ET.Element("testsuite", name=name, time=f"{seconds:.3f}")
+    failures = 0
+    for g in (g for g in run.gates if g.candidate == name):
+        case = ET.SubElement(suite, "testcase", classname=f"{name}.gates",
+                             name=f"{g.scope}.{g.gate}", time="0")  # fmt: skip
+        if not g.passed:
+            failures += 1
+            ET.SubElement(case, "failure", type="gate", message=gate_line(g))
+    for qid, entry in run.queries.items():
+        if not entry.answerable:
+            continue
+        case = ET.SubElement(suite, "testcase", classname=f"{name}.queries", name=qid, time="0")
+        if entry.candidates[name].status == Status.LOST:
+            failures += 1
+            failure = ET.SubElement(
+                case, "failure", type="lost", message=lost_message(run, entry, name)
+            )
+            if run.manifest.include_text and entry.text is not None:
+                failure.text = entry.text
+    suite.set("tests", str(len(suite)))
+    suite.set("failures", str(failures))
+    return suite
+
+
+def lost_message(run: RunFile, entry: QueryRecord, name: str) -> str:
+    """`lost against base: slices critical · pattern … · cause split (…) · e1 rank –, top 5
+    cover 100%`."""
+    result = entry.candidates[name]
+    cause = "–" if result.cause is None else f"{result.cause} ({result.cause.words})"
+    ranks = result.first_match_ranks or ()
+    cover = result.coverage or ()
+    spans = []
+    for n in range(len(entry.evidence)):
+        rank = ranks[n] if n < len(ranks) and ranks[n] is not None else "–"
+        share = f"{cover[n]:.0%}" if n < len(cover) else "–"
+        spans.append(f"e{n + 1} rank {rank}, top {run.manifest.settings.k} cover {share}")
+    return (
+        f"lost against {run.baseline.name}: slices {', '.join(entry.slices) or '–'}"
+        f" · pattern {entry.boundary} · cause {cause} · {'; '.join(spans)}"
+    )

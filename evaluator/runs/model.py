@@ -37,7 +37,7 @@ class RunFile:
     seconds: float
     """Wall time of the whole run."""
     passed: bool
-    """Whether every gate held."""
+    """Whether every gate of every candidate held (`passed_for` judges one candidate)."""
     manifest: Manifest
     """What was measured, and with what."""
     candidates: tuple[CandidateRecord, ...]
@@ -62,6 +62,10 @@ class RunFile:
     def others(self) -> list[str]:
         """The compared candidates' names."""
         return [c.name for c in self.candidates if not c.baseline]
+
+    def passed_for(self, name: str) -> bool:
+        """Whether every gate of candidate `name` held (a baseline has none: it passes)."""
+        return all(g.passed for g in self.gates if g.candidate == name)
 
     def candidate(self, name: str) -> CandidateRecord:
         """The candidate `name`; an unknown one raises RunFileError naming the run."""

@@ -23,7 +23,7 @@ from evaluator.metrics.compare import (
     Status,
     StatusCounts,
 )
-from evaluator.metrics.registry import FIRST_RANKS
+from evaluator.metrics.registry import COVERAGE, FIRST_RANKS
 from evaluator.runs.model_json import Reader
 
 
@@ -58,12 +58,18 @@ class RankedEntry(NamedTuple):
 
 
 def read_value(r: Reader) -> Value | None:
-    """A per-query value: a number, a flag, null, or first-match ranks (an array)."""
+    """A per-query value: a number, a flag, null, or one number per span (an array: first-
+    match ranks, coverage), each kept as the file has it."""
     if r.value is None or isinstance(r.value, bool):
         return r.value
     if isinstance(r.value, list):
-        return tuple(item.nullable(Reader.integer) for item in r.array())
+        return tuple(item.nullable(Reader.number) for item in r.array())
     return r.number()
+
+
+def _per_span(values: Mapping[str, Value | None], name: str) -> tuple[float | None, ...] | None:
+    found = values.get(name)
+    return found if isinstance(found, tuple) else None
 
 
 @dataclass(frozen=True)
@@ -77,13 +83,26 @@ class QueryResult:
     status: Status | None
     """Against the baseline; None for the baseline and for abstention queries."""
     cause: Cause | None
-    """For a loss: why the candidate missed."""
+    """For a loss: why the candidate missed (the deepest of its spans' causes)."""
+    span_causes: tuple[Cause | None, ...] = ()
+    """Per span, why it was missed in this candidate (None: matched within k); empty for
+    an abstention query and in runs written before spans had causes."""
 
     @property
     def first_match_ranks(self) -> tuple[int | None, ...] | None:
         """Per span, the first matching rank within depth; None for an abstention query."""
-        ranks = self.values.get(FIRST_RANKS)
-        return ranks if isinstance(ranks, tuple) else None
+        ranks = _per_span(self.values, FIRST_RANKS)
+        return None if ranks is None else tuple(None if r is None else int(r) for r in ranks)
+
+    @property
+    def coverage(self) -> tuple[float, ...] | None:
+        """Per span, the share the top k cover together; None when not recorded."""
+        shares = _per_span(self.values, COVERAGE)
+        return None if shares is None else tuple(float(s or 0.0) for s in shares)
+
+    def span_cause(self, n: int) -> Cause | None:
+        """The cause of span `n` (0-based); None when matched or not recorded."""
+        return self.span_causes[n] if n < len(self.span_causes) else None
 
     @classmethod
     def from_json(cls, r: Reader) -> QueryResult:
@@ -92,6 +111,7 @@ class QueryResult:
             {name: read_value(v) for name, v in r.at("values").items()},
             r.at("status").nullable(lambda s: s.choice(Status)),
             r.at("cause").nullable(lambda c: c.choice(Cause)),
+            _read_span_causes(r),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -100,7 +120,14 @@ class QueryResult:
             "values": {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()},
             "status": None if self.status is None else self.status.value,
             "cause": None if self.cause is None else self.cause.value,
+            "span_causes": [None if c is None else c.value for c in self.span_causes],
         }
+
+
+def _read_span_causes(r: Reader) -> tuple[Cause | None, ...]:
+    if "span_causes" not in r.mapping():
+        return ()
+    return tuple(c.nullable(lambda x: x.choice(Cause)) for c in r.at("span_causes").array())
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from evaluator.metrics.registry import (
     RECALL,
     shown,
 )
+from evaluator.runs.frontier import frontier_points
+from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
 
@@ -65,7 +67,7 @@ def report_md(run: RunFile) -> str:
     lines = [*_head(run), *_candidates_table(run)]
     if run.manifest.candidates_file.path == PRESET_WITH_PUBLISHED:
         lines += ["", PUBLISHED]
-    lines += ["", "![frontier](frontier.svg)", "", "## Gates", "", *_gates_table(run)]
+    lines += ["", *frontier_table(run), "", "## Gates", "", *_gates_table(run)]
     lines += breakdown_tables(run)
     for name, comp in run.comparisons.items():
         lines += _changes(run, name, comp)
@@ -93,6 +95,18 @@ def _head(run: RunFile) -> list[str]:
     ]
 
 
+def frontier_table(run: RunFile) -> list[str]:
+    """The frontier as a table, so a job summary is whole without the image (§9)."""
+    heads = [shown(n) for n in (CHUNK_COUNT, RECALL, DUPLICATES)]
+    lines = ["## Frontier", "", "| candidate | " + " | ".join(h.short for h in heads) + " |",
+             "|---" * (1 + len(heads)) + "|"]  # fmt: skip
+    for p in frontier_points(run):
+        cells = [heads[0].text(p.chunk_count), heads[1].text(p.recall),
+                 heads[2].text(p.duplicate_pairs)]  # fmt: skip
+        lines.append(f"| `{p.name}`{' (baseline)' if p.baseline else ''} | {' | '.join(cells)} |")
+    return [*lines, "", "_The same points are plotted in `frontier.svg` in the run folder._"]
+
+
 def _candidates_table(run: RunFile) -> list[str]:
     lines = [
         "| candidate | " + " | ".join(shown(n).short for n in COLUMNS)
@@ -118,14 +132,24 @@ def _comparison_cells(comp: Comparison) -> list[str]:
 
 
 def _gates_table(run: RunFile) -> list[str]:
+    """Each candidate's verdict on its own gates, then every gate, value against limit."""
     if not run.gates:
         return ["No gates declared."]
-    lines = ["| candidate | scope | gate | limit | value | |", "|---|---|---|---|---|---|"]
+    verdicts = " · ".join(
+        f"`{n}` {'pass' if run.passed_for(n) else '**FAIL**'}" for n in run.others
+    )
+    lines = [
+        verdicts,
+        "",
+        "| candidate | scope | gate | value | limit | |",
+        "|---|---|---|---|---|---|",
+    ]
     for g in run.gates:
         mark = "pass" if g.passed else "**FAIL**"
+        value = gate_number(g.gate, g.value)
         lines.append(
-            f"| `{g.candidate}` | {g.scope} | {g.gate} | {g.limit:g} | "
-            f"{_fmt(g.value, '{:.4g}')} | {mark} |"
+            f"| `{g.candidate}` | {g.scope} | {g.gate} | {value} | "
+            f"{gate_number(g.gate, g.limit)} | {mark} |"
         )
     return lines
 

@@ -1,7 +1,8 @@
 """`spanlab show` as text: a query's evidence with both candidates' cuts and top-k lists.
 
-The plain-text boundary view, for a terminal without the TUI; it reads the run folder's
-RunFile and re-cuts the evidence documents the way the run did (`boundary.candidate_spec`).
+The text boundary view, for a terminal without the TUI: it reads the run folder's RunFile,
+re-cuts the evidence documents the way the run did (`boundary.candidate_spec`) and draws
+them with `boundary_text` — text intact, cuts on ruler lines, each span's fate in words.
 """
 
 from __future__ import annotations
@@ -9,16 +10,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from rich.text import Text
+
+from evaluator.chunk import Chunk
+from evaluator.metrics.causes import Cause
 from evaluator.runs import index as runs_index
 from evaluator.runs.boundary import (
+    BASELINE_MARK,
+    BOTH_MARK,
+    CANDIDATE_MARK,
     candidate_spec,
     chunks_for_doc,
     doc_view,
-    ranked_table,
-    render_plain,
+)
+from evaluator.runs.boundary_text import (
+    EVIDENCE_RULE,
+    STYLES,
+    fate_words,
+    holder,
+    inner_cuts,
+    ranked_lines,
+    window,
 )
 from evaluator.runs.model import RunFile, read_run
-from evaluator.runs.model_queries import QueryRecord
+from evaluator.runs.model_queries import QueryRecord, QueryResult
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 
@@ -29,16 +44,21 @@ def load_run(runs_dir: Path, run: str) -> RunFile:
     return read_run(folder)
 
 
-def ranks_text(ranks: Sequence[int | None] | None, k: int) -> str:
-    """First-match ranks in words: crowding (rank > k) reads apart from disappearance."""
+def ranks_text(ranks: Sequence[int | None] | None, k: int, result: QueryResult) -> str:
+    """First-match ranks in words, each span's cause as run.json states it."""
     if ranks is None:
         return "abstention query: no evidence"
     words = []
-    for r in ranks:
-        if r is None:
-            words.append("none within depth (disappeared)")
+    for n, r in enumerate(ranks):
+        cause = result.span_cause(n)
+        if cause is None and r is not None and r <= k:
+            words.append(f"{r}")
+        elif cause is Cause.SPLIT or (cause is None and r is None):
+            words.append("none alone (split: the top k hold it in pieces)" if cause else "none")
+        elif r is not None:
+            words.append(f"{r} ({cause or 'crowded'}: below k)")
         else:
-            words.append(f"{r}" + (" (crowded: below k)" if r > k else ""))
+            words.append(f"none within depth ({cause or 'disappeared'})")
     return ", ".join(words)
 
 
@@ -63,13 +83,69 @@ def _head(entry: QueryRecord, other: str, base: str, text: str | None) -> list[s
     lines = [f"{entry.id}  {kind}  {', '.join(entry.slices)}"]
     if text is not None:
         lines.append(f"“{text}”")
-    for i, ev in enumerate(entry.evidence, 1):
-        lines.append(f"evidence e{i}: {ev.doc} {ev.start}..{ev.end}")
     change = entry.candidates[other]
     if change.status:
         cause = f" ({change.cause}: {change.cause.words})" if change.cause else ""
         lines.append(f"{other} vs {base}: {change.status}{cause}")
     return lines
+
+
+def _span_line(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], k: int) -> str:
+    """`e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15 — split …`."""
+    ev = entry.evidence[n]
+    fates = "; ".join(fate_words(name, chunks, ev) for name, chunks in cut.items())
+    line = f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"
+    for name in cut:
+        result = entry.candidates[name]
+        cause = result.span_cause(n)
+        if cause is not None:
+            cover = result.coverage
+            share = "" if cover is None else f", top {k} cover {cover[n]:.0%}"
+            line += f" — in {name}: {cause} ({cause.words}{share})"
+    return line
+
+
+def show_view(
+    run: RunFile,
+    query: str,
+    candidate: str | None,
+    corpus: Corpus,
+    texts: Mapping[str, str] | None = None,
+    *,
+    width: int | None = None,
+) -> list[Text]:
+    """The boundary view's lines; wrapped to `width` at word boundaries (None: not wrapped)."""
+    base, other = _pair(run, query, candidate, corpus)
+    k = run.manifest.settings.k
+    entry = run.queries[query]
+    specs = {n: candidate_spec(run, n) for n in (base, other)}
+    lines = [Text(line) for line in _head(entry, other, base, (texts or {}).get(query))]
+    docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
+    cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
+    lines += [Text(_span_line(n, entry, cut, k)) for n in range(len(entry.evidence))]
+    for doc in docs:
+        lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
+    for name in (base, other):
+        result = entry.candidates[name]
+        ranks = ranks_text(result.first_match_ranks, k, result)
+        lines += [Text(""), Text(f"top {k} — {name}  (first match: {ranks})", "bold")]
+        lines += [Text(row) for row in ranked_lines(result, k, entry.evidence)]
+    return lines
+
+
+def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequence[Chunk]],
+               width: int | None) -> list[Text]:  # fmt: skip
+    base, other = cut
+    spans = [(ev.start, ev.end) for ev in entry.evidence if ev.doc == doc]
+    view = doc_view(doc, text, spans, cut[base], cut[other])
+    broke = {x for ev in entry.evidence if ev.doc == doc for chunks in cut.values()
+             if holder(chunks, ev) is None for x in inner_cuts(chunks, ev)}  # fmt: skip
+    legend = Text.assemble(
+        f"── {doc} {view.start}..{view.end}   ", (BASELINE_MARK, STYLES[BASELINE_MARK]),
+        f" {base}  ", (CANDIDATE_MARK, STYLES[CANDIDATE_MARK]), f" {other}  ",
+        (BOTH_MARK, STYLES[BOTH_MARK]), f" both  {EVIDENCE_RULE} evidence",
+    )  # fmt: skip
+    return [Text(""), legend, *window(view, text, spans, broke, width)]
 
 
 def show_text(
@@ -78,24 +154,9 @@ def show_text(
     candidate: str | None,
     corpus: Corpus,
     texts: Mapping[str, str] | None = None,
+    *,
+    width: int | None = None,
 ) -> str:
-    base, other = _pair(run, query, candidate, corpus)
-    k = run.manifest.settings.k
-    entry = run.queries[query]
-    specs = {n: candidate_spec(run, n) for n in (base, other)}
-    lines = _head(entry, other, base, (texts or {}).get(query))
-    by_doc: dict[str, list[tuple[int, int]]] = {}
-    for ev in entry.evidence:
-        by_doc.setdefault(ev.doc, []).append((ev.start, ev.end))
-    for doc, spans in by_doc.items():
-        text = corpus.text(doc)
-        view = doc_view(doc, text, spans, chunks_for_doc(specs[base], corpus, doc),
-                        chunks_for_doc(specs[other], corpus, doc))  # fmt: skip
-        legend = f"⟦evidence⟧  ┃b {base}  ┆c {other}  ‖ both"
-        lines += ["", f"── {doc} {view.start}..{view.end}   {legend}", render_plain(view, text)]
-    for name in (base, other):
-        result = entry.candidates[name]
-        ranks = ranks_text(result.first_match_ranks, k)
-        lines += ["", f"top {k} — {name}  (first match: {ranks})"]
-        lines += ranked_table(result, k)
-    return "\n".join(lines)
+    """The boundary view as plain text (what `spanlab show` prints when piped)."""
+    view = show_view(run, query, candidate, corpus, texts, width=width)
+    return "\n".join(line.plain.rstrip() for line in view)

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from evaluator.metrics.compare import Cause, Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
+from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
 
@@ -70,16 +71,18 @@ def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> N
 
 
 def print_gates(run: RunFile, console: Console) -> None:
+    """Each candidate's verdict on its own gates, then every broken gate in words."""
     broken = [g for g in run.gates if not g.passed]
     if not run.gates:
         console.print("\ngates  none declared")
         return
     verdict = "[green]PASS[/]" if not broken else f"[red]FAIL[/] ({len(broken)} broken)"
     console.print(f"\ngates  {verdict}")
+    for name in run.others:
+        mark = "[green]PASS[/]" if run.passed_for(name) else "[red]FAIL[/]"
+        console.print(f"  {mark}  {escape(name)}")
     for g in broken:
-        value = "–" if g.value is None else f"{g.value:g}"
-        where = escape(f"{g.candidate}  {g.scope}  {g.gate}")
-        console.print(f"  {where} = {value}, limit {g.limit:g}")
+        console.print(f"    {escape(g.candidate)}  {escape(gate_line(g))}")
 
 
 def print_run(

@@ -12,12 +12,15 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from evaluator.runs.place import RUNS_DIR
+
+if TYPE_CHECKING:
+    from evaluator.runs.model import RunFile
 from labeler.cli._common import (
     ChromaOpt,
     CorpusOpt,
@@ -44,6 +47,14 @@ PresetOpt = Annotated[
     str | None, typer.Option("--preset", help="Built-in candidates: chroma-report.")
 ]
 TextOpt = Annotated[bool, typer.Option("--include-text", help="Allow query text in the run files.")]
+
+
+def job_summary(run: RunFile) -> None:
+    """In CI (`GITHUB_STEP_SUMMARY` set), append the run's report to the job summary."""
+    from evaluator.runs.folder import append_job_summary
+
+    if path := os.environ.get("GITHUB_STEP_SUMMARY"):
+        append_job_summary(run, Path(path))
 
 
 @app.command("demo", epilog="Example: spanlab demo --dir spanlab-demo")
@@ -107,6 +118,7 @@ def eval_command(
     )  # fmt: skip
     if json_out is not None:
         write_run_file(done.run, json_out)
+    job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, Console(), texts=done.texts if show_query_text else {})
 
@@ -120,10 +132,15 @@ def gate_command(
     preset: PresetOpt = None,
     retriever: RetrieverOpt = None,
     corpus: CorpusOpt = None,
+    candidate: Annotated[
+        str | None, typer.Option(help="Judge only this candidate's gates (default: every one).")
+    ] = None,
 ) -> None:
     """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
-    spanlab itself fails, so a crash never reads as a broken gate)."""
+    spanlab itself fails, so a crash never reads as a broken gate). Without spanlab.toml the
+    corpus is ./corpus."""
     from evaluator.pipeline.project import evaluate_project
+    from evaluator.runs.gate_text import gate_line
 
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
@@ -138,14 +155,17 @@ def gate_command(
         traceback.print_exc()
         fail(f"internal error, not a gate result: {exc!r}")
         raise typer.Exit(3) from None
-    for g in done.run.gates:
-        mark = "pass" if g.passed else "FAIL"
-        value = "–" if g.value is None else f"{g.value:g}"
-        typer.echo(f"{mark}  {g.candidate}  {g.scope}  {g.gate}  {value}  (limit {g.limit:g})")
+    run = done.run
+    job_summary(run)
+    judged = run.others if candidate is None else [run.candidate(candidate).name]
+    for g in (g for g in run.gates if g.candidate in judged):
+        typer.echo(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
+    for name in judged:
+        typer.echo(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
     typer.echo(f"run folder: {done.folder}")
-    if not done.run.passed:
-        broken = sum(not g.passed for g in done.run.gates)
-        typer.echo(f"{broken} gate(s) broken", err=True)
+    broken = [n for n in judged if not run.passed_for(n)]
+    if broken:
+        typer.echo(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)
 
 
@@ -160,7 +180,7 @@ def show_command(
     corpus: CorpusOpt = None,
 ) -> None:
     """A query's evidence with baseline and candidate cuts, and both top-k lists."""
-    from evaluator.runs.show import load_run, show_text
+    from evaluator.runs.show import load_run, show_view
 
     proj = project(corpus)
     found = load_run(proj.root / RUNS_DIR, run)
@@ -168,7 +188,10 @@ def show_command(
     texts = None
     if proj.db.exists():
         texts = {q.id: q.text for q in Store.open_for_reading(proj.db).queries()}
-    typer.echo(show_text(found, query, candidate, docs, texts))
+    console = Console()
+    width = console.width if console.is_terminal else None  # piped: whole lines, for grep
+    for line in show_view(found, query, candidate, docs, texts, width=width):
+        console.print(line, soft_wrap=True, highlight=False)
 
 
 @app.command(

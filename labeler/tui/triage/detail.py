@@ -2,9 +2,10 @@
 
 Built from run.json plus the corpus, with the same `evaluator.runs.boundary.doc_view` that
 `spanlab show` prints, so screen and command mark the same cuts. Each span gets a verdict
-per candidate — hit, crowded (matched below k), disappeared (a matching chunk exists but
-ranked beyond depth) or cut (no chunk anywhere holds it) — because that is the question
-a reviewer asks of every lost query.
+per candidate — hit, or run.json's cause: split (every part in the top k, in pieces),
+crowded (matched below k), disappeared (a matching chunk exists but ranked beyond depth)
+or cut (no chunk anywhere holds it) — because that is the question a reviewer asks of
+every lost query.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
+from evaluator.metrics.causes import Cause
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import RankedEntry
 from labeler.core.corpus import Corpus
@@ -44,13 +46,15 @@ class SpanFate:
     """What became of one evidence span in one candidate."""
 
     verdict: str
-    """hit (rank ≤ k), crowded (rank > k), disappeared (none within depth) or cut."""
+    """hit (rank ≤ k), or the span's cause from run.json: split, crowded, disappeared, cut."""
     rank: int | None
     """First-match rank within depth, as run.json records it."""
     chunk: Chunk | None
     """The chunk that holds the span (for a cut: the one covering most of it)."""
     share: float
     """Share of the span's characters that chunk covers."""
+    coverage: float | None = None
+    """Share the top k cover together (evidence_coverage@k), as run.json records it."""
 
 
 @dataclass(frozen=True)
@@ -126,15 +130,22 @@ def ranked_row(rank: int, item: RankedEntry, spans: Sequence[Span], threshold: f
 
 
 def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequence[Chunk],
-         k: int, threshold: float) -> SpanFate:  # fmt: skip
+         k: int, threshold: float, cause: Cause | None = None,
+         coverage: float | None = None) -> SpanFate:  # fmt: skip
+    """What became of `span`; `cause` is run.json's (the one every view states) when given."""
+    if cause is Cause.SPLIT:
+        pieces = [r.chunk for r in rows[:k]]
+        best = max(pieces, key=lambda c: share(c, span), default=None)
+        return SpanFate("split", rank, best, 0.0 if best is None else share(best, span), coverage)
     if rank is not None:
         held = rows[rank - 1].chunk
-        return SpanFate("hit" if rank <= k else "crowded", rank, held, share(held, span))
+        verdict = "hit" if rank <= k else "crowded"
+        return SpanFate(verdict, rank, held, share(held, span), coverage)
     in_doc = [c for c in index if c.doc == span.doc]
     holders = [c for c in in_doc if covers(c, span, threshold)]
     best = max(holders or in_doc, key=lambda c: share(c, span), default=None)
-    verdict = "disappeared" if holders else "cut"
-    return SpanFate(verdict, None, best, 0.0 if best is None else share(best, span))
+    verdict = cause.value if cause is not None else "disappeared" if holders else "cut"
+    return SpanFate(verdict, None, best, 0.0 if best is None else share(best, span), coverage)
 
 
 def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
@@ -142,8 +153,9 @@ def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
     entry = run.file.queries[qid].candidates[name]
     rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry.ranked, 1)]
     ranks: list[int | None] = list(entry.first_match_ranks or [None] * len(spans))
-    fates = tuple(fate(s, r, rows, index, run.k, run.threshold)
-                  for s, r in zip(spans, ranks, strict=True))  # fmt: skip
+    shares = entry.coverage or (None,) * len(spans)
+    fates = tuple(fate(s, r, rows, index, run.k, run.threshold, entry.span_cause(n), shares[n])
+                  for n, (s, r) in enumerate(zip(spans, ranks, strict=True)))  # fmt: skip
     beyond = sorted({r for r in ranks if r is not None and r > run.k})
     return Side(name, tuple(rows[: run.k]), tuple(rows[r - 1] for r in beyond), fates)
 

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from evaluator.candidates import Settings
-from evaluator.metrics.compare import Cause, Comparison, Status
+from evaluator.metrics.causes import DEPTH_ORDER
+from evaluator.metrics.compare import Comparison, Status
 from evaluator.metrics.registry import (
     ABSTENTION_TOP1,
     CHROMA_IOU,
@@ -34,8 +35,9 @@ from evaluator.runs.model_parts import GateRecord
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary
 
-CAUSE_ORDER: dict[str, int] = {Cause.CUT: 0, Cause.DISAPPEARED: 1, Cause.CROWDED: 2}
-"""Losses a boundary explains come before losses to ranking (crowding)."""
+CAUSE_ORDER: dict[str, int] = {c: i for i, c in enumerate(DEPTH_ORDER)}
+"""Losses a boundary explains come before losses to ranking (crowding), and split ones
+(every part retrieved) last."""
 
 CRITICAL = "critical"
 """A slice that is always critical, gated or not."""
@@ -98,7 +100,7 @@ class ChangeRow:
     docs: tuple[str, ...]
     """The documents its evidence lies in."""
     critical: bool
-    """Whether one of its slices is critical (named `critical` or gated)."""
+    """Whether one of its slices is `critical`."""
 
     def sort_key(self) -> tuple[int, int, int, float, str]:
         """Losses first: critical, then cut/disappeared before crowded, then worst delta."""
@@ -129,10 +131,9 @@ class RunView:
         """How deep each ranked list was searched."""
         self.threshold = float(file.manifest.settings.coverage_threshold)
         """Share of a span a chunk must cover to match it."""
-        self.critical_slices = frozenset({CRITICAL} | {
-            g.slice for g in file.gates if g.slice is not None
-        })  # fmt: skip
-        """Slices that decide the order of losses: `critical` and every gated slice."""
+        self.critical_slices = frozenset({CRITICAL})
+        """Slices whose losses come first and carry the `!` marker: `critical` only (a
+        gated slice is judged by its gate, not marked critical)."""
 
     @property
     def settings(self) -> Settings:

@@ -12,13 +12,10 @@ from collections.abc import Callable, Sequence
 from textual.content import Content
 
 from evaluator.chunk import Chunk
+from evaluator.runs.boundary import BASELINE_MARK as BASELINE_MARK  # shared glyphs
+from evaluator.runs.boundary import CANDIDATE_MARK as CANDIDATE_MARK
 from evaluator.runs.boundary import DocView
 from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
-
-BASELINE_MARK = "▌"
-"""Drawn before the character where a baseline chunk starts or ends."""
-CANDIDATE_MARK = "┊"
-"""Drawn before the character where a candidate chunk starts or ends."""
 
 EVIDENCE = "bold on $span-current"
 """Bold as well as shaded: in 16 colours the shade can be the legend bar's own."""
@@ -35,6 +32,7 @@ VERDICTS = {
     "crowded": ("CROWDED", "bold $warning"),
     "disappeared": ("DISAPPEARED", "bold $error"),
     "cut": ("CUT", "bold $error"),
+    "split": ("SPLIT", "bold $warning"),
 }
 """How each span verdict is written, and in which role."""
 
@@ -126,6 +124,9 @@ def verdict_content(fate: SpanFate, k: int, threshold: float) -> Content:
         why = f" first match at rank {fate.rank} > k={k}, chunk {where}"
     elif fate.verdict == "disappeared":
         why = f" chunk {where} holds it, ranked below depth"
+    elif fate.verdict == "split":
+        whole = "" if fate.coverage is None else f" cover {fate.coverage:.0%} of it together"
+        why = f" every part retrieved: the top k={k}{whole}, no one chunk holds ≥{threshold:.0%}"
     else:
         best = "" if fate.chunk is None else f" (best {where} covers {fate.share:.0%})"
         why = f" no chunk holds ≥{threshold:.0%} of it{best}"
@@ -153,7 +154,9 @@ def ranked_content(side: Side, k: int, depth: int) -> Content:
         lines.append(Content.styled(f"{'┄' * 3} below k={k} {'┄' * 20}", "$warning"))
         lines += [_row(r) for r in side.beyond]
     for n, fate in enumerate(side.fates, 1):
-        if fate.rank is None:
+        if fate.verdict == "split":
+            lines.append(Content.styled(f"  — e{n}: split across the top {k}", "$warning"))
+        elif fate.rank is None:
             lines.append(Content.styled(f"  — e{n}: no match within depth {depth}", "$error"))
     return Content("\n").join(lines)
 

@@ -143,7 +143,8 @@ class TriageScreen(Screen[None]):
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
         counts = run.comparison(name).overall.counts
-        verdict = ("PASS", "$success") if run.file.passed else ("FAIL", "bold $error")
+        passed = run.file.passed_for(name)  # this candidate's gates, not the whole run's
+        verdict = ("PASS", "$success") if passed else ("FAIL", "bold $error")
         self._head(Content.assemble(
             (run.id, "bold"), " ", verdict,
             f" · {run.settings.retriever} k={run.k} · ",

@@ -49,6 +49,9 @@ def test_good_file_parses_with_settings_candidates_and_gates(tmp_path: Path) -> 
     assert cfile.gates.overall == {"max_lost": 1.0}
     assert cfile.gates.slices == {"critical": {"max_lost": 0.0}}
     assert cfile.hash.startswith("sha256:")
+    assert cfile.settings.match == "chunk"
+    union = read(write(tmp_path, GOOD.replace("k = 3", 'k = 3\nmatch = "union"')))
+    assert union.settings.match == "union"
 
 
 @pytest.mark.parametrize(
@@ -62,6 +65,8 @@ def test_good_file_parses_with_settings_candidates_and_gates(tmp_path: Path) -> 
         ("max_lost = 1", "max_loss = 1", "gates.max_loss", "unknown gate"),
         ('retriever = "lexical"', 'retriever = "bm25"', "settings.retriever", "retriever"),
         ("k = 3", "k = 3\nresamples = 0", "settings.resamples", "at least 1"),
+        ("k = 3", 'k = 3\nmatch = "pieces"', "settings.match", "match must be one of"),
+        ("k = 3", "k = 3\nmatch = 1", "match", "wrong type"),
     ],
 )
 def test_bad_values_name_the_candidate_and_key(

@@ -102,6 +102,8 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
                 "values": run.result.per_query[q.id],
                 "status": None if change is None else change.status,
                 "cause": None if change is None else change.cause,
+                # Issue 13 adds each span's cause; the rest is the legacy file, unchanged.
+                "span_causes": list(run.result.span_causes[q.id]),
             }
         queries[q.id] = entry
     return {

@@ -18,7 +18,8 @@ from tests.tui.triage.conftest import LATEST, Project
 
 Marks = dict[int, tuple[bool, bool]]
 
-SHOW_MARKS = {"‖": (True, True), "┃b": (True, False), "┆c": (False, True)}
+SHOW_MARKS = {"╫": (True, True), "▌": (True, False), "┊": (False, True)}
+RULER = set(SHOW_MARKS) | {"▔", " "}
 SCREEN_MARKS = {"▌": (True, False), "┊": (False, True)}
 
 
@@ -40,11 +41,20 @@ def read_marks(line: str, start: int, marks: dict[str, tuple[bool, bool]],
 
 
 def show_marks(project: Project, query: str) -> tuple[int, Marks]:
+    """Read `show`'s rulers (issue 13: cuts on ruler lines under intact text) into marks."""
     run = read_run(project.runs / LATEST)
     out = show_text(run, query, "c40", project.corpus).split("\n")
     at = next(i for i, line in enumerate(out) if line.startswith("── a.md"))
-    start = int(out[at].split()[2].split("..")[0])
-    return start, read_marks(out[at + 1], start, SHOW_MARKS, skip="⟦⟧")
+    start = offset = int(out[at].split()[2].split("..")[0])
+    found: Marks = {}
+    lines = out[at + 1 : out.index("", at + 1)]
+    i = 0
+    while i < len(lines):
+        ruler = lines[i + 1] if i + 1 < len(lines) and set(lines[i + 1]) <= RULER else ""
+        found |= {offset + col: SHOW_MARKS[ch] for col, ch in enumerate(ruler) if ch in SHOW_MARKS}
+        offset += len(lines[i]) + 1
+        i += 2 if ruler else 1
+    return start, found
 
 
 @pytest.mark.parametrize(("query", "downs"), [("q-0001", 1), ("q-0002", 0)])

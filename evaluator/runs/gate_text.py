@@ -1,0 +1,57 @@
+"""A gate's outcome in words, the same in `gate`'s output, the summary, report.md and junit.xml.
+
+`max_lost: 14 lost, limit 3` reads as a count against its limit; each gate's value is
+printed in the format of the figure it judges, taken from the measure registry, so a delta
+of recall prints as recall's deltas do everywhere (`-0.062`), never `-0.0625`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evaluator.metrics.registry import ABSTENTION_TOP1, DUPLICATES, RECALL, shown
+from evaluator.runs.model_parts import GateRecord
+
+
+@dataclass(frozen=True)
+class GateWords:
+    """How one gate's value and limit are written."""
+
+    what: str
+    """What the value counts, after it (`lost`) or before it (`Δ recall@k`)."""
+    figure: str | None
+    """The registry figure whose format the value takes; None for a count or a ratio."""
+    pattern: str = "{:.0f}"
+    """The format when no figure gives one."""
+    before: bool = True
+    """Whether `what` precedes the value (`Δ recall@k -0.062`) or follows it (`14 lost`)."""
+
+
+GATES = {
+    "max_lost": GateWords("lost", None, "{:.0f}", before=False),
+    "min_recall_delta": GateWords(f"Δ {shown(RECALL).short}", RECALL),
+    "max_chunk_count_ratio": GateWords("× the baseline's chunks", None, "{:.2f}", before=False),
+    "max_duplicate_pairs_delta": GateWords(f"Δ {shown(DUPLICATES).short}", DUPLICATES),
+    "max_abstention_top1_delta": GateWords(f"Δ {shown(ABSTENTION_TOP1).short}", ABSTENTION_TOP1),
+}
+"""Every gate key of the candidates file, in words."""
+
+
+def number(gate: str, value: float | None) -> str:
+    """A gate's value or limit in its figure's format; deltas signed."""
+    words = GATES[gate]
+    if value is None:
+        return "–"
+    if words.figure is not None:
+        return shown(words.figure).delta_text(value)
+    return words.pattern.format(value)
+
+
+def gate_line(g: GateRecord) -> str:
+    """`overall  max_lost: 14 lost, limit 3` (`no data` when the scope has no query)."""
+    words = GATES[g.gate]
+    value = number(g.gate, g.value)
+    measured = f"{words.what} {value}" if words.before else f"{value} {words.what}"
+    if g.value is None:
+        measured = "no data"
+    return f"{g.scope}  {g.gate}: {measured}, limit {number(g.gate, g.limit)}"

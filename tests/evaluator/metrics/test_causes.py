@@ -1,0 +1,107 @@
+"""The split cause and evidence_coverage@k (§7), on the hand-placed fixtures.
+
+The split cases use span a 36..56, which no single chunk holds: C3 [30,50) covers 36..50
+(14/20 = 0.7) and C4 [50,80) covers 50..56 (6/20 = 0.3); together they cover all of it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluator.metrics import MetricSettings
+from evaluator.metrics.causes import DEPTH_ORDER, Cause, query_cause, span_cause
+from evaluator.metrics.compare import compare
+from tests.evaluator.metrics.fixtures import (
+    C1,
+    C2,
+    C3,
+    C4,
+    C5,
+    INDEX,
+    SETTINGS,
+    chunk,
+    query,
+    ranked,
+)
+from tests.evaluator.metrics.fixtures import span as span_of
+from tests.evaluator.metrics.helpers import view
+from tests.evaluator.metrics.test_compare import result
+
+SPLIT = query("qs", span_of("a", 36, 56))
+UNION = MetricSettings(k=2, depth=4, match="union")
+
+
+def test_coverage_is_the_union_of_the_top_k_over_the_span() -> None:
+    v = view(SPLIT, ranked(C3, C4, C1))
+    assert v.coverage_in_k == (1.0,)
+    assert v.first_ranks == (None,)
+    assert v.held == (False,)
+    assert v.span_causes == (Cause.SPLIT,)
+
+
+def test_a_span_covered_only_in_part_by_the_top_k_is_cut() -> None:
+    v = view(SPLIT, ranked(C3, C1, C4))  # C4 at rank 3: 14/20 covered in the top 2
+    assert v.coverage_in_k == (14 / 20,)
+    assert v.span_causes == (Cause.CUT,)
+
+
+def test_overlapping_chunks_are_counted_once() -> None:
+    # C2 covers 25..40 and C3 30..45, 15/20 = 0.75 each: no single match, shares sum to 1.5.
+    v = view(query("qo", span_of("a", 25, 45)), ranked(C2, C3))
+    assert v.coverage_in_k == (1.0,)
+    assert v.first_ranks == (None,)
+    assert v.span_causes == (Cause.SPLIT,)
+
+
+def test_union_rule_matches_a_split_span_at_the_rank_that_completes_it() -> None:
+    v = view(SPLIT, ranked(C1, C3, C5, C4), settings=UNION)
+    assert v.first_ranks == (4,)  # C3 then C4: covered at rank 4
+    assert v.span_causes == (Cause.CROWDED,)
+    hit = view(SPLIT, ranked(C3, C4), settings=UNION)
+    assert hit.first_ranks == (2,)
+    assert hit.matched_in_k == (True,)
+    assert hit.span_causes == (None,)
+    assert hit.matchable == (True,)
+
+
+def test_the_chunk_rule_is_the_default_and_unknown_rules_are_refused() -> None:
+    assert SETTINGS.match == "chunk"
+    with pytest.raises(Exception, match="match must be one of chunk, union"):
+        MetricSettings(match="pieces")
+
+
+@pytest.mark.parametrize(
+    ("rank", "cover", "held", "expected"),
+    [
+        (1, 1.0, True, None),
+        (2, 0.5, True, None),
+        (None, 0.9, False, Cause.SPLIT),
+        (3, 0.85, True, Cause.SPLIT),  # all retrieved beats crowded
+        (3, 0.5, True, Cause.CROWDED),
+        (None, 0.5, True, Cause.DISAPPEARED),
+        (None, 0.79, False, Cause.CUT),
+    ],
+)
+def test_span_cause_table(rank: int | None, cover: float, held: bool, expected: Cause) -> None:
+    assert span_cause(rank, cover, held, k=2, threshold=0.8) == expected
+
+
+def test_a_query_takes_its_deepest_span_cause() -> None:
+    assert query_cause([None, Cause.SPLIT]) == Cause.SPLIT
+    assert query_cause([Cause.SPLIT, Cause.CROWDED]) == Cause.CROWDED
+    assert query_cause([Cause.CROWDED, Cause.CUT, Cause.DISAPPEARED]) == Cause.CUT
+    assert query_cause([None, None]) is None
+    assert DEPTH_ORDER[-1] == Cause.SPLIT
+
+
+def test_a_lost_split_query_says_split_and_union_counts_it_as_a_hit() -> None:
+    whole = chunk("a", 30, 60)
+    base = result("base", [SPLIT], {"qs": ranked(whole)}, [*INDEX, whole])
+    cand = result("cand", [SPLIT], {"qs": ranked(C3, C4)}, INDEX)
+    change = compare(base, cand).queries["qs"]
+    assert (change.status, change.cause) == ("lost", Cause.SPLIT)
+    assert cand.span_causes["qs"] == (Cause.SPLIT,)
+    assert cand.aggregates["evidence_coverage@k"] == 1.0
+    union = result("cand", [SPLIT], {"qs": ranked(C3, C4)}, INDEX, UNION)
+    assert union.aggregates["hit@k"] == 1.0
+    assert union.breakdowns["doc"]["a"].metrics["evidence_coverage@k"] == 1.0

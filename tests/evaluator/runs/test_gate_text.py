@@ -1,0 +1,31 @@
+"""Gate lines read as a value against its limit, in the format of the figure judged."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluator.candidates import GATE_KEYS
+from evaluator.runs.gate_text import GATES, gate_line
+from evaluator.runs.model_parts import GateRecord
+
+
+@pytest.mark.parametrize(
+    ("gate", "value", "limit", "line"),
+    [
+        ("max_lost", 14.0, 3.0, "overall  max_lost: 14 lost, limit 3"),
+        ("min_recall_delta", -0.0625, -0.02,
+         "overall  min_recall_delta: Δ recall@k -0.062, limit -0.020"),
+        ("max_chunk_count_ratio", 1.3333, 2.0,
+         "overall  max_chunk_count_ratio: 1.33 × the baseline's chunks, limit 2.00"),
+        ("max_duplicate_pairs_delta", 0.5, 0.0,
+         "overall  max_duplicate_pairs_delta: Δ dup pairs +0.50, limit +0.00"),
+        ("max_lost", None, 0.0, "overall  max_lost: no data, limit 0"),
+    ],
+)  # fmt: skip
+def test_gate_lines(gate: str, value: float | None, limit: float, line: str) -> None:
+    passed = value is None or value <= limit
+    assert gate_line(GateRecord("c", "overall", gate, limit, value, passed)) == line
+
+
+def test_every_gate_key_has_words() -> None:
+    assert set(GATES) == set(GATE_KEYS)
