@@ -145,7 +145,9 @@ def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequen
         f" {base}  ", (CANDIDATE_MARK, STYLES[CANDIDATE_MARK]), f" {other}  ",
         (BOTH_MARK, STYLES[BOTH_MARK]), f" both  {EVIDENCE_RULE} evidence",
     )  # fmt: skip
-    return [Text(""), legend, *window(view, text, spans, broke, width)]
+    # One column spare: a ruler marks a cut at a line's end one column past its text.
+    wrap = None if width is None else max(20, width - 1)
+    return [Text(""), legend, *window(view, text, spans, broke, wrap)]
 
 
 def show_text(

@@ -191,7 +191,9 @@ def show_command(
     console = Console()
     width = console.width if console.is_terminal else None  # piped: whole lines, for grep
     for line in show_view(found, query, candidate, docs, texts, width=width):
-        console.print(line, soft_wrap=True, highlight=False)
+        # On a terminal rich wraps headings and lists at spaces; the text and its rulers
+        # come wrapped to fit already. Piped, nothing is wrapped.
+        console.print(line, soft_wrap=width is None, highlight=False)
 
 
 @app.command(
