@@ -32,8 +32,8 @@ def run_view(folder: Path) -> RunView:
 
 def row(query: str, status: str = "lost", cause: str | None = "cut", delta: float = -1.0,
         critical: bool = False, boundary: str = "other", slices: tuple[str, ...] = (),
-        docs: tuple[str, ...] = ("a.md",)) -> ChangeRow:  # fmt: skip
-    return ChangeRow(query, status, cause, delta, boundary, slices, docs, critical)
+        docs: tuple[str, ...] = ("a.md",), text: str = "") -> ChangeRow:  # fmt: skip
+    return ChangeRow(query, status, cause, delta, boundary, slices, docs, critical, text)
 
 
 def test_losses_come_critical_first_then_cut_and_disappeared_then_crowded() -> None:
@@ -175,3 +175,56 @@ def test_a_run_on_another_corpus_cannot_be_drawn(project: Project) -> None:
     other = Corpus.from_texts({"a.md": DOC_A.upper(), "b.md": "x"})
     with pytest.raises(SpanlabError, match="was made on corpus sha256:"):
         query_detail(run, "q-0001", "c40", other)
+
+
+def test_the_list_carries_the_store_text_or_the_runs_own(project: Project) -> None:
+    file = read_run(project.runs / LATEST)
+    texts = {"q-0002": "where is my parcel", "q-0001": "refund in full"}
+    rows = {r.query: r.text for r in RunView(file).changes("c40", texts)}
+    assert rows == {"q-0002": "where is my parcel", "q-0001": "refund in full", "q-0003": ""}
+    own = dataclasses.replace(file.queries["q-0003"], text="the run's own text")
+    data = dataclasses.replace(file, queries={**file.queries, "q-0003": own})
+    assert {r.query: r.text for r in RunView(data).changes("c40")}["q-0003"] == "the run's own text"
+
+
+def test_words_find_the_query_text() -> None:
+    rows = [row("q-0001", text="refund in full"), row("q-0002", text="Where is my Parcel?")]
+    assert ChangeFilter.parse("parcel").apply(rows) == [rows[1]]
+    assert ChangeFilter.parse("q-0001").apply(rows) == [rows[0]]
+    assert ChangeFilter.parse("parcel refund").apply(rows) == []
+
+
+def test_every_status_and_cause_can_be_browsed() -> None:
+    rows = [
+        row("lost-cut"),
+        row("lost-split", cause="split"),
+        row("gained", "gained", None, 1.0),
+        row("miss", "unchanged-miss", None, 0.0),
+        row("hit", "unchanged-hit", None, 0.0),
+    ]
+    ordered = sorted(rows, key=ChangeRow.sort_key)
+    assert [r.query for r in ordered] == ["lost-cut", "lost-split", "gained", "miss", "hit"]
+
+    def names(line: str) -> list[str]:
+        return [r.query for r in ChangeFilter.parse(line).apply(ordered)]
+
+    assert names("") == ["lost-cut", "lost-split", "gained"]
+    assert names("both-miss") == ["miss"]
+    assert names("both-hit") == ["hit"]
+    assert names("both-miss both-hit") == ["miss", "hit"]
+    assert names("all") == [r.query for r in ordered]
+    assert names("split") == ["lost-split"]
+    assert names("cut") == ["lost-cut"]
+    assert names("crowded") == names("disappeared") == []
+    assert names("gained lost") == ["lost-cut", "lost-split", "gained"]
+
+
+def test_a_filter_naming_what_no_query_has_says_so() -> None:
+    rows = [row("q-1", slices=("critical",)), row("q-2", slices=("tables",))]
+    assert ChangeFilter.parse("slice:nope").unknown(rows) == (
+        "no query has slice:nope (slices: critical, tables)"
+    )
+    assert ChangeFilter.parse("doc:zzz").unknown(rows) == (
+        "no query has evidence in a document matching doc:zzz"
+    )
+    assert ChangeFilter.parse("slice:tables doc:a.md").unknown(rows) is None

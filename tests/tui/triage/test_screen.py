@@ -14,6 +14,7 @@ from textual.widgets import Static, TabbedContent
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.tui.label import LabelScreen
+from labeler.tui.settings import Field
 from labeler.tui.triage import QueryScreen, TriageScreen
 from labeler.tui.triage.app import TriageApp
 from labeler.tui.triage.launch import run_triage_app
@@ -212,3 +213,35 @@ def test_the_launcher_refuses_an_unknown_run_or_theme_before_starting(project: P
         run_triage_app(project.runs, project.corpus, run_id="nope", theme=None)
     with pytest.raises(ConfigError, match="unknown theme 'plaid'"):
         run_triage_app(project.runs, project.corpus, run_id=LATEST, theme="plaid")
+
+
+async def test_the_list_shows_query_text_and_words_filter_it(app: TriageApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = triage(pilot)
+        changes = screen.query_one(ChangeList)
+        await pilot.press("2")
+        prompts = [changes.get_option_at_index(i).prompt for i in range(changes.option_count)]
+        first = prompts[0]
+        assert isinstance(first, Content)
+        assert first.plain.splitlines()[1].strip() == "ffpp ffqq ffrr ffss ggpp"
+        await pilot.press("slash", *"ggpp")
+        assert [r.query for r in screen.rows] == ["q-0002"]
+        assert text(screen, "#change-count").startswith("1 lost, 0 gained (of 3)")
+
+
+async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: TriageApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = triage(pilot)
+        field = screen.query_one("#change-filter", Field)
+        assert field.placeholder.startswith("/ to filter — e.g.")
+        await pilot.press("slash", *"slice:nope")
+        assert screen.rows == []
+        assert text(screen, "#change-count") == (
+            "no query has slice:nope (slices: billing, critical)"
+        )
+        await pilot.press(*["backspace"] * len("slice:nope"), *"both-miss")
+        assert (screen.rows, text(screen, "#change-count")) == (
+            [], "0 lost, 0 gained (of 3) · critical first; cut, disappeared, crowded, split"
+        )  # fmt: skip
