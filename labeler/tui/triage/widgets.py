@@ -16,6 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
+from evaluator.metrics.shown import Shown
 from evaluator.runs.index import RunEntry
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
@@ -134,11 +135,16 @@ class MetricsTable(Static):
         for line in lines:
             mark = {True: ("✓", "$success"), False: ("✗", "$error"), None: (" ", "")}[line.better]
             rows.append(Content.assemble(
-                f"{line.shown.label:<15}{line.text(line.baseline):>12}"
+                f"{label(line.shown):<15}{line.text(line.baseline):>12}"
                 f"{line.text(line.candidate):>12}",
                 (f"{line.delta_text():>9} {mark[0]}", mark[1]),
             ))  # fmt: skip
         self.update(Content("\n").join(rows))
+
+
+def label(shown: Shown) -> str:
+    """The label, or the short header when the label would not fit 15 columns."""
+    return shown.label if len(shown.label) <= 15 else shown.short
 
 
 class SignificancePanel(Static):

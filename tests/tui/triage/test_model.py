@@ -9,8 +9,17 @@ import pytest
 
 from evaluator.chunk import Chunk
 from evaluator.metrics.compare import Comparison, GroupComparison, Significance, StatusCounts
+from evaluator.metrics.registry import (
+    CHROMA_PRECISION,
+    CHROMA_RECALL,
+    COVERAGE,
+    FIRST_RANKS,
+    SUMMARY,
+    shown,
+)
 from evaluator.runs.model import read_run
 from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.report import COLUMNS
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
@@ -228,3 +237,13 @@ def test_a_filter_naming_what_no_query_has_says_so() -> None:
         "no query has evidence in a document matching doc:zzz"
     )
     assert ChangeFilter.parse("slice:tables doc:a.md").unknown(rows) is None
+
+
+def test_the_summary_shows_every_measure_the_registry_marks_for_it(project: Project) -> None:
+    names = [m.name for m in run_view(project.runs / LATEST).metric_lines("c40")]
+    assert names == list(SUMMARY)
+    labels = [shown(n).label for n in names]
+    assert {"Chroma recall", "Chroma precision"} <= set(labels)  # report.md: C-recall, C-precision
+    assert set(COLUMNS) <= set(names)  # every column report.md has
+    assert CHROMA_RECALL in names and CHROMA_PRECISION in names
+    assert FIRST_RANKS not in names and COVERAGE not in names and "indexing_seconds" not in names

@@ -58,7 +58,7 @@ async def test_the_latest_run_opens_on_its_summary(app: TriageApp) -> None:
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"
         assert metrics[2] == "hit@k                 0.667       0.333   -0.333 ✗"
-        assert metrics[12] == "chunks                    8           5       -3"
+        assert metrics[14] == "chunks                    8           5       -3"
         assert lines(screen, "#significance")[-1] == (
             "1 gained / 2 lost: too small to be decisive (3 answerable queries < 30)"
         )
