@@ -23,7 +23,7 @@ from evaluator.runs.report import COLUMNS
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
-from labeler.tui.triage.detail import RankedRow, fate, query_detail
+from labeler.tui.triage.detail import RankedRow, check_corpus, fate, query_detail
 from labeler.tui.triage.model import (
     MEASURES,
     ChangeFilter,
@@ -179,11 +179,22 @@ def test_a_span_held_by_a_chunk_ranked_below_depth_disappeared() -> None:
     assert (cut.verdict, cut.share) == ("cut", 9 / 19)
 
 
-def test_a_run_on_another_corpus_cannot_be_drawn(project: Project) -> None:
+def test_a_run_on_another_corpus_cannot_be_drawn_but_its_ranked_lists_can(
+    project: Project,
+) -> None:
     run = run_view(project.runs / LATEST)
     other = Corpus.from_texts({"a.md": DOC_A.upper(), "b.md": "x"})
     with pytest.raises(SpanlabError, match="was made on corpus sha256:"):
-        query_detail(run, "q-0001", "c40", other)
+        check_corpus(run, other)
+    # Issue 13: the ranked lists need offsets, not text, so they are shown all the same.
+    detail = query_detail(run, "q-0001", "c40", other)
+    same = query_detail(run, "q-0001", "c40", project.corpus)
+    assert detail.note is not None and "was made on corpus sha256:" in detail.note
+    assert (detail.views, same.note) == ((), None)
+    assert [(s.doc, s.start, s.end) for s in detail.spans] == [("a.md", 20, 59)]
+    for changed, drawn in ((detail.baseline, same.baseline), (detail.candidate, same.candidate)):
+        assert (changed.top, changed.beyond) == (drawn.top, drawn.beyond)
+        assert [f.verdict for f in changed.fates] == [f.verdict for f in drawn.fates]
 
 
 def test_the_list_carries_the_store_text_or_the_runs_own(project: Project) -> None:

@@ -6,6 +6,8 @@ Every expectation comes from the hand-worked run in conftest.py: c40 loses q-000
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.content import Content
 from textual.pilot import Pilot
@@ -206,6 +208,10 @@ async def test_a_run_made_on_another_corpus_says_so_on_the_query(project: Projec
         await pilot.pause()
         screen = await open_query(pilot, downs=1)
         assert text(screen, "#q-fates-text").startswith(f"run {LATEST} was made on corpus sha256:")
+        assert text(screen, "#q-boundary-text").startswith("no boundary view: the run was made")
+        for pane in ("#q-base-text", "#q-cand-text"):
+            ranked = lines(screen, pane)
+            assert re.match(r"  1  \d\.\d{3} a \d+\.\.\d+", ranked[1])
 
 
 def test_the_launcher_refuses_an_unknown_run_or_theme_before_starting(project: Project) -> None:
