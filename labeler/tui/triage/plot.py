@@ -38,6 +38,21 @@ def pareto(points: Sequence[FrontierPoint], x_of: str) -> list[FrontierPoint]:
     return front
 
 
+def staircase(front: Sequence[FrontierPoint], x_of: str) -> tuple[list[float], list[float]]:
+    """The front as steps: right at a point's recall, then up to the next point, so the
+    line meets every point however coarse the terminal's rows."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for p in front:
+        x = float(getattr(p, x_of))
+        if ys:
+            xs.append(x)
+            ys.append(ys[-1])
+        xs.append(x)
+        ys.append(p.recall)
+    return xs, ys
+
+
 def ticks(low: float, high: float, name: str) -> tuple[list[float], list[str]]:
     """Tick positions across [low, high], labelled in the registry's format for `name`."""
     values = [low + (high - low) * f for f in TICKS]
@@ -109,8 +124,7 @@ class FrontierView(Vertical):
             xs = [float(getattr(p, x_of)) for p in points]
             front = pareto(points, x_of)
             if len(front) > 1:
-                line = [float(getattr(p, x_of)) for p in front], [p.recall for p in front]
-                plt.plot(*line, marker="dot", color=self._muted())
+                plt.plot(*staircase(front, x_of), marker="dot", color=self._muted())
             for p, x, mark in zip(points, xs, marks, strict=True):
                 plt.scatter([x], [p.recall], marker=mark, color=self._colour(p))
             plt.xlim(*limits(xs, floor=0.0))

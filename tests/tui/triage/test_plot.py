@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evaluator.runs.frontier import FrontierPoint
-from labeler.tui.triage.plot import TICKS, pareto, ticks
+from labeler.tui.triage.plot import TICKS, pareto, staircase, ticks
 
 
 def point(name: str, recall: float, chunks: int, dups: float = 0.0) -> FrontierPoint:
@@ -17,6 +17,10 @@ def test_the_pareto_front_keeps_what_no_other_beats_on_both_counts() -> None:
               point("2", 0.914, 91, 0.11), point("3", 0.938, 166, 0.0)]  # fmt: skip
     assert [p.name for p in pareto(points, "chunk_count")] == ["2", "3"]
     assert [p.name for p in pareto(points, "duplicate_pairs")] == ["3"]
+    assert staircase(pareto(points, "chunk_count"), "chunk_count") == (
+        [91.0, 166.0, 166.0],
+        [0.914, 0.914, 0.938],
+    )
     tie = [point("x", 0.5, 10), point("y", 0.5, 10), point("z", 0.4, 5)]
     assert [p.name for p in pareto(tie, "chunk_count")] == ["z", "x"]
 
