@@ -96,6 +96,16 @@ FIGURES: dict[str, Shown] = {
 }
 """Per-candidate figures that are not per-query measures: index size, timings, cache."""
 
+SUMMARY: tuple[str, ...] = (
+    RECALL, HIT, DOCUMENT_HIT, ORACLE, MEAN_FIRST_RANK, UNIQUE_EVIDENCE, DUPLICATES,
+    PROMPT_TOKENS, CHROMA_RECALL, CHROMA_PRECISION, CHROMA_IOU, CHROMA_PRECISION_OMEGA,
+    ABSTENTION_TOP1, CHUNK_COUNT, INDEXED_TOKENS,
+)  # fmt: skip
+"""What a candidate's summary shows (triage's metrics table), top to bottom: every column
+of report.md and the other aggregates; per-span figures (first ranks, coverage) stay in
+the query view and timings in the report. Fifteen rows: with the header and the paired
+statistics they fill an 80×24 summary."""
+
 SHOWN: dict[str, Shown] = {m.name: m.shown for m in MEASURES} | FIGURES
 """Every figure in a candidate's `metrics`, by name."""
 

@@ -20,7 +20,7 @@ from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
 from evaluator.metrics.causes import Cause
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
-from evaluator.runs.model_queries import RankedEntry
+from evaluator.runs.model_queries import EvidenceRef, RankedEntry
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span
@@ -91,6 +91,8 @@ class QueryDetail:
     """The baseline's ranking and fates."""
     candidate: Side
     """The candidate's ranking and fates."""
+    note: str | None = None
+    """Why there is no boundary view (the run was made on another corpus), or None."""
 
 
 _LOADING = threading.Lock()
@@ -172,12 +174,14 @@ def check_corpus(run: RunView, corpus: Corpus) -> None:
 
 def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
                  texts: Mapping[str, str] | None = None) -> QueryDetail:  # fmt: skip
-    """Everything the query screen draws; a run made on another corpus raises SpanlabError."""
-    check_corpus(run, corpus)
+    """Everything the query screen draws. On another corpus than the run's, the ranked lists
+    and fates only (they need offsets, not text), with `note` saying why."""
+    note = corpus_note(run, corpus)
     entry = run.file.queries[qid]
-    spans = tuple(Span.from_text(corpus.text(e.doc), e.doc, e.start, e.end)
+    spans = tuple(offsets_span(e) if note else Span.from_text(corpus.text(e.doc), e.doc,
+                                                              e.start, e.end)
                   for e in entry.evidence)  # fmt: skip
-    docs = list(dict.fromkeys(s.doc for s in spans))
+    docs = [] if note else list(dict.fromkeys(s.doc for s in spans))
     with _LOADING:
         cut = {n: {d: chunks_for_doc(spec_of(run, n), corpus, d) for d in docs}
                for n in (run.baseline, candidate)}  # fmt: skip
@@ -191,4 +195,19 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
     change = entry.candidates[candidate]
     text = entry.text or (texts or {}).get(qid)
     return QueryDetail(qid, text, change.status, change.cause, entry.boundary, entry.slices,
-                       spans, views, sides[run.baseline], sides[candidate])  # fmt: skip
+                       spans, views, sides[run.baseline], sides[candidate], note)  # fmt: skip
+
+
+def offsets_span(ref: EvidenceRef) -> Span:
+    """A span by its offsets only, for a corpus the run was not made on: the quote is
+    U+FFFD, one per code point, as the text is not here to quote; nothing writes it."""
+    return Span(ref.doc, ref.start, ref.end, "\ufffd" * (ref.end - ref.start))
+
+
+def corpus_note(run: RunView, corpus: Corpus) -> str | None:
+    """Why the boundary view cannot be drawn (another corpus), or None."""
+    try:
+        check_corpus(run, corpus)
+    except SpanlabError as exc:
+        return str(exc)
+    return None

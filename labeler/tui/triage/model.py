@@ -7,28 +7,13 @@ and filtering of the gained/lost list live here, where tests can check them exac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from evaluator.candidates import Settings
 from evaluator.metrics.causes import DEPTH_ORDER
 from evaluator.metrics.compare import Comparison, Status
-from evaluator.metrics.registry import (
-    ABSTENTION_TOP1,
-    CHROMA_IOU,
-    CHROMA_PRECISION_OMEGA,
-    CHUNK_COUNT,
-    DOCUMENT_HIT,
-    DUPLICATES,
-    HIT,
-    INDEXED_TOKENS,
-    MEAN_FIRST_RANK,
-    ORACLE,
-    PROMPT_TOKENS,
-    RECALL,
-    UNIQUE_EVIDENCE,
-    shown,
-)
+from evaluator.metrics.registry import SUMMARY, shown
 from evaluator.metrics.shown import Shown
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
@@ -39,14 +24,29 @@ CAUSE_ORDER: dict[str, int] = {c: i for i, c in enumerate(DEPTH_ORDER)}
 """Losses a boundary explains come before losses to ranking (crowding), and split ones
 (every part retrieved) last."""
 
+STATUS_ORDER: dict[str, int] = {
+    s: i
+    for i, s in enumerate((Status.LOST, Status.GAINED, Status.UNCHANGED_MISS, Status.UNCHANGED_HIT))
+}
+"""Losses first, then gains, then what both candidates miss, then what both hit."""
+
+STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "lost": (Status.LOST,),
+    "gained": (Status.GAINED,),
+    "both-miss": (Status.UNCHANGED_MISS,),
+    "both-hit": (Status.UNCHANGED_HIT,),
+    "all": tuple(STATUS_ORDER),
+}
+"""Filter words that choose statuses; with none, the list shows the gained and lost."""
+
+CAUSE_WORDS = tuple(str(c) for c in DEPTH_ORDER)
+"""Filter words that choose losses by cause."""
+
 CRITICAL = "critical"
 """A slice that is always critical, gated or not."""
 
-MEASURES = (RECALL, HIT, DOCUMENT_HIT, ORACLE, MEAN_FIRST_RANK, UNIQUE_EVIDENCE, DUPLICATES,
-            PROMPT_TOKENS, CHROMA_IOU, CHROMA_PRECISION_OMEGA, ABSTENTION_TOP1, CHUNK_COUNT,
-            INDEXED_TOKENS)  # fmt: skip
-"""The metrics table, top to bottom, by registry name (timings stay in the report: they are
-noise here)."""
+MEASURES = SUMMARY
+"""The metrics table, top to bottom: every figure the registry marks for the summary."""
 
 
 @dataclass(frozen=True)
@@ -101,14 +101,17 @@ class ChangeRow:
     """The documents its evidence lies in."""
     critical: bool
     """Whether one of its slices is `critical`."""
+    text: str = ""
+    """The query text: the run's own (`--include-text`) or the label store's; "" if neither."""
 
     def sort_key(self) -> tuple[int, int, int, float, str]:
-        """Losses first: critical, then cut/disappeared before crowded, then worst delta."""
+        """Losses first: critical, then cut/disappeared before crowded, then worst delta;
+        then gains, then the queries both miss, then those both hit."""
         lost = self.status == Status.LOST
         cause = CAUSE_ORDER.get(self.cause or "", len(CAUSE_ORDER))
         delta = self.recall_delta or 0.0
-        return (0 if lost else 1, 0 if self.critical else 1, cause,
-                delta if lost else -delta, self.query)  # fmt: skip
+        return (STATUS_ORDER.get(self.status, len(STATUS_ORDER)), 0 if self.critical else 1,
+                cause, delta if lost else -delta, self.query)  # fmt: skip
 
 
 class RunView:
@@ -149,17 +152,20 @@ class RunView:
     def gates(self, name: str) -> list[GateRecord]:
         return [g for g in self.file.gates if g.candidate == name]
 
-    def changes(self, name: str) -> list[ChangeRow]:
-        """Lost then gained queries, in triage order (see `ChangeRow.sort_key`)."""
+    def changes(self, name: str, texts: Mapping[str, str] | None = None) -> list[ChangeRow]:
+        """Every answerable query, in triage order (see `ChangeRow.sort_key`); its text is
+        the run's own, else the one `texts` gives."""
         rows = []
         for qid, change in self.comparison(name).queries.items():
-            if change.status not in (Status.LOST, Status.GAINED):
+            if change.status is None:
                 continue
             entry = self.file.queries[qid]
+            text = entry.text if entry.text is not None else (texts or {}).get(qid, "")
             rows.append(
                 ChangeRow(
                     qid, change.status, change.cause, change.recall_delta, entry.boundary,
                     entry.slices, entry.docs, bool(self.critical_slices & set(entry.slices)),
+                    text,
                 )
             )  # fmt: skip
         return sorted(rows, key=ChangeRow.sort_key)
@@ -185,7 +191,8 @@ def significance_lines(comparison: Comparison) -> list[str]:
 
 @dataclass(frozen=True)
 class ChangeFilter:
-    """What the gained/lost list shows: `slice:critical pattern:cond doc:shipping cut`."""
+    """What the query list shows: `slice:critical pattern:cond doc:shipping both-miss split
+    parcel` — fields, status and cause words, and words of the id or text."""
 
     slice: str | None = None
     """Only queries carrying this slice."""
@@ -193,18 +200,30 @@ class ChangeFilter:
     """Only queries exercising this boundary pattern."""
     doc: str | None = None
     """Only queries with evidence in a document whose id contains this."""
+    statuses: frozenset[str] = frozenset()
+    """Only queries of these statuses; none named: the gained and lost."""
+    causes: frozenset[str] = frozenset()
+    """Only losses of these causes."""
     words: tuple[str, ...] = ()
-    """Words that must each appear in the id, status or cause."""
+    """Words that must each appear in the id or the query text."""
 
     @classmethod
     def parse(cls, line: str) -> ChangeFilter:
         """Read a filter line; an unknown field or an ambiguous pattern raises SpanlabError."""
         found = cls()
-        words = []
+        words: list[str] = []
+        statuses: set[str] = set()
+        causes: set[str] = set()
         for token in line.split():
             field, sep, value = token.partition(":")
             if not sep or not value:
-                words.append(token.lower())
+                word = token.lower()
+                if word in STATUS_WORDS:
+                    statuses.update(STATUS_WORDS[word])
+                elif word in CAUSE_WORDS:
+                    causes.add(word)
+                else:
+                    words.append(word)
             elif field in ("slice", "sl"):
                 found = replace(found, slice=value)
             elif field in ("pattern", "p"):
@@ -213,20 +232,39 @@ class ChangeFilter:
                 found = replace(found, doc=value)
             else:
                 raise SpanlabError(f"unknown filter {field!r} (slice, pattern, doc)", key=field)
-        return replace(found, words=tuple(words))
+        return replace(found, words=tuple(words), statuses=frozenset(statuses),
+                       causes=frozenset(causes))  # fmt: skip
 
     def matches(self, row: ChangeRow) -> bool:
+        if row.status not in (self.statuses or DEFAULT_STATUSES):
+            return False
+        if self.causes and row.cause not in self.causes:
+            return False
         if self.slice is not None and self.slice not in row.slices:
             return False
         if self.pattern is not None and row.boundary != self.pattern.value:
             return False
         if self.doc is not None and not any(self.doc in d for d in row.docs):
             return False
-        haystack = f"{row.query} {row.status} {row.cause or ''}".lower()
+        haystack = f"{row.query} {row.text}".lower()
         return all(w in haystack for w in self.words)
 
     def apply(self, rows: Sequence[ChangeRow]) -> list[ChangeRow]:
         return [r for r in rows if self.matches(r)]
+
+    def unknown(self, rows: Sequence[ChangeRow]) -> str | None:
+        """Why the filter names what no query has (`slice:nope`), or None: said, not an
+        empty list that looks like an answer."""
+        slices = sorted({s for r in rows for s in r.slices})
+        if self.slice is not None and self.slice not in slices:
+            return f"no query has slice:{self.slice} (slices: {', '.join(slices) or 'none'})"
+        if self.doc is not None and not any(self.doc in d for r in rows for d in r.docs):
+            return f"no query has evidence in a document matching doc:{self.doc}"
+        return None
+
+
+DEFAULT_STATUSES = (Status.LOST, Status.GAINED)
+"""What the list shows when the filter names no status."""
 
 
 def _pattern(value: str) -> Boundary:

@@ -41,6 +41,8 @@ from labeler.tui.triage.render import (
 STATUS_STYLE = {"lost": "bold $error", "gained": "bold $success"}
 RANKED_TITLE = " · rank score chunk ev"
 """Names the ranked lists' columns after the candidate's name."""
+NO_VIEW = "no boundary view: the run was made on another corpus (see above)"
+"""Where the boundary view would be; the ranked lists beside it need no text."""
 WALK = Binding.Group("Next/prev")
 """`n p` share one footer hint, so `^q Quit` and `? Keys` fit in 80 columns."""
 
@@ -128,10 +130,17 @@ class QueryScreen(Screen[None]):
         self.detail = detail
         run = self.run
         self._set("#q-head", self._head(detail))
-        self._set("#q-fates-text", fates_content(detail, run.k, run.threshold))
-        boundary = detail_content(detail, self.corpus.text)
-        self._set("#q-boundary-text", boundary)
-        self.call_after_refresh(self._scroll_to_evidence, boundary)
+        fates = fates_content(detail, run.k, run.threshold)
+        if detail.note is not None:
+            # Another corpus: no cuts to draw over this text, but the ranked lists stand.
+            note = Content.styled(detail.note, "bold $error")
+            self._set("#q-fates-text", Content("\n").join([note, fates]))
+            self._set("#q-boundary-text", Content.styled(NO_VIEW, "$text-muted"))
+        else:
+            self._set("#q-fates-text", fates)
+            boundary = detail_content(detail, self.corpus.text)
+            self._set("#q-boundary-text", boundary)
+            self.call_after_refresh(self._scroll_to_evidence, boundary)
         for pane, mark, style, side in (("#q-base-text", BASELINE_MARK, BASELINE, detail.baseline),
                                         ("#q-cand-text", CANDIDATE_MARK, CANDIDATE,
                                          detail.candidate)):  # fmt: skip

@@ -8,7 +8,8 @@ frontier plot and the runs. Enter on a query opens the query screen.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -40,9 +41,20 @@ from labeler.tui.triage.widgets import (
     SignificancePanel,
 )
 
+PLACEHOLDER = "/ to filter — e.g. both-miss, split, slice:NAME, p:cond, doc:ID, words"
+"""Says how to filter, so an empty field does not read as a filter already typed."""
 TABS = ("summary", "queries", "frontier", "runs")
 WARM_AFTER = 0.5
 """Seconds after a run opens before its tokenizers load in a thread."""
+
+
+def count_line(rows: Sequence[ChangeRow]) -> str:
+    """`2 lost, 1 gained`, then the unchanged ones when the filter lists them."""
+    counts = Counter(r.status for r in rows)
+    words = [("lost", "lost"), ("gained", "gained"), ("unchanged-miss", "both miss"),
+             ("unchanged-hit", "both hit")]  # fmt: skip
+    parts = [f"{counts[s]} {w}" for i, (s, w) in enumerate(words) if i < 2 or counts[s]]
+    return ", ".join(parts)
 
 
 class TriageScreen(Screen[None]):
@@ -90,8 +102,7 @@ class TriageScreen(Screen[None]):
                     yield MetricsTable(id="metrics")
                     yield SignificancePanel(id="significance")
             with TabPane("2 Queries", id="queries"):
-                yield Field(placeholder="filter: slice:critical pattern:cond doc:refunds cut",
-                            id="change-filter")  # fmt: skip
+                yield Field(placeholder=PLACEHOLDER, id="change-filter")
                 yield Static(id="change-count")
                 yield ChangeList(id="changes")
             with TabPane("3 Frontier", id="frontier"):
@@ -156,15 +167,17 @@ class TriageScreen(Screen[None]):
     def show_changes(self) -> None:
         if self.run is None or self.candidate is None:
             return
-        every = self.run.changes(self.candidate)
+        every = self.run.changes(self.candidate, self.texts)
         self.rows = self.filter.apply(every)
         listed = self.query_one(ChangeList)
         listed.show(self.rows, listed.current_id)
-        lost = sum(r.status == "lost" for r in self.rows)
-        shown = f"{lost} lost, {len(self.rows) - lost} gained"
+        unknown = self.filter.unknown(every)
+        if unknown is not None:
+            self.query_one("#change-count", Static).update(Content.styled(unknown, "$error"))
+            return
         total = "" if self.filter == ChangeFilter() else f" (of {len(every)})"
         self.query_one("#change-count", Static).update(
-            f"{shown}{total} · critical slices first, then cut / disappeared, then crowded"
+            f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
         )
 
     def _head(self, content: Content) -> None:

@@ -16,12 +16,22 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
+from evaluator.metrics.shown import Shown
 from evaluator.runs.index import RunEntry
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
 LOST, GAINED = "bold $error", "bold $success"
-STATUS_GLYPH = {"lost": ("▼", LOST), "gained": ("▲", GAINED)}
-"""Lost points down, gained up: readable without colour. `!` marks a critical slice."""
+STATUS_GLYPH = {
+    "lost": ("▼", LOST),
+    "gained": ("▲", GAINED),
+    "unchanged-miss": ("✗", "$text-muted"),
+    "unchanged-hit": ("✓", "$text-muted"),
+}
+"""Lost points down, gained up, ✗/✓ both miss/hit: readable without colour. `!` marks a
+critical slice."""
+STATUS_SHORT = {"unchanged-miss": "both miss", "unchanged-hit": "both hit"}
+TEXT_WIDTH = 72
+"""Query text is cut to one line of an 80-column list."""
 
 
 GATE_NAMES = {
@@ -104,9 +114,13 @@ def change_line(row: ChangeRow) -> Content:
     glyph, style = STATUS_GLYPH[row.status]
     delta = "" if row.recall_delta is None else f"{row.recall_delta:+.2f}"
     slices = ", ".join(row.slices)
+    what = row.cause or STATUS_SHORT.get(row.status, row.status)
+    text = " ".join(row.text.split())
+    text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
     return Content.assemble(
         (glyph, style), " ", (f"{row.query:<8}", "bold"), ("!" if row.critical else " ", LOST),
-        f" {row.cause or row.status:<11} {delta:>5}  {row.boundary:<24} ", (slices, "$text-muted"),
+        f" {what:<11} {delta:>5}  {row.boundary:<24} ", (slices, "$text-muted"),
+        ("\n   " + text, "italic") if text else "",
     )  # fmt: skip
 
 
@@ -121,11 +135,16 @@ class MetricsTable(Static):
         for line in lines:
             mark = {True: ("✓", "$success"), False: ("✗", "$error"), None: (" ", "")}[line.better]
             rows.append(Content.assemble(
-                f"{line.shown.label:<15}{line.text(line.baseline):>12}"
+                f"{label(line.shown):<15}{line.text(line.baseline):>12}"
                 f"{line.text(line.candidate):>12}",
                 (f"{line.delta_text():>9} {mark[0]}", mark[1]),
             ))  # fmt: skip
         self.update(Content("\n").join(rows))
+
+
+def label(shown: Shown) -> str:
+    """The label, or the short header when the label would not fit 15 columns."""
+    return shown.label if len(shown.label) <= 15 else shown.short
 
 
 class SignificancePanel(Static):

@@ -9,12 +9,21 @@ import pytest
 
 from evaluator.chunk import Chunk
 from evaluator.metrics.compare import Comparison, GroupComparison, Significance, StatusCounts
+from evaluator.metrics.registry import (
+    CHROMA_PRECISION,
+    CHROMA_RECALL,
+    COVERAGE,
+    FIRST_RANKS,
+    SUMMARY,
+    shown,
+)
 from evaluator.runs.model import read_run
 from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.report import COLUMNS
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
-from labeler.tui.triage.detail import RankedRow, fate, query_detail
+from labeler.tui.triage.detail import RankedRow, check_corpus, fate, query_detail
 from labeler.tui.triage.model import (
     MEASURES,
     ChangeFilter,
@@ -32,8 +41,8 @@ def run_view(folder: Path) -> RunView:
 
 def row(query: str, status: str = "lost", cause: str | None = "cut", delta: float = -1.0,
         critical: bool = False, boundary: str = "other", slices: tuple[str, ...] = (),
-        docs: tuple[str, ...] = ("a.md",)) -> ChangeRow:  # fmt: skip
-    return ChangeRow(query, status, cause, delta, boundary, slices, docs, critical)
+        docs: tuple[str, ...] = ("a.md",), text: str = "") -> ChangeRow:  # fmt: skip
+    return ChangeRow(query, status, cause, delta, boundary, slices, docs, critical, text)
 
 
 def test_losses_come_critical_first_then_cut_and_disappeared_then_crowded() -> None:
@@ -170,8 +179,82 @@ def test_a_span_held_by_a_chunk_ranked_below_depth_disappeared() -> None:
     assert (cut.verdict, cut.share) == ("cut", 9 / 19)
 
 
-def test_a_run_on_another_corpus_cannot_be_drawn(project: Project) -> None:
+def test_a_run_on_another_corpus_cannot_be_drawn_but_its_ranked_lists_can(
+    project: Project,
+) -> None:
     run = run_view(project.runs / LATEST)
     other = Corpus.from_texts({"a.md": DOC_A.upper(), "b.md": "x"})
     with pytest.raises(SpanlabError, match="was made on corpus sha256:"):
-        query_detail(run, "q-0001", "c40", other)
+        check_corpus(run, other)
+    # Issue 13: the ranked lists need offsets, not text, so they are shown all the same.
+    detail = query_detail(run, "q-0001", "c40", other)
+    same = query_detail(run, "q-0001", "c40", project.corpus)
+    assert detail.note is not None and "was made on corpus sha256:" in detail.note
+    assert (detail.views, same.note) == ((), None)
+    assert [(s.doc, s.start, s.end) for s in detail.spans] == [("a.md", 20, 59)]
+    for changed, drawn in ((detail.baseline, same.baseline), (detail.candidate, same.candidate)):
+        assert (changed.top, changed.beyond) == (drawn.top, drawn.beyond)
+        assert [f.verdict for f in changed.fates] == [f.verdict for f in drawn.fates]
+
+
+def test_the_list_carries_the_store_text_or_the_runs_own(project: Project) -> None:
+    file = read_run(project.runs / LATEST)
+    texts = {"q-0002": "where is my parcel", "q-0001": "refund in full"}
+    rows = {r.query: r.text for r in RunView(file).changes("c40", texts)}
+    assert rows == {"q-0002": "where is my parcel", "q-0001": "refund in full", "q-0003": ""}
+    own = dataclasses.replace(file.queries["q-0003"], text="the run's own text")
+    data = dataclasses.replace(file, queries={**file.queries, "q-0003": own})
+    assert {r.query: r.text for r in RunView(data).changes("c40")}["q-0003"] == "the run's own text"
+
+
+def test_words_find_the_query_text() -> None:
+    rows = [row("q-0001", text="refund in full"), row("q-0002", text="Where is my Parcel?")]
+    assert ChangeFilter.parse("parcel").apply(rows) == [rows[1]]
+    assert ChangeFilter.parse("q-0001").apply(rows) == [rows[0]]
+    assert ChangeFilter.parse("parcel refund").apply(rows) == []
+
+
+def test_every_status_and_cause_can_be_browsed() -> None:
+    rows = [
+        row("lost-cut"),
+        row("lost-split", cause="split"),
+        row("gained", "gained", None, 1.0),
+        row("miss", "unchanged-miss", None, 0.0),
+        row("hit", "unchanged-hit", None, 0.0),
+    ]
+    ordered = sorted(rows, key=ChangeRow.sort_key)
+    assert [r.query for r in ordered] == ["lost-cut", "lost-split", "gained", "miss", "hit"]
+
+    def names(line: str) -> list[str]:
+        return [r.query for r in ChangeFilter.parse(line).apply(ordered)]
+
+    assert names("") == ["lost-cut", "lost-split", "gained"]
+    assert names("both-miss") == ["miss"]
+    assert names("both-hit") == ["hit"]
+    assert names("both-miss both-hit") == ["miss", "hit"]
+    assert names("all") == [r.query for r in ordered]
+    assert names("split") == ["lost-split"]
+    assert names("cut") == ["lost-cut"]
+    assert names("crowded") == names("disappeared") == []
+    assert names("gained lost") == ["lost-cut", "lost-split", "gained"]
+
+
+def test_a_filter_naming_what_no_query_has_says_so() -> None:
+    rows = [row("q-1", slices=("critical",)), row("q-2", slices=("tables",))]
+    assert ChangeFilter.parse("slice:nope").unknown(rows) == (
+        "no query has slice:nope (slices: critical, tables)"
+    )
+    assert ChangeFilter.parse("doc:zzz").unknown(rows) == (
+        "no query has evidence in a document matching doc:zzz"
+    )
+    assert ChangeFilter.parse("slice:tables doc:a.md").unknown(rows) is None
+
+
+def test_the_summary_shows_every_measure_the_registry_marks_for_it(project: Project) -> None:
+    names = [m.name for m in run_view(project.runs / LATEST).metric_lines("c40")]
+    assert names == list(SUMMARY)
+    labels = [shown(n).label for n in names]
+    assert {"Chroma recall", "Chroma precision"} <= set(labels)  # report.md: C-recall, C-precision
+    assert set(COLUMNS) <= set(names)  # every column report.md has
+    assert CHROMA_RECALL in names and CHROMA_PRECISION in names
+    assert FIRST_RANKS not in names and COVERAGE not in names and "indexing_seconds" not in names

@@ -6,6 +6,8 @@ Every expectation comes from the hand-worked run in conftest.py: c40 loses q-000
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.content import Content
 from textual.pilot import Pilot
@@ -16,6 +18,7 @@ from labeler.core.errors import ConfigError, StoreError
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.launch import run_app
+from labeler.tui.settings import Field
 from labeler.tui.triage import QueryScreen, TriageScreen
 from labeler.tui.triage.widgets import ChangeList, RunList
 from tests.tui.triage.conftest import DOC_A, LATEST, OLDER, Project, triage_app
@@ -57,7 +60,7 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"
         assert metrics[2] == "hit@k                 0.667       0.333   -0.333 ✗"
-        assert metrics[12] == "chunks                    8           5       -3"
+        assert metrics[14] == "chunks                    8           5       -3"
         assert lines(screen, "#significance")[-1] == (
             "1 gained / 2 lost: too small to be decisive (3 answerable queries < 30)"
         )
@@ -205,6 +208,10 @@ async def test_a_run_made_on_another_corpus_says_so_on_the_query(project: Projec
         await pilot.pause()
         screen = await open_query(pilot, downs=1)
         assert text(screen, "#q-fates-text").startswith(f"run {LATEST} was made on corpus sha256:")
+        assert text(screen, "#q-boundary-text").startswith("no boundary view: the run was made")
+        for pane in ("#q-base-text", "#q-cand-text"):
+            ranked = lines(screen, pane)
+            assert re.match(r"  1  \d\.\d{3} a \d+\.\.\d+", ranked[1])
 
 
 def test_the_launcher_refuses_an_unknown_run_or_theme_before_starting(project: Project) -> None:
@@ -227,3 +234,35 @@ def test_the_launcher_refuses_an_unknown_run_or_theme_before_starting(project: P
             run_id=LATEST,
             theme="plaid",
         )
+
+
+async def test_the_list_shows_query_text_and_words_filter_it(app: SpanlabApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = triage(pilot)
+        changes = screen.query_one(ChangeList)
+        await pilot.press("2")
+        prompts = [changes.get_option_at_index(i).prompt for i in range(changes.option_count)]
+        first = prompts[0]
+        assert isinstance(first, Content)
+        assert first.plain.splitlines()[1].strip() == "ffpp ffqq ffrr ffss ggpp"
+        await pilot.press("slash", *"ggpp")
+        assert [r.query for r in screen.rows] == ["q-0002"]
+        assert text(screen, "#change-count").startswith("1 lost, 0 gained (of 3)")
+
+
+async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: SpanlabApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = triage(pilot)
+        field = screen.query_one("#change-filter", Field)
+        assert field.placeholder.startswith("/ to filter — e.g.")
+        await pilot.press("slash", *"slice:nope")
+        assert screen.rows == []
+        assert text(screen, "#change-count") == (
+            "no query has slice:nope (slices: billing, critical)"
+        )
+        await pilot.press(*["backspace"] * len("slice:nope"), *"both-miss")
+        assert (screen.rows, text(screen, "#change-count")) == (
+            [], "0 lost, 0 gained (of 3) · critical first; cut, disappeared, crowded, split"
+        )  # fmt: skip
