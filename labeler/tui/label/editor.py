@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from labeler.core.corpus import Corpus
-from labeler.core.errors import StoreError
+from labeler.core.errors import LabelError, StoreError
 from labeler.core.graphemes import snap, whole_clusters
 from labeler.core.overlaps import describe
 from labeler.core.store import Store
-from labeler.core.values import Query, Span
+from labeler.core.values import Query, Span, Status
 from labeler.tui.label.undo import (
     Edit,
     Focus,
@@ -28,6 +28,7 @@ from labeler.tui.label.undo import (
     SpanAdded,
     SpanDeleted,
     SpanMoved,
+    Together,
 )
 
 
@@ -44,12 +45,24 @@ class Editor:
         """What the last span edit should be flagged with (nesting, overlap), if anything."""
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
-        """Add evidence; edges that fall inside a character widen to take it whole (§13)."""
+        """Add evidence; edges that fall inside a character widen to take it whole (§13).
+
+        The first span of a `draft` query moves it to `labelled`, in the same undo step.
+        """
         text = self.corpus.text(doc)
         start, end = whole_clusters(text, start, end)
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
+        before = self.store.query(query_id)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
-        self.history.record(SpanAdded(query_id, saved))
+        edit: Edit = SpanAdded(query_id, saved)
+        if before.status is Status.DRAFT:
+            now = self.store.query(query_id)
+            self.store.update_query(
+                query_id, annotator=self.annotator, seen=now, status=Status.LABELLED
+            )
+            moved = QueryChanged(query_id, {"status": Status.DRAFT}, {"status": Status.LABELLED})
+            edit = Together(edit, moved)
+        self.history.record(edit)
         self._flag(query_id, saved)
         return saved
 
@@ -105,14 +118,25 @@ class Editor:
         changed = {k: v for k, v in changes.items() if getattr(base, k, v) != v}
         if not changed:
             return base
+        self._may_review(base, changed)
         new = self.store.update_query(query_id, annotator=self.annotator, seen=base, **changed)
         before = {k: getattr(base, k) for k in changed}
         self.history.record(QueryChanged(query_id, before, changed))
         return new
 
+    def _may_review(self, query: Query, changes: dict[str, Any]) -> None:
+        """Only someone other than the query's annotator may mark it reviewed."""
+        if changes.get("status") == Status.REVIEWED and query.annotator == self.annotator:
+            raise LabelError(
+                f"{query.id}: you ({self.annotator}) created it; "
+                "someone else must mark it reviewed",
+                key="status",
+            )
+
     def reapply(self, query_id: str, changes: dict[str, Any]) -> Query:
         """Write `changes` over whatever is there now: the person chose to, after a conflict."""
         now = self.store.query(query_id)
+        self._may_review(now, changes)
         new = self.store.update_query(query_id, annotator=self.annotator, **changes)
         self.history.record(QueryChanged(query_id, {k: getattr(now, k) for k in changes}, changes))
         return new

@@ -9,6 +9,7 @@ import pytest
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.store.conflicts import ConflictError
+from labeler.core.values import Status
 from labeler.tui.label.editor import Editor
 
 TEXT = "Refunds take five days. Cards are credited within two days. " * 4
@@ -92,7 +93,7 @@ def test_a_stale_form_save_keeps_the_other_annotators_slice(pair: tuple[Editor, 
 
 def test_undo_of_a_create_refuses_once_bob_added_evidence(pair: tuple[Editor, Editor]) -> None:
     alice, bob = pair
-    q = alice.add_query("How long?")
+    q = alice.add_query("How long?", status=Status.LABELLED)  # bob's span moves no status
     bob.add_span(q.id, "refunds.md", 0, 23)
     with pytest.raises(ConflictError, match="its evidence was changed by bob"):
         alice.undo()
