@@ -304,7 +304,9 @@ class LabelScreen(Screen[None]):
 
     def _update_cursor_bar(self, offset: int, selection: tuple[int, int] | None) -> None:
         view = self.view
-        line = cursor_line(view.doc_id, offset, len(view.text), selection, self.state.legend())
+        span = self.state.span_number(view.doc_id, offset)
+        legend = self.state.legend()
+        line = cursor_line(view.doc_id, offset, len(view.text), selection, legend, span)
         self.query_one(CursorBar).update(line)
 
     def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
