@@ -3,8 +3,6 @@ resume, the pattern and slice keys."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from labeler.core.store import Store
 from labeler.core.values import Span
 from labeler.tui.app import SpanlabApp
@@ -19,7 +17,7 @@ def screen(app: SpanlabApp) -> LabelScreen:
 
 
 def bar(app: SpanlabApp) -> str:
-    return str(app.screen.query_one(CursorBar, Static).content)
+    return str(app.screen.query_one(CursorBar).content)
 
 
 async def test_adjacent_spans_are_told_apart_by_number(app: SpanlabApp, store: Store) -> None:
