@@ -32,10 +32,19 @@ from labeler.tui.label.undo import (
 )
 
 
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """`start:end` without the whitespace at either edge (empty when it is all whitespace)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 class Editor:
     """The store, the corpus and the annotator's name, with an undo history."""
 
-    def __init__(self, store: Store, corpus: Corpus, annotator: str) -> None:
+    def __init__(self, store: Store, corpus: Corpus, annotator: str, *, trim: bool = True) -> None:
         self.store = store
         self.corpus = corpus
         self.annotator = annotator
@@ -43,14 +52,21 @@ class Editor:
         self.history = History(Replay(store, corpus.text, annotator))
         self.warning: str | None = None
         """What the last span edit should be flagged with (nesting, overlap), if anything."""
+        self.trim = trim
+        """Leave edge whitespace out of a span being added."""
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
         """Add evidence; edges that fall inside a character widen to take it whole (§13).
 
+        Edge whitespace and newlines are left out (a span never starts or ends with them).
         The first span of a `draft` query moves it to `labelled`, in the same undo step.
         """
         text = self.corpus.text(doc)
-        start, end = whole_clusters(text, start, end)
+        kept = whole_clusters(text, start, end)
+        kept = trimmed(text, *kept) if self.trim else kept
+        if kept[0] == kept[1]:
+            raise LabelError("the selection holds only whitespace", file=doc, offset=start)
+        start, end = kept
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
         before = self.store.query(query_id)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)

@@ -34,3 +34,21 @@ async def test_adjacent_spans_are_told_apart_by_number(app: SpanlabApp, store: S
         screen(app).view.go_to(80)  # the shipping sentence: no span of q-0001
         await pilot.pause()
         assert bar(app).startswith("billing.md @80/") and "span " not in bar(app)
+
+
+async def test_a_selection_over_a_line_end_is_stored_without_it(
+    app: SpanlabApp, store: Store
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen(app).view.go_to(24)
+        await pilot.pause()
+        await pilot.press(*["shift+right"] * 37, "a")  # 24..61: "Cards … days.\nS"
+        (span,) = store.query("q-0001").evidence
+        assert (span.start, span.end) == (24, 61)
+        store.delete_span(span.id or 0, annotator="ann")
+        screen(app).view.go_to(23)
+        await pilot.pause()
+        await pilot.press(*["shift+right"] * 38, "a")  # 23..61 less the leading space
+        (span,) = store.query("q-0001").evidence
+        assert span.start == 24 and not span.quote[0].isspace()
