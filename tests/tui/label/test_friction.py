@@ -3,12 +3,19 @@ resume, the pattern and slice keys."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.panels import CursorBar
+from labeler.tui.label.resume import Resume
 from labeler.tui.label.screen import LabelScreen
-from tests.tui.conftest import BILLING
+from labeler.tui.prefs import Place, save_place, save_theme, saved_place, saved_theme
+from tests.tui.conftest import BILLING, QUIET
 
 
 def screen(app: SpanlabApp) -> LabelScreen:
@@ -52,3 +59,52 @@ async def test_a_selection_over_a_line_end_is_stored_without_it(
         await pilot.press(*["shift+right"] * 38, "a")  # 23..61 less the leading space
         (span,) = store.query("q-0001").evidence
         assert span.start == 24 and not span.quote[0].isspace()
+
+
+async def test_reopens_where_the_annotator_left_off(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    prefs = tmp_path / "config" / "app.json"
+    first = SpanlabApp(store, corpus, annotator="ann", settings=QUIET, prefs=prefs)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")  # q-0002
+        await pilot.press("enter", *["right"] * 5)
+        await pilot.pause()
+        assert (screen(first).current, screen(first).view.cursor) == ("q-0002", 65)
+    bobs = SpanlabApp(store, corpus, annotator="bob", settings=QUIET, prefs=prefs)
+    async with bobs.run_test(size=(80, 24)):
+        assert screen(bobs).current == "q-0001"  # bob has no place of his own yet
+    again = SpanlabApp(store, corpus, annotator="ann", settings=QUIET, prefs=prefs)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        s = screen(again)
+        assert (s.current, s.view.doc_id, s.view.cursor) == ("q-0002", "billing.md", 65)
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", "not json", "[]", '{"places": []}', '{"places": {"x": 1}}', '{"theme": 3}'],
+)
+def test_an_unreadable_place_is_ignored(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "app.json"
+    path.write_text(content, encoding="utf-8")
+    assert saved_place(path, "x") is None
+    save_place(path, "x", Place("q-0001", "a.md", 3))
+    assert saved_place(path, "x") == Place("q-0001", "a.md", 3)
+
+
+def test_a_place_whose_query_was_deleted_is_not_resumed(store: Store, tmp_path: Path) -> None:
+    resume = Resume(tmp_path / "app.json", store.path, "ann")
+    resume.keep("q-0003", "gifts.txt", 4)
+    assert resume.place(store) == Place("q-0003", "gifts.txt", 4)
+    store.delete_query("q-0003", annotator="ann")
+    assert resume.place(store) is None
+    assert Resume(tmp_path / "app.json", ":memory:", "ann").place(store) is None
+
+
+def test_the_theme_and_places_share_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "app.json"
+    save_place(path, "k", Place("q-0001", None, 0))
+    save_theme(path, "spanlab-light")
+    assert saved_place(path, "k") == Place("q-0001", None, 0)
+    assert saved_theme(path) == "spanlab-light"
