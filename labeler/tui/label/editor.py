@@ -94,7 +94,7 @@ class Editor:
         `seen` is the edges the screen showed: refused if someone moved them since. An edge
         that lands inside a character goes on past it, the way it was moving (§13).
         """
-        query_id, old = self.store.span(span_id)
+        query_id, old = self.store.live_span(span_id)  # deleted since: says by whom
         before = seen or (old.start, old.end)
         text = self.corpus.text(old.doc)
         start = snap(text, start, forward=start > before[0])

@@ -111,3 +111,19 @@ def test_undo_of_a_span_delete_brings_back_the_same_span_id(pair: tuple[Editor, 
     assert other.id != sid  # a deleted span id stays retired too
     alice.undo()
     assert [s.id for s in alice.store.query(q.id).evidence] == [sid, other.id]
+
+
+@pytest.mark.parametrize("edit", ["move", "delete"])
+def test_an_edit_of_a_span_bob_deleted_says_who(pair: tuple[Editor, Editor], edit: str) -> None:
+    alice, bob = pair
+    q = alice.add_query("How long?")
+    sid = alice.add_span(q.id, "refunds.md", 0, 23).id
+    assert sid is not None
+    bob.delete_span(sid)
+    with pytest.raises(ConflictError) as e:
+        if edit == "move":
+            alice.move_span(sid, 0, 22, seen=(0, 23))
+        else:
+            alice.delete_span(sid, seen=(0, 23))
+    assert e.value.message.startswith(f"{q.id}: span {sid} was deleted by bob at ")
+    assert (e.value.who, e.value.query_id) == ("bob", q.id)
