@@ -40,7 +40,7 @@ async def test_adjacent_spans_are_told_apart_by_number(app: SpanlabApp, store: S
         assert "span 2/2" in bar(app)
         screen(app).view.go_to(80)  # the shipping sentence: no span of q-0001
         await pilot.pause()
-        assert bar(app).startswith("billing.md @80/") and "span " not in bar(app)
+        assert bar(app).startswith("billing.md @80/") and "span" not in bar(app)
 
 
 async def test_a_selection_over_a_line_end_is_stored_without_it(
