@@ -86,6 +86,8 @@ def labels_import(
         )
     for w in done.warnings:
         typer.echo(f"warning: {w}", err=True)
+    if done.summary:
+        typer.echo(done.summary)
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
     typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")

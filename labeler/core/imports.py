@@ -40,6 +40,8 @@ class ImportResult:
     """Annotators whose versions of a query were kept, to be adjudicated (§3)."""
     versions: int = 0
     """How many annotator versions were kept."""
+    summary: str = ""
+    """The reader's one line on what it read, when it has one."""
 
 
 def import_file(
@@ -78,7 +80,7 @@ def import_file(
     warnings = (*imported.warnings, *import_warnings(imported.queries))
     who = tuple(sorted({v.annotator for _, v in imported.versions}))
     return ImportResult(n, len(imported.queries), warnings, added, imported.labels_seen, who,
-                        len(imported.versions))  # fmt: skip
+                        len(imported.versions), imported.summary)  # fmt: skip
 
 
 def _read(

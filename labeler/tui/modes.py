@@ -37,6 +37,7 @@ class World(Protocol):
     runs_dir: Path | None
     run_id: str | None
     texts: Mapping[str, str] | None
+    prefs: Path | None
 
     @property
     def editor(self) -> Editor:
@@ -110,7 +111,7 @@ def triage_missing(world: World) -> str | None:
 
 
 def build_label(world: World) -> Screen[Any]:
-    return LabelScreen(world.editor)
+    return LabelScreen(world.editor, prefs=world.prefs)
 
 
 def build_review(world: World) -> Screen[Any]:

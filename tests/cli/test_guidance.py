@@ -52,6 +52,18 @@ def test_a_questions_file_imports_without_naming_its_format(workdir: Path) -> No
     assert "imported 1 of 1 queries" in result.stdout
 
 
+def test_a_second_import_of_questions_says_what_it_read(workdir: Path) -> None:
+    (workdir / "misses.txt").write_text(
+        "# week 48\nHow long do refunds take?\nIs shipping free?\n", encoding="utf-8"
+    )
+    assert run("labels", "import", "misses.txt").exit_code == 0
+    again = run("labels", "import", "misses.txt")
+    assert again.exit_code == 0, again.stderr
+    assert "misses.txt:1: skipped a # comment line" in again.stderr
+    said = "read 3 line(s) of misses.txt: 0 new question(s), 2 duplicate(s), 1 comment(s)"
+    assert said in again.stdout
+
+
 def test_export_warns_about_drafts_without_evidence(workdir: Path) -> None:
     (workdir / "misses.txt").write_text("How long do refunds take?\n", encoding="utf-8")
     run("labels", "import", "misses.txt")

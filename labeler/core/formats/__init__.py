@@ -33,6 +33,8 @@ class Imported:
     """(query id, version): every annotator's evidence, when a file holds several (§3)."""
     labels_seen: frozenset[str] = frozenset()
     """Span labels the file uses (Label Studio), so the user can choose with `--label`."""
+    summary: str = ""
+    """One line on what was read (queries files: lines read, new and duplicate questions)."""
 
 
 class Format(Protocol):

@@ -1,8 +1,9 @@
 """Bare questions, `queries` (§4): production misses to label, say.
 
-A text file has one question per line (blank lines and `#` comments skipped); a `.csv`
-file has a `question` column. Questions come in as `draft` queries without evidence, and
-a question already asked (ignoring case and spacing) is reported, not imported twice.
+A text file has one question per line (blank lines skipped; `#` comments skipped with a
+warning naming the line); a `.csv` file has a `question` column. Questions come in as
+`draft` queries without evidence, and a question already asked (ignoring case and
+spacing) is reported, not imported twice; the summary counts lines read, new, duplicates.
 Writing mirrors reading: `.csv` gets the column, anything else one question per line,
 with whitespace runs collapsed in the text file, whose lines cannot hold a newline.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from labeler.core.corpus import Corpus
@@ -35,30 +36,38 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     seen = {text_key(q.text): f"query {q.id}" for q in existing}
     ids = FreshIds.after(existing)
     queries: list[Query] = []
-    warnings: list[str] = []
-    for line, text in _questions(path):
+    read_lines, questions, comments = _questions(path)
+    warnings = [(line, f"{path}:{line}: skipped a # comment line") for line in comments]
+    for line, text in questions:
         key = text_key(text)
         if key in seen:
-            warnings.append(f"{path}:{line}: skipped {text[:60]!r}, already {seen[key]}")
+            warnings.append((line, f"{path}:{line}: skipped {text[:60]!r}, already {seen[key]}"))
             continue
         seen[key] = f"line {line}"
         queries.append(Query(id=ids.next(), text=text, slices=(SLICE,), status=Status.DRAFT))
-    return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed))
+    summary = _summary(path, read_lines, len(queries), len(questions) - len(queries), comments)
+    said = tuple(w for _, w in sorted(warnings))  # in line order
+    return Imported(tuple(queries), warnings=said, fresh=frozenset(ids.handed), summary=summary)
 
 
-def _questions(path: Path) -> Iterator[tuple[int, str]]:
-    """(line, question) for every question in the file, in order."""
+def _summary(path: Path, read: int, new: int, doubles: int, comments: list[int]) -> str:
+    """`read 7 line(s) of q.txt: 0 new question(s), 5 duplicate(s), 1 comment(s)`."""
+    unit = "row" if path.suffix.lower() == ".csv" else "line"
+    said = f"read {read} {unit}(s) of {path}: {new} new question(s), {doubles} duplicate(s)"
+    return said + (f", {len(comments)} comment(s)" if comments else "")
+
+
+def _questions(path: Path) -> tuple[int, list[tuple[int, str]], list[int]]:
+    """(lines or rows read, [(line, question)] in order, the lines that are `#` comments)."""
     if path.suffix.lower() == ".csv":
-        for line, row in csv_rows(path, ("question",)):
-            text = clean_text(row["question"])
-            if text:
-                yield line, text
-        return
+        rows = list(csv_rows(path, ("question",)))
+        found = [(line, clean_text(row["question"])) for line, row in rows]
+        return len(rows), [(line, text) for line, text in found if text], []
     lines = io.StringIO(read_text(path), newline=None)  # universal newlines, as editors count
-    for line, raw in enumerate(lines, start=1):
-        text = clean_text(raw)
-        if text and not text.startswith("#"):
-            yield line, text
+    texts = [(line, clean_text(raw)) for line, raw in enumerate(lines, start=1)]
+    comments = [line for line, text in texts if text.startswith("#")]
+    questions = [(line, text) for line, text in texts if text and not text.startswith("#")]
+    return len(texts), questions, comments
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

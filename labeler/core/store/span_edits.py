@@ -98,6 +98,10 @@ class SpanEdits(Edits):
         )
         return [s for _, s in rows]
 
+    def live_span(self, span_id: int) -> tuple[str, Span]:
+        """(query id, span) as stored; a span deleted since is refused saying who and when."""
+        return self._seen_span(span_id, None)
+
     def _seen_span(self, span_id: int, expected: tuple[int, int] | None) -> tuple[str, Span]:
         """The span as stored; refused as a conflict when its edges are not `expected`."""
         try:

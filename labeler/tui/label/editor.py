@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from labeler.core.corpus import Corpus
-from labeler.core.errors import StoreError
+from labeler.core.errors import LabelError, StoreError
 from labeler.core.graphemes import snap, whole_clusters
 from labeler.core.overlaps import describe
 from labeler.core.store import Store
-from labeler.core.values import Query, Span
+from labeler.core.values import Query, Span, Status
 from labeler.tui.label.undo import (
     Edit,
     Focus,
@@ -28,13 +28,23 @@ from labeler.tui.label.undo import (
     SpanAdded,
     SpanDeleted,
     SpanMoved,
+    Together,
 )
+
+
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """`start:end` without the whitespace at either edge (empty when it is all whitespace)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
 
 
 class Editor:
     """The store, the corpus and the annotator's name, with an undo history."""
 
-    def __init__(self, store: Store, corpus: Corpus, annotator: str) -> None:
+    def __init__(self, store: Store, corpus: Corpus, annotator: str, *, trim: bool = True) -> None:
         self.store = store
         self.corpus = corpus
         self.annotator = annotator
@@ -42,14 +52,33 @@ class Editor:
         self.history = History(Replay(store, corpus.text, annotator))
         self.warning: str | None = None
         """What the last span edit should be flagged with (nesting, overlap), if anything."""
+        self.trim = trim
+        """Leave edge whitespace out of a span being added."""
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
-        """Add evidence; edges that fall inside a character widen to take it whole (§13)."""
+        """Add evidence; edges that fall inside a character widen to take it whole (§13).
+
+        Edge whitespace and newlines are left out (a span never starts or ends with them).
+        The first span of a `draft` query moves it to `labelled`, in the same undo step.
+        """
         text = self.corpus.text(doc)
-        start, end = whole_clusters(text, start, end)
+        kept = whole_clusters(text, start, end)
+        kept = trimmed(text, *kept) if self.trim else kept
+        if kept[0] == kept[1]:
+            raise LabelError("the selection holds only whitespace", file=doc, offset=start)
+        start, end = kept
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
+        before = self.store.query(query_id)
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
-        self.history.record(SpanAdded(query_id, saved))
+        edit: Edit = SpanAdded(query_id, saved)
+        if before.status is Status.DRAFT:
+            now = self.store.query(query_id)
+            self.store.update_query(
+                query_id, annotator=self.annotator, seen=now, status=Status.LABELLED
+            )
+            moved = QueryChanged(query_id, {"status": Status.DRAFT}, {"status": Status.LABELLED})
+            edit = Together(edit, moved)
+        self.history.record(edit)
         self._flag(query_id, saved)
         return saved
 
@@ -65,7 +94,7 @@ class Editor:
         `seen` is the edges the screen showed: refused if someone moved them since. An edge
         that lands inside a character goes on past it, the way it was moving (§13).
         """
-        query_id, old = self.store.span(span_id)
+        query_id, old = self.store.live_span(span_id)  # deleted since: says by whom
         before = seen or (old.start, old.end)
         text = self.corpus.text(old.doc)
         start = snap(text, start, forward=start > before[0])
@@ -105,14 +134,25 @@ class Editor:
         changed = {k: v for k, v in changes.items() if getattr(base, k, v) != v}
         if not changed:
             return base
+        self._may_review(base, changed)
         new = self.store.update_query(query_id, annotator=self.annotator, seen=base, **changed)
         before = {k: getattr(base, k) for k in changed}
         self.history.record(QueryChanged(query_id, before, changed))
         return new
 
+    def _may_review(self, query: Query, changes: dict[str, Any]) -> None:
+        """Only someone other than the query's annotator may mark it reviewed."""
+        if changes.get("status") == Status.REVIEWED and query.annotator == self.annotator:
+            raise LabelError(
+                f"{query.id}: you ({self.annotator}) created it; "
+                "someone else must mark it reviewed",
+                key="status",
+            )
+
     def reapply(self, query_id: str, changes: dict[str, Any]) -> Query:
         """Write `changes` over whatever is there now: the person chose to, after a conflict."""
         now = self.store.query(query_id)
+        self._may_review(now, changes)
         new = self.store.update_query(query_id, annotator=self.annotator, **changes)
         self.history.record(QueryChanged(query_id, {k: getattr(now, k) for k in changes}, changes))
         return new

@@ -69,14 +69,21 @@ def cursor_line(
     length: int,
     selection: tuple[int, int] | None,
     mode: str = "",
+    span: tuple[int, int] | None = None,
 ) -> str:
-    """`doc @offset/length`, or `doc sel start–end (n)` while selecting: fits 48 cells."""
+    """`doc @offset/length`, or `doc sel start–end (n)` while selecting: fits 48 cells.
+
+    `span` (n, m): the cursor is in span n of the query's m, shown first as `span n/m`
+    (a long document path is cut at the end, not the span number).
+    """
     if doc is None:
         return "no document (o opens one)"
     if selection is None:
         where = f"{doc} @{offset}/{length}"
     else:
         where = f"{doc} sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
+    if span is not None:
+        where = f"span {span[0]}/{span[1]} · {where}"
     return f"{where} · {mode}" if mode else where
 
 

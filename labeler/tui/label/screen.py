@@ -33,6 +33,7 @@ from labeler.tui.label.filters import QueryFilter
 from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
 from labeler.tui.label.query_form import QueryFields, QueryForm
 from labeler.tui.label.query_list import QueryList
+from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
 from labeler.tui.label.undo import Edit, Focus
@@ -93,12 +94,18 @@ class LabelScreen(Screen[None]):
         Binding("R", "agreement", "Adjudicate", show=False),
     ]
 
-    def __init__(self, editor: Editor, *, query_id: str | None = None) -> None:
+    def __init__(
+        self, editor: Editor, *, query_id: str | None = None, prefs: Path | None = None
+    ) -> None:
         super().__init__()
         self.editor = editor
         self.state = LabelState(editor)
         """Queries, the current one, the filter and the span index."""
-        self.state.current = query_id
+        self._resume = Resume(prefs, editor.store.path, editor.annotator)
+        self._place = None if query_id else self._resume.place(editor.store)
+        self.state.current = query_id or (self._place.query if self._place else None)
+        self._here: tuple[str | None, int] = (None, 0)
+        """The document and cursor offset now, for the place kept at exit."""
         self._needle = ""
         self._reading = False
         self._stale = False
@@ -138,10 +145,27 @@ class LabelScreen(Screen[None]):
         complete = self.state.first_page()
         self._fill_list()
         self._show_current()
+        self._go_to_place()
         self.query_list.focus()
         if not complete:  # the rest once the first page is on screen
             self._reading = True
             self.call_after_refresh(self._load_rows, self.state.loader())
+
+    def _go_to_place(self) -> None:
+        """Back where the annotator left off: that document, at that offset."""
+        place, self._place = self._place, None
+        if place is None or place.doc is None or place.doc not in self.editor.corpus:
+            return
+        self.open_document(place.doc)
+        self.view.go_to(min(place.offset, len(self.view.text)))
+
+    def _keep_place(self) -> None:
+        if self.state.current is not None:
+            self._resume.keep(self.state.current, *self._here)
+
+    def on_unmount(self) -> None:
+        """The app is closing: remember the place (the widgets are gone; `_here` is not)."""
+        self._keep_place()
 
     # -- showing -----------------------------------------------------------------------------
 
@@ -243,6 +267,7 @@ class LabelScreen(Screen[None]):
             self.state.current = event.query_id
             self._show_current()
             self._goto_first_span()
+            self._keep_place()
 
     def on_query_list_selected(self, event: QueryList.Selected) -> None:
         self.view.focus()
@@ -304,10 +329,13 @@ class LabelScreen(Screen[None]):
 
     def _update_cursor_bar(self, offset: int, selection: tuple[int, int] | None) -> None:
         view = self.view
-        line = cursor_line(view.doc_id, offset, len(view.text), selection, self.state.legend())
+        span = self.state.span_number(view.doc_id, offset)
+        legend = self.state.legend()
+        line = cursor_line(view.doc_id, offset, len(view.text), selection, legend, span)
         self.query_one(CursorBar).update(line)
 
     def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
+        self._here = (self.view.doc_id, event.offset)
         self._update_cursor_bar(event.offset, event.selection)
 
     def _edit(

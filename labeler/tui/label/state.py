@@ -275,6 +275,14 @@ class LabelState:
         mine = Counter(s.doc for s in q.evidence) if q else Counter[str]()
         return mine, self.editor.store.doc_span_counts()
 
+    def span_number(self, doc: str | None, offset: int) -> tuple[int, int] | None:
+        """(n, m): the cursor is in the current query's span n of m (the innermost, when
+        spans nest), counted in evidence order across documents; None outside them."""
+        q = self.current_query
+        spans = q.evidence if q else ()
+        inside = [i for i, s in enumerate(spans, 1) if s.doc == doc and s.start <= offset < s.end]
+        return (inside[-1], len(spans)) if inside else None
+
     def legend(self) -> str:
         """`A ann · B bob` while spans are coloured by annotator."""
         q = self.current_query

@@ -247,6 +247,29 @@ class QueryDeleted:
         return Focus(self.query.id)
 
 
+@dataclass(frozen=True)
+class Together:
+    """Two edits one key made (a first span and the status it moved): one undo step."""
+
+    first: Edit
+    """The edit the person asked for."""
+    then: Edit
+    """What followed from it."""
+
+    @property
+    def label(self) -> str:
+        return self.first.label
+
+    def undo(self, r: Replay) -> Focus:
+        self.then.undo(r)
+        return self.first.undo(r)
+
+    def redo(self, r: Replay) -> Focus:
+        focus = self.first.redo(r)
+        self.then.redo(r)
+        return focus
+
+
 class History:
     """Two stacks of edits; a new edit clears the redo stack."""
 

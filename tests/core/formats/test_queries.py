@@ -31,10 +31,13 @@ def test_text_file_skips_blanks_comments_and_duplicates(tmp_path: Path) -> None:
     got = queries.read(path, EMPTY, existing=EXISTING)
     assert got.queries == (draft("q-0042", "Where is my parcel?"), draft("q-0043", "Café hours?"))
     assert got.warnings == (
+        f"{path}:1: skipped a # comment line",
         f"{path}:4: skipped 'how do i get a refund?', already query q-0041",
         f"{path}:6: skipped 'WHERE is my   parcel?', already line 2",
     )
     assert got.documents == {}
+    said = "2 new question(s), 2 duplicate(s), 1 comment(s)"
+    assert got.summary == f"read 6 line(s) of {path}: {said}"
 
 
 def test_csv_reads_the_question_column(tmp_path: Path) -> None:

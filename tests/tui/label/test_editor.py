@@ -168,3 +168,60 @@ def test_spans_drawn_or_moved_inside_a_character_take_it_whole() -> None:
     assert moved.quote.endswith("\U0001f469\u200d\U0001f467")
     shrunk = ed.move_span(span.id or 0, 4, family + 2)  # shrinking into it: goes back out
     assert shrunk.end == family
+
+
+def test_first_span_labels_a_draft_and_one_undo_takes_both(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    editor.add_span(q.id, "refunds.md", 0, 23)
+    assert editor.store.query(q.id).status is Status.LABELLED
+    editor.add_span(q.id, "refunds.md", 24, 59)
+    assert len(editor.history.undo_stack) == 3  # query, first span (+ status), second span
+    editor.undo()
+    editor.undo()
+    now = editor.store.query(q.id)
+    assert (now.status, now.evidence) == (Status.DRAFT, ())
+    editor.redo()
+    assert editor.store.query(q.id).status is Status.LABELLED
+
+
+def test_a_labelled_or_reviewed_query_keeps_its_status_on_a_new_span(editor: Editor) -> None:
+    q = editor.add_query("How long?", status=Status.REVIEWED)
+    editor.add_span(q.id, "refunds.md", 0, 23)
+    assert editor.store.query(q.id).status is Status.REVIEWED
+
+
+def test_only_someone_else_marks_a_query_reviewed(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    with pytest.raises(LabelError, match="someone else must mark it reviewed"):
+        editor.update_query(q.id, status=Status.REVIEWED)
+    assert editor.store.query(q.id).status is Status.DRAFT
+    other = Editor(editor.store, editor.corpus, "bob")
+    assert other.update_query(q.id, status=Status.REVIEWED).status is Status.REVIEWED
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "kept"),
+    [(23, 59, (24, 59)), (22, 24, (22, 23)), (0, 23, (0, 23)), (23, 25, (24, 25))],
+)
+def test_added_span_is_trimmed_of_edge_whitespace(
+    editor: Editor, start: int, end: int, kept: tuple[int, int]
+) -> None:
+    q = editor.add_query("How long?")
+    span = editor.add_span(q.id, "refunds.md", start, end)
+    assert (span.start, span.end) == kept
+    assert span.quote == span.quote.strip() and span.quote == TEXT[kept[0] : kept[1]]
+
+
+def test_a_whitespace_only_selection_is_refused(editor: Editor) -> None:
+    q = editor.add_query("How long?")
+    with pytest.raises(LabelError, match="only whitespace") as caught:
+        editor.add_span(q.id, "refunds.md", 23, 24)
+    assert caught.value.offset == 23
+    assert editor.store.query(q.id).evidence == ()
+
+
+def test_trimming_can_be_turned_off(editor: Editor) -> None:
+    editor.trim = False
+    q = editor.add_query("How long?")
+    span = editor.add_span(q.id, "refunds.md", 23, 59)
+    assert (span.start, span.end) == (23, 59)

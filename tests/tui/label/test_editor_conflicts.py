@@ -9,6 +9,7 @@ import pytest
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.store.conflicts import ConflictError
+from labeler.core.values import Status
 from labeler.tui.label.editor import Editor
 
 TEXT = "Refunds take five days. Cards are credited within two days. " * 4
@@ -29,6 +30,7 @@ def edges(editor: Editor, qid: str) -> list[tuple[int, int]]:
 def test_undo_of_a_move_refuses_when_bob_moved_the_span_since(pair: tuple[Editor, Editor]) -> None:
     alice, bob = pair
     q = alice.add_query("How long?")
+    alice.trim = False  # these edges start on a space on purpose
     sid = alice.add_span(q.id, "refunds.md", 83, 129).id
     assert sid is not None
     alice.move_span(sid, 83, 128, seen=(83, 129))
@@ -46,6 +48,7 @@ def test_undo_of_a_move_refuses_when_bob_moved_the_span_since(pair: tuple[Editor
 def test_a_move_from_edges_bob_moved_is_refused(pair: tuple[Editor, Editor]) -> None:
     alice, bob = pair
     q = alice.add_query("How long?")
+    alice.trim = False  # these edges start on a space on purpose
     sid = alice.add_span(q.id, "refunds.md", 83, 129).id
     assert sid is not None
     alice.move_span(sid, 83, 128, seen=(83, 129))
@@ -92,7 +95,7 @@ def test_a_stale_form_save_keeps_the_other_annotators_slice(pair: tuple[Editor, 
 
 def test_undo_of_a_create_refuses_once_bob_added_evidence(pair: tuple[Editor, Editor]) -> None:
     alice, bob = pair
-    q = alice.add_query("How long?")
+    q = alice.add_query("How long?", status=Status.LABELLED)  # bob's span moves no status
     bob.add_span(q.id, "refunds.md", 0, 23)
     with pytest.raises(ConflictError, match="its evidence was changed by bob"):
         alice.undo()
@@ -108,3 +111,19 @@ def test_undo_of_a_span_delete_brings_back_the_same_span_id(pair: tuple[Editor, 
     assert other.id != sid  # a deleted span id stays retired too
     alice.undo()
     assert [s.id for s in alice.store.query(q.id).evidence] == [sid, other.id]
+
+
+@pytest.mark.parametrize("edit", ["move", "delete"])
+def test_an_edit_of_a_span_bob_deleted_says_who(pair: tuple[Editor, Editor], edit: str) -> None:
+    alice, bob = pair
+    q = alice.add_query("How long?")
+    sid = alice.add_span(q.id, "refunds.md", 0, 23).id
+    assert sid is not None
+    bob.delete_span(sid)
+    with pytest.raises(ConflictError) as e:
+        if edit == "move":
+            alice.move_span(sid, 0, 22, seen=(0, 23))
+        else:
+            alice.delete_span(sid, seen=(0, 23))
+    assert e.value.message.startswith(f"{q.id}: span {sid} was deleted by bob at ")
+    assert (e.value.who, e.value.query_id) == ("bob", q.id)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Label
 
+from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.screen import LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
+from tests.tui.conftest import QUIET, record_notes
 
 
 def spans_of(store: Store, query_id: str) -> list[tuple[str, int, int, str]]:
@@ -106,12 +109,35 @@ async def test_abstain_toggles_and_is_refused_with_evidence(app: SpanlabApp, sto
         assert spans_of(store, "q-0001") == [("billing.md", 0, 23, "ann")]
 
 
-async def test_status_cycles(app: SpanlabApp, store: Store) -> None:
+async def test_status_cycles(store: Store, corpus: Corpus) -> None:
+    app = SpanlabApp(store, corpus, annotator="cat", settings=QUIET)  # reviews ann's query
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("S")
         assert store.query("q-0001").status is Status.LABELLED
         await pilot.press("S", "S")
         assert store.query("q-0001").status is Status.DRAFT
+
+
+async def test_own_query_cannot_be_marked_reviewed(
+    app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("S", "S")
+        assert store.query("q-0001").status is Status.LABELLED
+        assert any("someone else must mark it reviewed" in n for n in notes), notes
+
+
+async def test_first_span_moves_a_draft_to_labelled_and_undo_takes_both(
+    app: SpanlabApp, store: Store
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert store.query("q-0001").status is Status.DRAFT
+        await pilot.press("enter", "s", "a")
+        assert store.query("q-0001").status is Status.LABELLED
+        await pilot.press("ctrl+z")
+        q = store.query("q-0001")
+        assert (q.status, q.evidence) == (Status.DRAFT, ())
 
 
 async def test_filter_by_status_and_words(app: SpanlabApp) -> None:

@@ -83,7 +83,8 @@ def test_an_edit_while_rows_are_read_survives_the_swap(store: Store, corpus: Cor
     loader = state.loader(chunk=2)
     loader.step()  # q-0001 read with 0 spans
     state.editor.add_span("q-0001", "billing.md", 0, 23)
-    assert state.refresh("q-0001") == (Q1, Q1._replace(spans=1))
+    labelled = Q1._replace(spans=1, status=Status.LABELLED)  # the first span labels it
+    assert state.refresh("q-0001") == (Q1, labelled)
     loader.step()
     state.adopt(loader)
     assert state.queries["q-0001"].spans == 1
