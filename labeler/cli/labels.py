@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,10 +22,10 @@ from labeler.cli._common import (
     handles_errors,
     open_project,
 )
-from labeler.core import assign, imports, labelset
 from labeler.core import formats as label_formats
-from labeler.core.agreement import Report, Summary, agreement
-from labeler.core.stats import label_stats
+
+if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
+    from labeler.core.agreement import Report, Summary
 
 group = typer.Typer(
     help="Import, export and count labels.",
@@ -68,6 +68,8 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+    from labeler.core import imports
+
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
@@ -103,6 +105,8 @@ def labels_export(
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
+    from labeler.core import labelset
+
     data = labelset.export(store, docs)
     waiting = data.pop("waiting_for_adjudication", 0)
     if waiting:
@@ -130,6 +134,8 @@ def labels_export(
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Counts by status, pattern, slice, document and annotator."""
     _, _, store, _ = open_project(corpus, db, reading=True)
+    from labeler.core.stats import label_stats
+
     stats = label_stats(store.query_rows(), store.doc_span_counts())
     if as_json:
         typer.echo(json.dumps(asdict(stats), indent=2))
@@ -171,6 +177,8 @@ def labels_assign(
 ) -> None:
     """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
     _, _, store, _ = open_project(corpus, db)
+    from labeler.core import assign
+
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
     added = store.assign(pairs, by=annotator_name(annotator))
     for who, ids in store.assigned().items():
@@ -191,6 +199,8 @@ def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFl
     """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
     _, docs, store, _ = open_project(corpus, db)
     lengths = {d.id: len(d.text) for d in docs}
+    from labeler.core.agreement import agreement
+
     report = agreement(store.query_rows(), store.versions(), lengths)
     if as_json:
         typer.echo(json.dumps(report_json(report), indent=2))

@@ -7,7 +7,7 @@ Textual; the screen is imported only when it is opened.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,9 +22,12 @@ from labeler.cli._common import (
     project,
     read_corpus,
 )
-from labeler.core import binding, review
+from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
+
+if TYPE_CHECKING:
+    from labeler.core import review  # re-anchoring (rapidfuzz): imported when used
 
 EXAMPLE = "Example: spanlab review --list --json > stale.json"
 QUOTE_WIDTH = 72
@@ -53,6 +56,8 @@ def review_command(
     store = Store.open(proj.db, create=False)
     try:
         if list_only or as_json:
+            from labeler.core import review
+
             items = review.proposals(store, docs)
             typer.echo(render_json(store, docs, items) if as_json else render_table(items))
             return
@@ -66,6 +71,8 @@ def review_command(
 
 
 def render_json(store: Store, docs: Corpus, items: list[review.Proposed]) -> str:
+    from labeler.core import review
+
     report: dict[str, Any] = {
         "bound_hash": store.corpus_hash,
         "corpus_hash": docs.hash,

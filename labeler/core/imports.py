@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from labeler.core import corpus_add, formats, labelset
 from labeler.core.binding import CorpusStatus
@@ -20,6 +19,9 @@ from labeler.core.errors import SpanlabError, StoreError
 from labeler.core.formats import label_studio
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
@@ -26,6 +24,9 @@ from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.store import Store, Version, utcnow
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 FORMAT = "spanlab.labelset/1"
 TOOL_VERSION = "0.1.0"

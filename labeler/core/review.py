@@ -8,9 +8,7 @@ keeps the whole old span, so undo restores it exactly. Nothing here moves a span
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from labeler.core import binding
 from labeler.core.anchoring import Proposal, propose_many
@@ -19,6 +17,9 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Decision, Store
 from labeler.core.values import Span, SpanState
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 @dataclass(frozen=True)

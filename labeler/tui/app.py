@@ -21,17 +21,13 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
 from labeler.tui.base import ThemedApp
-from labeler.tui.label import Editor, LabelScreen
+from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
 from labeler.tui.messages import LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
 from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.settings import Settings
 from labeler.tui.triage import LabelRequested
-
-DEFAULT = "_default"
-"""Textual's first mode: a blank screen the app leaves at once for the screen it opens on
-(Textual cannot switch back to `_default`, so every screen of ours is a mode of its own)."""
 
 
 @runtime_checkable
@@ -61,7 +57,10 @@ class SpanlabApp(ThemedApp):
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
         """The screen the app opens on."""
-        super().__init__(theme=theme)
+        # Textual builds its first mode while composing: open on ours directly, not on a
+        # blank default screen switched away from (one style pass fewer before the list).
+        vars(self)["DEFAULT_MODE"] = screen
+        super().__init__(theme=theme, stylesheets=[LABEL_STYLESHEET])
         self.title = window_title(screen)
         self.store, self.corpus, self.annotator = store, corpus, annotator
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
@@ -87,7 +86,7 @@ class SpanlabApp(ThemedApp):
     @property
     def mode_name(self) -> str:
         """The screen the person is on: `label`, `review`, `triage` or `stats`."""
-        return self.start if self.current_mode == DEFAULT else self.current_mode
+        return self.current_mode
 
     def _builder(self, name: str) -> Callable[[], Screen[Any]]:
         return lambda: self._build(name)
@@ -99,7 +98,6 @@ class SpanlabApp(ThemedApp):
         return built
 
     def on_mount(self) -> None:
-        self._go(self.start)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.store is not None:
             self.set_interval(self.settings.poll_interval, self.poll)

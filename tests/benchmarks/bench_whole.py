@@ -17,6 +17,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,13 +93,21 @@ def spanlab() -> list[str]:
 
 
 def waits(folder: Path) -> dict[str, float]:
-    """One run of the app: ms to the list, to the big document after J, to ^f results."""
-    with Terminal(spanlab(), cwd=folder, root=ROOT) as term:
+    """One run of the app: ms to the list, to the big document after J, to ^f results.
+
+    Each run has its own config folder, so the app opens on the first query as for a new
+    annotator rather than resuming on the big document the previous run left it at.
+    """
+    with (
+        tempfile.TemporaryDirectory() as config,
+        Terminal(spanlab(), cwd=folder, root=ROOT, env={"XDG_CONFIG_HOME": config}) as term,
+    ):
         figures = {"list": term.wait_for("q-0001")}
         term.wait_quiet()
         figures["document"] = term.press("J", "big.md @")
         term.wait_quiet()
-        figures["search"] = term.press("\x06section 4242\r", r"% big\.md @")
+        opened = term.press("\x06", "Search the corpus")
+        figures["search"] = opened + term.press("section 4241\r", r"% big\.md @")
     return figures
 
 

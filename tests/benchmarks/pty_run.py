@@ -31,12 +31,13 @@ class Terminal:
     """Runs `argv` at `size` in a pty; `wait_for` and `press` return milliseconds."""
 
     def __init__(
-        self, argv: list[str], *, cwd: Path, root: Path, size: tuple[int, int] = (80, 24)
-    ) -> None:
+        self, argv: list[str], *, cwd: Path, root: Path, size: tuple[int, int] = (80, 24),
+        env: dict[str, str] | None = None,
+    ) -> None:  # fmt: skip
         self.argv, self.cwd, self.size = argv, cwd, size
         self.env = {**os.environ, "PYTHONPATH": str(root), "TERM": "xterm-256color",
                     "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "COLUMNS": str(size[0]),
-                    "LINES": str(size[1])}  # fmt: skip
+                    "LINES": str(size[1]), **(env or {})}  # fmt: skip
         self.seen = b""
         """Drawn text so far (escape sequences removed)."""
         self._raw = b""

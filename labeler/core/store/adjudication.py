@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Literal
 
 from labeler.core.errors import StoreError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import Version, utcnow
 from labeler.core.store.versions import Versions
 from labeler.core.values import Query, Span, Status
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 Verdict = Literal["keep", "merge", "send-back"]
 

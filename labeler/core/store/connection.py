@@ -11,13 +11,16 @@ import os
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
-import sqlite_utils
-
+from labeler.core import sqlite_utils_quietly
 from labeler.core.errors import StoreError
 from labeler.core.schema import SCHEMA_VERSION, migrate
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 BUSY_TIMEOUT_MS = 60_000
 """How long a writer waits for another writer before giving up."""
@@ -32,9 +35,15 @@ class Connection:
         self.read_only = read_only
         """Opened for reading only: every write refuses."""
         self.conn = conn
-        self.db = sqlite_utils.Database(conn)
         self._hashed: dict[str, tuple[str, str]] = {}
         """doc id -> (text, hash) last written: an annotator adds many spans to one text."""
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite_utils over the connection, made at the first write: reading (the app's
+        first screen, `corpus status`) never imports it (§12: app ready ≤ 1 s)."""
+        database: sqlite_utils.Database = sqlite_utils_quietly().Database(self.conn)
+        return database
 
     @classmethod
     def open(cls, path: Path | str, *, create: bool = True, read_only: bool = False) -> Self:

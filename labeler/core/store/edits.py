@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
@@ -21,6 +19,9 @@ from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
 from labeler.core.values import Boundary, Query, Span, Status
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class Edits(Reads):

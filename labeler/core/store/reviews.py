@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from labeler.core.canonical import NORMALIZATION, corpus_hash
 from labeler.core.store.rows import EVENT, DecisionKind, span_fields, span_row, utcnow
 from labeler.core.store.span_edits import SpanEdits
 from labeler.core.values import Span
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class Reviews(SpanEdits):

@@ -8,14 +8,16 @@ refused; a span nested in or overlapping another of its query is written and fla
 from __future__ import annotations
 
 from dataclasses import replace
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from labeler.core.errors import StoreError
 from labeler.core.store.conflicts import ConflictError, gone, refusal
 from labeler.core.store.edits import Edits
 from labeler.core.store.rows import span_row, utcnow
 from labeler.core.values import Span
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class SpanEdits(Edits):

@@ -9,9 +9,7 @@ transaction; reads hand out `Version` values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
@@ -19,6 +17,9 @@ from labeler.core.store.reads import SPAN_SELECT
 from labeler.core.store.reviews import Reviews
 from labeler.core.store.rows import Version, utcnow
 from labeler.core.values import Query, Span
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 class Versions(Reviews):
