@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.color import ColorSystem
+from rich.style import Style
+
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
@@ -11,19 +14,32 @@ from labeler.tui.label import LabelScreen
 from labeler.tui.launch import starting_theme
 from labeler.tui.prefs import saved_theme
 from tests.tui.conftest import QUIET
+from tests.tui.test_themes import contrast
 
 
-def span_background(app: SpanlabApp) -> str:
-    """The background of "Shipping is free…", q-0002's span, as the view paints it."""
+def span_style(app: SpanlabApp) -> Style:
+    """The style of "Shipping is free…", q-0002's span, as the view paints it."""
     screen = app.screen
     assert isinstance(screen, LabelScreen)
     for y in range(screen.view.size.height):
         for segment in screen.view.render_line(y):
             if "hipping" in segment.text and segment.style and segment.style.bgcolor:
-                triplet = segment.style.bgcolor.triplet
-                assert triplet is not None
-                return triplet.hex
+                return segment.style
     raise AssertionError("the span is not on screen")
+
+
+def span_background(app: SpanlabApp) -> str:
+    triplet = span_style(app).bgcolor.triplet  # type: ignore[union-attr]
+    assert triplet is not None
+    return triplet.hex
+
+
+def in_256_colours(style: Style) -> tuple[int, int, float]:
+    """Foreground and background as a 256-colour terminal shows them, and their contrast."""
+    assert style.color is not None and style.bgcolor is not None
+    fg, bg = (c.downgrade(ColorSystem.EIGHT_BIT) for c in (style.color, style.bgcolor))
+    assert fg.number is not None and bg.number is not None
+    return fg.number, bg.number, contrast(fg.get_truecolor().hex, bg.get_truecolor().hex)
 
 
 async def test_the_palette_theme_recolours_spans_and_is_remembered(
@@ -44,6 +60,28 @@ async def test_the_palette_theme_recolours_spans_and_is_remembered(
     assert saved_theme(prefs) == "spanlab-light"
     assert starting_theme(None, prefs) == "spanlab-light"
     assert starting_theme("high-contrast", prefs) == "high-contrast"
+
+
+async def test_spans_stay_readable_in_256_colours_after_a_palette_switch(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    """The trial's defect: dark-theme span background (24) under light-theme text (234)."""
+    app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET, prefs=tmp_path / "a.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")
+        await pilot.pause()
+        dark = in_256_colours(span_style(app))
+        for name in ("spanlab-light", "spanlab-high-contrast", "spanlab-dark"):
+            await pilot.press("ctrl+p", *"theme", "enter")
+            await pilot.pause()
+            await pilot.press(*name, "enter")
+            await pilot.pause()
+            assert app.theme == name
+            fg, bg, ratio = in_256_colours(span_style(app))
+            assert ratio >= 4.5, (name, fg, bg, ratio)
+            if name == "spanlab-light":
+                assert bg != dark[1], "the light theme kept the dark span background"
+        assert in_256_colours(span_style(app)) == dark
 
 
 def test_an_unreadable_or_unknown_saved_theme_is_ignored(tmp_path: Path) -> None:
