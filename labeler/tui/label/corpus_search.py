@@ -67,6 +67,8 @@ class Hit:
 
 def fold(text: str) -> str:
     """Text without accents or case: NFKD, combining marks dropped, case-folded."""
+    if text.isascii():  # most windows: nothing to decompose, no mark to drop
+        return text.casefold()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
@@ -118,12 +120,21 @@ class CorpusSearch:
         self._windows: list[tuple[str, int, int]] = []
         self._index: defaultdict[str, set[int]] = defaultdict(set)
         for doc in corpus:
-            headers = table_headers(doc.text)
-            for start, end in windows(doc.text):
-                for w in set(words(headers.get(start, "") + " " + doc.text[start:end])):
-                    self._index[w].add(len(self._windows))
-                self._windows.append((doc.id, start, end))
+            self._add(doc.id, doc.text)
         self._vocabulary = sorted(self._index)
+
+    def _add(self, doc: str, text: str) -> None:
+        """Index `doc`'s windows; each sentence's words are found once, as windows overlap."""
+        headers = table_headers(text)
+        sents = sentences(text)
+        per_sentence = [frozenset(words(text[s:e])) for s, e in sents]
+        for i, (start, _) in enumerate(sents):
+            last = min(i + SENTENCES_PER_WINDOW, len(sents))
+            found = set(words(headers[start])) if start in headers else set()
+            n = len(self._windows)
+            for w in found.union(*per_sentence[i:last]):
+                self._index[w].add(n)
+            self._windows.append((doc, start, sents[last - 1][1]))
 
     def __len__(self) -> int:
         return len(self._windows)
