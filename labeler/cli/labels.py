@@ -136,7 +136,7 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
     _, _, store, _ = open_project(corpus, db, reading=True)
     from labeler.core.stats import label_stats
 
-    stats = label_stats(store.query_rows(), store.doc_span_counts())
+    stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
     if as_json:
         typer.echo(json.dumps(asdict(stats), indent=2))
         return
@@ -158,6 +158,13 @@ def render_stats(stats: Any) -> str:
         lines.append(f"\n{title}")
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
+    if stats.work:
+        width = max(len(k) for k in stats.work)
+        lines.append(f"\nwork{'':<{width - 2}}created  spans  reviewed")
+        lines.extend(
+            f"  {who:<{width}}  {w['queries']:>7}  {w['spans']:>5}  {w['reviewed']:>8}"
+            for who, w in stats.work.items()
+        )
     return "\n".join(lines)
 
 

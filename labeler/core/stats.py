@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from labeler.core.store import QueryRow
 from labeler.core.values import Query
@@ -29,7 +29,10 @@ class LabelStats:
     by_document: dict[str, int]
     """Spans per document."""
     by_annotator: dict[str, int]
-    """Queries per annotator."""
+    """Queries per annotator (who created them)."""
+    work: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per annotator: queries created, spans added, queries marked reviewed (from the
+    store: `store.work_by_annotator()`; empty when counted from queries alone)."""
 
 
 def span_count(q: Query | QueryRow) -> int:
@@ -37,7 +40,9 @@ def span_count(q: Query | QueryRow) -> int:
 
 
 def label_stats(
-    queries: Iterable[Query | QueryRow], by_document: Mapping[str, int] | None = None
+    queries: Iterable[Query | QueryRow],
+    by_document: Mapping[str, int] | None = None,
+    work: Mapping[str, Mapping[str, int]] | None = None,
 ) -> LabelStats:
     """Counts over queries, or over the store's light rows plus its per-document span counts
     (`store.query_rows()`, `store.doc_span_counts()`), which stays quick at 100,000 queries."""
@@ -58,4 +63,5 @@ def label_stats(
         by_slice=count(s for q in qs for s in q.slices),
         by_document=dict(sorted(by_document.items(), key=lambda kv: (-kv[1], kv[0]))),
         by_annotator=count(q.annotator or "(unknown)" for q in qs),
+        work={who: dict(done) for who, done in (work or {}).items()},
     )

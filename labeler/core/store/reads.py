@@ -154,6 +154,23 @@ class Reads(Connection):
         rows = self.conn.execute(sql, (self.view,))
         return {r[0]: int(r[1]) for r in rows}
 
+    def work_by_annotator(self) -> dict[str, dict[str, int]]:
+        """Who did what: queries created, spans added (this view), queries marked reviewed
+        (from the audit log), per annotator; a query's creator is not its only author."""
+        view = (self.view,)
+        sqls = {
+            "queries": "SELECT annotator, count(*) FROM queries GROUP BY annotator",
+            "spans": "SELECT annotator, count(*) FROM spans WHERE version = ? GROUP BY annotator",
+            "reviewed": "SELECT annotator, count(DISTINCT query_id) FROM events WHERE kind = "
+            "'query-updated' AND json_extract(payload, '$.changes.status') = 'reviewed' "
+            "GROUP BY annotator",
+        }
+        work: dict[str, dict[str, int]] = {}
+        for what, sql in sqls.items():
+            for who, n in self.conn.execute(sql, view if "?" in sql else ()):
+                work.setdefault(who or "(unknown)", dict.fromkeys(sqls, 0))[what] += int(n)
+        return dict(sorted(work.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])))
+
     def label_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Raw (queries, spans) rows for bulk export: values were validated when written.
 

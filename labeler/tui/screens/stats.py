@@ -41,6 +41,20 @@ def bar_table(title: str, counts: Mapping[str, int], total: int) -> Table:
     return table
 
 
+def work_table(work: Mapping[str, Mapping[str, int]]) -> Table:
+    """Who did what: queries created, spans added, queries marked reviewed."""
+    table = Table(title="Work by annotator", title_justify="left", box=None, expand=True,
+                  pad_edge=False)  # fmt: skip
+    table.add_column("annotator", ratio=1, no_wrap=True, overflow="ellipsis")
+    for heading in ("made", "spans", "rev."):
+        table.add_column(heading, justify="right")
+    for who, done in work.items():
+        table.add_row(who, str(done["queries"]), str(done["spans"]), str(done["reviewed"]))
+    if not work:
+        table.add_row("(none)", "0", "0", "0")
+    return table
+
+
 def summary(stats: LabelStats) -> str:
     return (
         f"{stats.queries} queries · {stats.spans} spans · {stats.abstain} abstain · "
@@ -73,12 +87,13 @@ class StatsScreen(Screen[None]):
         self.reload()
 
     def reload(self) -> None:
-        stats = label_stats(self._store.query_rows(), self._store.doc_span_counts())
+        store = self._store
+        stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
         n = stats.queries
         self.query_one("#stats-summary", Static).update(summary(stats))
         parts = {
             "status": bar_table("Queries by status", stats.by_status, n),
-            "annotator": bar_table("Queries by annotator", stats.by_annotator, n),
+            "annotator": work_table(stats.work),
             "pattern": bar_table("Queries by pattern", stats.by_boundary, n),
             "slice": bar_table("Queries by slice", stats.by_slice, n),
         }
