@@ -44,7 +44,9 @@ FormatOpt = Annotated[
 ]  # fmt: skip
 
 
-@group.command("import", epilog="Example: spanlab labels import labels.json")
+@group.command(
+    "import", epilog="Example: spanlab labels import misses.txt --slice production-misses"
+)
 @handles_errors
 def labels_import(
     file: Annotated[Path, typer.Argument(help="The file to import.")],
@@ -61,6 +63,10 @@ def labels_import(
             "(repeatable; default every label).",
         ),
     ] = None,
+    slices: Annotated[
+        list[str] | None,
+        typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
+    ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -73,6 +79,7 @@ def labels_import(
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
+        slices=tuple(slices or ()),
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"

@@ -9,16 +9,18 @@ they were, or both changed together.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import replace as replace_fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labeler.core import corpus_add, formats, labelset
 from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
-from labeler.core.errors import SpanlabError, StoreError
+from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.formats import label_studio
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
+from labeler.core.values import Query, valid_slice
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -57,20 +59,27 @@ def import_file(
     replace: bool = False,
     encoding: str = "utf-8",
     labels: frozenset[str] | None = None,
+    slices: tuple[str, ...] = (),
 ) -> ImportResult:
     """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
 
-    `labels` (Label Studio only) chooses which span labels count as evidence.
+    `labels` (Label Studio only) chooses which span labels count as evidence; every
+    imported query is tagged with `slices` as well as its own.
     """
     if labels and fmt != "label-studio":
         raise SpanlabError("--label applies to Label Studio files only", key="--label")
+    for name in slices:
+        if not valid_slice(name):
+            raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space or comma",
+                             key="--slice")  # fmt: skip
     if fmt == "spanlab":
-        queries = labelset.read(path, corpus).queries
+        queries = tagged(labelset.read(path, corpus).queries, slices)
         n = labelset.import_queries(
             store, queries, corpus, annotator=annotator, replace_existing=replace
         )
         return ImportResult(n, len(queries), tuple(import_warnings(queries)))
     imported = _read(path, corpus, fmt, store, labels)
+    imported = replace_fields(imported, queries=tagged(imported.queries, slices))
     added: tuple[str, ...] = ()
     if imported.documents:
         n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
@@ -83,6 +92,13 @@ def import_file(
     who = tuple(sorted({v.annotator for _, v in imported.versions}))
     return ImportResult(n, len(imported.queries), warnings, added, imported.labels_seen, who,
                         len(imported.versions), imported.summary)  # fmt: skip
+
+
+def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, ...]:
+    """`queries`, each with `slices` added to its own."""
+    if not slices:
+        return queries
+    return tuple(replace_fields(q, slices=(*q.slices, *slices)) for q in queries)
 
 
 def _read(

@@ -63,6 +63,11 @@ _QUERY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 _SLICE = re.compile(r"[^\s,]{1,64}")
 
 
+def valid_slice(name: str) -> bool:
+    """A slice name: 1–64 characters, no white space or comma."""
+    return _SLICE.fullmatch(name) is not None
+
+
 def parse_boundary(value: str, *, key: str = "boundary") -> Boundary:
     try:
         return Boundary(value)

@@ -137,3 +137,32 @@ def test_label_for_another_format_exits_2(workdir: Path) -> None:
     done = run("labels", "import", "q.txt", "--format", "queries", "--label", "x")
     assert done.exit_code == 2
     assert "--label applies to Label Studio files only" in done.stderr
+
+
+def test_imported_questions_carry_only_the_slices_asked_for(workdir: Path) -> None:
+    """The trial: every imported question was tagged `queries`, which said nothing."""
+    initialised(workdir)
+    (workdir / "q.txt").write_text("Why is it late?\nWho pays?\n", encoding="utf-8")
+    plain = run("labels", "import", "q.txt", "--format", "queries")
+    assert plain.exit_code == 0, plain.stderr
+    store = Store.open(DB, create=False)
+    new = [q for q in store.queries() if q.text in {"Why is it late?", "Who pays?"}]
+    assert [q.slices for q in new] == [(), ()]
+    (workdir / "more.txt").write_text("Can I return it?\n", encoding="utf-8")
+    tagged = run("labels", "import", "more.txt", "-f", "queries", "--slice", "misses",
+                 "--slice", "lang:en")  # fmt: skip
+    assert tagged.exit_code == 0, tagged.stderr
+    [q] = [q for q in store.queries() if q.text == "Can I return it?"]
+    assert q.slices == ("lang:en", "misses")
+
+
+@pytest.mark.parametrize("name", ["two words", "a,b", "", "x" * 65])
+def test_a_bad_slice_exits_2_naming_the_option_and_writes_nothing(workdir: Path, name: str) -> None:
+    initialised(workdir)
+    (workdir / "q.txt").write_text("Why is it late?\n", encoding="utf-8")
+    before = len(Store.open(DB, create=False).queries())
+    done = run("labels", "import", "q.txt", "-f", "queries", "--slice", name)
+    assert done.exit_code == 2
+    assert "invalid slice" in done.stderr and "--slice" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(Store.open(DB, create=False).queries()) == before

@@ -2,8 +2,10 @@
 
 A text file has one question per line (blank lines skipped; `#` comments skipped with a
 warning naming the line); a `.csv` file has a `question` column. Questions come in as
-`draft` queries without evidence, and a question already asked (ignoring case and
-spacing) is reported, not imported twice; the summary counts lines read, new, duplicates.
+`draft` queries without evidence and without a slice (`labels import --slice NAME` tags
+them: a `queries` tag on every question said nothing), and a question already asked
+(ignoring case and spacing) is reported, not imported twice; the summary counts lines
+read, new, duplicates.
 Writing mirrors reading: `.csv` gets the column, anything else one question per line,
 with whitespace runs collapsed in the text file, whose lines cannot hold a newline.
 """
@@ -27,9 +29,6 @@ from labeler.core.formats._common import (
 )
 from labeler.core.values import Query, Status
 
-SLICE = "queries"
-"""The slice every imported query is tagged with."""
-
 
 def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     """Every new question as a draft; duplicates (of the store or the file) as warnings."""
@@ -44,7 +43,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
             warnings.append((line, f"{path}:{line}: skipped {text[:60]!r}, already {seen[key]}"))
             continue
         seen[key] = f"line {line}"
-        queries.append(Query(id=ids.next(), text=text, slices=(SLICE,), status=Status.DRAFT))
+        queries.append(Query(id=ids.next(), text=text, status=Status.DRAFT))
     summary = _summary(path, read_lines, len(queries), len(questions) - len(queries), comments)
     said = tuple(w for _, w in sorted(warnings))  # in line order
     return Imported(tuple(queries), warnings=said, fresh=frozenset(ids.handed), summary=summary)

@@ -16,7 +16,7 @@ EXISTING = [Query("q-0041", "How do I  get a REFUND?"), Query("intro", "Hello")]
 
 
 def draft(qid: str, text: str) -> Query:
-    return Query(qid, text, slices=("queries",), status=Status.DRAFT)
+    return Query(qid, text, status=Status.DRAFT)
 
 
 def test_text_file_skips_blanks_comments_and_duplicates(tmp_path: Path) -> None:
