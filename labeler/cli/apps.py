@@ -57,7 +57,7 @@ def label(
     from labeler.tui.launch import run_app
 
     run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
-            runs_dir=proj.root / RUNS_DIR)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -76,4 +76,4 @@ def triage(
 
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=annotator_name(annotator), screen="triage", theme=theme,
-            runs_dir=proj.root / RUNS_DIR, run_id=run)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans)  # fmt: skip

@@ -56,7 +56,7 @@ class SpanlabApp(ThemedApp):
                  screen: str = "label", runs_dir: Path | None = None,
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
                  theme: str | None = None, settings: Settings | None = None,
-                 prefs: Path | None = None) -> None:  # fmt: skip
+                 prefs: Path | None = None, trim_spans: bool = True) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -65,7 +65,9 @@ class SpanlabApp(ThemedApp):
         self.title = window_title(screen)
         self.store, self.corpus, self.annotator = store, corpus, annotator
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
-        self._editor = Editor(store, corpus, annotator) if store is not None else None
+        self._editor = (
+            Editor(store, corpus, annotator, trim=trim_spans) if store is not None else None
+        )
         self.settings = settings or Settings()
         """Blinking and polling (tests turn them down)."""
         self.prefs = prefs
