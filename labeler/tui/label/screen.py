@@ -33,6 +33,7 @@ from labeler.tui.label.filters import QueryFilter
 from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
 from labeler.tui.label.query_form import QueryFields, QueryForm
 from labeler.tui.label.query_list import QueryList
+from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
 from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
@@ -50,6 +51,8 @@ PALETTE = (
     ("view.add", "Add span", "Add the selection as evidence of the current query"),
     ("view.drop", "Delete span", "Delete the span under the cursor"),
     ("edit", "Edit query", "Text, pattern, slices, abstain, notes, status"),
+    ("pattern", "Pattern", "Set the query's boundary pattern"),
+    ("slices", "Slices", "Edit the query's slices, completed from those in use"),
     ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
     ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
     ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
@@ -77,6 +80,8 @@ class LabelScreen(Screen[None]):
         Binding("ctrl+f", "search", "Search"),
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
+        Binding("p", "pattern", "Pattern", show=False),
+        Binding("l", "slices", "Slices", show=False),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+y", "redo", "Redo", show=False),
         Binding("o", "open_document", "Docs"),
@@ -431,6 +436,26 @@ class LabelScreen(Screen[None]):
             seen.id,
             lambda: self.editor.reapply(seen.id, changed),
         )
+
+    def action_pattern(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            self.app.push_screen(PatternPicker(q.id, q.boundary), self._saver(q, "boundary"))
+
+    def action_slices(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            known = self.editor.store.slices_in_use()
+            self.app.push_screen(SlicePrompt(q.id, q.slices, known), self._saver(q, "slices"))
+
+    def _saver(self, seen: Query, name: str) -> Callable[[object | None], None]:
+        """Save one field as the dialog returns it (None: cancelled), against `seen`."""
+
+        def save(value: object | None) -> None:
+            if value is not None:
+                self._save(seen, {name: value})
+
+        return save
 
     def action_new(self) -> None:
         blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")
