@@ -24,7 +24,7 @@ from labeler.cli._common import (
 )
 from labeler.core import assign, imports, labelset
 from labeler.core import formats as label_formats
-from labeler.core.agreement import Report, Summary, agreement
+from labeler.core.agreement import NO_DOUBLE, Report, Summary, agreement
 from labeler.core.stats import label_stats
 
 group = typer.Typer(
@@ -78,7 +78,7 @@ def labels_import(
         typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
     if done.versions:
         typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
-                   "adjudicate them with `R` in `spanlab label`", err=True)  # fmt: skip
+                   "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
         typer.echo(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
@@ -108,7 +108,7 @@ def labels_export(
     if waiting:
         typer.echo(
             f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (adjudicate them: `R` in `spanlab label`)",
+            "not exported (adjudicate them: `spanlab adjudicate`)",
             err=True,
         )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
@@ -176,13 +176,6 @@ def labels_assign(
     for who, ids in store.assigned().items():
         typer.echo(f"{who}: {len(ids)} queries")
     typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
-
-
-NO_DOUBLE = (
-    "no double-annotated queries: agreement needs two annotators' versions of a query "
-    "(`spanlab labels assign A B --copies 2`, then `spanlab label --blind`)"
-)
-"""What `labels agreement` says when there is nothing to compare."""
 
 
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")

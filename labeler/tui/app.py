@@ -1,5 +1,6 @@
 """The one spanlab app: it is handed its world (store, corpus, annotator, runs folder) and
-shows the screens of `modes.MODES` — label, review, triage, stats — one Textual mode each.
+shows the screens of `modes.MODES` — label, review, triage, agreement, stats — one Textual
+mode each.
 
 It owns what is app-wide: themes from `themes/`, switching between screens (keys and the
 palette), the poll that notices other annotators' commits, the help, and the palette.
@@ -20,9 +21,10 @@ from textual.theme import Theme
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
+from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.base import ThemedApp
 from labeler.tui.label import Editor, LabelScreen
-from labeler.tui.messages import LabelsChanged
+from labeler.tui.messages import AgreementRequested, LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
 from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
@@ -42,7 +44,8 @@ class HasCommands(Protocol):
 
 
 class SpanlabApp(ThemedApp):
-    """Label, review and triage in one app; `screen` names the one it opens on."""
+    """Label, review, triage, agreement and stats in one app; `screen` names the one it
+    opens on."""
 
     TITLE = "spanlab"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -88,7 +91,7 @@ class SpanlabApp(ThemedApp):
 
     @property
     def mode_name(self) -> str:
-        """The screen the person is on: `label`, `review`, `triage` or `stats`."""
+        """The screen the person is on: `label`, `review`, `triage`, `agreement` or `stats`."""
         return self.start if self.current_mode == DEFAULT else self.current_mode
 
     def _builder(self, name: str) -> Callable[[], Screen[Any]]:
@@ -143,6 +146,12 @@ class SpanlabApp(ThemedApp):
         if self.action_switch("label"):
             screen = self.screen_stack[0]
             assert isinstance(screen, LabelScreen)
+            screen.show_query(message.query)
+
+    def on_agreement_requested(self, message: AgreementRequested) -> None:
+        if self.action_switch("agreement"):
+            screen = self.screen_stack[0]
+            assert isinstance(screen, AgreementScreen)
             screen.show_query(message.query)
 
     def action_help(self) -> None:

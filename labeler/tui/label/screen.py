@@ -24,7 +24,6 @@ from textual.widgets import Footer, Input, Label
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
-from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.label.document_picker import DocumentPicker
@@ -38,7 +37,7 @@ from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
 from labeler.tui.label.undo import Edit, Focus
-from labeler.tui.messages import LabelsChanged
+from labeler.tui.messages import AgreementRequested, LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
 from labeler.tui.settings import Field
 from labeler.tui.widgets.document_view import DocumentView
@@ -288,9 +287,8 @@ class LabelScreen(Screen[None]):
         self.query_list.action_move(step)
 
     def action_agreement(self) -> None:
-        """The agreement screen: double-annotated queries waiting for a decision."""
-        editor = self.editor
-        self.app.push_screen(AgreementScreen(editor.store, editor.corpus, editor.annotator))
+        """The agreement screen (the app's mode), on the current query if it waits."""
+        self.post_message(AgreementRequested(self.state.current))
 
     def action_next_unlabelled(self) -> None:
         """Your next query (your queue, else every query) you have not labelled yet."""
