@@ -48,7 +48,8 @@ KEYS = sorted(
      "qas", "question", "answers", "answer_start", "is_impossible", "annotations", "result",
      "value", "type", "labels", "query_id", "settings", "candidate", "gates", "baseline", "k",
      "depth", "resamples", "seed", "name", "splitter", "size", "overlap", "unit", "max_lost",
-     "slice", "db", "chroma_url", "encoding", "follow_symlinks", "embedding", "retriever"}
+     "slice", "db", "chroma_url", "encoding", "follow_symlinks", "embedding", "retriever",
+     "trim_spans", "blind"}
 )  # fmt: skip
 """Every key some reader looks for, so random trees reach past the first lookup."""
 

@@ -1,5 +1,5 @@
-"""`spanlab label` and `spanlab triage`: the CLI builds the app's world, then hands it over;
-both open the one app, on the screen they name.
+"""`spanlab label`, `spanlab adjudicate` and `spanlab triage`: the CLI builds the app's
+world, then hands it over; each opens the one app, on the screen it names.
 
 The store and corpus are opened here (STYLE habit 1) and Textual is imported only when a
 screen opens, so every other command starts without it.
@@ -23,6 +23,8 @@ from labeler.cli._common import (
     project,
     read_corpus,
 )
+from labeler.core.agreement import NO_DOUBLE
+from labeler.core.binding import CorpusStatus
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
 
@@ -49,15 +51,39 @@ def label(
     proj, docs, store, status = open_project(corpus, db)
     if blind or proj.blind:
         store.view = annotator_name(annotator)
+    refuse_waiting(status)
+    from labeler.tui.launch import run_app
+
+    run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
+            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
+
+
+def refuse_waiting(status: CorpusStatus) -> None:
+    """Labels are shown over the text only once no span waits for review."""
     if status.waiting:
         raise StoreError(
             f"{status.waiting} span(s) wait for review after the corpus changed",
             hint="run `spanlab review` first, so no label is shown at a wrong place",
         )
+
+
+@app.command(epilog="Example: spanlab adjudicate --annotator rita")
+@handles_errors
+def adjudicate(
+    annotator: AnnotatorOpt = None,
+    theme: ThemeOpt = None,
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """The app on its agreement screen: keep a version, merge, or send a query back."""
+    proj, docs, store, status = open_project(corpus, db)
+    refuse_waiting(status)
+    if not store.double_annotated():
+        raise StoreError(NO_DOUBLE)
     from labeler.tui.launch import run_app
 
-    run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
-            runs_dir=proj.root / RUNS_DIR)  # fmt: skip
+    run_app(store, docs, annotator=annotator_name(annotator), screen="agreement", theme=theme,
+            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -76,4 +102,4 @@ def triage(
 
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=annotator_name(annotator), screen="triage", theme=theme,
-            runs_dir=proj.root / RUNS_DIR, run_id=run)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans)  # fmt: skip

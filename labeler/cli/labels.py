@@ -87,7 +87,7 @@ def labels_import(
         typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
     if done.versions:
         typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
-                   "adjudicate them with `R` in `spanlab label`", err=True)  # fmt: skip
+                   "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
         typer.echo(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
@@ -119,7 +119,7 @@ def labels_export(
     if waiting:
         typer.echo(
             f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (adjudicate them: `R` in `spanlab label`)",
+            "not exported (adjudicate them: `spanlab adjudicate`)",
             err=True,
         )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
@@ -200,20 +200,13 @@ def labels_assign(
     typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
 
 
-NO_DOUBLE = (
-    "no double-annotated queries: agreement needs two annotators' versions of a query "
-    "(`spanlab labels assign A B --copies 2`, then `spanlab label --blind`)"
-)
-"""What `labels agreement` says when there is nothing to compare."""
-
-
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")
 @handles_errors
 def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
     _, docs, store, _ = open_project(corpus, db)
     lengths = {d.id: len(d.text) for d in docs}
-    from labeler.core.agreement import agreement
+    from labeler.core.agreement import NO_DOUBLE, agreement
 
     report = agreement(store.query_rows(), store.versions(), lengths)
     if as_json:
@@ -225,6 +218,8 @@ def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFl
 
 
 def report_json(report: Report) -> dict[str, Any]:
+    from labeler.core.agreement import NO_DOUBLE
+
     data = asdict(report)
     data["queries"] = [asdict(p) for p in report.queries[:50]]
     if report.overall is None:

@@ -65,7 +65,7 @@ def review_command(
         from labeler.tui.launch import run_app  # Textual loads only for the screen
 
         run_app(store, docs, annotator=annotator_name(annotator), screen="review",
-                theme=theme, runs_dir=proj.root / RUNS_DIR)  # fmt: skip
+                theme=theme, runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
     finally:
         store.close()
 

@@ -22,11 +22,11 @@ DEFAULT_CHROMA = ".spanlab/chroma"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind",
+    "follow_symlinks", "blind", "trim_spans",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
-_FLAGS = {"follow_symlinks", "blind"}
+_FLAGS = {"follow_symlinks", "blind", "trim_spans"}
 """Keys that hold a bool; every other key holds a string (or, chroma_timeout, a number)."""
 _WANTED = {"chroma_timeout": "a number of seconds"} | {k: "true or false" for k in _FLAGS}
 """How a refusal words the keys that do not hold a string."""
@@ -54,6 +54,8 @@ class Project:
     """Read what corpus symlinks point to, even outside the folder (`init --follow-symlinks`)."""
     blind: bool = False
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
+    trim_spans: bool = True
+    """Leave whitespace and newlines at a selection's edges out of the span it adds."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -138,6 +140,7 @@ def load(root: Path) -> Project:
         follow_symlinks=data.get("follow_symlinks", False),
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
+        trim_spans=data.get("trim_spans", True),
     )
 
 
@@ -171,6 +174,8 @@ def write(project: Project) -> Path:
         lines.append("blind = true")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
+    if not project.trim_spans:
+        lines.append("trim_spans = false")
     path = project.root / CONFIG_NAME
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -1,5 +1,6 @@
 """The one spanlab app: it is handed its world (store, corpus, annotator, runs folder) and
-shows the screens of `modes.MODES` — label, review, triage, stats — one Textual mode each.
+shows the screens of `modes.MODES` — label, review, triage, agreement, stats — one Textual
+mode each.
 
 It owns what is app-wide: themes from `themes/`, switching between screens (keys and the
 palette), the poll that notices other annotators' commits, the help, and the palette.
@@ -20,9 +21,10 @@ from textual.theme import Theme
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
+from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.base import ThemedApp
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
-from labeler.tui.messages import LabelsChanged
+from labeler.tui.messages import AgreementRequested, LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
 from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
@@ -38,7 +40,8 @@ class HasCommands(Protocol):
 
 
 class SpanlabApp(ThemedApp):
-    """Label, review and triage in one app; `screen` names the one it opens on."""
+    """Label, review, triage, agreement and stats in one app; `screen` names the one it
+    opens on."""
 
     TITLE = "spanlab"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,7 +55,7 @@ class SpanlabApp(ThemedApp):
                  screen: str = "label", runs_dir: Path | None = None,
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
                  theme: str | None = None, settings: Settings | None = None,
-                 prefs: Path | None = None) -> None:  # fmt: skip
+                 prefs: Path | None = None, trim_spans: bool = True) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -64,7 +67,9 @@ class SpanlabApp(ThemedApp):
         self.title = window_title(screen)
         self.store, self.corpus, self.annotator = store, corpus, annotator
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
-        self._editor = Editor(store, corpus, annotator) if store is not None else None
+        self._editor = (
+            Editor(store, corpus, annotator, trim=trim_spans) if store is not None else None
+        )
         self.settings = settings or Settings()
         """Blinking and polling (tests turn them down)."""
         self.prefs = prefs
@@ -85,7 +90,7 @@ class SpanlabApp(ThemedApp):
 
     @property
     def mode_name(self) -> str:
-        """The screen the person is on: `label`, `review`, `triage` or `stats`."""
+        """The screen the person is on: `label`, `review`, `triage`, `agreement` or `stats`."""
         return self.current_mode
 
     def _builder(self, name: str) -> Callable[[], Screen[Any]]:
@@ -139,6 +144,12 @@ class SpanlabApp(ThemedApp):
         if self.action_switch("label"):
             screen = self.screen_stack[0]
             assert isinstance(screen, LabelScreen)
+            screen.show_query(message.query)
+
+    def on_agreement_requested(self, message: AgreementRequested) -> None:
+        if self.action_switch("agreement"):
+            screen = self.screen_stack[0]
+            assert isinstance(screen, AgreementScreen)
             screen.show_query(message.query)
 
     def action_help(self) -> None:

@@ -15,11 +15,11 @@ from labeler.tui.themes import load_themes
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
-            run_id: str | None = None) -> None:  # fmt: skip
+            run_id: str | None = None, trim_spans: bool = True) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
-    StoreError.
+    StoreError. `trim_spans` is spanlab.toml's: added spans leave out edge whitespace.
     """
     if screen == "triage":
         from evaluator.runs.index import find_run  # run.json's model: triage only
@@ -29,7 +29,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     prefs = prefs_path()
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
-                     prefs=prefs)  # fmt: skip
+                     prefs=prefs, trim_spans=trim_spans)  # fmt: skip
     app.run()
 
 

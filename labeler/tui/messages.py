@@ -13,3 +13,11 @@ class LabelsChanged(Message):
 
     data_version: int
     """SQLite's `PRAGMA data_version` after the change."""
+
+
+@dataclass
+class AgreementRequested(Message):
+    """The person wants the agreement screen (`R` on the label screen), on this query."""
+
+    query: str | None
+    """The query to show there, if it waits for adjudication."""

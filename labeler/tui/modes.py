@@ -1,6 +1,6 @@
 """The screens of the one app, one entry each: name, key, palette text, keys for `?`, how
 to build it from the app's world, and why it cannot open yet (no store, no run, spans
-waiting). Adding a screen (the agreement screen, say) is one `Mode(...)` in `MODES`.
+waiting). Adding a screen is one `Mode(...)` in `MODES`.
 
 Each entry becomes a Textual mode, so every screen keeps its own stack and state while the
 person is elsewhere. Builders read the world through the `World` protocol, never the app.
@@ -17,8 +17,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from labeler.core import binding
+from labeler.core.agreement import NO_DOUBLE
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
+from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.review import ReviewScreen
 from labeler.tui.screens.stats import StatsScreen
@@ -130,6 +132,17 @@ def build_triage(world: World) -> Screen[Any]:
     return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts)
 
 
+def agreement_missing(world: World) -> str | None:
+    if world.store is None:
+        return no_store(world)
+    return None if world.store.double_annotated() else NO_DOUBLE
+
+
+def build_agreement(world: World) -> Screen[Any]:
+    assert world.store is not None
+    return AgreementScreen(world.store, world.corpus, world.annotator)
+
+
 def build_stats(world: World) -> Screen[Any]:
     assert world.store is not None
     return StatsScreen(world.store)
@@ -142,6 +155,9 @@ MODES: tuple[Mode, ...] = (
          no_store, lambda: [("Review screen", ReviewScreen.BINDINGS)]),
     Mode("triage", "ctrl+g", "Triage", "Gained and lost queries of a run", build_triage,
          triage_missing, triage_keys),
+    Mode("agreement", "ctrl+o", "Agreement",
+         "Adjudicate double-annotated queries, least agreement first", build_agreement,
+         agreement_missing, lambda: [("Agreement", AgreementScreen.BINDINGS)]),
     Mode("stats", "ctrl+t", "Stats", "Queries per status, pattern, slice and annotator",
          build_stats, no_store, lambda: [("Stats", StatsScreen.BINDINGS)]),
 )  # fmt: skip

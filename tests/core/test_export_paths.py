@@ -15,11 +15,12 @@ def test_bulk_export_equals_export_built_from_values() -> None:
     store = Store.memory()
     store.bind(corpus.doc_hashes)
     q1 = store.add_query("refund time?", annotator="ann", boundary=Boundary.CONTROL,
-                         slices=("z", "critical"), status=Status.REVIEWED, notes="n")  # fmt: skip
+                         slices=("z", "critical"), notes="n")  # fmt: skip
     store.add_span(q1.id, Span.from_text(corpus.text("b.md"), "b.md", 0, 7), corpus.text("b.md"),
                    annotator="ann")  # fmt: skip
     store.add_span(q1.id, Span.from_text(corpus.text("a.md"), "a.md", 5, 6), corpus.text("a.md"),
                    annotator="ann")  # fmt: skip
+    store.update_query(q1.id, annotator="rita", status=Status.REVIEWED)  # reviewed by another
     store.add_query("nothing here", annotator="ann", abstain=True)
     bulk = export(store, corpus)
     values = to_json(store.queries(), corpus, exported_at=bulk["exported_at"])

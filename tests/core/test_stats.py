@@ -13,10 +13,11 @@ def test_stats_from_rows_equal_stats_from_queries() -> None:
     store = Store.memory()
     store.bind(corpus.doc_hashes)
     q = store.add_query("refund?", annotator="ann", boundary=Boundary.CONTROL,
-                        slices=("critical",), status=Status.REVIEWED)  # fmt: skip
+                        slices=("critical",))  # fmt: skip
     for doc, start, end in (("a.md", 0, 7), ("b.md", 0, 4), ("a.md", 8, 12)):
         text = corpus.text(doc)
         store.add_span(q.id, Span.from_text(text, doc, start, end), text, annotator="ann")
+    store.update_query(q.id, annotator="rita", status=Status.REVIEWED)  # reviewed by another
     store.add_query("none?", annotator="bob", abstain=True)
     from_queries = label_stats(store.queries())
     from_rows = label_stats(store.query_rows(), store.doc_span_counts())

@@ -215,3 +215,13 @@ def test_spanlab_toml(tmp_path: Path, line: str, key: str | None) -> None:
     assert caught.value.key == key
     assert f"{key!r} must be a string" in str(caught.value)
     assert config.CONFIG_NAME in str(caught.value)
+
+
+@pytest.mark.parametrize(("line", "trim"), [("", True), ("trim_spans = false", False),
+                                            ("trim_spans = true", True)])  # fmt: skip
+def test_trim_spans_defaults_on_and_round_trips(tmp_path: Path, line: str, trim: bool) -> None:
+    (tmp_path / config.CONFIG_NAME).write_text(line + "\n", encoding="utf-8")
+    loaded = config.load(tmp_path)
+    assert loaded.trim_spans is trim
+    config.write(loaded)
+    assert config.load(tmp_path).trim_spans is trim

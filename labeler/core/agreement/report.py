@@ -16,6 +16,12 @@ from labeler.core.agreement.pairs import PairAgreement, by_doc, compare, pairs_o
 from labeler.core.agreement.unitizing import Disagreement, disagreement, pooled
 from labeler.core.store import QueryRow, Version
 
+NO_DOUBLE = (
+    "no double-annotated queries: agreement needs two annotators' versions of a query "
+    "(`spanlab labels assign A B --copies 2`, then `spanlab label --blind`)"
+)
+"""What the agreement report and screen say when there is nothing to compare."""
+
 
 @dataclass(frozen=True)
 class Summary:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from labeler.core.errors import StoreError
+from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import Version, utcnow
 from labeler.core.store.versions import Versions
@@ -40,11 +41,17 @@ class Adjudication(Versions):
         note: str = "",
         texts: Mapping[str, str] | None = None,
     ) -> Query:
-        """Decide on a query whose revision the reviewer saw as `seen`; one transaction."""
+        """Decide on a query whose revision the reviewer saw as `seen`; one transaction.
+
+        Keep and merge mark it reviewed, so they are refused to its authors (a version's
+        annotator among them); anyone may send it back.
+        """
         with self.write() as db:
             now = self._live(query_id)
             if now.revision != seen:
                 raise self._raced(now, seen)
+            if verdict != "send-back":
+                refuse_self_review(self.conn, query_id, now.annotator, annotator)
             versions = self.versions([query_id]).get(query_id, {})
             chosen = [versions[k] for k in keep if k in versions]
             if verdict != "send-back" and (not chosen or len(chosen) != len(keep)):

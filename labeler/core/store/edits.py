@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
+from labeler.core.store.authors import SelfReview, refuse_self_review
 from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
@@ -97,7 +98,16 @@ class Edits(Reads):
         status: Status = Status.DRAFT,
         query_id: str | None = None,
     ) -> Query:
-        """Create a query; the id is allocated in the same transaction unless given."""
+        """Create a query; the id is allocated in the same transaction unless given.
+
+        Not as `reviewed`: its creator cannot review it (an import keeps a recorded status).
+        """
+        if status == Status.REVIEWED:
+            raise SelfReview(
+                f"a new query cannot start reviewed: {annotator} creates it, "
+                "someone else must mark it reviewed",
+                key="status",
+            )
         with self.write() as db:
             now = utcnow()
             if query_id is not None:
@@ -127,13 +137,21 @@ class Edits(Reads):
         )
 
     def update_query(
-        self, query_id: str, *, annotator: str, seen: Query | None = None, **changes: Any
+        self,
+        query_id: str,
+        *,
+        annotator: str,
+        seen: Query | None = None,
+        undoing: bool = False,
+        **changes: Any,
     ) -> Query:
         """Change query fields (text, boundary, slices, abstain, notes, status).
 
         Compare-and-set: with `seen` (the query as the editor read it) a field whose value
         changed since is refused, naming who changed it; only the fields in `changes` are
         written. Without `seen` the change applies over whatever is there (a reapply).
+        `reviewed` is refused to the query's authors, unless `undoing`: an undo puts back
+        a status someone else set (an author could not have set it).
         """
         unknown = set(changes) - set(FIELDS)
         if unknown:
@@ -150,6 +168,8 @@ class Edits(Reads):
             old = self._live(query_id)
             if seen is not None:
                 self._check_fields(old, seen, changes)
+            if changes.get("status") == Status.REVIEWED and not undoing:
+                refuse_self_review(self.conn, query_id, old.annotator, annotator)
             new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1)
             columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
             db.table("queries").update(query_id, {**columns, "revision": new.revision})
@@ -214,13 +234,17 @@ class Edits(Reads):
         return self.query(query.id)
 
     def copy_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
-        """A copy of `query` and its evidence, in `annotator`'s name, under a fresh id."""
+        """A copy of `query` and its evidence, in `annotator`'s name, under a fresh id.
+
+        A reviewed query's copy is `labelled`: the review was of the original, by another.
+        """
         with self.write() as db:
             qid = self.allocate_query_id(db)
             now = utcnow()
             spans = tuple(replace(s, id=None, annotator=annotator) for s in query.evidence)
+            status = Status.LABELLED if query.status == Status.REVIEWED else query.status
             copy = replace(query, id=qid, annotator=annotator, created=now, updated=now,
-                           evidence=spans, revision=1)  # fmt: skip
+                           evidence=spans, revision=1, status=status)  # fmt: skip
             self.put_queries([copy], texts, db=db)
             self.log_event(db, "query-added", annotator, qid, copy_of=query.id)
         return self.query(qid)

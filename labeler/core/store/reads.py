@@ -240,6 +240,15 @@ class Reads(Connection):
         sql = "SELECT 1 FROM retired_ids WHERE id = ?"
         return self.conn.execute(sql, (query_id,)).fetchone() is not None
 
+    def slices_in_use(self) -> list[str]:
+        """Every slice some query carries, the most used first (then by name): what a slice
+        field completes from."""
+        rows = self.conn.execute(
+            "SELECT j.value FROM queries, json_each(queries.slices) AS j "
+            "GROUP BY j.value ORDER BY count(*) DESC, j.value"
+        )
+        return [str(r[0]) for r in rows]
+
     # -- review decisions ----------------------------------------------------------------
 
     def query_texts(self, ids: set[str]) -> dict[str, str]:

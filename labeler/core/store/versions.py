@@ -115,6 +115,11 @@ class Versions(Reviews):
         sql = "SELECT query_id FROM assignments WHERE annotator = ? ORDER BY query_id"
         return [r[0] for r in self.conn.execute(sql, (annotator,))]
 
+    def double_annotated(self) -> int:
+        """How many queries have two or more annotators' versions (decided or not)."""
+        sql = "SELECT count(*) FROM (SELECT 1 FROM versions GROUP BY query_id HAVING count(*) >= 2)"
+        return int(self.conn.execute(sql).fetchone()[0])
+
     def assigned(self) -> dict[str, list[str]]:
         """{annotator: assigned query ids}."""
         out: dict[str, list[str]] = {}

@@ -3,7 +3,8 @@ versions side by side over the text; and a reviewer's decision (§11).
 
 `1` / `2` keep the first / second version, `m` merges them, `b` sends the query back
 with a note. Each decision is one store transaction with who and when; one that another
-reviewer overtook is refused and shown, like any conflict.
+reviewer overtook is refused and shown, like any conflict. It is a mode of the app (its own
+key, ctrl+o), so the query shown stays while the reviewer is on another screen.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
 from labeler.tui.agreement.model import AgreementModel
 from labeler.tui.agreement.widgets import VersionsView
+from labeler.tui.messages import LabelsChanged
 from labeler.tui.screens.dialogs import PromptScreen
 
 STYLESHEET = Path(__file__).with_name("agreement.tcss")
@@ -34,7 +36,7 @@ class AgreementScreen(Screen[None]):
 
     CSS_PATH = STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("escape", "app.go_back", "Back"),
         Binding("1", "decide('keep', 0)", "Keep 1st"),
         Binding("2", "decide('keep', 1)", "Keep 2nd"),
         Binding("m", "decide('merge', -1)", "Merge"),
@@ -60,24 +62,46 @@ class AgreementScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        asked = self.current  # set by `show_query` before the screen was mounted
+        self.refill()
+        if asked is not None and self.current != asked:
+            self.notify(f"{asked} does not wait for adjudication.", timeout=2)
+
+    def on_labels_changed(self, event: LabelsChanged) -> None:
         self.refill()
 
+    def show_query(self, query_id: str | None) -> None:
+        """Show `query_id` (the label screen's `R`) when it waits; else stay where it was."""
+        if not self.is_mounted:  # built just now by the switch: it opens on it
+            self.current = query_id
+        elif query_id is not None and self._index(query_id) is not None:
+            self.query_one(OptionList).highlighted = self._index(query_id)
+        elif query_id is not None:
+            self.notify(f"{query_id} does not wait for adjudication.", timeout=2)
+
+    def _index(self, query_id: str | None) -> int | None:
+        ids = [r.query_id for r in self.model.rows]
+        return ids.index(query_id) if query_id in ids else None
+
     def refill(self) -> None:
+        """Read the waiting queries again, staying on the one shown if it still waits."""
         self.model.load(self._lengths)
         options = self.query_one(OptionList)
         options.clear_options()
         for r in self.model.rows:
             line = f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}"
             options.add_option(Option(line, r.query_id))
-        if not self.model.rows:
+        if self._index(self.current) is None:
             self.current = None
+        if not self.model.rows:
             self.query_one("#agreement-title", Label).update(
                 "Nothing waits for adjudication (no query has two versions left to decide)."
             )
             self.query_one(VersionsView).update("")
             return
-        options.highlighted = 0
-        self.show(self.model.rows[0].query_id)
+        index = self._index(self.current) or 0
+        options.highlighted = index
+        self.show(self.model.rows[index].query_id)
         options.focus()
 
     def show(self, query_id: str) -> None:

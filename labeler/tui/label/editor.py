@@ -134,25 +134,14 @@ class Editor:
         changed = {k: v for k, v in changes.items() if getattr(base, k, v) != v}
         if not changed:
             return base
-        self._may_review(base, changed)
         new = self.store.update_query(query_id, annotator=self.annotator, seen=base, **changed)
         before = {k: getattr(base, k) for k in changed}
         self.history.record(QueryChanged(query_id, before, changed))
         return new
 
-    def _may_review(self, query: Query, changes: dict[str, Any]) -> None:
-        """Only someone other than the query's annotator may mark it reviewed."""
-        if changes.get("status") == Status.REVIEWED and query.annotator == self.annotator:
-            raise LabelError(
-                f"{query.id}: you ({self.annotator}) created it; "
-                "someone else must mark it reviewed",
-                key="status",
-            )
-
     def reapply(self, query_id: str, changes: dict[str, Any]) -> Query:
         """Write `changes` over whatever is there now: the person chose to, after a conflict."""
         now = self.store.query(query_id)
-        self._may_review(now, changes)
         new = self.store.update_query(query_id, annotator=self.annotator, **changes)
         self.history.record(QueryChanged(query_id, {k: getattr(now, k) for k in changes}, changes))
         return new

@@ -24,7 +24,6 @@ from textual.widgets import Footer, Input, Label
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
-from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.label.document_picker import DocumentPicker
@@ -33,11 +32,12 @@ from labeler.tui.label.filters import QueryFilter
 from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
 from labeler.tui.label.query_form import QueryFields, QueryForm
 from labeler.tui.label.query_list import QueryList
+from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
 from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
 from labeler.tui.label.undo import Edit, Focus
-from labeler.tui.messages import LabelsChanged
+from labeler.tui.messages import AgreementRequested, LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
 from labeler.tui.settings import Field
 from labeler.tui.widgets.document_view import DocumentView
@@ -50,6 +50,8 @@ PALETTE = (
     ("view.add", "Add span", "Add the selection as evidence of the current query"),
     ("view.drop", "Delete span", "Delete the span under the cursor"),
     ("edit", "Edit query", "Text, pattern, slices, abstain, notes, status"),
+    ("pattern", "Pattern", "Set the query's boundary pattern"),
+    ("slices", "Slices", "Edit the query's slices, completed from those in use"),
     ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
     ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
     ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
@@ -77,6 +79,8 @@ class LabelScreen(Screen[None]):
         Binding("ctrl+f", "search", "Search"),
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
+        Binding("p", "pattern", "Pattern", show=False),
+        Binding("l", "slices", "Slices", show=False),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("ctrl+y", "redo", "Redo", show=False),
         Binding("o", "open_document", "Docs"),
@@ -283,9 +287,8 @@ class LabelScreen(Screen[None]):
         self.query_list.action_move(step)
 
     def action_agreement(self) -> None:
-        """The agreement screen: double-annotated queries waiting for a decision."""
-        editor = self.editor
-        self.app.push_screen(AgreementScreen(editor.store, editor.corpus, editor.annotator))
+        """The agreement screen (the app's mode), on the current query if it waits."""
+        self.post_message(AgreementRequested(self.state.current))
 
     def action_next_unlabelled(self) -> None:
         """Your next query (your queue, else every query) you have not labelled yet."""
@@ -431,6 +434,26 @@ class LabelScreen(Screen[None]):
             seen.id,
             lambda: self.editor.reapply(seen.id, changed),
         )
+
+    def action_pattern(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            self.app.push_screen(PatternPicker(q.id, q.boundary), self._saver(q, "boundary"))
+
+    def action_slices(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            known = self.editor.store.slices_in_use()
+            self.app.push_screen(SlicePrompt(q.id, q.slices, known), self._saver(q, "slices"))
+
+    def _saver(self, seen: Query, name: str) -> Callable[[object | None], None]:
+        """Save one field as the dialog returns it (None: cancelled), against `seen`."""
+
+        def save(value: object | None) -> None:
+            if value is not None:
+                self._save(seen, {name: value})
+
+        return save
 
     def action_new(self) -> None:
         blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")

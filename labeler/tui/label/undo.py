@@ -217,16 +217,21 @@ class QueryChanged:
     def label(self) -> str:
         return f"change {', '.join(sorted(self.after))} of {self.query_id}"
 
-    def _put(self, r: Replay, values: Mapping[str, Any], now: Mapping[str, Any]) -> Focus:
+    def _put(
+        self, r: Replay, values: Mapping[str, Any], now: Mapping[str, Any], *, undoing: bool
+    ) -> Focus:
         seen = None if r.force else replace(r.store.query(self.query_id), revision=0, **now)
-        r.store.update_query(self.query_id, annotator=r.annotator, seen=seen, **values)
+        r.store.update_query(
+            self.query_id, annotator=r.annotator, seen=seen, undoing=undoing, **values
+        )
         return Focus(self.query_id)
 
     def undo(self, r: Replay) -> Focus:
-        return self._put(r, self.before, self.after)
+        """Put the old values back (a `reviewed` among them was set by someone else)."""
+        return self._put(r, self.before, self.after, undoing=True)
 
     def redo(self, r: Replay) -> Focus:
-        return self._put(r, self.after, self.before)
+        return self._put(r, self.after, self.before, undoing=False)
 
 
 @dataclass(frozen=True)

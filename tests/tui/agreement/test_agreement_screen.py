@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import OptionList
 
 from labeler.core.corpus import Corpus
@@ -13,7 +14,7 @@ from labeler.core.values import Span
 from labeler.tui.agreement.model import AgreementModel, Piece, overlay
 from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.app import SpanlabApp
-from tests.tui.conftest import BILLING
+from tests.tui.conftest import BILLING, QUIET, record_notes
 
 
 def test_overlay_marks_each_character_by_who_marked_it() -> None:
@@ -52,8 +53,9 @@ def test_the_model_orders_by_disagreement(store: Store, corpus: Corpus) -> None:
     assert model.describe("q-0003") == "ann: abstains · bob: abstains"
 
 
-async def test_keep_from_the_label_screen(app: SpanlabApp, store: Store) -> None:
+async def test_keep_from_the_label_screen(store: Store, corpus: Corpus) -> None:
     double(store)
+    app = SpanlabApp(store, corpus, annotator="rita", settings=QUIET)  # neither ann nor bob
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("R")
         assert isinstance(app.screen, AgreementScreen)
@@ -75,6 +77,17 @@ async def test_a_raced_decision_is_refused(app: SpanlabApp, store: Store, tmp_pa
         assert [(s.start, s.end) for s in store.query("q-0001").evidence] == [(0, 23)]
         notes = [n.message for n in app._notifications]
         assert any("changed since you looked by sam" in m for m in notes), notes
+
+
+async def test_an_author_cannot_keep_a_version(
+    app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    double(store)  # ann created q-0001 and holds a version of it
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("R", "2")
+        assert store.query("q-0001").evidence == () and store.adjudications("q-0001") == []
+        assert any("ann created it; someone else must mark it reviewed" in n for n in notes)
 
 
 async def test_send_back_with_a_note(app: SpanlabApp, store: Store) -> None:

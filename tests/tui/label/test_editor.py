@@ -185,7 +185,8 @@ def test_first_span_labels_a_draft_and_one_undo_takes_both(editor: Editor) -> No
 
 
 def test_a_labelled_or_reviewed_query_keeps_its_status_on_a_new_span(editor: Editor) -> None:
-    q = editor.add_query("How long?", status=Status.REVIEWED)
+    q = editor.add_query("How long?")
+    Editor(editor.store, editor.corpus, "bob").update_query(q.id, status=Status.REVIEWED)
     editor.add_span(q.id, "refunds.md", 0, 23)
     assert editor.store.query(q.id).status is Status.REVIEWED
 

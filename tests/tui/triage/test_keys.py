@@ -136,6 +136,7 @@ async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: Spanl
             ("^l", "Label"),
             ("^r", "Review"),
             ("^g", "Triage"),
+            ("^o", "Agreement"),
             ("^t", "Stats"),
         ]
         await pilot.press("question_mark")
