@@ -17,6 +17,7 @@ import typer
 
 from labeler.core import binding, config
 from labeler.core.corpus import Corpus
+from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 
@@ -72,10 +73,15 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
     return config.load(Path.cwd()).override(corpus=corpus, db=db)
 
 
-def read_corpus(proj: config.Project) -> Corpus:
-    return Corpus.read(
+def corpus_source(proj: config.Project) -> CorpusSource:
+    """The corpus folder and how spanlab.toml says to read it."""
+    return CorpusSource(
         proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
     )
+
+
+def read_corpus(proj: config.Project) -> Corpus:
+    return corpus_source(proj).read()
 
 
 def open_project(

@@ -18,6 +18,7 @@ from labeler.cli._common import (
     DbOpt,
     ThemeOpt,
     annotator_name,
+    corpus_source,
     handles_errors,
     open_project,
     project,
@@ -55,7 +56,8 @@ def label(
     from labeler.tui.launch import run_app
 
     run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
-            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
+            source=corpus_source(proj))  # fmt: skip
 
 
 def refuse_waiting(status: CorpusStatus) -> None:
@@ -83,7 +85,8 @@ def adjudicate(
     from labeler.tui.launch import run_app
 
     run_app(store, docs, annotator=annotator_name(annotator), screen="agreement", theme=theme,
-            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
+            source=corpus_source(proj))  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -102,4 +105,5 @@ def triage(
 
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=annotator_name(annotator), screen="triage", theme=theme,
-            runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans)  # fmt: skip
+            runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
+            source=corpus_source(proj))  # fmt: skip

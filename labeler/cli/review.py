@@ -18,6 +18,7 @@ from labeler.cli._common import (
     DbOpt,
     ThemeOpt,
     annotator_name,
+    corpus_source,
     handles_errors,
     project,
     read_corpus,
@@ -65,7 +66,8 @@ def review_command(
         from labeler.tui.launch import run_app  # Textual loads only for the screen
 
         run_app(store, docs, annotator=annotator_name(annotator), screen="review",
-                theme=theme, runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans)  # fmt: skip
+                theme=theme, runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
+            source=corpus_source(proj))  # fmt: skip
     finally:
         store.close()
 

@@ -9,22 +9,26 @@ Everything about one screen lives in that screen's package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
+from labeler.core import binding
 from labeler.core.corpus import Corpus
-from labeler.core.errors import ConfigError, StoreError
+from labeler.core.corpus_source import CorpusSource
+from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
 from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.base import ThemedApp
+from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
-from labeler.tui.messages import AgreementRequested, LabelsChanged
+from labeler.tui.messages import AgreementRequested, CorpusChanged, LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
 from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
@@ -55,7 +59,8 @@ class SpanlabApp(ThemedApp):
                  screen: str = "label", runs_dir: Path | None = None,
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
                  theme: str | None = None, settings: Settings | None = None,
-                 prefs: Path | None = None, trim_spans: bool = True) -> None:  # fmt: skip
+                 prefs: Path | None = None, trim_spans: bool = True,
+                 source: CorpusSource | None = None) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -78,6 +83,8 @@ class SpanlabApp(ThemedApp):
         self._built: list[Screen[Any]] = []
         self._opened: set[str] = set()
         self._previous = screen
+        self._watch = CorpusWatch(source) if source is not None else None
+        """The corpus folder, read again when it changes (None: not watched, as in tests)."""
         for mode in MODES:
             self.add_mode(mode.name, self._builder(mode.name))
 
@@ -106,6 +113,8 @@ class SpanlabApp(ThemedApp):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.store is not None:
             self.set_interval(self.settings.poll_interval, self.poll)
+        if self._watch is not None:
+            self.set_interval(self.settings.corpus_interval, self._poll_corpus)
 
     def _remember_theme(self, theme: Theme) -> None:
         if self.prefs is not None:
@@ -120,10 +129,41 @@ class SpanlabApp(ThemedApp):
             for screen in {*self._built, *self.screen_stack}:
                 screen.post_message(LabelsChanged(version))
 
+    def _poll_corpus(self) -> None:
+        self.run_worker(self._look_at_corpus, thread=True, exclusive=True, group="corpus",
+                        exit_on_error=False)  # fmt: skip
+
+    def _look_at_corpus(self) -> None:
+        """In a thread: compare the folder's signature; read it again on the app's thread."""
+        assert self._watch is not None
+        if self._watch.changed():
+            self.call_from_thread(self.reread_corpus)
+
+    def reread_corpus(self) -> None:
+        """Read the corpus again, sync the store to it and tell every screen."""
+        assert self._watch is not None
+        try:
+            corpus = self._watch.read()
+        except SpanlabError as exc:
+            self.notify(str(exc), title="Corpus not read again", severity="error", timeout=10)
+            return
+        change = binding.diff_documents(self.corpus.doc_hashes, corpus.doc_hashes)
+        self.corpus = corpus
+        waiting = binding.sync(self.store, corpus).waiting if self.store is not None else 0
+        if self._editor is not None:
+            self._editor.use(corpus, blocked=waiting_reason(waiting))
+        names = (*change.changed, *change.added, *change.removed)
+        for screen in {*self._built, *self.screen_stack}:
+            screen.post_message(CorpusChanged(corpus, names, waiting))
+        message, title, severity = corpus_note(names, waiting)
+        self.notify(message, title=title, severity=severity, timeout=10 if waiting else 5)
+
     def action_switch(self, name: str) -> bool:
         """Go to the named screen, as the person left it; say why when it cannot open."""
         if name == self.mode_name:
             return True
+        if self._watch is not None and name in ("label", "review") and self._watch.changed():
+            self.reread_corpus()  # what review lists must be what the folder holds now
         reason = BY_NAME[name].missing(self)
         if reason is not None:
             self.notify(reason, title=BY_NAME[name].title, severity="warning")
@@ -173,6 +213,19 @@ class SpanlabApp(ThemedApp):
                 yield SystemCommand(m.title, m.help, lambda n=m.name: self.action_switch(n))
         if isinstance(screen, HasCommands):
             yield from screen.palette_commands()
+
+
+def waiting_reason(waiting: int) -> str | None:
+    """Why span edits wait while the corpus has stale spans (None: they need not)."""
+    return f"{waiting} span(s) wait for review after the corpus changed" if waiting else None
+
+
+def corpus_note(names: Sequence[str], waiting: int) -> tuple[str, str, SeverityLevel]:
+    """The notification for a corpus read again: message, title, severity."""
+    said = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    if waiting:
+        return f"{said} changed: {waiting} span(s) wait for review (ctrl+r)", "Corpus", "warning"
+    return f"{said} changed: read again; every span is still in place", "Corpus", "information"
 
 
 def window_title(screen: str) -> str:

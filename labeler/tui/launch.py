@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from labeler.core.corpus import Corpus
+from labeler.core.corpus_source import CorpusSource
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.prefs import prefs_path, saved_theme
@@ -15,11 +16,13 @@ from labeler.tui.themes import load_themes
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
-            run_id: str | None = None, trim_spans: bool = True) -> None:  # fmt: skip
+            run_id: str | None = None, trim_spans: bool = True,
+            source: CorpusSource | None = None) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
     StoreError. `trim_spans` is spanlab.toml's: added spans leave out edge whitespace.
+    With `source`, the app reads the corpus again when its folder changes.
     """
     if screen == "triage":
         from evaluator.runs.index import find_run  # run.json's model: triage only
@@ -29,7 +32,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     prefs = prefs_path()
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
-                     prefs=prefs, trim_spans=trim_spans)  # fmt: skip
+                     prefs=prefs, trim_spans=trim_spans, source=source)  # fmt: skip
     app.run()
 
 

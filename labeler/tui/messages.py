@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from labeler.core.corpus import Corpus
+
 
 @dataclass
 class LabelsChanged(Message):
@@ -21,3 +23,15 @@ class AgreementRequested(Message):
 
     query: str | None
     """The query to show there, if it waits for adjudication."""
+
+
+@dataclass
+class CorpusChanged(Message):
+    """The corpus folder changed under the running app and was read again."""
+
+    corpus: Corpus
+    """The corpus as it is now."""
+    documents: tuple[str, ...]
+    """Ids of the documents changed, added or removed."""
+    waiting: int
+    """Spans that now wait for review (0: every span is still in place)."""

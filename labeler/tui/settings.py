@@ -21,6 +21,8 @@ class Settings:
     """Whether text inputs blink their cursor (off for snapshots)."""
     poll_interval: float = 1.0
     """Seconds between checks for other annotators' changes."""
+    corpus_interval: float = 2.0
+    """Seconds between looks at the corpus folder (when the app watches it)."""
 
 
 @runtime_checkable

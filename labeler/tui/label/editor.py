@@ -54,6 +54,18 @@ class Editor:
         """What the last span edit should be flagged with (nesting, overlap), if anything."""
         self.trim = trim
         """Leave edge whitespace out of a span being added."""
+        self.blocked: str | None = None
+        """Why span edits are refused now (spans wait for review), None: they are not."""
+
+    def use(self, corpus: Corpus, *, blocked: str | None) -> None:
+        """The corpus read again: edits and undo work on its texts from now on."""
+        self.corpus = corpus
+        self.history.replay.text = corpus.text
+        self.blocked = blocked
+
+    def _check_open(self) -> None:
+        if self.blocked is not None:
+            raise StoreError(self.blocked, hint="ctrl+r: review them, then come back")
 
     def add_span(self, query_id: str, doc: str, start: int, end: int) -> Span:
         """Add evidence; edges that fall inside a character widen to take it whole (§13).
@@ -61,6 +73,7 @@ class Editor:
         Edge whitespace and newlines are left out (a span never starts or ends with them).
         The first span of a `draft` query moves it to `labelled`, in the same undo step.
         """
+        self._check_open()
         text = self.corpus.text(doc)
         kept = whole_clusters(text, start, end)
         kept = trimmed(text, *kept) if self.trim else kept
@@ -94,6 +107,7 @@ class Editor:
         `seen` is the edges the screen showed: refused if someone moved them since. An edge
         that lands inside a character goes on past it, the way it was moving (§13).
         """
+        self._check_open()
         query_id, old = self.store.live_span(span_id)  # deleted since: says by whom
         before = seen or (old.start, old.end)
         text = self.corpus.text(old.doc)
@@ -110,6 +124,7 @@ class Editor:
         return new
 
     def delete_span(self, span_id: int, *, seen: tuple[int, int] | None = None) -> tuple[str, Span]:
+        self._check_open()
         query_id, old = self.store.delete_span(span_id, annotator=self.annotator, expected=seen)
         self.history.record(SpanDeleted(query_id, old))
         return query_id, old

@@ -37,7 +37,7 @@ from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
 from labeler.tui.label.undo import Edit, Focus
-from labeler.tui.messages import AgreementRequested, LabelsChanged
+from labeler.tui.messages import AgreementRequested, CorpusChanged, LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
 from labeler.tui.settings import Field
 from labeler.tui.widgets.document_view import DocumentView
@@ -211,6 +211,19 @@ class LabelScreen(Screen[None]):
             self.reload()
 
     def on_labels_changed(self, event: LabelsChanged) -> None:
+        self.reload()
+
+    def on_corpus_changed(self, event: CorpusChanged) -> None:
+        """The folder changed: draw the document as it is now, at the same offset."""
+        corpus = event.corpus
+        self._searcher = cache(lambda: CorpusSearch(corpus))
+        doc, cursor = self.view.doc_id, self.view.cursor
+        if doc is not None and doc in event.documents:
+            if doc in corpus:
+                self.view.load(doc, corpus.text(doc))
+                self.view.go_to(min(cursor, len(corpus.text(doc))))
+            elif len(corpus):
+                self.view.load(next(iter(corpus)).id, next(iter(corpus)).text)
         self.reload()
 
     def _fill_list(self, *, pin: bool = True) -> bool:

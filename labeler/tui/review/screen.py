@@ -25,6 +25,7 @@ from labeler.core.anchoring import AnchorCandidate, Proposal, propose
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
+from labeler.tui.messages import CorpusChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
 
@@ -75,9 +76,19 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._list_waiting()
+        self.query_one(SpanList).focus()
+
+    def on_corpus_changed(self, event: CorpusChanged) -> None:
+        """The folder changed again: list what waits against the corpus as it is now."""
+        self.corpus = event.corpus
+        self.proposals.clear()
+        self.shown = None
+        self._list_waiting()
+
+    def _list_waiting(self) -> None:
         self.items = review.pending(self.store, self.corpus)
         self.query_one(SpanList).show(self.items)
-        self.query_one(SpanList).focus()
         self._select(0)
 
     # -- what is shown ---------------------------------------------------------------------
