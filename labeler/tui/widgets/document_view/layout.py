@@ -229,7 +229,7 @@ class Layout:
         start, end = self.row_span(row)
         if is_plain(self.text, start, end):
             return min(start + lo, end), min(start + hi, end), 0
-        a, b, pad, used = end, end, 0, 0
+        a, pad, used = end, 0, 0
         for g in glyphs(self.text, start, end):
             if used >= lo and a == end:
                 a, pad = g.start, used - lo

@@ -181,7 +181,7 @@ class DocumentView(ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self._width = 0
         self._blocks: list[Block] = []
-        self._shift: dict[int, int] = {}  # block index → its first hidden column
+        self._shifts = pan.Shifts()
 
     # -- attributes set by the screen ----------------------------------------------------
 
@@ -190,7 +190,8 @@ class DocumentView(ScrollView, can_focus=True):
         if self.doc_id is not None:
             self._places[self.doc_id] = (self.cursor, round(self.scroll_y))
         self.doc_id, self.text = doc_id, text
-        self._blocks, self._shift = find_blocks(text), {}
+        self._blocks = find_blocks(text)
+        self._shifts.clear()
         self.cursor, top = self._places.get(doc_id, (0, 0))
         self.pivot, self._matches, self._match_ends, self._goal = None, [], [], None
         self._layout = None
@@ -297,23 +298,17 @@ class DocumentView(ScrollView, can_focus=True):
     def _unwrapped_line(self, layout: Layout, row: int, block: int) -> Strip:
         """A code or table line, shifted and clipped: the first cell holds `‹` when
         shifted, the last `›` when the line goes on."""
-        base, edge, cells = self._base_style(), self._style("document-view--edge"), self._width - 1
-        shift = self._shift_of(block)
+        base, edge, cells = self._base_style(), self._style("document-view--edge"), self._cells()
+        shift = self._shifts.get(layout, block, cells)
         start, end = layout.row_span(row)
         a, b, pad = layout.window(row, pan.first_shown(shift), shift + cells)
-        lead = pan.LEFT_EDGE if shift and end > start else " "
-        segments = [Segment(lead, base + edge)] if shift else []
-        segments += [Segment(" " * pad, base), *row_segments(self.text, a, b, self._layers(a, b), base)]
+        segments = [Segment(pan.LEFT_EDGE if end > start else " ", base + edge)] if shift else []
+        segments.append(Segment(" " * pad, base))
+        segments += row_segments(self.text, a, b, self._layers(a, b), base)
         if self.cursor == end == b:
             segments.append(Segment(" ", base + self._style("document-view--cursor")))
         tail = Segment(pan.RIGHT_EDGE, base + edge) if b < end else Segment(" ", base)
         return Strip([*Strip(segments).crop_extend(0, cells, base), tail])
-
-    def _shift_of(self, block: int) -> int:
-        shift = self._shift.get(block, 0)
-        if shift and self._layout is not None:  # a wider pane may need less of a shift
-            shift = pan.clamp(shift, self._layout.block_cells(block), self._cells())
-        return shift
 
     def _cells(self) -> int:
         """Cells an unwrapped row shows text in (the last holds `›`)."""
@@ -372,8 +367,8 @@ class DocumentView(ScrollView, can_focus=True):
         if self._layout is None:
             self._center_pending = self._center_pending or center
             return
+        self._shifts.show(self._layout, self.cursor, self._cells())
         row = self._layout.row_of(self.cursor)
-        self._follow_sideways(row)
         top, height = round(self.scroll_y), max(1, self.scrollable_content_region.height)
         if center and not top <= row < top + height:
             self.scroll_to(y=max(0, row - height // 3), animate=False)
@@ -381,14 +376,6 @@ class DocumentView(ScrollView, can_focus=True):
             self.scroll_to(y=row, animate=False)
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False)
-
-    def _follow_sideways(self, row: int) -> None:
-        """Shift the cursor's code or table block so the cursor shows."""
-        assert self._layout is not None
-        block = self._layout.block_of(row)
-        if block is not None:
-            column = self._layout.column_of(self.cursor)
-            self._shift[block] = pan.follow(self._shift_of(block), column, self._cells())
 
     def action_pan(self, direction: int) -> None:
         """Shift the cursor's block (or every block on screen) half a pane sideways."""
@@ -407,10 +394,9 @@ class DocumentView(ScrollView, can_focus=True):
         return sorted({b for b in map(layout.block_of, rows) if b is not None})
 
     def _pan(self, block: int, delta: int) -> None:
-        assert self._layout is not None
-        widest = self._layout.block_cells(block)
-        self._shift[block] = pan.clamp(self._shift_of(block) + delta, widest, self._cells())
-        self.refresh()
+        if self._layout is not None:
+            self._shifts.move(self._layout, block, delta, self._cells())
+            self.refresh()
 
     def _changed(self, *, scroll: bool = True, center: bool = False) -> None:
         if scroll:
@@ -501,9 +487,7 @@ class DocumentView(ScrollView, can_focus=True):
         if layout is None:
             return self.cursor
         row = min(max(round(self.scroll_y) + where.y, 0), layout.rows - 1)
-        block = layout.block_of(row)
-        column = where.x if block is None else where.x + self._shift_of(block)
-        return layout.offset_at(row, column)
+        return layout.offset_at(row, self._shifts.column(layout, row, where.x, self._cells()))
 
     def on_click(self, event: events.Click) -> None:
         """A double click selects the word under the mouse, a triple click its sentence,

@@ -7,7 +7,7 @@ import pytest
 
 from labeler.tui.widgets.document_view.blocks import Block, find_blocks
 from labeler.tui.widgets.document_view.layout import UNWRAPPED_LIMIT, Layout
-from labeler.tui.widgets.document_view.pan import clamp, first_shown, follow
+from labeler.tui.widgets.document_view.pan import Shifts, clamp, first_shown, follow
 
 DOC = "Intro words here.\n| a | b |\n|---|---|\n\n```py\n    x = 1  # long comment\n```\nEnd."
 # Offsets: table 18..27 and 28..37; blank 38; fence 39..44; code 45..70; fence 71..74.
@@ -84,3 +84,18 @@ def test_clamp_stops_where_the_widest_line_ends() -> None:
     assert clamp(100, 30, 10) == 21  # shows columns 22..30: the end and the cursor after it
     assert clamp(-4, 30, 10) == 0
     assert clamp(3, 8, 10) == 0  # the block fits
+
+
+def test_shifts_follow_an_offset_per_block_and_map_screen_cells_to_columns() -> None:
+    layout, shifts = Layout(DOC, 8, find_blocks(DOC)), Shifts()
+    shifts.show(layout, 70, 10)  # the code line's end, column 25: shift 16
+    assert shifts.get(layout, 1, 10) == 16 and shifts.get(layout, 0, 10) == 0
+    assert shifts.column(layout, 7, 1, 10) == 17  # cell 1 of the code row shows column 17
+    assert shifts.column(layout, 2, 1, 10) == 1  # a prose row is never shifted
+    shifts.show(layout, 2, 10)  # an offset in prose moves nothing
+    assert shifts.get(layout, 1, 10) == 16
+    assert shifts.get(layout, 1, 30) == 0  # the whole block fits a wider pane
+    shifts.move(layout, 0, 50, 4)  # the table's widest line is 9 cells: at most 6
+    assert shifts.get(layout, 0, 4) == 6
+    shifts.clear()
+    assert shifts.get(layout, 1, 10) == 0

@@ -17,7 +17,9 @@ from labeler.tui.base import ThemedApp
 from labeler.tui.widgets.document_view import DocumentView
 from tests.tui.conftest import QUIET
 
-TABLE = "| Plan | Devices | History kept | Support window | Price per month | Notes on it | Renewal |"
+TABLE = (
+    "| Plan | Devices | History kept | Support window | Price per month | Notes on it | Renewal |"
+)
 CODE = "    return hmac.compare_digest(expected, parts['v1'])  # in constant time, always"
 TEXT = (
     "Refunds take five days. Cards are credited.\n"
