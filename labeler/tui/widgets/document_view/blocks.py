@@ -2,19 +2,23 @@
 
 Soft-wrapping a table row or a line of code at the pane's edge breaks its columns and its
 indentation, so these lines are drawn whole and shifted sideways instead. They are found
-once per document by one regex search in C for line starts that can open such a line;
-only those lines are looked at in Python, so prose costs nothing.
+once per document: a regex search in C finds the line starts that can open a block, and
+one more match finds where each block ends, so neither prose nor a block's lines are
+walked in Python.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import NamedTuple
 
 _CANDIDATE = re.compile(r"\n(?= {0,3}(?:```|~~~|\|))")
 """A newline before a line that may be a fence or a table row (searched in C)."""
-_LINE = re.compile(r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)|\|)")
-"""A fence (CommonMark: up to three spaces, three or more ` or ~) or a table row."""
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
+"""An opening fence (CommonMark: up to three spaces, three or more ` or ~, an info string)."""
+_TABLE = re.compile(r" {0,3}\|[^\n]*(?:\n {0,3}\|[^\n]*)*")
+"""A run of contiguous lines that start with `|`."""
 
 
 class Block(NamedTuple):
@@ -26,63 +30,31 @@ class Block(NamedTuple):
     """Offset of its last line's end (its newline, or the end of the text)."""
 
 
-def _closes(m: re.Match[str], opening: str) -> bool:
-    """A closing fence: the opening's character, at least as many, nothing after."""
-    fence = m["fence"]
-    same = fence is not None and fence[0] == opening[0] and len(fence) >= len(opening)
-    return same and not m["info"].strip()
+def _closing(fence: str) -> re.Pattern[str]:
+    """A line closing `fence`: its character, at least as many, nothing after but blanks."""
+    return re.compile(rf"\n {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*(?=\n|\Z)")
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [m.end() for m in _CANDIDATE.finditer(text)]
-    return [0, *starts] if _LINE.match(text) else starts
-
-
-class _Scan:
-    """The fence and table run open while walking candidate lines in order."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.blocks: list[Block] = []
-        self.fence: tuple[str, int] | None = None  # the opening fence and its offset
-        self.table: Block | None = None
-
-    def line(self, pos: int) -> None:
-        end = self.text.find("\n", pos)
-        end = len(self.text) if end < 0 else end
-        m = _LINE.match(self.text, pos, end)
-        if self.fence is not None:
-            if m is not None and _closes(m, self.fence[0]):
-                self.blocks.append(Block(self.fence[1], end))
-                self.fence = None
-        elif m is not None and m["fence"] is None:
-            self._table_row(pos, end)
-        elif m is not None and not (m["fence"][0] == "`" and "`" in m["info"]):
-            self._close_table()  # (a backtick fence's info string has no backtick)
-            self.fence = (m["fence"], pos)
-
-    def _table_row(self, pos: int, end: int) -> None:
-        if self.table is not None and self.table.end + 1 == pos:  # the very next line
-            self.table = Block(self.table.start, end)
-        else:
-            self._close_table()
-            self.table = Block(pos, end)
-
-    def _close_table(self) -> None:
-        if self.table is not None:
-            self.blocks.append(self.table)
-            self.table = None
-
-    def done(self) -> list[Block]:
-        self._close_table()
-        if self.fence is not None:  # an unclosed fence runs to the end (CommonMark)
-            self.blocks.append(Block(self.fence[1], len(self.text)))
-        return sorted(self.blocks)
+def _block_at(text: str, pos: int) -> Block | None:
+    """The block that starts at line start `pos`, if one does."""
+    fence = _FENCE.match(text, pos)
+    if fence is None:
+        table = _TABLE.match(text, pos)
+        return None if table is None else Block(pos, table.end())
+    chars, info = fence.groups()
+    if chars[0] == "`" and "`" in info:  # not a fence: inline code
+        return None
+    close = _closing(chars).search(text, fence.end())
+    return Block(pos, len(text) if close is None else close.end())  # unclosed: to the end
 
 
 def find_blocks(text: str) -> list[Block]:
     """Fenced code blocks (fences included) and runs of lines starting with `|`, in order."""
-    scan = _Scan(text)
-    for pos in _line_starts(text):
-        scan.line(pos)
-    return scan.done()
+    blocks: list[Block] = []
+    after = 0
+    starts = chain((0,), (m.end() for m in _CANDIDATE.finditer(text)))
+    for pos in starts:
+        if pos >= after and (block := _block_at(text, pos)) is not None:
+            blocks.append(block)
+            after = block.end + 1
+    return blocks

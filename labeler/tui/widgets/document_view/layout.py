@@ -99,23 +99,49 @@ def _wrap_line(text: str, pos: int, end: int, width: int, rows: list[int]) -> No
         _wrap_glyphs(text, pos, end, width, rows)
 
 
+def _soft(text: str, pos: int, stop: int, width: int, rows: list[int]) -> int:
+    """Soft-wrap the lines that start in [pos, stop); return where the next line starts
+    (past the end when none does). The hot loop of a first paint: kept inline."""
+    while pos < stop:
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline
+        if end - pos > width:
+            if is_plain(text, pos, end):
+                _wrap_plain(text, pos, end, width, rows)
+            else:
+                _wrap_glyphs(text, pos, end, width, rows)
+        elif not is_plain(text, pos, end):
+            _wrap_glyphs(text, pos, end, width, rows)
+        pos = end + 1
+        if newline >= 0:
+            rows.append(pos)
+    return pos
+
+
+def _whole(text: str, block: Block, width: int, rows: list[int]) -> int:
+    """One row per line of a block (a line over the limit soft-wraps); as `_soft`."""
+    pos = block.start
+    while pos <= block.end:
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline
+        if end - pos > UNWRAPPED_LIMIT:
+            _wrap_line(text, pos, end, width, rows)
+        pos = end + 1
+        if newline >= 0:
+            rows.append(pos)
+    return pos
+
+
 def wrap(text: str, width: int, blocks: Sequence[Block] = ()) -> list[int]:
     """The first offset of every row when `text` is soft-wrapped at `width` cells; lines
     inside `blocks` (sorted) are one row each."""
     rows = [0]
-    pos = k = 0
-    while True:
-        newline = text.find("\n", pos)
-        end = len(text) if newline < 0 else newline
-        while k < len(blocks) and blocks[k].end < pos:
-            k += 1
-        whole = k < len(blocks) and blocks[k].start <= pos and end - pos <= UNWRAPPED_LIMIT
-        if not whole:
-            _wrap_line(text, pos, end, width, rows)
-        if newline < 0:
-            return rows
-        pos = newline + 1
-        rows.append(pos)
+    pos = 0
+    for block in blocks:
+        _soft(text, pos, block.start, width, rows)
+        pos = _whole(text, block, width, rows)
+    _soft(text, pos, len(text) + 1, width, rows)
+    return rows
 
 
 class Layout:
