@@ -2,7 +2,8 @@
 
 Only visible rows are drawn: the text is wrapped once into row offsets (`Layout`) and
 each row finds its highlights by bisect (`MarkIndex`), so a 2 MB document with thousands
-of spans paints as fast as a short one. The view never touches the store: adding,
+of spans paints as fast as a short one. Code and table lines stay whole, drawn through a
+window of cells that a per-block shift (`pan`) moves. The view never touches the store: adding,
 adjusting and dropping spans are messages the screen acts on.
 """
 
@@ -378,12 +379,13 @@ class DocumentView(ScrollView, can_focus=True):
             self.scroll_to(y=row - height + 1, animate=False)
 
     def action_pan(self, direction: int) -> None:
-        """Shift the cursor's block (or every block on screen) half a pane sideways."""
+        """Shift the cursor's block half a pane sideways, or, when the cursor is not in a
+        block on screen, every block on screen."""
         if self._layout is None:
             return
         blocks = self._blocks_on_screen(self._layout)
-        cursor_block = self._layout.block_of(self._layout.row_of(self.cursor))
-        for block in [cursor_block] if cursor_block is not None else blocks:
+        mine = self._layout.block_of(self._layout.row_of(self.cursor))
+        for block in [mine] if mine in blocks else blocks:
             self._pan(block, direction * max(1, self._cells() // 2))
         if not blocks:
             self.app.bell()
@@ -499,7 +501,7 @@ class DocumentView(ScrollView, can_focus=True):
                 self.pivot, self.cursor = start, end
                 self._changed()
 
-    def _row_under(self, event: events.MouseEvent) -> int | None:
+    def _block_under(self, event: events.MouseEvent) -> int | None:
         """The block of the row under the mouse, if it is an unwrapped row."""
         row = round(self.scroll_y) + event.get_content_offset_capture(self).y
         if self._layout is None or not 0 <= row < self._layout.rows:
@@ -507,7 +509,7 @@ class DocumentView(ScrollView, can_focus=True):
         return self._layout.block_of(row)
 
     def _wheel_sideways(self, event: events.MouseEvent, direction: int) -> None:
-        block = self._row_under(event)
+        block = self._block_under(event)
         if block is not None:
             self._pan(block, direction * pan.STEP)
             event.stop()

@@ -231,3 +231,14 @@ async def test_a_word_double_clicked_in_shifted_code_is_stored_as_drawn(tmp_path
         assert (span.start, span.end) == (TEXT.index("constant"), TEXT.index("constant") + 8)
         assert span.quote == TEXT[span.start : span.end] == "constant"
     store.close()
+
+
+async def test_a_text_file_gets_the_same_blocks_and_indented_prose_keeps_its_spaces() -> None:
+    notes = f"{TABLE}\n      an indented paragraph in a plain text file, long enough to wrap\n"
+    async with Host().run_test(size=SIZE) as pilot:
+        view_of(pilot).load("notes.txt", notes)
+        await pilot.pause()
+        rows = drawn(pilot)
+        assert rows[0] == TABLE[:58] + "›"
+        assert rows[1].startswith("      an indented paragraph")  # soft-wrapped, spaces kept
+        assert rows[2].startswith("enough to wrap")
