@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.pilot import Pilot
@@ -242,3 +243,19 @@ async def test_a_text_file_gets_the_same_blocks_and_indented_prose_keeps_its_spa
         assert rows[0] == TABLE[:58] + "›"
         assert rows[1].startswith("      an indented paragraph")  # soft-wrapped, spaces kept
         assert rows[2].startswith("enough to wrap")
+
+
+async def test_a_click_on_a_shifted_row_of_wide_characters_lands_on_the_one_drawn() -> None:
+    row = "| 日本語の表 | " + "x" * 60 + " | 東京の本社 |"
+    async with Host().run_test(size=SIZE) as pilot:
+        view = view_of(pilot)
+        view.load("wide.md", row + "\n")
+        view.go_to(len(row))
+        await pilot.pause()
+        line = drawn(pilot)[0]
+        assert line.startswith("‹") and line.rstrip().endswith("東京の本社 |")
+        x = cell_len(line[: line.index("本社")])  # the cell where 本 is drawn
+        await pilot.click(DocumentView, offset=(x, 0))
+        assert view.cursor == row.index("本社") and row[view.cursor] == "本"
+        await pilot.click(DocumentView, offset=(x + 1, 0))  # 本's second cell: still 本
+        assert view.cursor == row.index("本社")
