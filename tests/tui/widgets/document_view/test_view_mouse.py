@@ -15,7 +15,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.base import ThemedApp
-from labeler.tui.widgets.document_view import DocumentView
+from labeler.tui.widgets.document_view import DocumentView, Mark, Role
 from tests.tui.conftest import QUIET
 
 TABLE = (
@@ -259,3 +259,16 @@ async def test_a_click_on_a_shifted_row_of_wide_characters_lands_on_the_one_draw
         assert view.cursor == row.index("本社") and row[view.cursor] == "本"
         await pilot.click(DocumentView, offset=(x + 1, 0))  # 本's second cell: still 本
         assert view.cursor == row.index("本社")
+
+
+async def test_a_span_over_a_shifted_table_row_is_drawn_on_its_own_characters() -> None:
+    start = TEXT.index("Notes on it")
+    mark = Mark(start, start + len("Notes on it"), Role.CURRENT, 1, "q-0001", "ann")
+    async with Host().run_test(size=SIZE) as pilot:
+        view = view_of(pilot)
+        view.set_marks([mark])
+        await pilot.press("greater_than_sign", "greater_than_sign")  # to the table's end
+        strip = view.render_line(row_with(pilot, "Notes on it"))
+        span = view.get_component_rich_style("document-view--span-current", partial=True)
+        lit = "".join(s.text for s in strip if s.style and s.style.bgcolor == span.bgcolor)
+        assert lit == "Notes on it" == TEXT[mark.start : mark.end]
