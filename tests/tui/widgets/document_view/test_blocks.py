@@ -3,7 +3,11 @@ clipped to a window of cells and shifted, with offsets worked out by hand."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labeler.tui.widgets.document_view.blocks import Block, find_blocks
 from labeler.tui.widgets.document_view.layout import UNWRAPPED_LIMIT, Layout
@@ -99,3 +103,25 @@ def test_shifts_follow_an_offset_per_block_and_map_screen_cells_to_columns() -> 
     assert shifts.get(layout, 0, 4) == 6
     shifts.clear()
     assert shifts.get(layout, 1, 10) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="|`~ \n\tab日\u0301", max_size=200), st.integers(2, 12))
+def test_any_text_gives_whole_line_blocks_and_rows_that_cover_it(text: str, width: int) -> None:
+    blocks = find_blocks(text)
+    line_starts = {0, *(i + 1 for i, ch in enumerate(text) if ch == "\n")}
+    for before, after in pairwise(blocks):
+        assert before.end < after.start
+    for b in blocks:
+        assert b.start in line_starts and (b.end == len(text) or text[b.end] == "\n")
+    layout = Layout(text, width, blocks)
+    assert layout.starts == sorted(set(layout.starts)) and line_starts <= set(layout.starts)
+    for row in range(layout.rows):
+        start, end = layout.row_span(row)
+        block = layout.block_of(row)
+        if block is not None:  # a whole line of a block, and every cell maps into it
+            assert start in line_starts and blocks[block].start <= start <= blocks[block].end
+            for column in range(layout.row_cells(row) + 1):
+                assert start <= layout.offset_at(row, column) <= end
+            a, b, pad = layout.window(row, 1, width)
+            assert start <= a <= b <= end and pad in (0, 1, 2, 3)
