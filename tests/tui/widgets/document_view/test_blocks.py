@@ -123,5 +123,5 @@ def test_any_text_gives_whole_line_blocks_and_rows_that_cover_it(text: str, widt
             assert start in line_starts and blocks[block].start <= start <= blocks[block].end
             for column in range(layout.row_cells(row) + 1):
                 assert start <= layout.offset_at(row, column) <= end
-            a, b, pad = layout.window(row, 1, width)
-            assert start <= a <= b <= end and pad in (0, 1, 2, 3)
+            first, last, pad = layout.window(row, 1, width)
+            assert start <= first <= last <= end and pad in (0, 1, 2, 3)
