@@ -6,7 +6,8 @@ a key costs, synchronously: the handler (the widget action, or the screen's hand
 the widget's message, which commits to SQLite) plus painting every visible row of the
 document view through the line API (`render_line`, what the compositor calls). Pilot
 round trips are not used for those: Pilot waits for idleness in 20 ms sleeps, which
-would swamp millisecond figures. Baselines: an empty document for the first paint, a
+would swamp millisecond figures. A second 2 MB document mixes prose with wide tables and
+fenced code (drawn unwrapped). Baselines: an empty document for the first paint, a
 5 KB document for a cursor move and a page scroll, a cursor move for adding a span.
 Targets: ready ≤ 1 s, first paint ≤ 300 ms, repaint ≤ 16 ms median, add ≤ 50 ms.
 Run: pytest tests/benchmarks -o python_files='bench_*.py' -s
@@ -91,6 +92,25 @@ def prose(size: int, rng: random.Random) -> str:
     return "\n\n".join(parts)
 
 
+TABLE_ROW = "| {} | {} | {} days | {} | ${}.00 | {} and {} within {} days for every {} |"
+CODE_LINE = "    {}_{} = compute_{}({}, {}, limit={})  # {} {} {}"
+
+
+def markdown(size: int, rng: random.Random) -> str:
+    """Prose with a wide pipe table or a fenced code block after every fourth paragraph:
+    about half of its lines are drawn unwrapped."""
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        parts.append(prose(600, rng))
+        if len(parts) % 5 == 4:
+            template, fence = (TABLE_ROW, "") if rng.random() < 0.5 else (CODE_LINE, "```")
+            lines = [template.format(*rng.choices(WORDS, k=9)) for _ in range(rng.randint(5, 30))]
+            parts.append("\n".join([fence + "python", *lines, fence] if fence else lines))
+        total = sum(len(p) + 2 for p in parts)
+    return "\n\n".join(parts)
+
+
 def labelled_store(text: str, rng: random.Random) -> Store:
     """500 queries with 4 spans each; q-0001's spans sit in the first screenful."""
     store = Store.memory()
@@ -111,7 +131,10 @@ def world() -> tuple[Store, Corpus]:
     rng = random.Random(12)
     text = prose(SIZE, rng)
     small = prose(5_000, rng)
-    corpus = Corpus.from_texts({"big.md": text, "small.md": small, "void.md": ""})
+    tables = markdown(SIZE, random.Random(13))  # its own seed: the spans stay as they were
+    corpus = Corpus.from_texts(
+        {"big.md": text, "small.md": small, "void.md": "", "tables.md": tables}
+    )
     store = labelled_store(corpus.text("big.md"), rng)
     store.bind(corpus.doc_hashes)
     return store, corpus
@@ -186,7 +209,10 @@ async def test_first_paint_of_a_big_document(world: tuple[Store, Corpus]) -> Non
         big = statistics.median(first_paint("big.md") for _ in range(5))
         assert view.layout_rows > 40_000 and len(view.marks) > 0
         assert view.render_line(0).text.strip()  # real text was painted, not blank rows
+        tables = statistics.median(first_paint("tables.md") for _ in range(5))
+        assert view.render_line(0).text.strip()
     report("first paint, 2 MB document, 2,000 spans", big, "empty document", empty, "≤ 300 ms")
+    report("first paint, 2 MB Markdown, tables and code", tables, "empty", empty, "≤ 300 ms")
 
 
 async def test_repaint_after_cursor_move_and_page_scroll(world: tuple[Store, Corpus]) -> None:

@@ -1,6 +1,7 @@
 """The document view and the pure pieces it is built from, each testable without a screen.
 
-`widget` is the Textual widget; `layout` wraps text into rows, `motion` moves the cursor,
+`widget` is the Textual widget; `layout` wraps text into rows, leaving the lines of the
+code and table `blocks` whole, `pan` shifts those sideways, `motion` moves the cursor,
 `textnav` finds word and sentence edges, `paint` cuts a row into styled segments, and
 `marks` decides which spans to draw in which role. Screens import from here.
 """

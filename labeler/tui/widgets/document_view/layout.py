@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from rich.cells import split_graphemes
+
+from labeler.tui.widgets.document_view.blocks import Block
 
 TAB_CELLS = 4
 """A tab is drawn as this many spaces."""
@@ -83,11 +86,23 @@ def _wrap_glyphs(text: str, pos: int, end: int, width: int, rows: list[int]) -> 
             after_space = g.end
 
 
-def wrap(text: str, width: int) -> list[int]:
-    """The first offset of every row when `text` is soft-wrapped at `width` cells."""
-    rows = [0]
-    pos = 0
-    while True:
+UNWRAPPED_LIMIT = 2_000
+"""A block's line longer than this (code points) soft-wraps after all: drawing it whole
+would cost a walk along all of it on every frame."""
+
+
+def _wrap_line(text: str, pos: int, end: int, width: int, rows: list[int]) -> None:
+    plain = is_plain(text, pos, end)
+    if plain and end - pos > width:
+        _wrap_plain(text, pos, end, width, rows)
+    elif not plain:  # a short line may still be wide in cells
+        _wrap_glyphs(text, pos, end, width, rows)
+
+
+def _soft(text: str, pos: int, stop: int, width: int, rows: list[int]) -> int:
+    """Soft-wrap the lines that start in [pos, stop); return where the next line starts
+    (past the end when none does). The hot loop of a first paint: kept inline."""
+    while pos < stop:
         newline = text.find("\n", pos)
         end = len(text) if newline < 0 else newline
         if end - pos > width:
@@ -97,22 +112,52 @@ def wrap(text: str, width: int) -> list[int]:
                 _wrap_glyphs(text, pos, end, width, rows)
         elif not is_plain(text, pos, end):
             _wrap_glyphs(text, pos, end, width, rows)
-        if newline < 0:
-            return rows
-        pos = newline + 1
-        rows.append(pos)
+        pos = end + 1
+        if newline >= 0:
+            rows.append(pos)
+    return pos
+
+
+def _whole(text: str, block: Block, width: int, rows: list[int]) -> int:
+    """One row per line of a block (a line over the limit soft-wraps); as `_soft`."""
+    pos = block.start
+    while pos <= block.end:
+        newline = text.find("\n", pos)
+        end = len(text) if newline < 0 else newline
+        if end - pos > UNWRAPPED_LIMIT:
+            _wrap_line(text, pos, end, width, rows)
+        pos = end + 1
+        if newline >= 0:
+            rows.append(pos)
+    return pos
+
+
+def wrap(text: str, width: int, blocks: Sequence[Block] = ()) -> list[int]:
+    """The first offset of every row when `text` is soft-wrapped at `width` cells; lines
+    inside `blocks` (sorted) are one row each."""
+    rows = [0]
+    pos = 0
+    for block in blocks:
+        _soft(text, pos, block.start, width, rows)
+        pos = _whole(text, block, width, rows)
+    _soft(text, pos, len(text) + 1, width, rows)
+    return rows
 
 
 class Layout:
     """A text wrapped at a width: rows as offsets, and the mapping between offsets and cells."""
 
-    def __init__(self, text: str, width: int) -> None:
+    def __init__(self, text: str, width: int, blocks: Sequence[Block] = ()) -> None:
         self.text = text
         """The canonical text."""
         self.width = max(1, width)
-        """Most cells a row holds."""
-        self.starts = wrap(text, self.width)
+        """Most cells a soft-wrapped row holds."""
+        self.blocks = list(blocks)
+        """Runs of lines drawn unwrapped (one row per line), sorted."""
+        self.starts = wrap(text, self.width, self.blocks)
         """First offset of every row, ascending."""
+        self._block_starts = [b.start for b in self.blocks]
+        self._block_cells: dict[int, int] = {}
 
     @property
     def rows(self) -> int:
@@ -176,3 +221,45 @@ class Layout:
             return offset - 1
         inside = (g.start for g in glyphs(self.text, start, end) if g.start < offset <= g.end)
         return next(inside, offset - 1)
+
+    # -- rows drawn unwrapped ------------------------------------------------------------
+
+    def block_of(self, row: int) -> int | None:
+        """The index of the block a row is an unwrapped line of (None: a soft-wrapped row)."""
+        start = self.starts[row]
+        k = bisect_right(self._block_starts, start) - 1
+        if k < 0 or start > self.blocks[k].end:
+            return None
+        whole_start = start == 0 or self.text[start - 1] == "\n"
+        next_start = self.starts[row + 1] if row + 1 < self.rows else len(self.text) + 1
+        whole_end = self.text[next_start - 1 : next_start] in ("\n", "")
+        return k if whole_start and whole_end else None
+
+    def row_cells(self, row: int) -> int:
+        """Cells a row's text takes."""
+        start, end = self.row_span(row)
+        if is_plain(self.text, start, end):
+            return end - start
+        return sum(g.cells for g in glyphs(self.text, start, end))
+
+    def block_cells(self, block: int) -> int:
+        """Cells of a block's widest line (worked out once)."""
+        if block not in self._block_cells:
+            first, last = self.row_of(self.blocks[block].start), self.row_of(self.blocks[block].end)
+            self._block_cells[block] = max(self.row_cells(r) for r in range(first, last + 1))
+        return self._block_cells[block]
+
+    def window(self, row: int, lo: int, hi: int) -> tuple[int, int, int]:
+        """The offsets of the whole graphemes a row draws in cells [lo, hi), and the cells
+        left blank before the first (a wide character cut by `lo` is not drawn)."""
+        start, end = self.row_span(row)
+        if is_plain(self.text, start, end):
+            return min(start + lo, end), min(start + hi, end), 0
+        a, pad, used = end, 0, 0
+        for g in glyphs(self.text, start, end):
+            if used >= lo and a == end:
+                a, pad = g.start, used - lo
+            if used + g.cells > hi:
+                return a, g.start if a < end else a, pad
+            used += g.cells
+        return a, end, pad

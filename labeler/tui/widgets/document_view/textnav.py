@@ -95,6 +95,8 @@ def snap_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     if start == end:
         if start >= len(text) or text[start] == "\n":
             return start, end
+        if start > 0 and text[start].isspace() and not text[start - 1].isspace():
+            start -= 1  # the space right after a sentence is its end, as after a word
         end = start + 1
     return trim(text, sentence_start(text, start), sentence_end(text, end - 1))
 

@@ -2,7 +2,8 @@
 
 Only visible rows are drawn: the text is wrapped once into row offsets (`Layout`) and
 each row finds its highlights by bisect (`MarkIndex`), so a 2 MB document with thousands
-of spans paints as fast as a short one. The view never touches the store: adding,
+of spans paints as fast as a short one. Code and table lines stay whole, drawn through a
+window of cells that a per-block shift (`pan`) moves. The view never touches the store: adding,
 adjusting and dropping spans are messages the screen acts on.
 """
 
@@ -20,6 +21,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from labeler.tui.widgets.document_view import pan
+from labeler.tui.widgets.document_view.blocks import Block, find_blocks
 from labeler.tui.widgets.document_view.layout import Layout
 from labeler.tui.widgets.document_view.marks import Mark, MarkIndex, Role
 from labeler.tui.widgets.document_view.motion import target
@@ -51,6 +54,7 @@ class DocumentView(ScrollView, can_focus=True):
         "document-view--selection",
         "document-view--cursor",
         "document-view--match",
+        "document-view--edge",
     }
     DEFAULT_CSS = """
     DocumentView {
@@ -66,6 +70,7 @@ class DocumentView(ScrollView, can_focus=True):
         & > .document-view--selection { background: $selection; }
         & > .document-view--match { background: $match; }
         & > .document-view--cursor { text-style: reverse; }
+        & > .document-view--edge { color: $text-muted; text-style: bold; }
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -80,8 +85,8 @@ class DocumentView(ScrollView, can_focus=True):
         _move("ctrl+home", "top"),
         _move("ctrl+end", "bottom"),
         Binding("a", "add", "Add span", tooltip="Add the selection as evidence"),
-        Binding("w", "snap('word')", "Snap selection out to whole words", show=False),
-        Binding("s", "snap('sentence')", "Snap selection out to sentences", show=False),
+        Binding("w", "snap('word')", "Snap to whole words, or double-click", show=False),
+        Binding("s", "snap('sentence')", "Snap to sentences, or triple-click", show=False),
         Binding("escape", "clear", "Clear selection and find", show=False),
         Binding("n", "next_span(True)", "Next span of this query (all documents)", show=False),
         Binding("N", "next_span(False)", "Previous span", show=False),
@@ -91,6 +96,8 @@ class DocumentView(ScrollView, can_focus=True):
         Binding("}", "nudge('end', 1)", "Move span end right", show=False),
         Binding("r", "redraw", "Redraw the span as the selection", show=False),
         Binding("x,delete", "drop", "Delete span", show=False),
+        Binding("less_than_sign", "pan(-1)", "Shift code or table left", show=False),
+        Binding("greater_than_sign", "pan(1)", "Shift code or table right", show=False),
     ]
 
     @dataclass
@@ -174,6 +181,8 @@ class DocumentView(ScrollView, can_focus=True):
         self._center_pending = False
         self._styles: dict[str, Style] = {}
         self._width = 0
+        self._blocks: list[Block] = []
+        self._shifts = pan.Shifts()
 
     # -- attributes set by the screen ----------------------------------------------------
 
@@ -182,6 +191,8 @@ class DocumentView(ScrollView, can_focus=True):
         if self.doc_id is not None:
             self._places[self.doc_id] = (self.cursor, round(self.scroll_y))
         self.doc_id, self.text = doc_id, text
+        self._blocks = find_blocks(text)
+        self._shifts.clear()
         self.cursor, top = self._places.get(doc_id, (0, 0))
         self.pivot, self._matches, self._match_ends, self._goal = None, [], [], None
         self._layout = None
@@ -250,7 +261,7 @@ class DocumentView(ScrollView, can_focus=True):
         width = self._text_width()
         self._width = width + 1
         if self._layout is None or self._layout.width != width:
-            self._layout = Layout(self.text, width)
+            self._layout = Layout(self.text, width, self._blocks)
         self.virtual_size = Size(width + 1, self._layout.rows)
         self.refresh()
 
@@ -276,11 +287,33 @@ class DocumentView(ScrollView, can_focus=True):
         layout = self._layout
         if layout is None or row >= layout.rows:
             return Strip.blank(width, base)
+        block = layout.block_of(row)
+        if block is not None:
+            return self._unwrapped_line(layout, row, block)
         start, end = layout.row_span(row)
         segments = row_segments(self.text, start, end, self._layers(start, end), base)
         if self.cursor == end and layout.row_of(end) == row:
             segments.append(Segment(" ", base + self._style("document-view--cursor")))
         return Strip(segments).crop_extend(0, width, base)
+
+    def _unwrapped_line(self, layout: Layout, row: int, block: int) -> Strip:
+        """A code or table line, shifted and clipped: the first cell holds `‹` when
+        shifted, the last `›` when the line goes on."""
+        base, edge, cells = self._base_style(), self._style("document-view--edge"), self._cells()
+        shift = self._shifts.get(layout, block, cells)
+        start, end = layout.row_span(row)
+        a, b, pad = layout.window(row, pan.first_shown(shift), shift + cells)
+        segments = [Segment(pan.LEFT_EDGE if end > start else " ", base + edge)] if shift else []
+        segments.append(Segment(" " * pad, base))
+        segments += row_segments(self.text, a, b, self._layers(a, b), base)
+        if self.cursor == end == b:
+            segments.append(Segment(" ", base + self._style("document-view--cursor")))
+        tail = Segment(pan.RIGHT_EDGE, base + edge) if b < end else Segment(" ", base)
+        return Strip([*Strip(segments).crop_extend(0, cells, base), tail])
+
+    def _cells(self) -> int:
+        """Cells an unwrapped row shows text in (the last holds `›`)."""
+        return max(2, self._width - 1)
 
     def _style(self, component: str) -> Style:
         if component not in self._styles:
@@ -335,6 +368,7 @@ class DocumentView(ScrollView, can_focus=True):
         if self._layout is None:
             self._center_pending = self._center_pending or center
             return
+        self._shifts.show(self._layout, self.cursor, self._cells())
         row = self._layout.row_of(self.cursor)
         top, height = round(self.scroll_y), max(1, self.scrollable_content_region.height)
         if center and not top <= row < top + height:
@@ -343,6 +377,28 @@ class DocumentView(ScrollView, can_focus=True):
             self.scroll_to(y=row, animate=False)
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False)
+
+    def action_pan(self, direction: int) -> None:
+        """Shift the cursor's block half a pane sideways, or, when the cursor is not in a
+        block on screen, every block on screen."""
+        if self._layout is None:
+            return
+        blocks = self._blocks_on_screen(self._layout)
+        mine = self._layout.block_of(self._layout.row_of(self.cursor))
+        for block in [mine] if mine in blocks else blocks:
+            self._pan(block, direction * max(1, self._cells() // 2))
+        if not blocks:
+            self.app.bell()
+
+    def _blocks_on_screen(self, layout: Layout) -> list[int]:
+        top = round(self.scroll_y)
+        rows = range(top, min(layout.rows, top + self.scrollable_content_region.height))
+        return sorted({b for b in map(layout.block_of, rows) if b is not None})
+
+    def _pan(self, block: int, delta: int) -> None:
+        if self._layout is not None:
+            self._shifts.move(self._layout, block, delta, self._cells())
+            self.refresh()
 
     def _changed(self, *, scroll: bool = True, center: bool = False) -> None:
         if scroll:
@@ -427,10 +483,50 @@ class DocumentView(ScrollView, can_focus=True):
     # -- mouse ---------------------------------------------------------------------------
 
     def _offset_at(self, event: events.MouseEvent) -> int:
+        """The offset under the mouse; on a shifted row, the column under it is shifted."""
         where = event.get_content_offset_capture(self)
-        if self._layout is None:
+        layout = self._layout
+        if layout is None:
             return self.cursor
-        return self._layout.offset_at(round(self.scroll_y) + where.y, where.x)
+        row = min(max(round(self.scroll_y) + where.y, 0), layout.rows - 1)
+        return layout.offset_at(row, self._shifts.column(layout, row, where.x, self._cells()))
+
+    def on_click(self, event: events.Click) -> None:
+        """A double click selects the word under the mouse, a triple click its sentence,
+        as `w` and `s` would with the cursor there (the mouse down put it there)."""
+        if event.button == 1 and event.chain in (2, 3):
+            snap = snap_word if event.chain == 2 else snap_sentence
+            start, end = snap(self.text, self.cursor, self.cursor)
+            if start < end:  # on white space or a blank line: the cursor stays, no selection
+                self.pivot, self.cursor = start, end
+                self._changed()
+
+    def _block_under(self, event: events.MouseEvent) -> int | None:
+        """The block of the row under the mouse, if it is an unwrapped row."""
+        row = round(self.scroll_y) + event.get_content_offset_capture(self).y
+        if self._layout is None or not 0 <= row < self._layout.rows:
+            return None
+        return self._layout.block_of(row)
+
+    def _wheel_sideways(self, event: events.MouseEvent, direction: int) -> None:
+        block = self._block_under(event)
+        if block is not None:
+            self._pan(block, direction * pan.STEP)
+            event.stop()
+
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
+        self._wheel_sideways(event, 1)
+
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
+        self._wheel_sideways(event, -1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        if event.shift:  # shift+wheel scrolls sideways, as in most editors
+            self._wheel_sideways(event, 1)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        if event.shift:
+            self._wheel_sideways(event, -1)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if event.button != 1:

@@ -62,3 +62,10 @@ def test_find_all_finds_whole_characters_only() -> None:
     # q with a dot above has no precomposed form: `q` alone is not a match inside it.
     assert find_all("q\u0307 q and \U0001f469\u200d\U0001f467", "q") == [(3, 4)]
     assert find_all("q\u0307 q", "q\u0307") == [(0, 2)]
+
+
+def test_snap_sentence_from_the_space_after_a_sentence_takes_that_sentence() -> None:
+    # The cursor on the space after "days." (20) means the sentence it ends, not two.
+    assert snap_sentence(TEXT, 20, 20) == (0, 20)
+    # Indentation before a sentence belongs to the sentence after it.
+    assert snap_sentence("x.\n    Indented here.", 4, 4) == (7, 21)
