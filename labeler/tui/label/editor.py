@@ -54,6 +54,8 @@ class Editor:
         """What the last span edit should be flagged with (nesting, overlap), if anything."""
         self.trim = trim
         """Leave edge whitespace out of a span being added."""
+        self.relabelled: str | None = None
+        """Said after an evidence edit that took a query's review back (it is labelled)."""
         self.blocked: str | None = None
         """Why span edits are refused now (spans wait for review), None: they are not."""
 
@@ -81,19 +83,27 @@ class Editor:
             raise LabelError("the selection holds only whitespace", file=doc, offset=start)
         start, end = kept
         span = Span.from_text(text, doc, start, end, annotator=self.annotator)
-        before = self.store.query(query_id)
+        before = self.store.query(query_id).status
         saved = self.store.add_span(query_id, span, text, annotator=self.annotator)
-        edit: Edit = SpanAdded(query_id, saved)
-        if before.status is Status.DRAFT:
-            now = self.store.query(query_id)
-            self.store.update_query(
-                query_id, annotator=self.annotator, seen=now, status=Status.LABELLED
-            )
-            moved = QueryChanged(query_id, {"status": Status.DRAFT}, {"status": Status.LABELLED})
-            edit = Together(edit, moved)
-        self.history.record(edit)
+        self.history.record(self._relabelled(query_id, before, SpanAdded(query_id, saved)))
         self._flag(query_id, saved)
         return saved
+
+    def _relabelled(self, query_id: str, before: Status, edit: Edit) -> Edit:
+        """After an evidence edit: a draft's first span, or changed evidence under a review
+        (the review no longer covers it), makes the query `labelled`, in the same undo step."""
+        self.relabelled = None
+        if before not in (Status.DRAFT, Status.REVIEWED):
+            return edit
+        now = self.store.query(query_id)
+        self.store.update_query(
+            query_id, annotator=self.annotator, seen=now, status=Status.LABELLED
+        )
+        if before is Status.REVIEWED:
+            self.relabelled = f"{query_id} was reviewed; its evidence changed: labelled again"
+        return Together(
+            edit, QueryChanged(query_id, {"status": before}, {"status": Status.LABELLED})
+        )
 
     def _flag(self, query_id: str, span: Span) -> None:
         """Say when a span just made nests in or overlaps another of its query (§3)."""
@@ -109,6 +119,7 @@ class Editor:
         """
         self._check_open()
         query_id, old = self.store.live_span(span_id)  # deleted since: says by whom
+        status = self.store.query(query_id).status
         before = seen or (old.start, old.end)
         text = self.corpus.text(old.doc)
         start = snap(text, start, forward=start > before[0])
@@ -119,14 +130,19 @@ class Editor:
             span_id, start, end, text, annotator=self.annotator, expected=before
         )
         edges = (new.start, new.end)
-        self.history.record(SpanMoved(query_id, span_id, old.doc, before, edges))
+        moved = SpanMoved(query_id, span_id, old.doc, before, edges)
+        self.history.record(self._relabelled(query_id, status, moved) if status is Status.REVIEWED
+                            else moved)  # fmt: skip
         self._flag(query_id, new)
         return new
 
     def delete_span(self, span_id: int, *, seen: tuple[int, int] | None = None) -> tuple[str, Span]:
         self._check_open()
         query_id, old = self.store.delete_span(span_id, annotator=self.annotator, expected=seen)
-        self.history.record(SpanDeleted(query_id, old))
+        reviewed = self.store.query(query_id).status is Status.REVIEWED
+        deleted = SpanDeleted(query_id, old)
+        self.history.record(self._relabelled(query_id, Status.REVIEWED, deleted) if reviewed
+                            else deleted)  # fmt: skip
         return query_id, old
 
     def add_query(self, text: str, **fields: Any) -> Query:

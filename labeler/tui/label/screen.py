@@ -81,7 +81,9 @@ class LabelScreen(Screen[None]):
         Binding("S", "cycle_status", "Status"),
         Binding("p", "pattern", "Pattern", show=False),
         Binding("l", "slices", "Slices", show=False),
-        Binding("ctrl+z", "undo", "Undo"),
+        Binding(
+            "ctrl+z", "undo", "Undo", tooltip="Undo (moves of one span's edges in a row: one step)"
+        ),
         Binding("ctrl+y", "redo", "Redo", show=False),
         Binding("o", "open_document", "Docs"),
         Binding("A", "toggle_abstain", "Abstain", show=False),
@@ -376,6 +378,9 @@ class LabelScreen(Screen[None]):
         self._refresh_query(query_id)
         if self.editor.warning:
             self.notify(self.editor.warning, title="Overlapping spans", severity="warning")
+        if self.editor.relabelled:
+            self.notify(self.editor.relabelled, title="Review taken back", severity="warning")
+            self.editor.relabelled = None
         return True
 
     def _conflict(
@@ -606,9 +611,16 @@ class LabelScreen(Screen[None]):
         self.app.push_screen(PromptScreen("Find in document", self._needle), find)
 
     def action_go_to(self) -> None:
-        def go(offset: str | None) -> None:
-            if offset:
-                self.view.go_to(int(offset))
-                self.view.focus()
+        def go(typed: str | None) -> None:
+            digits = (typed or "").replace(",", "").replace("_", "").replace(" ", "")
+            if not digits:
+                return
+            offset, end = int(digits), len(self.view.text)
+            if offset > end:
+                self.notify(f"{self.view.doc_id} holds {end:,} code points: went to its end",
+                            title="Go to offset", severity="warning")  # fmt: skip
+            self.view.go_to(min(offset, end))
+            self.view.focus()
 
-        self.app.push_screen(PromptScreen("Go to offset", restrict=r"[0-9]*"), go)
+        prompt = PromptScreen("Go to offset (as the cursor bar shows it)", restrict=r"[0-9,_ ]*")
+        self.app.push_screen(prompt, go)

@@ -36,10 +36,34 @@ class ReviewScreen(Screen[None]):
     CSS_PATH = "review.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,a", "accept", "Accept", priority=True, key_display="⏎"),
-        Binding("left_square_bracket", "edge('start', -1)", "Edges", key_display="[]{}"),
-        Binding("right_square_bracket", "edge('start', 1)", "Start ▸", show=False),
-        Binding("left_curly_bracket", "edge('end', -1)", "End ◂", show=False),
-        Binding("right_curly_bracket", "edge('end', 1)", "End ▸", show=False),
+        Binding(
+            "left_square_bracket",
+            "edge('start', -1)",
+            "Edges",
+            key_display="[]{}",
+            tooltip="Start one word left (] right, { } the end)",
+        ),
+        Binding(
+            "right_square_bracket",
+            "edge('start', 1)",
+            "Start ▸",
+            show=False,
+            tooltip="Start one word right",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "edge('end', -1)",
+            "End ◂",
+            show=False,
+            tooltip="End one word left",
+        ),
+        Binding(
+            "right_curly_bracket",
+            "edge('end', 1)",
+            "End ▸",
+            show=False,
+            tooltip="End one word right",
+        ),
         Binding("o", "orphan", "Orphan"),
         Binding("s", "skip", "Skip"),
         Binding("ctrl+z", "undo", "Undo"),

@@ -1,7 +1,8 @@
 """The keys, listed from the bindings themselves so the help can never drift from them.
 
 Cursor movements are many bindings with one meaning, so they are summed up in one row
-(their keys listed); every other binding gets a row with its own description.
+(their keys listed); every other binding gets a row with its tooltip, else its description
+(a footer word such as "Edges" has the whole sentence in its tooltip).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def keys_table(
             table.add_row(*MOVES)
         for b in bindings:
             if isinstance(b, Binding) and b.description and b not in moves:
-                table.add_row(" ".join(show(k.strip()) for k in b.key.split(",")), b.description)
+                keys = " ".join(show(k.strip()) for k in b.key.split(","))
+                table.add_row(keys, b.tooltip or b.description)  # the footer's word is short
     return table
 
 
