@@ -81,9 +81,8 @@ class LabelScreen(Screen[None]):
         Binding("S", "cycle_status", "Status"),
         Binding("p", "pattern", "Pattern", show=False),
         Binding("l", "slices", "Slices", show=False),
-        Binding(
-            "ctrl+z", "undo", "Undo", tooltip="Undo (moves of one span's edges in a row: one step)"
-        ),
+        # Not in the footer (every editor's key): at 80 columns `? Keys` then stays on it.
+        Binding("ctrl+z", "undo", "Undo", show=False, tooltip="Undo (a run of moves: one step)"),
         Binding("ctrl+y", "redo", "Redo", show=False),
         Binding("o", "open_document", "Docs"),
         Binding("A", "toggle_abstain", "Abstain", show=False),
