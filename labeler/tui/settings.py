@@ -1,4 +1,5 @@
-"""Run-time settings of the app that tests and benchmarks change (blinking, polling).
+"""Run-time settings of the app that tests and benchmarks change (blinking, polling, the
+suggestions' embedder).
 
 Snapshot tests need a cursor that does not blink and Pilot tests a short poll; both are
 settings handed to the app, not patches of Textual internals. Widgets read them through
@@ -21,6 +22,8 @@ class Settings:
     """Whether text inputs blink their cursor (off for snapshots)."""
     poll_interval: float = 1.0
     """Seconds between checks for other annotators' changes."""
+    suggest_embedding: str | None = "minilm"
+    """The embedding suggested evidence fuses with BM25 (None: lexical only)."""
 
 
 @runtime_checkable
