@@ -64,7 +64,7 @@ def ranks(s: Suggestion) -> str:
 def suggestion_prompt(n: int, s: Suggestion) -> Text:
     """Rank, score, document and offsets, then the sentence, on one line."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    line.append(f"{n:>2}. {s.score:.3g} ", style="bold")
+    line.append(f"{n:>2}. {s.score:>7.4f} ", style="bold")
     line.append(f"{s.doc} {s.start}–{s.end} ", style="dim")
     line.append_text(marked(s, flat=True))
     return line
@@ -72,7 +72,7 @@ def suggestion_prompt(n: int, s: Suggestion) -> Text:
 
 def preview(s: Suggestion) -> Text:
     """The whole highlighted sentence, wrapped, under the list."""
-    out = Text(f"{s.doc} {s.start}–{s.end} · score {s.score:.4g} · {ranks(s)}\n", style="dim")
+    out = Text(f"{s.doc} {s.start}–{s.end} · score {s.score:.4f} · {ranks(s)}\n", style="dim")
     out.append_text(marked(s))
     return out
 
@@ -137,6 +137,7 @@ class SuggestScreen(ModalScreen[Picked | None]):
             listing.add_option(Option(Text("no sentence shares the query's words", style="dim")))
         else:
             listing.highlighted = 0
+            self.query_one("#preview", Static).update(preview(found[0]))  # a new list: its first
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:
