@@ -23,6 +23,8 @@ RRF_K = 60
 """Reciprocal-rank fusion's damping constant (the paper's value)."""
 DENSE_DEPTH = 100
 """Embedding ranks taken into the fusion (the rest add nothing measurable)."""
+EMBED_BATCH = 32
+"""Sentences embedded per call; a build can stop between calls (well under a second)."""
 
 
 def rrf(ranks: list[int | None], k: int = RRF_K) -> float:
@@ -57,38 +59,68 @@ class Suggester:
                 for i in best]  # fmt: skip
 
 
-def with_embeddings(index: SentenceIndex, embedder: Embedder) -> Suggester:
-    """Embed every sentence once; the suggester then fuses both ranks."""
-    texts = [index.text(i) for i in range(len(index))]
-    vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
-    return Suggester(index, embedder, vectors, f"lexical + {embedder.model_id}")
-
-
+Stop = Callable[[], bool]
+"""Asked between batches: True stops the build (the screen closed, the app is quitting)."""
 EmbedderFactory = Callable[[], Embedder]
 """Loads the embedder; raises SpanlabError (or an OS error) when it is not at hand."""
+UNAVAILABLE = (SpanlabError, OSError, RuntimeError, ImportError)
+"""What a model that cannot load or run raises: the suggester then ranks lexically."""
 
 
-def build_suggester(index: SentenceIndex, load: EmbedderFactory | None) -> Suggester:
-    """Fused when `load` gives an embedder that works, else lexical with the reason."""
-    if load is None:
-        return Suggester(index, note="lexical only (no embedding configured)")
-    try:
-        return with_embeddings(index, load())
-    except (SpanlabError, OSError, RuntimeError, ImportError) as exc:
-        reason = exc.message if isinstance(exc, SpanlabError) else str(exc)
-        return Suggester(index, note=f"lexical only (embedder unavailable: {reason})")
+def never() -> bool:
+    return False
+
+
+class SentenceEmbedding:
+    """The sentence vectors of an index, embedded a batch at a time so that a build can
+    stop between batches and resume where it stopped."""
+
+    def __init__(self, index: SentenceIndex, embedder: Embedder) -> None:
+        self.index = index
+        """Whose sentences are embedded."""
+        self.embedder = embedder
+        """The model, loaded once for the whole build."""
+        self._parts: list[Vectors] = []
+        self._done = 0
+
+    def run(self, stop: Stop = never) -> Suggester | None:
+        """The fused suggester once every sentence is embedded; None when `stop` said so."""
+        while self._done < len(self.index):
+            if stop():
+                return None
+            upto = min(self._done + EMBED_BATCH, len(self.index))
+            texts = [self.index.text(i) for i in range(self._done, upto)]
+            self._parts.append(self.embedder.embed(texts))
+            self._done = upto
+        dim = self.embedder.dim
+        vectors = np.concatenate(self._parts) if self._parts else np.zeros((0, dim), np.float32)
+        return Suggester(self.index, self.embedder, vectors, f"lexical + {self.embedder.model_id}")
+
+
+def with_embeddings(index: SentenceIndex, embedder: Embedder) -> Suggester:
+    """Embed every sentence; the suggester then fuses both ranks."""
+    built = SentenceEmbedding(index, embedder).run()
+    assert built is not None  # `never` stops
+    return built
+
+
+def unavailable(index: SentenceIndex, exc: BaseException) -> Suggester:
+    """A lexical suggester saying why the embedder could not help."""
+    reason = exc.message if isinstance(exc, SpanlabError) else str(exc)
+    return Suggester(index, note=f"lexical only (embedder unavailable: {reason})")
 
 
 class SuggesterCache:
     """Suggesters by (corpus hash, embedding name): a second ask is free.
 
-    Two asks at once build once; the lexical index has its own lock, so it is at hand
-    while the sentences are being embedded.
+    Two asks at once build once; a stopped build resumes on the next ask. The lexical
+    index has its own lock, so it is at hand while the sentences are being embedded.
     """
 
     def __init__(self) -> None:
         self._indexes: dict[str, SentenceIndex] = {}
         self._built: dict[tuple[str, str | None], Suggester] = {}
+        self._builds: dict[tuple[str, str | None], SentenceEmbedding] = {}
         self._index_lock = threading.Lock()
         self._lock = threading.Lock()
 
@@ -103,13 +135,35 @@ class SuggesterCache:
         """A lexical suggester over the cached index (to show while embeddings build)."""
         return Suggester(self.index(corpus), note="lexical")
 
-    def get(self, corpus: Corpus, name: str | None, load: EmbedderFactory | None) -> Suggester:
-        """The suggester of `corpus` with embedding `name` (loaded by `load`), built once."""
+    def get(
+        self, corpus: Corpus, name: str | None, load: EmbedderFactory | None, stop: Stop = never
+    ) -> Suggester | None:
+        """The suggester of `corpus` with embedding `name` (loaded by `load`; None: lexical
+        only), built once; None when `stop` stopped the build (the next ask resumes it)."""
         key = (corpus.hash, name)
         with self._lock:
             if key not in self._built:
-                self._built[key] = build_suggester(self.index(corpus), load)
+                built = self._build(key, self.index(corpus), load, stop)
+                if built is None:
+                    return None
+                self._built[key] = built
             return self._built[key]
+
+    def _build(
+        self, key: tuple[str, str | None], index: SentenceIndex, load: EmbedderFactory | None,
+        stop: Stop,
+    ) -> Suggester | None:  # fmt: skip
+        if load is None:
+            return Suggester(index, note="lexical only (no embedding configured)")
+        try:
+            if key not in self._builds:
+                self._builds[key] = SentenceEmbedding(index, load())
+            built = self._builds[key].run(stop)
+        except UNAVAILABLE as exc:
+            built = unavailable(index, exc)
+        if built is not None:
+            self._builds.pop(key, None)
+        return built
 
     def ready(self, corpus: Corpus, name: str | None) -> Suggester | None:
         """The suggester if it is built already (without waiting for one being built)."""

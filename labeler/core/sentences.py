@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
 import regex
 
@@ -53,11 +54,17 @@ def word_terms(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
     yields each of them with the word's offsets.
     """
     for m in _WORD.finditer(text, start, len(text) if end is None else end):
-        for term in _ALNUM.findall(fold(m.group())):
-            if term not in STOPWORDS:
-                yield m.start(), m.end(), term
+        for term in _folded(m.group()):
+            yield m.start(), m.end(), term
+
+
+@lru_cache(maxsize=1 << 16)
+def _folded(word: str) -> tuple[str, ...]:
+    """A word's terms (a corpus repeats its words, so each is folded once)."""
+    found = [word.lower()] if word.isascii() else _ALNUM.findall(fold(word))
+    return tuple(t for t in found if t not in STOPWORDS)
 
 
 def terms(text: str) -> list[str]:
     """The folded words of `text` without stop words, in order."""
-    return [t for _s, _e, t in word_terms(text)]
+    return [t for word in _WORD.findall(text) for t in _folded(word)]

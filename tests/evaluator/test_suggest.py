@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from evaluator.embedding.base import Progress, Vectors, l2_normalize
+from evaluator.retrieval import suggest
 from evaluator.retrieval.suggest import (
     RRF_K,
     SuggesterCache,
-    build_suggester,
     first_hit,
     rrf,
     with_embeddings,
@@ -77,14 +77,35 @@ def test_without_an_embedder_it_ranks_lexically_and_says_why(index: SentenceInde
     def missing() -> ConceptEmbedder:
         raise ConfigError("the embedding model needs the package x, which is not installed")
 
-    suggester = build_suggester(index, missing)
-    assert suggester.vectors is None
+    corpus = index.corpus
+    suggester = SuggesterCache().get(corpus, "minilm", missing)
+    assert suggester is not None and suggester.vectors is None
     assert suggester.note == (
         "lexical only (embedder unavailable: "
         "the embedding model needs the package x, which is not installed)"
     )
     assert suggester.suggest("refunds", 5) == index.suggest("refunds", 5)
-    assert build_suggester(index, None).note == "lexical only (no embedding configured)"
+    lexical = SuggesterCache().get(corpus, None, None)
+    assert lexical is not None and lexical.note == "lexical only (no embedding configured)"
+
+
+def test_a_stopped_build_resumes_where_it_stopped(
+    index: SentenceIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suggest, "EMBED_BATCH", 3)
+    cache, model, asked = SuggesterCache(), ConceptEmbedder(), []
+
+    def stop_after_one_batch() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    assert cache.get(index.corpus, "concepts", lambda: model, stop_after_one_batch) is None
+    assert model.calls == [3] and cache.ready(index.corpus, "concepts") is None
+    resumed = cache.get(index.corpus, "concepts", lambda: model)
+    assert model.calls == [3, 1]  # the fourth sentence only
+    whole = with_embeddings(index, ConceptEmbedder())
+    assert resumed is not None and resumed.vectors is not None and whole.vectors is not None
+    assert np.array_equal(resumed.vectors, whole.vectors)
 
 
 def test_a_blank_query_suggests_nothing_even_with_embeddings(index: SentenceIndex) -> None:
@@ -96,12 +117,14 @@ def test_the_cache_builds_once_per_corpus_and_embedding() -> None:
     cache, model = SuggesterCache(), ConceptEmbedder()
     assert cache.ready(corpus, "concepts") is None
     first = cache.get(corpus, "concepts", lambda: model)
+    assert first is not None
     assert cache.get(corpus, "concepts", lambda: model) is first
     assert cache.ready(corpus, "concepts") is first
     assert model.calls == [4]  # the four sentences, embedded once
     assert cache.lexical(corpus).index is first.index  # one sentence index per corpus
     other = Corpus.from_texts({"billing.md": TEXT + "More.\n"})
-    assert cache.get(other, "concepts", lambda: model).index is not first.index
+    second = cache.get(other, "concepts", lambda: model)
+    assert second is not None and second.index is not first.index
 
 
 def test_first_hit_is_the_first_suggestion_overlapping_evidence(index: SentenceIndex) -> None:

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from evaluator.embedding import load_embedder
-from evaluator.retrieval.suggest import Suggester, SuggesterCache
+from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache
 from labeler.core.corpus import Corpus
 from labeler.core.suggest import Suggestion
 
@@ -32,6 +32,8 @@ LIMIT = 10
 """Suggestions listed."""
 MARK = "bold underline"
 """How a query word is shown inside a suggestion."""
+Build = Callable[[Stop], Suggester | None]
+"""Builds (or finds) a suggester in the worker thread; None when it was stopped."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,8 @@ class SuggestScreen(ModalScreen[Picked | None]):
         self,
         query_id: str,
         text: str,
-        quick: Callable[[], Suggester],
-        full: Callable[[], Suggester] | None = None,
+        quick: Build,
+        full: Build | None = None,
     ) -> None:
         """`quick` ranks at once (lexical); `full`, when given, ranks better once built."""
         super().__init__()
@@ -118,11 +120,11 @@ class SuggestScreen(ModalScreen[Picked | None]):
     def rank(self) -> None:
         worker = get_current_worker()
         for n, step in enumerate(self._steps, 1):
-            suggester = step()
+            suggester = step(lambda: worker.is_cancelled)
+            if suggester is None or worker.is_cancelled:
+                return  # closed (or the app quits) while the sentences were embedded
             found = suggester.suggest(self._query[1], LIMIT)
             note = suggester.note + ("; embedding the sentences…" if n < len(self._steps) else "")
-            if worker.is_cancelled:
-                return
             self.app.call_from_thread(self.show, found, note)
 
     def show(self, found: list[Suggestion], note: str) -> None:
@@ -170,13 +172,13 @@ class Suggestions:
     def screen(self, query_id: str, text: str, embedding: str | None) -> SuggestScreen:
         """A screen for one query: lexical at once, then fused once `embedding` is built."""
         corpus, cache = self.corpus, self.cache
-        if embedding is None:
-            return SuggestScreen(query_id, text, lambda: cache.get(corpus, None, None))
         ready = cache.ready(corpus, embedding)
         if ready is not None:
-            return SuggestScreen(query_id, text, lambda: ready)
+            return SuggestScreen(query_id, text, lambda stop: ready)
+        if embedding is None:
+            return SuggestScreen(query_id, text, lambda stop: cache.get(corpus, None, None))
 
-        def full() -> Suggester:
-            return cache.get(corpus, embedding, lambda: load_embedder(embedding))
+        def full(stop: Stop) -> Suggester | None:
+            return cache.get(corpus, embedding, lambda: load_embedder(embedding), stop)
 
-        return SuggestScreen(query_id, text, lambda: cache.lexical(corpus), full)
+        return SuggestScreen(query_id, text, lambda stop: cache.lexical(corpus), full)
