@@ -101,8 +101,9 @@ async def test_a_second_press_reuses_the_index(lexical_app: SpanlabApp) -> None:
         label = app.screen_stack[0]
         assert isinstance(label, LabelScreen)
         cache = label.suggestions.cache
-        assert cache.ready(label.editor.corpus, None) is not None
-        assert len(cache._indexes) == 1
+        built = cache.ready(label.editor.corpus, None)
+        assert built is not None and built.index is cache.index(label.editor.corpus)
+        assert isinstance(app.screen, SuggestScreen) and app.screen.suggestions
 
 
 async def test_without_a_query_e_says_what_to_do(
