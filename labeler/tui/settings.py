@@ -1,4 +1,5 @@
-"""Run-time settings of the app that tests and benchmarks change (blinking, polling).
+"""Run-time settings of the app that tests and benchmarks change (blinking, polling, the
+suggestions' embedder).
 
 Snapshot tests need a cursor that does not blink and Pilot tests a short poll; both are
 settings handed to the app, not patches of Textual internals. Widgets read them through
@@ -23,6 +24,8 @@ class Settings:
     """Seconds between checks for other annotators' changes."""
     corpus_interval: float = 2.0
     """Seconds between looks at the corpus folder (when the app watches it)."""
+    suggest_embedding: str | None = "minilm"
+    """The embedding suggested evidence fuses with BM25 (None: lexical only)."""
 
 
 @runtime_checkable

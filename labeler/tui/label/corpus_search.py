@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, process
 
 from labeler.core.corpus import Corpus
+from labeler.core.sentences import fold as fold
+from labeler.core.sentences import sentences as sentences
+from labeler.core.sentences import terms
 
 WORD_CUTOFF = 80
 """Least `fuzz.ratio` for a corpus word to count as one of the query's words."""
@@ -35,14 +37,8 @@ SENTENCES_PER_WINDOW = 2
 _LINE = re.compile(r"[^\n]+")
 _RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?")
 """A Markdown table's rule line under its header."""
-_GAP = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s+")
-STOPWORDS = frozenset(
-    {"a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from"}
-    | {"has", "have", "how", "i", "in", "is", "it", "its", "of", "on", "or", "that", "the"}
-    | {"their", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who"}
-    | {"why", "with", "you", "your"}
-)
-"""Words too common to say where an answer is."""
+words = terms
+"""Folded words without stop words (the core's rule, shared with suggested evidence)."""
 
 
 Weights = dict[int, float]
@@ -65,19 +61,6 @@ class Hit:
     """The passage."""
 
 
-def fold(text: str) -> str:
-    """Text without accents or case: NFKD, combining marks dropped, case-folded."""
-    if text.isascii():  # most windows: nothing to decompose, no mark to drop
-        return text.casefold()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-def words(text: str) -> list[str]:
-    """Folded words without punctuation or stop words."""
-    return [w for w in utils.default_process(fold(text)).split() if w not in STOPWORDS]
-
-
 def table_headers(text: str) -> dict[int, str]:
     """For each Markdown table row after a header (`| a | b |` then `|---|`), its header."""
     headers: dict[int, str] = {}
@@ -91,19 +74,6 @@ def table_headers(text: str) -> dict[int, str]:
         elif header is not None:
             headers[start] = header
     return headers
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence offsets: lines split after a terminator followed by white space."""
-    out: list[tuple[int, int]] = []
-    for line in _LINE.finditer(text):
-        begin = line.start()
-        for gap in _GAP.finditer(text, line.start(), line.end()):
-            out.append((begin, gap.start() + len(gap.group().rstrip())))
-            begin = gap.end()
-        if begin < line.end():
-            out.append((begin, line.end()))
-    return out
 
 
 def windows(text: str, size: int = SENTENCES_PER_WINDOW) -> list[tuple[int, int]]:

@@ -36,10 +36,11 @@ from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
 from labeler.tui.label.resume import Resume
 from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
+from labeler.tui.label.suggest_screen import Picked, Suggestions
 from labeler.tui.label.undo import Edit, Focus
 from labeler.tui.messages import AgreementRequested, CorpusChanged, LabelsChanged
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
-from labeler.tui.settings import Field
+from labeler.tui.settings import Field, settings_of
 from labeler.tui.widgets.document_view import DocumentView
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
@@ -58,6 +59,7 @@ PALETTE = (
     ("go_to", "Go to offset", "Move the cursor to a code point offset"),
     ("find", "Find in document", "Select the next match in this document"),
     ("search", "Search the corpus", "Fuzzy search for the current query"),
+    ("suggest", "Suggest evidence", "Sentences likely to answer the query, to accept as a span"),
     ("open_document", "Open a document", "Pick a document to label in"),
     ("new", "New query", "Create a query"),
     ("duplicate", "Duplicate query", "Copy the current query with its evidence"),
@@ -77,6 +79,7 @@ class LabelScreen(Screen[None]):
     CSS_PATH = LABEL_STYLESHEET
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "search", "Search"),
+        Binding("E", "suggest", "Suggest evidence", show=False),
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
         Binding("p", "pattern", "Pattern", show=False),
@@ -116,6 +119,8 @@ class LabelScreen(Screen[None]):
         self._stale = False
         corpus = editor.corpus
         self._searcher: Callable[[], CorpusSearch] = cache(lambda: CorpusSearch(corpus))
+        self.suggestions = Suggestions(corpus)
+        """Suggested evidence: its sentence index and vectors, built on the first `E`."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="label-body"):
@@ -587,6 +592,30 @@ class LabelScreen(Screen[None]):
                 self.view.focus()
 
         self.app.push_screen(SearchScreen(self._searcher), jump)  # empty: the person types
+
+    def action_suggest(self) -> None:
+        """Sentences likely to hold the current query's answer: accept one, or look at it."""
+        q = self.state.current_query
+        if q is None:
+            self.notify("Pick or create a query first (ctrl+n).", severity="warning")
+            return
+        name = settings_of(self.app).suggest_embedding
+        self.app.push_screen(self.suggestions.screen(q.id, q.text, name), self._picked(q.id))
+
+    def _picked(self, query_id: str) -> Callable[[Picked | None], None]:
+        def picked(p: Picked | None) -> None:
+            if p is None:
+                return
+            s = p.suggestion
+            self.open_document(s.doc)
+            if not p.accept:
+                self.view.select(s.start, s.end)
+            elif self._edit(lambda: self.editor.add_span(query_id, s.doc, s.start, s.end),
+                            query_id):  # fmt: skip
+                self.view.go_to(s.start)
+            self.view.focus()
+
+        return picked
 
     def action_open_document(self) -> None:
         mine, total = self.state.span_counts()
