@@ -24,7 +24,6 @@ from labeler.cli._common import (
     project,
     read_corpus,
 )
-from labeler.core.agreement import NO_DOUBLE
 from labeler.core.binding import CorpusStatus
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
@@ -81,6 +80,8 @@ def adjudicate(
     proj, docs, store, status = open_project(corpus, db)
     refuse_waiting(status)
     if not store.double_annotated():
+        from labeler.core.agreement import NO_DOUBLE
+
         raise StoreError(NO_DOUBLE)
     from labeler.tui.launch import run_app
 

@@ -24,7 +24,6 @@ from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
-from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.base import ThemedApp
 from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
@@ -189,6 +188,8 @@ class SpanlabApp(ThemedApp):
     def on_agreement_requested(self, message: AgreementRequested) -> None:
         if self.action_switch("agreement"):
             screen = self.screen_stack[0]
+            from labeler.tui.agreement.screen import AgreementScreen
+
             assert isinstance(screen, AgreementScreen)
             screen.show_query(message.query)
 

@@ -17,13 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from labeler.core import binding
-from labeler.core.agreement import NO_DOUBLE
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
-from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.label import Editor, LabelScreen
-from labeler.tui.review import ReviewScreen
-from labeler.tui.screens.stats import StatsScreen
 from labeler.tui.widgets.document_view import DocumentView
 
 KeyGroups = list[tuple[str, Sequence[BindingType]]]
@@ -91,6 +87,24 @@ def triage_keys() -> KeyGroups:
     ]
 
 
+def review_keys() -> KeyGroups:
+    from labeler.tui.review import ReviewScreen  # re-anchoring (rapidfuzz): when opened
+
+    return [("Review screen", ReviewScreen.BINDINGS)]
+
+
+def agreement_keys() -> KeyGroups:
+    from labeler.tui.agreement.screen import AgreementScreen
+
+    return [("Agreement", AgreementScreen.BINDINGS)]
+
+
+def stats_keys() -> KeyGroups:
+    from labeler.tui.screens.stats import StatsScreen
+
+    return [("Stats", StatsScreen.BINDINGS)]
+
+
 def no_store(world: World) -> str | None:
     if world.store is None:
         return "no label store here: run spanlab in the project folder"
@@ -119,6 +133,8 @@ def build_label(world: World) -> Screen[Any]:
 def build_review(world: World) -> Screen[Any]:
     assert world.store is not None
     binding.sync(world.store, world.corpus)
+    from labeler.tui.review import ReviewScreen
+
     return ReviewScreen(world.store, world.corpus, annotator=world.annotator)
 
 
@@ -135,16 +151,22 @@ def build_triage(world: World) -> Screen[Any]:
 def agreement_missing(world: World) -> str | None:
     if world.store is None:
         return no_store(world)
+    from labeler.core.agreement import NO_DOUBLE
+
     return None if world.store.double_annotated() else NO_DOUBLE
 
 
 def build_agreement(world: World) -> Screen[Any]:
     assert world.store is not None
+    from labeler.tui.agreement.screen import AgreementScreen
+
     return AgreementScreen(world.store, world.corpus, world.annotator)
 
 
 def build_stats(world: World) -> Screen[Any]:
     assert world.store is not None
+    from labeler.tui.screens.stats import StatsScreen
+
     return StatsScreen(world.store)
 
 
@@ -152,14 +174,14 @@ MODES: tuple[Mode, ...] = (
     Mode("label", "ctrl+l", "Label", "Queries and their evidence spans", build_label,
          label_missing, label_keys),
     Mode("review", "ctrl+r", "Review", "Decide where stale spans went", build_review,
-         no_store, lambda: [("Review screen", ReviewScreen.BINDINGS)]),
+         no_store, review_keys),
     Mode("triage", "ctrl+g", "Triage", "Gained and lost queries of a run", build_triage,
          triage_missing, triage_keys),
     Mode("agreement", "ctrl+o", "Agreement",
          "Adjudicate double-annotated queries, least agreement first", build_agreement,
-         agreement_missing, lambda: [("Agreement", AgreementScreen.BINDINGS)]),
+         agreement_missing, agreement_keys),
     Mode("stats", "ctrl+t", "Stats", "Queries per status, pattern, slice and annotator",
-         build_stats, no_store, lambda: [("Stats", StatsScreen.BINDINGS)]),
+         build_stats, no_store, stats_keys),
 )  # fmt: skip
 """Every screen of the app, in palette order."""
 

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult, SystemCommand
@@ -21,11 +21,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
+from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
 from labeler.tui.label.conflict import Choice, ConflictScreen
-from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.label.document_picker import DocumentPicker
 from labeler.tui.label.editor import Editor
 from labeler.tui.label.filters import QueryFilter
@@ -34,7 +34,6 @@ from labeler.tui.label.query_form import QueryFields, QueryForm
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
 from labeler.tui.label.resume import Resume
-from labeler.tui.label.search_screen import SearchScreen
 from labeler.tui.label.state import LabelState, RowLoader
 from labeler.tui.label.suggest_screen import Picked, Suggestions
 from labeler.tui.label.undo import Edit, Focus
@@ -42,6 +41,9 @@ from labeler.tui.messages import AgreementRequested, CorpusChanged, LabelsChange
 from labeler.tui.screens.dialogs import ConfirmScreen, PromptScreen
 from labeler.tui.settings import Field, settings_of
 from labeler.tui.widgets.document_view import DocumentView
+
+if TYPE_CHECKING:  # corpus search (rapidfuzz) loads on the first ^f, not with the app
+    from labeler.tui.label.corpus_search import CorpusSearch, Hit
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
@@ -71,6 +73,13 @@ PALETTE = (
 help line."""
 LABEL_STYLESHEET = Path(__file__).with_name("label.tcss")
 """The screen's stylesheet, beside it in the package (so it ships in the wheel too)."""
+
+
+def search_index(corpus: Corpus) -> CorpusSearch:
+    """The corpus search index, imported and built when first asked for."""
+    from labeler.tui.label.corpus_search import CorpusSearch
+
+    return CorpusSearch(corpus)
 
 
 class LabelScreen(Screen[None]):
@@ -118,7 +127,7 @@ class LabelScreen(Screen[None]):
         self._reading = False
         self._stale = False
         corpus = editor.corpus
-        self._searcher: Callable[[], CorpusSearch] = cache(lambda: CorpusSearch(corpus))
+        self._searcher: Callable[[], CorpusSearch] = cache(lambda: search_index(corpus))
         self.suggestions = Suggestions(corpus)
         """Suggested evidence: its sentence index and vectors, built on the first `E`."""
 
@@ -222,7 +231,8 @@ class LabelScreen(Screen[None]):
     def on_corpus_changed(self, event: CorpusChanged) -> None:
         """The folder changed: draw the document as it is now, at the same offset."""
         corpus = event.corpus
-        self._searcher = cache(lambda: CorpusSearch(corpus))
+        self._searcher = cache(lambda: search_index(corpus))
+        self.suggestions.corpus = corpus
         doc, cursor = self.view.doc_id, self.view.cursor
         if doc is not None and doc in event.documents:
             if doc in corpus:
@@ -590,6 +600,8 @@ class LabelScreen(Screen[None]):
                 self.open_document(hit.doc)
                 self.view.select(hit.start, hit.end)
                 self.view.focus()
+
+        from labeler.tui.label.search_screen import SearchScreen
 
         self.app.push_screen(SearchScreen(self._searcher), jump)  # empty: the person types
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -23,16 +23,17 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from evaluator.embedding import load_embedder
-from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache
 from labeler.core.corpus import Corpus
 from labeler.core.suggest import Suggestion
+
+if TYPE_CHECKING:  # the embedder and numpy load on the first `E`, not with the app
+    from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache
 
 LIMIT = 10
 """Suggestions listed."""
 MARK = "bold underline"
 """How a query word is shown inside a suggestion."""
-Build = Callable[[Stop], Suggester | None]
+Build = Callable[["Stop"], "Suggester | None"]
 """Builds (or finds) a suggester in the worker thread; None when it was stopped."""
 
 
@@ -165,9 +166,17 @@ class Suggestions:
 
     def __init__(self, corpus: Corpus, cache: SuggesterCache | None = None) -> None:
         self.corpus = corpus
-        """The corpus whose sentences are suggested."""
-        self.cache = cache or SuggesterCache()
+        """The corpus whose sentences are suggested (the screen sets it when re-read)."""
+        self._cache = cache
+
+    @property
+    def cache(self) -> SuggesterCache:
         """Indexes and vectors by corpus hash and embedding (built once each)."""
+        if self._cache is None:
+            from evaluator.retrieval.suggest import SuggesterCache
+
+            self._cache = SuggesterCache()
+        return self._cache
 
     def screen(self, query_id: str, text: str, embedding: str | None) -> SuggestScreen:
         """A screen for one query: lexical at once, then fused once `embedding` is built."""
@@ -179,6 +188,8 @@ class Suggestions:
             return SuggestScreen(query_id, text, lambda stop: cache.get(corpus, None, None))
 
         def full(stop: Stop) -> Suggester | None:
+            from evaluator.embedding import load_embedder
+
             return cache.get(corpus, embedding, lambda: load_embedder(embedding), stop)
 
         return SuggestScreen(query_id, text, lambda stop: cache.lexical(corpus), full)

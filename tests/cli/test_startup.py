@@ -1,0 +1,55 @@
+"""What `spanlab label` loads before its first screen (SPEC §12: app ready ≤ 1 s).
+
+The start-up cuts stay cut: no pydantic on parsing (typer 0.29 imported it for every
+command, ~150 ms), no sqlite_utils until the first write (~100 ms), no numpy or embedder
+until suggested evidence is asked for, and none of the other commands' or screens'
+libraries (re-anchoring, formats, agreement, the evaluator's pipeline).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PROBE = """
+import json, sys
+import labeler.cli.apps as apps
+def stop(*args, **kwargs):
+    import labeler.tui.launch  # what the command imports next, to open the app
+    print(json.dumps(sorted(sys.modules)))
+    raise SystemExit(0)
+apps.open_project = stop
+sys.argv = ["spanlab", "label", "--annotator", "probe"]
+import labeler.cli
+labeler.cli.main()
+"""
+NOT_BEFORE_THE_FIRST_SCREEN = (
+    "pydantic",
+    "sqlite_utils",
+    "rapidfuzz",
+    "labeler.core.review",
+    "labeler.core.imports",
+    "labeler.core.agreement",
+    "evaluator.pipeline",
+    "chromadb",
+    "numpy",
+    "onnxruntime",
+    "evaluator.embedding",
+    "evaluator.retrieval.suggest",
+)
+
+
+def test_spanlab_label_parses_and_opens_without_the_other_commands_libraries(
+    tmp_path: Path,
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout))
+    assert "textual.app" in loaded and "labeler.tui.app" in loaded
+    assert [m for m in NOT_BEFORE_THE_FIRST_SCREEN if m in loaded] == []
