@@ -84,7 +84,7 @@ class DocumentView(ScrollView, can_focus=True):
         _move("ctrl+shift+right", "word_right", extend=True),
         _move("ctrl+home", "top"),
         _move("ctrl+end", "bottom"),
-        Binding("a", "add", "Add span", tooltip="Add the selection as evidence"),
+        Binding("a", "add", "Add span"),
         Binding("w", "snap('word')", "Snap to whole words, or double-click", show=False),
         Binding("s", "snap('sentence')", "Snap to sentences, or triple-click", show=False),
         Binding("escape", "clear", "Clear selection and find", show=False),
