@@ -3,6 +3,7 @@ that go to the store, a raced one refused (§11)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,11 @@ async def test_keep_from_the_label_screen(store: Store, corpus: Corpus) -> None:
         assert app.screen.query_one(OptionList).option_count == 1
 
 
-async def test_a_raced_decision_is_refused(app: SpanlabApp, store: Store, tmp_path: Path) -> None:
+async def test_a_raced_decision_is_refused(store: Store, corpus: Corpus, tmp_path: Path) -> None:
+    """The screen still shows q-0001 (no poll in between): the decision is refused."""
     double(store)
+    slow = replace(QUIET, poll_interval=600)  # else the row may vanish first (then no race)
+    app = SpanlabApp(store, corpus, annotator="rita", settings=slow)  # not an author
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("R")
         rival = Store.open(tmp_path / "labels.db")
