@@ -125,6 +125,7 @@ class SpanlabApp(ThemedApp):
         version = self.store.data_version()
         if version != self._seen_version:
             self._seen_version = version
+            self._unblock()  # someone may have finished the review elsewhere
             for screen in {*self._built, *self.screen_stack}:
                 screen.post_message(LabelsChanged(version))
 
@@ -167,9 +168,19 @@ class SpanlabApp(ThemedApp):
         if reason is not None:
             self.notify(reason, title=BY_NAME[name].title, severity="warning")
             return False
+        if name == "label":
+            self._unblock()  # label opens only when nothing waits for review
         self._previous = self.mode_name
         self._go(name)
         return True
+
+    def _unblock(self) -> None:
+        """Span edits may go on once no span waits for review any more."""
+        editor, store = self._editor, self.store
+        if editor is None or editor.blocked is None or store is None:
+            return
+        if not binding.sync(store, self.corpus).waiting:
+            editor.blocked = None
 
     def _go(self, name: str) -> None:
         self.switch_mode(name)

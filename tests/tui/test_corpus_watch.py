@@ -69,6 +69,16 @@ async def test_an_edit_under_a_span_is_noticed_reviewed_and_blocks_span_edits(
         review = app.screen
         assert isinstance(review, ReviewScreen)
         assert [item.query_id for item in review.items] == ["q-0002"]
+        await settle(pilot, app)  # the candidates, found in a worker
+        await pilot.press("enter")  # accept: "Shipping is free over 80 euros."
+        await settle(pilot, app)
+        assert review.items == []
+        await pilot.press("ctrl+l")  # back to label, where span edits go on again
+        await pilot.pause()
+        assert isinstance(app.screen, LabelScreen) and app.editor.blocked is None
+        assert app.editor.store.query("q-0002").evidence[0].quote == (
+            "Shipping is free over 80 euros."
+        )
 
 
 async def test_an_edit_away_from_spans_is_read_again_quietly(
