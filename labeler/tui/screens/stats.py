@@ -42,8 +42,9 @@ def bar_table(title: str, counts: Mapping[str, int], total: int) -> Table:
 
 
 def work_table(work: Mapping[str, Mapping[str, int]]) -> Table:
-    """Who did what: queries created, spans added, queries marked reviewed."""
-    table = Table(title="Work by annotator", title_justify="left", box=None, expand=True,
+    """Who did what in spanlab: queries created, spans added, queries marked reviewed
+    (imports are not counted: a set imported reviewed shows no reviewer)."""
+    table = Table(title="Work done in spanlab", title_justify="left", box=None, expand=True,
                   pad_edge=False)  # fmt: skip
     table.add_column("annotator", ratio=1, no_wrap=True, overflow="ellipsis")
     for heading in ("made", "spans", "rev."):

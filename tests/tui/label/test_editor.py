@@ -184,11 +184,21 @@ def test_first_span_labels_a_draft_and_one_undo_takes_both(editor: Editor) -> No
     assert editor.store.query(q.id).status is Status.LABELLED
 
 
-def test_a_labelled_or_reviewed_query_keeps_its_status_on_a_new_span(editor: Editor) -> None:
-    q = editor.add_query("How long?")
-    Editor(editor.store, editor.corpus, "bob").update_query(q.id, status=Status.REVIEWED)
+def test_a_labelled_query_keeps_its_status_and_a_reviewed_one_is_labelled_again(
+    editor: Editor,
+) -> None:
+    """Changed from "a reviewed query keeps its status" after the second trial: a review
+    covers the evidence it saw, so new evidence takes it back (one undo step)."""
+    q = editor.add_query("How long?", status=Status.LABELLED)
     editor.add_span(q.id, "refunds.md", 0, 23)
+    assert editor.store.query(q.id).status is Status.LABELLED
+    Editor(editor.store, editor.corpus, "bob").update_query(q.id, status=Status.REVIEWED)
+    editor.add_span(q.id, "refunds.md", 24, 40)
+    assert editor.store.query(q.id).status is Status.LABELLED
+    assert editor.relabelled == f"{q.id} was reviewed; its evidence changed: labelled again"
+    editor.undo()
     assert editor.store.query(q.id).status is Status.REVIEWED
+    assert len(editor.store.query(q.id).evidence) == 1
 
 
 def test_only_someone_else_marks_a_query_reviewed(editor: Editor) -> None:
