@@ -131,16 +131,27 @@ class SuggestScreen(ModalScreen[Picked | None]):
     def show(self, found: list[Suggestion], note: str) -> None:
         if not self.is_mounted:  # dismissed while the embeddings were built
             return
+        listing = self.query_one(OptionList)
+        looked_at = self._highlighted()
         self.suggestions, self.note = found, note
         self.query_one("#note", Label).update(Text(note, style="dim"))
-        listing = self.query_one(OptionList)
         listing.set_options(Option(suggestion_prompt(n, s), id=str(n - 1))
                             for n, s in enumerate(found, 1))  # fmt: skip
         if not found:
             listing.add_option(Option(Text("no sentence shares the query's words", style="dim")))
-        else:
-            listing.highlighted = 0
-            self.query_one("#preview", Static).update(preview(found[0]))  # a new list: its first
+            return
+        # The better ranking arrives while the person reads: the highlight stays on the
+        # sentence they were looking at, so `a` never accepts one they did not see.
+        places = [(f.doc, f.start) for f in found]
+        at = places.index(looked_at) if looked_at in places else 0
+        listing.highlighted = at
+        self.query_one("#preview", Static).update(preview(found[at]))
+
+    def _highlighted(self) -> tuple[str, int] | None:
+        at = self.query_one(OptionList).highlighted
+        if at is None or at >= len(self.suggestions):
+            return None
+        return self.suggestions[at].doc, self.suggestions[at].start
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:

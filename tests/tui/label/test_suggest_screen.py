@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 from rich.table import Table
-from textual.widgets import Label, Static
+from textual.widgets import Label, OptionList, Static
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
@@ -157,3 +157,30 @@ def test_the_list_line_and_preview_mark_the_query_words() -> None:
     shown = preview(best)
     assert shown.plain.startswith("billing.md 0–23 · score ") and "bm25 #1" in shown.plain
     assert [shown.plain[s.start : s.end] for s in shown.spans if s.style == MARK] == styled
+
+
+async def test_a_better_ranking_arriving_keeps_the_highlighted_sentence(
+    lexical_app: SpanlabApp,
+) -> None:
+    """The tmux run: the fused list replaced the lexical one under the highlight, so the
+    next key acted on another sentence than the one being read."""
+    app = lexical_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("E")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = app.screen
+        assert isinstance(shown, SuggestScreen)
+        first = shown.suggestions[0]
+        other = replace(first, doc="gifts.txt", start=25, end=70, text=GIFTS[25:70], marks=())
+        shown.show([first, other], "lexical; embedding the sentences…")  # reading the first
+        shown.show([other, first], "fused")  # the model ranks the other one first
+        await pilot.pause()
+        listing = shown.query_one("#suggestions", OptionList)
+        assert listing.highlighted == 1 and shown.suggestions[1] == first
+        shown.show([other], "fused again")  # the one read is gone: back to the top
+        await pilot.pause()
+        assert listing.highlighted == 0
+        await pilot.press("a")
+        await pilot.pause()
+        assert [s.doc for s in app.editor.store.query("q-0001").evidence] == ["gifts.txt"]
