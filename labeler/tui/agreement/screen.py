@@ -68,7 +68,7 @@ class AgreementScreen(Screen[None]):
             self.notify(f"{asked} does not wait for adjudication.", timeout=2)
 
     def on_labels_changed(self, event: LabelsChanged) -> None:
-        self.refill()
+        self.refill(advance=False)
 
     def show_query(self, query_id: str | None) -> None:
         """Show `query_id` (the label screen's `R`) when it waits; else stay where it was."""
@@ -83,16 +83,29 @@ class AgreementScreen(Screen[None]):
         ids = [r.query_id for r in self.model.rows]
         return ids.index(query_id) if query_id in ids else None
 
-    def refill(self) -> None:
-        """Read the waiting queries again, staying on the one shown if it still waits."""
+    def refill(self, *, advance: bool = True) -> None:
+        """Read the waiting queries again, staying on the one shown if it still waits.
+
+        After our own decision the next query is shown (`advance`); when someone else's
+        commit took the shown one away, nothing is chosen for the person: a key pressed
+        next must not decide a query they have not looked at.
+        """
         self.model.load(self._lengths)
         options = self.query_one(OptionList)
         options.clear_options()
         for r in self.model.rows:
             line = f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}"
             options.add_option(Option(line, r.query_id))
-        if self._index(self.current) is None:
+        gone = self.current if self._index(self.current) is None else None
+        if gone is not None:
             self.current = None
+        if gone is not None and not advance and self.model.rows:
+            options.highlighted = None
+            self.query_one("#agreement-title", Label).update(
+                f"{gone} was decided by someone else; ↑↓ picks the next query."
+            )
+            self.query_one(VersionsView).update("")
+            return
         if not self.model.rows:
             self.query_one("#agreement-title", Label).update(
                 "Nothing waits for adjudication (no query has two versions left to decide)."
@@ -128,7 +141,7 @@ class AgreementScreen(Screen[None]):
             )  # fmt: skip
         except SpanlabError as exc:
             self.notify(exc.message, title="Not decided", severity="error")
-            self.refill()
+            self.refill(advance=False)
             return
         self.notify(f"{qid}: {verdict} {'+'.join(keep)}".strip(), timeout=2)
         self.refill()

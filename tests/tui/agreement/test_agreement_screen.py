@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import Label, OptionList
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store, Version
@@ -99,3 +99,28 @@ async def test_send_back_with_a_note(app: SpanlabApp, store: Store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("R", "b", *"too wide", "enter")
         assert "sent back by ann: too wide" in store.query("q-0001").notes
+
+
+async def test_a_query_decided_elsewhere_leaves_nothing_chosen(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    """The shown query is decided by someone else and the list refreshes: the next key
+    must not decide the query that moved under the highlight."""
+    double(store)
+    app = SpanlabApp(store, corpus, annotator="rita", settings=QUIET)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        assert isinstance(app.screen, AgreementScreen) and app.screen.current == "q-0001"
+        rival = Store.open(tmp_path / "labels.db")
+        seen = rival.query("q-0001").revision
+        rival.adjudicate("q-0001", "keep", keep=["ann"], annotator="sam", seen=seen)
+        for _ in range(10):  # the poll notices the commit and the list is read again
+            await pilot.pause(0.05)
+        title = app.screen.query_one("#agreement-title", Label)
+        assert "q-0001 was decided by someone else" in str(title.render())
+        await pilot.press("2")
+        await pilot.pause()
+        assert store.adjudications("q-0003") == []
+        await pilot.press("down", "2")  # once the person picks a query, keys act again
+        await pilot.pause()
+        assert [a[:2] for a in store.adjudications("q-0003")] == [("keep", ["bob"])]
