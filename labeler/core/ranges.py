@@ -70,3 +70,13 @@ def shared(a: Iterable[Range], b: Iterable[Range]) -> int:
         else:
             j += 1
     return count
+
+
+def trimmed(text: str, start: int, end: int) -> Range:
+    """`text[start:end]` without the whitespace at either edge (empty when it is all
+    whitespace): an added span and a suggested sentence are cut the same way."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end

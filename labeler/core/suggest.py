@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from labeler.core.corpus import Corpus
+from labeler.core.ranges import trimmed
 from labeler.core.sentences import sentences, terms, word_terms
 
 K1 = 0.9
@@ -77,7 +78,7 @@ class SentenceIndex:
         lengths: list[int] = []
         for doc in corpus:
             for start, end in sentences(doc.text):
-                start, end = _trim(doc.text, start, end)
+                start, end = trimmed(doc.text, start, end)
                 counts = Counter(terms(doc.text[start:end]))
                 if not counts:
                     continue
@@ -127,11 +128,3 @@ class SentenceIndex:
         """The `limit` sentences with the best BM25 score for `query`, best first."""
         top = self.ranked(query)[:limit]
         return [self.suggestion(i, query, s, r) for r, (i, s) in enumerate(top, 1)]
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end

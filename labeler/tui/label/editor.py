@@ -15,6 +15,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.graphemes import snap, whole_clusters
 from labeler.core.overlaps import describe
+from labeler.core.ranges import trimmed
 from labeler.core.store import Store
 from labeler.core.values import Query, Span, Status
 from labeler.tui.label.undo import (
@@ -30,15 +31,6 @@ from labeler.tui.label.undo import (
     SpanMoved,
     Together,
 )
-
-
-def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """`start:end` without the whitespace at either edge (empty when it is all whitespace)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
 
 
 class Editor:
