@@ -1,37 +1,18 @@
 """Release gates (§7, §9): limits a candidate must respect against the baseline.
 
 Each gate reads one number from the comparison — overall or within a slice — so a
-broken gate can be reported exactly: which candidate, which scope, limit and value.
+broken gate can be reported exactly: which candidate, which scope, limit and value (a
+`GateRecord`, as run.json keeps it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
 
 from evaluator.candidates import Gates
 from evaluator.metrics.compare import Comparison, GroupComparison
 from evaluator.metrics.registry import ABSTENTION_TOP1, DUPLICATES, RECALL
-
-
-@dataclass(frozen=True)
-class GateResult:
-    candidate: str
-    """The candidate judged."""
-    scope: str
-    """`overall` or `slice:<name>`."""
-    gate: str
-    """The gate's key (`max_lost`)."""
-    limit: float
-    """The limit from the candidates file."""
-    value: float | None
-    """What the candidate measured; None when the scope has no data (passes)."""
-    passed: bool
-    """Whether the limit holds."""
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+from evaluator.runs.model_parts import GateRecord
 
 
 def _value(gate: str, group: GroupComparison, chunk_ratio: float | None) -> float | None:
@@ -56,9 +37,9 @@ def _holds(gate: str, value: float | None, limit: float) -> bool:
 
 def check(
     gates: Gates, comparisons: Mapping[str, Comparison], chunk_counts: Mapping[str, int]
-) -> list[GateResult]:
+) -> list[GateRecord]:
     """Every gate for every compared candidate, in a stable order."""
-    results: list[GateResult] = []
+    results: list[GateRecord] = []
     for name, comp in comparisons.items():
         base = chunk_counts.get(comp.baseline) or 0
         ratio = chunk_counts[name] / base if base else None
@@ -72,6 +53,6 @@ def check(
             for gate, limit in limits.items():
                 value = None if group is None else _value(gate, group, ratio)
                 results.append(
-                    GateResult(name, scope, gate, limit, value, _holds(gate, value, limit))
+                    GateRecord(name, scope, gate, limit, value, _holds(gate, value, limit))
                 )
     return results

@@ -15,7 +15,7 @@ from typing import Any
 from evaluator.chunking.spec import SPLITTER_VERSION
 from evaluator.pipeline.result import CandidateRun, RunResult
 from evaluator.runs.model import RunFile
-from evaluator.runs.model_parts import CandidateRecord, CandidatesFileRef, GateRecord, Manifest
+from evaluator.runs.model_parts import CandidateRecord, CandidatesFileRef, Manifest
 from evaluator.runs.model_queries import EvidenceRef, QueryRecord, QueryResult, RankedEntry
 from labeler.core.values import Query
 
@@ -52,10 +52,7 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
             candidate_record(n, r, n == settings.baseline) for n, r in result.runs.items()
         ),
         comparisons=dict(result.comparisons),
-        gates=tuple(
-            GateRecord(g.candidate, g.scope, g.gate, g.limit, g.value, g.passed)
-            for g in result.gates
-        ),
+        gates=tuple(result.gates),
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
     )
 

@@ -14,8 +14,8 @@ from evaluator.chunk import Chunk
 from evaluator.metrics import CandidateResult
 from evaluator.metrics.compare import Comparison
 from evaluator.metrics.stats import IndexStats
-from evaluator.pipeline.gates import GateResult
 from evaluator.retrieval.base import Ranked
+from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus import Corpus
 from labeler.core.values import Query
 
@@ -69,7 +69,7 @@ class RunResult:
     """Candidate name -> its results, baseline first."""
     comparisons: dict[str, Comparison]
     """Candidate name -> comparison with the baseline."""
-    gates: list[GateResult]
+    gates: list[GateRecord]
     """Every gate's outcome."""
     embedding: dict[str, Any] = field(default_factory=dict)
     """Model id and fingerprint, cache stats."""
