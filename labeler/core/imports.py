@@ -70,7 +70,7 @@ def import_file(
         raise SpanlabError("--label applies to Label Studio files only", key="--label")
     for name in slices:
         if not valid_slice(name):
-            raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space or comma",
+            raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
                              key="--slice")  # fmt: skip
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)

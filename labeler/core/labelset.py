@@ -117,7 +117,24 @@ def export(store: Store, corpus: Corpus) -> dict[str, Any]:
              "evidence": evidence.get(qid, [])}
             for qid, text, abstain, boundary, slices, status, notes in queries
         ]  # fmt: skip
-        return frame(items, corpus)
+        try:
+            return frame(items, corpus)
+        except UnicodeEncodeError:  # rows are trusted as written; say which one is not
+            raise unwritable(items) from None
+
+
+def unwritable(items: Sequence[Mapping[str, Any]]) -> LabelError:
+    """Which exported query holds text no file can hold (a lone surrogate), and where."""
+    for item in items:
+        for key, value in item.items():
+            try:
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                return LabelError(
+                    f"query {item['id']}: {key} holds a lone surrogate in the store (written "
+                    "before such text was refused); nothing was exported", key=key
+                )  # fmt: skip
+    return LabelError("the store holds text that cannot be written as UTF-8")
 
 
 @contextmanager

@@ -60,11 +60,13 @@ class SpanState(StrEnum):
 
 
 _QUERY_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
-_SLICE = re.compile(r"[^\s,]{1,64}")
+_SLICE = re.compile(r"[^\s,\x00-\x1f\x7f\ud800-\udfff]{1,64}")
+"""A slice name: no white space, comma, control character or lone surrogate (which no
+file could hold: a surrogate in a slice made every later export fail)."""
 
 
 def valid_slice(name: str) -> bool:
-    """A slice name: 1–64 characters, no white space or comma."""
+    """A slice name: 1–64 characters, no white space, comma, control or lone surrogate."""
     return _SLICE.fullmatch(name) is not None
 
 
@@ -241,7 +243,7 @@ class Query:
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))
         for s in self.slices:
-            if not _SLICE.fullmatch(s):
+            if not valid_slice(s):
                 raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
         object.__setattr__(self, "slices", tuple(sorted(set(self.slices))))
         if self.abstain and self.evidence:

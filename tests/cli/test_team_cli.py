@@ -156,7 +156,7 @@ def test_imported_questions_carry_only_the_slices_asked_for(workdir: Path) -> No
     assert q.slices == ("lang:en", "misses")
 
 
-@pytest.mark.parametrize("name", ["two words", "a,b", "", "x" * 65])
+@pytest.mark.parametrize("name", ["two words", "a,b", "", "x" * 65, "x\udced\udca0", "a\x01b"])
 def test_a_bad_slice_exits_2_naming_the_option_and_writes_nothing(workdir: Path, name: str) -> None:
     initialised(workdir)
     (workdir / "q.txt").write_text("Why is it late?\n", encoding="utf-8")

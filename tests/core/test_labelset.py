@@ -165,6 +165,17 @@ def test_export_refuses_while_a_span_is_stale(memory_store: Store) -> None:
     assert "2 span(s)" in info.value.message
 
 
+def test_a_stored_lone_surrogate_is_a_clear_error_not_a_traceback(memory_store: Store) -> None:
+    """A slice written before surrogates were refused (or by hand): export names it."""
+    labelled_store(memory_store)
+    with memory_store.write():
+        memory_store.conn.execute(
+            "UPDATE queries SET slices = ? WHERE id = 'q-0001'", (json.dumps(["x\udced"]),)
+        )
+    with pytest.raises(LabelError, match="query q-0001: slices holds a lone surrogate"):
+        labelset.export(memory_store, Corpus.from_texts(TEXTS))
+
+
 def test_export_refuses_while_a_span_is_orphaned(memory_store: Store) -> None:
     labelled_store(memory_store)
     with pytest.raises(StoreError, match="stale or orphaned"):
