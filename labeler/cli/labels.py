@@ -18,11 +18,14 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     JsonFlag,
-    annotator_name,
     handles_errors,
+    member,
     open_project,
+    project,
 )
 from labeler.core import formats as label_formats
+from labeler.core import team
+from labeler.core.team import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import Report, Summary
@@ -69,6 +72,7 @@ def labels_import(
     ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
+    who = member(project(corpus, db), annotator, Act.IMPORT)
     proj, docs, store, status = open_project(corpus, db)
     if fmt is None:
         fmt = label_formats.guess(file)
@@ -77,7 +81,7 @@ def labels_import(
     from labeler.core import imports
 
     done = imports.import_file(
-        store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
+        store, docs, status, file, fmt, annotator=who.name, replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
         slices=tuple(slices or ()),
     )  # fmt: skip
@@ -190,11 +194,14 @@ def labels_assign(
     annotator: AnnotatorOpt = None,
 ) -> None:
     """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
+    proj = project(corpus, db)
+    lead = member(proj, annotator, Act.ASSIGN)
+    team.refuse_outsiders(proj.team, annotators)
     _, _, store, _ = open_project(corpus, db)
     from labeler.core import assign
 
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
-    added = store.assign(pairs, by=annotator_name(annotator))
+    added = store.assign(pairs, by=lead.name)
     for who, ids in store.assigned().items():
         typer.echo(f"{who}: {len(ids)} queries")
     typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
