@@ -154,6 +154,11 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
     typer.echo(render_stats(stats))
 
 
+WORK_COLUMNS = {"queries": "created", "spans": "spans", "reviewed": "reviewed",
+                "adjudicated": "adjudicated", "resolved": "stale resolved"}  # fmt: skip
+"""The work table's columns: `store.work_by_annotator()`'s keys and their headings."""
+
+
 def render_stats(stats: Any) -> str:
     lines = [
         f"queries {stats.queries}  spans {stats.spans}  abstain {stats.abstain}  "
@@ -170,10 +175,11 @@ def render_stats(stats: Any) -> str:
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
     if stats.work:
-        width = max(len(k) for k in stats.work)
-        lines.append(f"\nwork{'':<{width - 2}}created  spans  reviewed")
+        width = max(4, *(len(k) for k in stats.work))
+        heads = "  ".join(WORK_COLUMNS.values())
+        lines.append(f"\n{'work':<{width + 2}}  {heads}")
         lines.extend(
-            f"  {who:<{width}}  {w['queries']:>7}  {w['spans']:>5}  {w['reviewed']:>8}"
+            f"  {who:<{width}}  " + "  ".join(f"{w[k]:>{len(h)}}" for k, h in WORK_COLUMNS.items())
             for who, w in stats.work.items()
         )
     return "\n".join(lines)

@@ -20,6 +20,7 @@ import pytest
 
 from labeler.core.store import Store
 from labeler.core.team import login_name
+from labeler.core.values import Span
 from tests.cli.test_cli import DB, initialised, run, workdir, write_labels
 
 __all__ = ["workdir"]  # the fixture, used by name
@@ -193,3 +194,27 @@ def test_another_login_is_who_the_team_says(shared: Path, monkeypatch: pytest.Mo
     code, stderr = as_user(nobody.pw_uid, nobody.pw_gid, shared, "label", "--annotator", ME)
     assert code == 2
     assert "edits carry your login (nobody)" in stderr
+
+
+def test_stats_credit_adjudication_in_text_and_json(workdir: Path) -> None:
+    initialised(workdir)
+    text = (workdir / "corpus" / "a.md").read_text(encoding="utf-8")
+    store = Store.open(DB, create=False)
+    for who, end in (("alice", 40), ("bob", 30)):
+        store.view = who
+        store.add_span("q-0003", Span.from_text(text, "a.md", 10, end), text, annotator=who)
+    store.view = ""
+    seen = store.query("q-0003").revision
+    store.adjudicate("q-0003", "keep", keep=["bob"], annotator="rita", seen=seen)
+    store.close()
+    done = run("labels", "stats")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    head = lines.index("work    created  spans  reviewed  adjudicated  stale resolved")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[head + 1 :]}
+    assert rows["rita"] == ["0", "0", "0", "1", "0"]
+    assert rows["bob"] == ["0", "1", "0", "0", "0"]  # the span kept is bob's own
+    data = json.loads(run("labels", "stats", "--json").stdout)
+    assert data["work"]["rita"] == {
+        "queries": 0, "spans": 0, "reviewed": 0, "adjudicated": 1, "resolved": 0,
+    }  # fmt: skip

@@ -155,8 +155,9 @@ class Reads(Connection):
         return {r[0]: int(r[1]) for r in rows}
 
     def work_by_annotator(self) -> dict[str, dict[str, int]]:
-        """Who did what: queries created, spans added (this view), queries marked reviewed
-        (from the audit log), per annotator; a query's creator is not its only author."""
+        """Who did what, per annotator: queries created, spans added (this view), queries
+        marked reviewed (from the audit log), adjudication decisions (keep, merge, send
+        back) and stale spans resolved (accepted or orphaned, and not undone since)."""
         view = (self.view,)
         sqls = {
             "queries": "SELECT annotator, count(*) FROM queries GROUP BY annotator",
@@ -164,6 +165,10 @@ class Reads(Connection):
             "reviewed": "SELECT annotator, count(DISTINCT query_id) FROM events WHERE kind = "
             "'query-updated' AND json_extract(payload, '$.changes.status') = 'reviewed' "
             "GROUP BY annotator",
+            "adjudicated": "SELECT annotator, count(*) FROM adjudications GROUP BY annotator",
+            "resolved": "SELECT annotator, count(*) FROM review_decisions d WHERE decision != "
+            "'undo' AND id = (SELECT max(id) FROM review_decisions e WHERE e.span_id = "
+            "d.span_id AND e.new_corpus_hash = d.new_corpus_hash) GROUP BY annotator",
         }
         work: dict[str, dict[str, int]] = {}
         for what, sql in sqls.items():
