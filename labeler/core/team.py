@@ -101,7 +101,7 @@ class Member:
         """Raise TeamRefusal when the member's role does not allow `act`."""
         why = self.refusal(act)
         if why is not None:
-            raise TeamRefusal(why, key="[team]", hint="ask a lead, or a lead adds you to [team]")
+            raise TeamRefusal(why, hint="ask a lead, or a lead adds you to [team]")
 
 
 def refuse_outsiders(team: Team | None, names: Sequence[str]) -> None:
@@ -113,7 +113,6 @@ def refuse_outsiders(team: Team | None, names: Sequence[str]) -> None:
         raise TeamRefusal(
             f"{outside[0]!r} is not on the team; queues are for its members "
             f"({team.setting('annotators')})",
-            key="[team]",
             hint="add them to [team] in spanlab.toml, or check the spelling",
         )
 
