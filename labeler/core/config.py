@@ -146,7 +146,7 @@ def load(root: Path) -> Project:
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
-        team=read_team(data["team"], text, str(path)) if "team" in data else None,
+        team=read_team(data["team"], text, str(path), _KEYS) if "team" in data else None,
     )
 
 

@@ -12,7 +12,7 @@ import json
 import os
 import pwd
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import PurePath
@@ -146,8 +146,9 @@ def member(team: Team | None, given: str | None, login: str | None = None) -> Me
     )
 
 
-def read_team(value: Any, text: str, file: str) -> Team:
-    """`[team]` as parsed from `text` (the file's TOML), checked whole."""
+def read_team(value: Any, text: str, file: str, top: Collection[str] = ()) -> Team:
+    """`[team]` as parsed from `text` (the file's TOML), checked whole; `top` are the
+    file's top-level keys, which a refusal says belong above `[team]`."""
 
     def refuse(key: str, message: str) -> ConfigError:
         return ConfigError(message, file=file, key=f"team.{key}", line=key_line(text, key))
@@ -156,7 +157,14 @@ def read_team(value: Any, text: str, file: str) -> Team:
         raise ConfigError("'team' must be a table: [team]", file=file, key="team")
     unknown = sorted(set(value) - set(ROLES))
     if unknown:
-        raise refuse(unknown[0], f"unknown key {unknown[0]!r} in [team] (known: leads, annotators)")
+        error = refuse(
+            unknown[0], f"unknown key {unknown[0]!r} in [team] (known: leads, annotators)"
+        )
+        if unknown[0] in top:
+            error.hint = (
+                f"move {unknown[0]} above [team]: a key after a table's header is the table's"
+            )
+        raise error
     lists = {key: _names(value.get(key, []), key, refuse) for key in ROLES}
     both = sorted(set(lists["leads"]) & set(lists["annotators"]))
     if both:

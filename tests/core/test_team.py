@@ -92,6 +92,14 @@ def test_a_bad_team_is_refused_naming_key_and_line(
     assert error.file == str(tmp_path / "spanlab.toml")
 
 
+def test_a_top_level_key_written_under_team_is_refused_with_where_it_belongs(
+    tmp_path: Path,
+) -> None:
+    error = refused(tmp_path, '[team]\nleads = ["a"]\nblind = true\n')
+    assert (error.key, error.line) == ("team.blind", 3)
+    assert error.hint == "move blind above [team]: a key after a table's header is the table's"
+
+
 def test_team_must_be_a_table_and_is_bounded(tmp_path: Path) -> None:
     assert refused(tmp_path, 'team = "everyone"\n').message == "'team' must be a table: [team]"
     many = ", ".join(f'"u{i}"' for i in range(1001))
