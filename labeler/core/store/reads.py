@@ -166,9 +166,10 @@ class Reads(Connection):
             "'query-updated' AND json_extract(payload, '$.changes.status') = 'reviewed' "
             "GROUP BY annotator",
             "adjudicated": "SELECT annotator, count(*) FROM adjudications GROUP BY annotator",
-            "resolved": "SELECT annotator, count(*) FROM review_decisions d WHERE decision != "
-            "'undo' AND id = (SELECT max(id) FROM review_decisions e WHERE e.span_id = "
-            "d.span_id AND e.new_corpus_hash = d.new_corpus_hash) GROUP BY annotator",
+            # the last decision on each span per corpus change, unless it was an undo
+            "resolved": "SELECT annotator, count(*) FROM (SELECT annotator, decision, "
+            "row_number() OVER (PARTITION BY span_id, new_corpus_hash ORDER BY id DESC) AS n "
+            "FROM review_decisions) WHERE n = 1 AND decision != 'undo' GROUP BY annotator",
         }
         work: dict[str, dict[str, int]] = {}
         for what, sql in sqls.items():
