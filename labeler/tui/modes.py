@@ -19,7 +19,7 @@ from textual.screen import Screen
 from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
-from labeler.core.team import Member
+from labeler.core.team import Act, Member
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 
@@ -116,6 +116,9 @@ def no_store(world: World) -> str | None:
 def label_missing(world: World) -> str | None:
     if world.store is None:
         return no_store(world)
+    refused = world.member.refusal(Act.LABEL)  # someone off the team, come from triage
+    if refused is not None:
+        return refused
     waiting = binding.sync(world.store, world.corpus).waiting
     return f"{waiting} span(s) wait for review first (ctrl+r)" if waiting else None
 

@@ -1,6 +1,6 @@
 """The agreement screen keeps adjudication for leads when spanlab.toml has a `[team]`
 (§15); the lead who imported the drafts decides them (the review rule looks at who made
-the evidence)."""
+the evidence); and someone off the team cannot switch to the label screen either."""
 
 from __future__ import annotations
 
@@ -52,3 +52,21 @@ async def test_the_lead_who_created_the_query_keeps_a_version(store: Store, corp
         await pilot.press("2")
     assert store.adjudications("q-0004")[0][:2] == ("keep", ["bob"])
     assert [(s.start, s.end) for s in store.query("q-0004").evidence] == [(0, 12)]
+
+
+async def test_someone_off_the_team_cannot_open_the_label_screen(
+    store: Store, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`spanlab label` refuses them; the app opened on another screen (triage, stats) does
+    not let them switch to labelling either."""
+    carol = Member("carol", "carol", TEAM)
+    app = SpanlabApp(store, corpus, annotator="carol", screen="stats", settings=QUIET,
+                     member=carol)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("ctrl+l")
+        assert app.mode_name == "stats"
+    assert notes == [
+        "carol is not on the team; labelling is for annotators and leads "
+        '(spanlab.toml line 5: annotators = ["ann", "bob", "cat"])'
+    ]
