@@ -25,6 +25,7 @@ from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
 from evaluator.retrieval.request import IndexRequest
+from labeler.core import sharing
 from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
@@ -62,7 +63,10 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
 
     settings = Settings(anonymized_telemetry=False)
     if url is None:
-        return chromadb.PersistentClient(path=path or ".spanlab/chroma", settings=settings)
+        folder = Path(path or ".spanlab/chroma")
+        with sharing.library_writes(folder):
+            sharing.create_empty(folder / "chroma.sqlite3")  # SQLite would make it 0644
+            return chromadb.PersistentClient(path=str(folder), settings=settings)
     parsed, port = parse_url(url)
     heartbeat = f"{url.rstrip('/')}/api/v2/heartbeat"
     timeout = CALL_TIMEOUT if timeout is None else timeout
@@ -221,7 +225,7 @@ def _publish(client: Any, collection: Any, name: str, digest: str) -> tuple[Any,
 @contextlib.contextmanager
 def build_lock(folder: Path, name: str) -> Iterator[None]:
     """One builder of collection `name` in an embedded Chroma folder; others wait, saying so."""
-    folder.mkdir(parents=True, exist_ok=True)
+    sharing.create_empty(folder / f".{name}.build-lock")
     with (folder / f".{name}.build-lock").open("a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -255,7 +259,8 @@ def open_chroma_retriever(
         return matrix
 
     lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
-    with server_errors(url, timeout), lock:
+    shared = sharing.library_writes(folder) if url is None else contextlib.nullcontext()
+    with server_errors(url, timeout), lock, shared:
         client = connect(url, str(folder), timeout=timeout)
         collection, reused = ensure_collection(
             client, name, chunks, compute, candidate=request.candidate, private=url is not None

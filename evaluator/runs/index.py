@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
+from labeler.core import sharing
 from labeler.core.errors import SpanlabError, StoreError
 
 INDEX_NAME = "runs.db"
@@ -81,7 +82,7 @@ def entry_of(run: RunFile, folder: Path) -> RunEntry:
 @contextmanager
 def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
     path = index_path(runs_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    sharing.create_empty(path)
     with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > _VERSION:

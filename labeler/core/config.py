@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
@@ -22,7 +24,7 @@ DEFAULT_CHROMA = ".spanlab/chroma"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans",
+    "follow_symlinks", "blind", "trim_spans", "group",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
@@ -56,6 +58,8 @@ class Project:
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
     trim_spans: bool = True
     """Leave whitespace and newlines at a selection's edges out of the span it adds."""
+    group: str | None = None
+    """The Unix group the project is shared with (`init --group`, §15)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -141,6 +145,7 @@ def load(root: Path) -> Project:
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
+        group=data.get("group"),
     )
 
 
@@ -176,6 +181,12 @@ def write(project: Project) -> Path:
         lines.append("follow_symlinks = true")
     if not project.trim_spans:
         lines.append("trim_spans = false")
+    if project.group:
+        lines.append(entry("group", project.group))
     path = project.root / CONFIG_NAME
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        sharing.write_text(path, "\n".join(lines) + "\n")
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise ConfigError(message, file=str(path), hint=hint) from None
     return path
