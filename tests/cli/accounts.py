@@ -14,10 +14,11 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -86,33 +87,52 @@ def shared_folder(group: int) -> Iterator[Path]:
 
 def as_user(who: Account, cwd: Path, args: Sequence[str], *, umask: int = 0o002) -> Done:
     """`spanlab ARGS` run by `who` in `cwd`, in a child process."""
+
+    def command() -> dict[str, Any]:
+        result = CliRunner().invoke(app, list(args))
+        crash = result.exception
+        err = result.stderr + ("" if isinstance(crash, SystemExit | None) else repr(crash))
+        return {"code": result.exit_code, "out": result.stdout, "err": err}
+
+    data = in_child(who, cwd, command, umask=umask)
+    return Done(int(data["code"]), str(data["out"]), str(data["err"]))
+
+
+def in_child(
+    who: Account | None,
+    cwd: Path,
+    work: Callable[[], dict[str, Any]],
+    *,
+    umask: int = 0o002,
+    before: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """`work()` run by `who` (None: root) in `cwd` in a forked child; its JSON-able result.
+    `before` runs in the child first, still as root (a resource limit, say)."""
     reader, writer = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: become `who`, run, report, leave
+    if pid == 0:  # the child: become `who`, work, report, leave
         os.close(reader)
-        code = 3
         try:
-            os.setgroups([who.group])
-            os.setgid(who.gid)
-            os.setuid(who.uid)
+            if before is not None:
+                before()
+            if who is not None:
+                os.setgroups([who.group])
+                os.setgid(who.gid)
+                os.setuid(who.uid)
+                os.environ.update(USER=who.name, LOGNAME=who.name, HOME=str(cwd))
             os.umask(umask)
             os.chdir(cwd)
-            os.environ.update(USER=who.name, LOGNAME=who.name, HOME=str(cwd))
-            result = CliRunner().invoke(app, list(args))
-            crash = result.exception
-            err = result.stderr + ("" if isinstance(crash, SystemExit | None) else repr(crash))
-            payload = {"code": result.exit_code, "out": result.stdout, "err": err}
-            code = 0
+            payload = work()
         except BaseException as exc:  # reported to the parent, which fails
             payload = {"code": -1, "out": "", "err": f"child failed: {exc!r}"}
         with os.fdopen(writer, "w") as out:
             json.dump(payload, out)
-        os._exit(code)
+        os._exit(0)
     os.close(writer)
     with os.fdopen(reader) as got:
-        data = json.load(got)
+        data: dict[str, Any] = json.load(got)
     os.waitpid(pid, 0)
-    return Done(int(data["code"]), str(data["out"]), str(data["err"]))
+    return data
 
 
 def modes(folder: Path, names: Sequence[str]) -> dict[str, str]:

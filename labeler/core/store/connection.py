@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
 from labeler.core import sharing, sqlite_utils_quietly
-from labeler.core.access import refusal_hint
+from labeler.core.access import refusal_hint, why_not_writable
 from labeler.core.errors import StoreError
 from labeler.core.schema import SCHEMA_VERSION, migrate
 
@@ -111,6 +111,14 @@ class Connection:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+
+    def cannot_write(self) -> str | None:
+        """Why edits would be refused (a file of the store we may not write, or opened
+        read-only), or None: what the app says at start (§15)."""
+        if self.path == ":memory:":
+            return None
+        why = why_not_writable(Path(self.path), database=True)
+        return why or ("the label store is open read-only" if self.read_only else None)
 
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
