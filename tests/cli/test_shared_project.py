@@ -122,7 +122,12 @@ def test_bobs_read_only_open_of_an_old_0644_store_locks_no_one_out(
     lead, alice, bob = team
     spanlab(lead, project, "init", "corpus")
     spanlab(lead, project, "labels", "import", "q.txt")
-    in_child(lead, project, lambda: {"mode": os.chmod(STORE, 0o644)})
+
+    def as_older_spanlab_made_it() -> dict[str, Any]:
+        os.chmod(STORE, 0o644)
+        return {}
+
+    in_child(lead, project, as_older_spanlab_made_it)
 
     def bob_reads() -> dict[str, Any]:
         store = Store.open(Path(STORE), create=False, read_only=True)
