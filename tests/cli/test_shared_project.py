@@ -232,3 +232,32 @@ def test_exports_in_the_shared_folder_are_the_groups(
     spanlab(lead, project, "labels", "export", "out.json")  # over alice's file: the folder's
     assert modes(project, ["out.json"]) == {"out.json": f"0664 {lead.name}:{GROUP}"}
     shutil.rmtree(project / ".spanlab")
+
+
+EXACT = CANDIDATES.replace('retriever = "lexical"', 'retriever = "exact"\nembedding = "minilm"')
+"""The same candidates, embedded: the runs read and fill `.spanlab/embeddings.db`."""
+
+
+def test_a_gate_on_the_leads_read_only_cache_reads_it_and_says_so(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    lead, alice, _ = team
+    (project / "c.toml").write_text(EXACT, encoding="utf-8")
+    spanlab(lead, project, "init", "corpus")
+    spanlab(lead, project, "labels", "import", "q.txt")
+    in_child(lead, project, lambda: add_span(project))
+    spanlab(lead, project, "labels", "export", "frozen.json")
+    spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json")
+    cache = project / ".spanlab" / "embeddings.db"
+    assert modes(project, [".spanlab/embeddings.db"]) == {
+        ".spanlab/embeddings.db": f"0664 {lead.name}:{GROUP}"
+    }
+    os.chmod(cache, 0o644)  # as an older spanlab left it
+    done = as_user(alice, project, ["gate", "c.toml", "--labels", "frozen.json"])
+    assert done.code in (0, 1), done.err
+    assert "Traceback" not in done.err and "internal error" not in done.err
+    assert "warning: embedding cache read-only, new vectors are not kept: " in done.err
+    assert f"(owner {lead.name}, group {GROUP}, mode 0644) is not writable by {alice.name}" in (
+        done.err
+    )
+    assert f"ask {lead.name} (or root) to run `chmod g+rw {cache}`" in done.err
