@@ -5,8 +5,10 @@ out another. Each step runs in a child that became that user (tests.cli.accounts
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -261,3 +263,36 @@ def test_a_gate_on_the_leads_read_only_cache_reads_it_and_says_so(
         done.err
     )
     assert f"ask {lead.name} (or root) to run `chmod g+rw {cache}`" in done.err
+
+
+def test_a_wal_left_by_an_older_spanlab_is_named_with_its_owner_and_fix(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    """The issue's lock-out: bob's first open (under an older spanlab, whose store was
+    0644) left bob-owned 0644 -wal/-shm; alice's write names them, not the folder."""
+    lead, alice, bob = team
+    spanlab(lead, project, "init", "corpus")
+    spanlab(lead, project, "labels", "import", "q.txt")
+    closed(lead, project)
+    os.chmod(project / STORE, 0o644)
+
+    def old_spanlab_reads() -> dict[str, Any]:
+        conn = sqlite3.connect(STORE)  # no helper: SQLite's own modes
+        return {"queries": conn.execute("SELECT count(*) FROM queries").fetchone()[0]}
+
+    assert in_child(bob, project, old_spanlab_reads) == {"queries": 1}
+    os.chmod(project / STORE, 0o664)
+    assert modes(project, FILES)[f"{STORE}-wal"] == f"0644 {bob.name}:{GROUP}"
+    refused = in_child(alice, project, lambda: add_span(project))
+    wal, shm = project / f"{STORE}-wal", project / f"{STORE}-shm"
+    assert f"{wal} (owner {bob.name}, group {GROUP}, mode 0644) is not writable" in refused["error"]
+    assert f"ask {bob.name} (or root) to run `chmod g+rw {wal}`" in refused["error"]
+    report = json.loads(spanlab(alice, project, "corpus", "status", "--json"))["sharing"]
+    assert report["group"] == GROUP
+    bad = {f["what"]: f["fix"] for f in report["files"] if "fix" in f}
+    assert bad == {
+        "store -wal": f"ask {bob.name} (or root) to run `chmod g+rw {wal}`",
+        "store -shm": f"ask {bob.name} (or root) to run `chmod g+rw {shm}`",
+    }
+    spanlab(bob, project, "corpus", "status")  # bob's next open gives the group his files
+    assert in_child(alice, project, lambda: add_span(project)).get("spans") == 1
