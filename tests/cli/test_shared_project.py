@@ -296,3 +296,31 @@ def test_a_wal_left_by_an_older_spanlab_is_named_with_its_owner_and_fix(
     }
     spanlab(bob, project, "corpus", "status")  # bob's next open gives the group his files
     assert in_child(alice, project, lambda: add_span(project)).get("spans") == 1
+
+
+def test_the_leads_chroma_folder_is_the_groups_and_a_locked_one_is_named(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    lead, alice, _ = team
+    chroma = CANDIDATES.replace(
+        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "minilm"'
+    )
+    (project / "c.toml").write_text(chroma, encoding="utf-8")
+    spanlab(lead, project, "init", "corpus")
+    spanlab(lead, project, "labels", "import", "q.txt")
+    in_child(lead, project, lambda: add_span(project))
+    spanlab(lead, project, "eval", "c.toml")
+    folder = project / ".spanlab" / "chroma"
+    made = [p for p in folder.rglob("*") if p.is_file() or p.is_dir()]
+    assert made and (folder / "chroma.sqlite3") in made
+    assert all(p.stat().st_gid == lead.group for p in [folder, *made])
+    assert all(p.stat().st_mode & 0o060 == 0o060 for p in [folder, *made]), [
+        f"{p.name} {p.stat().st_mode & 0o7777:04o}" for p in made
+    ]
+    spanlab(alice, project, "eval", "c.toml")  # reuses the lead's collections, writing
+    os.chmod(folder / "chroma.sqlite3", 0o644)  # as an older spanlab left it
+    done = as_user(alice, project, ["eval", "c.toml"])
+    assert done.code == 2, done.err
+    db = folder / "chroma.sqlite3"
+    assert f"{db}: Chroma cannot write: " in done.err
+    assert f"ask {lead.name} (or root) to run `chmod g+rw {db}`" in done.err
