@@ -94,8 +94,17 @@ def why_not_writable(path: Path, *, database: bool = False) -> str | None:
         found = look(each)
         if found is not None and not found.writable:
             who = name_of_user(os.geteuid())
+            if _mounted_read_only(each):
+                return f"{found.path} is on a file system mounted read-only"
             return f"{found.describe()} is not writable by {who}: {fix(found, share)}"
     return None
+
+
+def _mounted_read_only(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def refusal_hint(path: Path, full: bool = False, *, database: bool = False) -> str:
