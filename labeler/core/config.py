@@ -7,6 +7,7 @@ to the file's folder, so a project can be moved or checked out anywhere.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +27,8 @@ _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
     "follow_symlinks", "blind", "trim_spans", "group",
 }  # fmt: skip
+_GROUP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
+"""A portable Unix group name (`init --group`, §15)."""
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
 _FLAGS = {"follow_symlinks", "blind", "trim_spans"}
@@ -128,6 +131,8 @@ def load(root: Path) -> Project:
             typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
     if "encoding" in data:
         text_codec(data["encoding"], file=str(path), key="encoding")
+    if "group" in data and not _GROUP_NAME.fullmatch(data["group"]):
+        raise ConfigError("'group' must be a Unix group name", file=str(path), key="group")
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)

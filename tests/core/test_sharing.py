@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import sharing
+from labeler.core import config, sharing
+from labeler.core.errors import ConfigError
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="giving files a group needs root (CI is)")
 
@@ -112,3 +113,15 @@ def test_a_library_writing_in_a_shared_folder_makes_group_files(shared: Path, um
     assert sharing.umask() == 0o022
     assert mode(shared / "chroma" / "seg" / "data.bin") == 0o664
     assert mode(shared / "chroma" / "seg") == 0o2775
+
+
+def test_a_group_in_spanlab_toml_is_a_group_name(tmp_path: Path) -> None:
+    (tmp_path / "spanlab.toml").write_text('group = "labelers"\n', encoding="utf-8")
+    assert config.load(tmp_path).group == "labelers"
+    (tmp_path / "spanlab.toml").write_text('group = "lab\\u001b[2Jelers"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        config.load(tmp_path)
+    assert (caught.value.key, caught.value.message) == (
+        "group",
+        "'group' must be a Unix group name",
+    )
