@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
 from labeler.core import sharing
+from labeler.core.access import refusal_hint
 from labeler.core.errors import SpanlabError, StoreError
 
 INDEX_NAME = "runs.db"
@@ -119,8 +121,14 @@ def _insert(conn: sqlite3.Connection, runs_dir: Path, entry: RunEntry) -> None:
 def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
     """Add (or replace) the run `run`, written in `folder`."""
     entry = entry_of(run, folder)
-    with _open(runs_dir) as conn, conn:
-        _insert(conn, runs_dir, entry)
+    try:
+        with _open(runs_dir) as conn, conn:
+            _insert(conn, runs_dir, entry)
+    except (sqlite3.OperationalError, OSError) as exc:
+        # The run is written; listings read the folders where the index cannot be written.
+        path = index_path(runs_dir)
+        why = refusal_hint(path, sharing.disk_full(str(exc)), database=True)
+        print(f"warning: {path}: the runs index was not updated ({exc}): {why}", file=sys.stderr)
     return entry
 
 

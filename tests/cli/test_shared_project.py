@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from evaluator.runs.index import find_run
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
 from labeler.core.values import Span
@@ -324,3 +325,24 @@ def test_the_leads_chroma_folder_is_the_groups_and_a_locked_one_is_named(
     db = folder / "chroma.sqlite3"
     assert f"{db}: Chroma cannot write: " in done.err
     assert f"ask {lead.name} (or root) to run `chmod g+rw {db}`" in done.err
+
+
+def test_a_runs_index_the_lead_left_unwritable_does_not_stop_alices_run(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    lead, alice, _ = team
+    spanlab(lead, project, "init", "corpus")
+    spanlab(lead, project, "labels", "import", "q.txt")
+    in_child(lead, project, lambda: add_span(project))
+    spanlab(lead, project, "eval", "c.toml")
+    index = project / ".spanlab" / "runs.db"
+    os.chmod(index, 0o644)  # as an older spanlab left it
+    done = as_user(alice, project, ["eval", "c.toml"])
+    assert done.code == 0, done.err
+    assert f"warning: {index}: the runs index was not updated" in done.err
+    assert f"ask {lead.name} (or root) to run `chmod g+rw {index}`" in done.err
+    mine = [r.name for r in (project / ".spanlab" / "runs").iterdir() if r.owner() == alice.name]
+    assert len(mine) == 1
+    runs = project / ".spanlab" / "runs"
+    latest = in_child(alice, project, lambda: {"id": find_run(runs, "latest").id})
+    assert latest == {"id": mine[0]}  # listed from the folders: the index could not be written
