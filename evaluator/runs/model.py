@@ -8,7 +8,6 @@ key. The parts live in `model_parts` (run-wide) and `model_queries` (per query).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,8 @@ from evaluator.metrics.compare import Comparison
 from evaluator.runs.model_json import Reader, RunFileError
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
 
 FORMAT = "spanlab.run/1"
@@ -150,10 +151,8 @@ def read_run(folder: Path) -> RunFile:
 def write_run_file(run: RunFile, path: Path) -> None:
     """Write the run's run.json at `path` (the run folder's, or a copy `eval --json` asks for),
     whole: written beside it, then renamed over it."""
-    aside = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        aside.write_text(run.dumps(), encoding="utf-8")
-        os.replace(aside, path)
+        sharing.write_text(path, run.dumps())
     except OSError as exc:
-        aside.unlink(missing_ok=True)
-        raise StoreError(f"cannot write run.json: {exc.strerror}", file=str(path)) from None
+        message, hint = refused_write(path, exc)
+        raise StoreError(f"run.json: {message}", file=str(path), hint=hint) from None

@@ -25,6 +25,8 @@ from evaluator.runs.boundary import candidate_spec
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span
@@ -143,9 +145,11 @@ def trec_run(runs_dir: Path, run: str) -> RunFile:
 
 
 def _write(path: Path, lines: list[str]) -> Path:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    tmp.replace(path)
+    try:
+        sharing.write_text(path, "".join(line + "\n" for line in lines))
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise SpanlabError(message, file=str(path), hint=hint) from None
     return path
 
 
@@ -153,7 +157,11 @@ def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
     """Write every candidate's run and qrels files into `out`; return the paths."""
     queries = evidence(run, corpus)
     threshold = run.manifest.settings.coverage_threshold
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        sharing.make_folder(out)
+    except OSError as exc:
+        message, hint = refused_write(out, exc)
+        raise SpanlabError(message, file=str(out), hint=hint) from None
     written = [_write(out / "spans.qrels", span_qrels(queries))]
     for name in run.names:
         chunks = chunk_corpus(candidate_spec(run, name), corpus)

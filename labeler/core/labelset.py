@@ -6,7 +6,6 @@ and builds plain values before anything is written, so a bad file changes nothin
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import json
@@ -17,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
@@ -154,14 +155,11 @@ def no_gc() -> Iterator[None]:
 
 def write_json(data: Mapping[str, Any], out: Path) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(out)
+        sharing.write_text(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise LabelError(f"cannot write: {exc.strerror}", file=str(out)) from None
+        message, hint = refused_write(out, exc)
+        raise LabelError(message, file=str(out), hint=hint) from None
 
 
 # -- reading ---------------------------------------------------------------------------

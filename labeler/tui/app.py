@@ -116,6 +116,8 @@ class SpanlabApp(ThemedApp):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.store is not None:
             self.set_interval(self.settings.poll_interval, self.poll)
+            if why := self.store.cannot_write():
+                self.notify(why, title=READ_ONLY, severity="warning", timeout=30, markup=False)
         if self._watch is not None:
             self.set_interval(self.settings.corpus_interval, self._poll_corpus)
 
@@ -242,6 +244,10 @@ def corpus_note(names: Sequence[str], waiting: int) -> tuple[str, str, SeverityL
     if waiting:
         return f"{said} changed: {waiting} span(s) wait for review (ctrl+r)", "Corpus", "warning"
     return f"{said} changed: read again; every span is still in place", "Corpus", "information"
+
+
+READ_ONLY = "Read-only store: edits will not be saved"
+"""The notice at start when the store refuses edits (§15)."""
 
 
 def window_title(screen: str) -> str:

@@ -150,7 +150,9 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
     new = Corpus.read(corpus).hash
     done = run("corpus", "status", "--json")
     assert done.exit_code == 0, done.stderr
-    assert json.loads(done.stdout) == {
+    report = json.loads(done.stdout)
+    assert report.pop("sharing")["group"] is None  # one person's project
+    assert report == {
         "documents": 3,
         "corpus_hash": new,
         "bound_hash": old,
@@ -172,6 +174,7 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
         "  removed  sub/c.txt",
         "spans      1 orphaned, 1 stale, 1 valid",
         "2 span(s) wait for review: run `spanlab review`",
+        "sharing    none: one person's project (`spanlab init --group NAME` shares it)",
     ]
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bisect
 import csv
-import errno
 import io
 import json
 import re
@@ -17,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
@@ -25,8 +26,6 @@ from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree, sized
 from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
-_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-"""The errors of a disk (or a size limit) that takes no more."""
 _FRESH_ID = re.compile(r"^q-(\d+)$")
 
 
@@ -254,14 +253,11 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[st
 
 def write_atomic(out: Path, text: str) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8", newline="")
-        tmp.replace(out)
+        sharing.write_text(out, text)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        full = " (the disk is full, or the file over its size limit)" if exc.errno in _FULL else ""
-        raise LabelError(f"cannot write: {exc.strerror}{full}", file=str(out)) from None
+        message, hint = refused_write(out, exc)
+        raise LabelError(message, file=str(out), hint=hint) from None
 
 
 def json_text(data: Any) -> str:
