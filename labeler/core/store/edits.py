@@ -18,7 +18,7 @@ from labeler.core.overlaps import duplicated
 from labeler.core.store.authors import SelfReview, refuse_self_review
 from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
-from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
+from labeler.core.store.rows import QUERY_COLUMNS, VERSION_FIELDS, query_row, utcnow
 from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
@@ -121,20 +121,48 @@ class Edits(Reads):
             self.log_event(db, "query-added", annotator, qid)
         return q
 
-    def touch_version(self, query_id: str, *, now: str, abstain: bool | None = None) -> None:
-        """Record that the annotator in `view` has a version of the query (§3)."""
+    def touch_version(self, query_id: str, *, now: str) -> None:
+        """Record that the annotator in `view` changed their version of the query (§3): a new
+        version starts from the query's own fields, as a draft; either way its revision moves.
+        """
         self.conn.execute(
-            "INSERT INTO versions(query_id, annotator, abstain, updated) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(query_id, annotator) DO UPDATE SET updated = excluded.updated, "
-            "abstain = coalesce(?, abstain)",
-            [
-                query_id,
-                self.view,
-                int(bool(abstain)),
-                now,
-                None if abstain is None else int(abstain),
-            ],
+            "INSERT INTO versions(query_id, annotator, abstain, boundary, slices, notes, status, "
+            "updated) SELECT id, ?, abstain, boundary, slices, notes, 'draft', ? FROM queries "
+            "WHERE id = ? ON CONFLICT(query_id, annotator) DO UPDATE SET "
+            "updated = excluded.updated, revision = revision + 1",
+            [self.view, now, query_id],
         )
+
+    def _update_version(
+        self, query_id: str, annotator: str, seen: Query | None, changes: Mapping[str, Any]
+    ) -> None:
+        """Write a blind annotator's own fields into their version, compare-and-set like a
+        query's; the query's revision moves too, so a reviewer who read it is refused."""
+        if changes.get("status") == Status.REVIEWED:
+            raise StoreError(
+                "a version is not marked reviewed; a reviewer adjudicates the query",
+                key="status", hint="`spanlab adjudicate`, after both versions are in",
+            )  # fmt: skip
+        with self.write() as db:
+            old = self._live(query_id)
+            if seen is not None:
+                self._check_fields(old, seen, changes)
+            now = utcnow()
+            self.touch_version(query_id, now=now)
+            new = query_row(replace(old, **changes))
+            sets = ", ".join(f"{k} = ?" for k in changes)
+            self.conn.execute(
+                f"UPDATE versions SET {sets} WHERE query_id = ? AND annotator = ?",
+                [*(new[k] for k in changes), query_id, self.view],
+            )
+            self.conn.execute(
+                "UPDATE queries SET revision = revision + 1 WHERE id = ?", [query_id]
+            )
+            self.log_event(
+                db, "version-updated", annotator, query_id, version=self.view,
+                changes={k: str(v) for k, v in changes.items()},
+                before={k: str(getattr(old, k)) for k in changes},
+            )  # fmt: skip
 
     def update_query(
         self,
@@ -156,12 +184,10 @@ class Edits(Reads):
         unknown = set(changes) - set(FIELDS)
         if unknown:
             raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
-        if self.view and "abstain" in changes:  # a blind annotator abstains in their version
-            changes = dict(changes)
-            abstain = bool(changes.pop("abstain"))
-            with self.write():
-                self._live(query_id)
-                self.touch_version(query_id, now=utcnow(), abstain=abstain)
+        if self.view and set(changes) & set(VERSION_FIELDS):  # a blind annotator's own fields
+            mine = {k: v for k, v in changes.items() if k in VERSION_FIELDS}
+            self._update_version(query_id, annotator, seen, mine)
+            changes = {k: v for k, v in changes.items() if k not in VERSION_FIELDS}
             if not changes:
                 return self.query(query_id)
         with self.write() as db:
