@@ -16,7 +16,7 @@ from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
 from labeler.core.store.authors import SelfReview, refuse_self_review
-from labeler.core.store.conflicts import FIELDS, gone, refusal, show
+from labeler.core.store.conflicts import FIELDS, ConflictError, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, VERSION_FIELDS, query_row, utcnow
 from labeler.core.values import Boundary, Query, Span, Status
@@ -231,6 +231,7 @@ class Edits(Reads):
             old = self._live(query_id)
             if seen is not None:
                 self._check_whole(old, seen)
+            self._refuse_others_versions(query_id)
             db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
             db.execute("DELETE FROM queries WHERE id = ?", [query_id])
             db.execute(
@@ -239,6 +240,22 @@ class Edits(Reads):
             )
             self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
         return old
+
+    def _refuse_others_versions(self, query_id: str) -> None:
+        """A blind annotator deletes no query that holds someone else's version (§3)."""
+        if not self.view:
+            return
+        rows = self.conn.execute(
+            "SELECT annotator FROM versions WHERE query_id = ? AND annotator != ? ORDER BY 1",
+            [query_id, self.view],
+        ).fetchall()
+        if rows:
+            names = ", ".join(str(r[0]) for r in rows)
+            raise ConflictError(
+                f"{query_id} holds {names}'s version; a blind annotator cannot delete it",
+                key="query", hint="ask a lead; `blind = true` in spanlab.toml keeps versions apart",
+                query_id=query_id, what="the query", who=names,
+            )  # fmt: skip
 
     def _check_whole(self, now: Query, seen: Query) -> None:
         self._check_fields(now, seen, dict.fromkeys(FIELDS))

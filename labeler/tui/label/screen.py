@@ -522,7 +522,7 @@ class LabelScreen(Screen[None]):
             if not yes:
                 return
             self.state.current = neighbour  # stay where we were in the list
-            if not self._edit(lambda: self.editor.delete_query(q.id), q.id):
+            if not self._edit(lambda: self.editor.delete_query(q.id, seen=q), q.id):
                 self.state.current = q.id
             self._fill_list()
             self._show_current()
