@@ -166,3 +166,29 @@ def test_a_bad_slice_exits_2_naming_the_option_and_writes_nothing(workdir: Path,
     assert "invalid slice" in done.stderr and "--slice" in done.stderr
     assert "Traceback" not in done.stderr
     assert len(Store.open(DB, create=False).queries()) == before
+
+
+def test_agreement_compares_patterns_and_abstention_per_query_and_overall(
+    workdir: Path,
+) -> None:
+    """Each version holds its own pattern and abstain flag (§3); agreement counts both."""
+    initialised(workdir)
+    double_annotate(workdir)
+    for who, pattern, abstain in (("alice", "control", True), ("bob", "cross-reference", False)):
+        store = Store.open(DB, create=False)
+        store.view = who
+        store.update_query("q-0003", annotator=who, boundary=pattern, abstain=abstain)
+        store.close()
+    done = run("labels", "agreement")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 double-annotated queries"
+    assert "abstain 0.667  pattern 0.667" in lines[1]
+    assert (
+        "  q-0003  alice+bob  F1 1.000  pattern control / cross-reference  abstain differs" in lines
+    )
+    data = json.loads(run("labels", "agreement", "--json").stdout)
+    assert data["overall"]["pattern"] == pytest.approx(2 / 3)
+    [gift] = [p for p in data["queries"] if p["query_id"] == "q-0003"]
+    assert (gift["patterns"], gift["pattern_agree"], gift["abstain_agree"]) == (
+        ["control", "cross-reference"], False, False)  # fmt: skip

@@ -127,7 +127,9 @@ def test_merge_joins_a_sentence_and_the_span_inside_it(tmp_path: Path) -> None:
     done = store.adjudicate("q-0001", "merge", keep=["alice", "bob"], annotator="rita",
                             seen=seen, texts={DOC: text})  # fmt: skip
     assert [(s.start, s.end, s.quote) for s in done.evidence] == [(3365, 3541, text[3365:3541])]
-    assert store.last_decided("q-0001") == [f"{DOC}: 3365..3541 and 3453..3521 joined into 3365..3541"]
+    assert store.last_decided("q-0001") == [
+        f"{DOC}: 3365..3541 and 3453..3521 joined into 3365..3541"
+    ]
 
 
 def test_deleting_a_query_changed_since_is_refused_saying_who(path: Path) -> None:

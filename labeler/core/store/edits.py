@@ -155,9 +155,7 @@ class Edits(Reads):
                 f"UPDATE versions SET {sets} WHERE query_id = ? AND annotator = ?",
                 [*(new[k] for k in changes), query_id, self.view],
             )
-            self.conn.execute(
-                "UPDATE queries SET revision = revision + 1 WHERE id = ?", [query_id]
-            )
+            self.conn.execute("UPDATE queries SET revision = revision + 1 WHERE id = ?", [query_id])
             self.log_event(
                 db, "version-updated", annotator, query_id, version=self.view,
                 changes={k: str(v) for k, v in changes.items()},
