@@ -237,7 +237,8 @@ def render_agreement(report: Report) -> str:
     def line(name: str, s: Summary, width: int) -> str:
         alpha = "   n/a" if s.alpha is None else f"{s.alpha:6.3f}"
         return (f"  {name:<{width}}  F1 {s.f1:.3f}  exact {s.exact:.3f}  abstain {s.abstention:.3f}"
-                f"  pattern {s.pattern:.3f}  αu {alpha}  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
+                f"  pattern {s.pattern:.3f}  αu {alpha}"
+                f"  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
 
     assert report.overall is not None
     lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]

@@ -82,8 +82,10 @@ def joined(spans: Iterable[Span], text_of: Callable[[Span], str]) -> tuple[list[
             continue
         lo, hi = group[0].start, max(g.end for g in group)
         widest = max(group, key=lambda g: g.end - g.start)
-        result.append(Span.from_text(text_of(widest), widest.doc, lo, hi, doc_hash=widest.doc_hash,
-                                     annotator=widest.annotator, created=widest.created))  # fmt: skip
+        result.append(Span.from_text(
+            text_of(widest), widest.doc, lo, hi, doc_hash=widest.doc_hash,
+            annotator=widest.annotator, created=widest.created,
+        ))  # fmt: skip
         parts = " and ".join(f"{g.start}..{g.end}" for g in group)
         said.append(f"{widest.doc}: {parts} joined into {lo}..{hi}")
     return result, said

@@ -121,8 +121,9 @@ def test_merge_joins_a_sentence_and_the_span_inside_it(tmp_path: Path) -> None:
     outer = Span.from_text(text, DOC, 3365, 3541)
     inner = Span.from_text(text, DOC, 3453, 3521)
     with store.write() as db:
-        store.put_versions([("q-0001", Version("alice", False, (outer,))),
-                            ("q-0001", Version("bob", False, (inner,)))], {DOC: text}, db=db)  # fmt: skip
+        pair = [("q-0001", Version("alice", False, (outer,))),
+                ("q-0001", Version("bob", False, (inner,)))]  # fmt: skip
+        store.put_versions(pair, {DOC: text}, db=db)
     seen = store.query("q-0001").revision
     done = store.adjudicate("q-0001", "merge", keep=["alice", "bob"], annotator="rita",
                             seen=seen, texts={DOC: text})  # fmt: skip

@@ -15,11 +15,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import joined
 from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import Version, utcnow
 from labeler.core.store.versions import Versions
-from labeler.core.overlaps import joined
 from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:

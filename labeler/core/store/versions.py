@@ -9,7 +9,6 @@ so an abstaining version, which has no spans, still counts. Reads hand out `Vers
 from __future__ import annotations
 
 import json
-
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
