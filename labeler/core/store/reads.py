@@ -135,7 +135,8 @@ class Reads(Connection):
         Keyset paging (`after` = the last id read) costs the same on every page, so a list
         can show its first page at once and read the rest a chunk at a time.
         """
-        where, args = [], [self.view, self.view] if self.view else [self.view]
+        where: list[str] = []
+        args: list[str] = [self.view, self.view] if self.view else [self.view]
         for op, bound in ((">=", start), (">", after)):
             if bound is not None:
                 where.append(f"queries.id {op} ?")
