@@ -92,16 +92,29 @@ class Adjudication(Versions):
     def blind_refusal(self, query_id: str) -> str | None:
         """Why the blind annotator in `view` may not see this query's versions side by side
         (they made one and it is not decided yet), or None (§3)."""
-        if not self.view or query_id not in self.waiting():
-            return None
-        mine = self.conn.execute(
-            "SELECT 1 FROM versions WHERE query_id = ? AND annotator = ?", (query_id, self.view)
-        ).fetchone()
-        if mine is None:
+        if not self.view or query_id not in self.closed_to_view():
             return None
         return (
             f"{query_id}: you annotated it blind, so its agreement and adjudication stay "
             "closed to you until it is decided"
+        )
+
+    def closed_to_view(self) -> set[str]:
+        """The waiting queries the blind annotator in `view` made a version of (none unblind)."""
+        if not self.view:
+            return set()
+        mine = self.conn.execute("SELECT query_id FROM versions WHERE annotator = ?", (self.view,))
+        return set(self.waiting()) & {r[0] for r in mine}
+
+    def blind_closed(self) -> str | None:
+        """Why the agreement screen stays shut to the blind annotator in `view`: every query
+        that waits holds their version; None when some query is theirs to decide."""
+        waiting = self.waiting()
+        if not self.view or not waiting or set(waiting) - self.closed_to_view():
+            return None
+        return (
+            f"every query waiting for adjudication ({len(waiting)}) holds your blind version: "
+            f"they stay closed to you until a reviewer decides them ({BLIND_HINT})"
         )
 
     def last_decided(self, query_id: str) -> list[str]:

@@ -8,6 +8,7 @@ click; the screen decides what that means.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -27,14 +28,24 @@ GLYPHS = {Status.DRAFT: "○", Status.LABELLED: "◐", Status.REVIEWED: "●"}
 """Status at a glance: empty, half, full."""
 
 
+_NUMBERED = re.compile(r"q-(\d+)")
+"""An id spanlab handed out; the list shows its number only (the panel shows it whole)."""
+
+
+def short_id(query_id: str) -> str:
+    """`0024` for q-0024: at 80 columns every column of the list is the question's."""
+    found = _NUMBERED.fullmatch(query_id)
+    return found.group(1) if found else query_id
+
+
 def prompt(q: QueryRow) -> Text:
-    """One line: status glyph, id, span count (or ∅ for abstention), text."""
-    count = "∅" if q.abstain else str(q.spans)
+    """One line: status glyph, short id, span count (∅: abstains, +: ten or more), text."""
+    count = "∅" if q.abstain else str(q.spans) if q.spans < 10 else "+"
     line = Text(no_wrap=True, overflow="ellipsis", end="")
     line.append(GLYPHS[q.status] + " ")
-    line.append(q.id, style="bold")
+    line.append(short_id(q.id), style="bold")
     line.append(" ")
-    line.append(f"{count:>2}", style="dim")
+    line.append(count, style="dim")
     line.append(" " + " ".join(q.text.split()))
     return line
 
