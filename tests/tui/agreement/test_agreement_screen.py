@@ -51,7 +51,7 @@ def test_the_model_orders_by_disagreement(store: Store, corpus: Corpus) -> None:
     [(doc, pieces)] = model.sides("q-0001")
     assert doc == "billing.md"
     assert [p.mark for p in pieces][:2] == ["both", "first"]
-    assert model.describe("q-0003") == "ann: abstains · bob: abstains"
+    assert model.describe("q-0003") == "ann: abstains, other · bob: abstains, other"
 
 
 async def test_keep_from_the_label_screen(store: Store, corpus: Corpus) -> None:
