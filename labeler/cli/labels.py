@@ -95,6 +95,8 @@ def labels_import(
         )
     for w in done.warnings:
         typer.echo(f"warning: {w}", err=True)
+    for line in done.removed:
+        typer.echo(line, err=True)
     if done.summary:
         typer.echo(done.summary)
     same = done.total - done.imported

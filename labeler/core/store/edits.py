@@ -320,7 +320,10 @@ class Edits(Reads):
                                   s.suffix, dh, s.annotator, s.created))  # fmt: skip
         marks = ",".join("?" * len(QUERY_COLUMNS))
         names = ",".join(QUERY_COLUMNS)
-        self.conn.executemany("DELETE FROM spans WHERE query_id = ?", [(r[0],) for r in query_rows])
+        # The query's own evidence only: annotators' blind versions stay theirs (§3).
+        self.conn.executemany(
+            "DELETE FROM spans WHERE query_id = ? AND version = ''", [(r[0],) for r in query_rows]
+        )
         again = ", ".join(f"{c} = excluded.{c}" for c in QUERY_COLUMNS[1:-1])
         self.conn.executemany(
             f"INSERT INTO queries({names}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET "

@@ -174,6 +174,22 @@ class Reads(Connection):
         touched = dict.fromkeys(r[1] for r in rows if r[1] is not None)
         return (rows[-1][0] if rows else event_id), list(touched)
 
+    def last_event(self, query_id: str) -> tuple[str, str, str, dict[str, Any]] | None:
+        """(who, kind, when, payload) of the newest audit-log entry on a query, or None."""
+        row = self.conn.execute(
+            "SELECT annotator, kind, at, payload FROM events WHERE query_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (query_id,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], json.loads(row[3]))
+
+    def deleted_by(self, query_id: str) -> tuple[str, str] | None:
+        """(who, when) deleted a query, or None when it was never deleted."""
+        row = self.conn.execute(
+            "SELECT annotator, at FROM retired_ids WHERE id = ?", (query_id,)
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def doc_span_counts(self) -> dict[str, int]:
         """How many spans each document holds, over every query."""
         sql = "SELECT doc, count(*) FROM spans WHERE version = ? GROUP BY doc ORDER BY doc"

@@ -128,7 +128,11 @@ class QueryList(ScrollView, can_focus=True):
         self.queries = list(queries)
         self._rows = None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
-        ids = [q.id for q in self.queries] if current else []
+        if current is None:  # nothing is current: no row is, either
+            self.highlighted = None
+            self.refresh()
+            return
+        ids = [q.id for q in self.queries]
         self._move_to(ids.index(current) if current in ids else 0, announce=False)
         self.refresh()
 
@@ -182,7 +186,7 @@ class QueryList(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))
 
     def action_move(self, step: int) -> None:
-        self._move_to((self.highlighted or 0) + step)
+        self._move_to(0 if self.highlighted is None else self.highlighted + step)
 
     def action_page(self, direction: int) -> None:
         self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
