@@ -214,15 +214,15 @@ class LabelScreen(Screen[None]):
             self._load_rows(loader)
 
     def _explain(self, shown: Query) -> None:
-        """Someone else deleted or replaced the query on screen: say who, drop the selection,
-        and (deleted) make no other query current, so the next key edits nothing (§15)."""
+        """Someone else deleted the query on screen or took spans from it: say who, drop the
+        selection and (deleted) make no other query current, so the next key edits nothing."""
         store = self.editor.store
         try:
             now: Query | None = store.query(shown.id)
         except SpanlabError:
             now = None
-        if now is not None and _places(now) == _places(shown):
-            return
+        if now is not None and set(_places(shown)) <= set(_places(now)):
+            return  # nothing of what was on screen went away: spans added are just shown
         self.view.clear_selection()
         if now is None:
             self.state.current, self.state.lost = None, shown.id
@@ -704,6 +704,6 @@ def _replaced(
     whose = sorted({s.annotator or "unknown" for s in gone})
     kind = "import" if last and last[1] == "query-replaced" else "edit"
     by = f"{last[0]}'s {kind}" if last else "another writer"
-    what = f"removed {len(gone)} span(s) of {', '.join(whose)}" if gone else "changed it"
+    what = f"removed {len(gone)} span(s) of {', '.join(whose)}"
     spans = f"it has {len(now.evidence)} span(s) now"
     return f"{shown.id}: {by} {what}; {spans}. Your selection was cleared."
