@@ -47,7 +47,8 @@ async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
         await pilot.press("p", "down", "enter")  # pattern picker: another pattern than other
         await pilot.pause()
         mine = store.versions()["q-0001"]["ann"]
-        assert mine.boundary != Boundary.OTHER and mine.boundary.value in panel(app)
+        assert mine.boundary is not None and mine.boundary != Boundary.OTHER
+        assert mine.boundary.value in panel(app)
     theirs = bob.query("q-0001")
     assert (theirs.boundary, len(theirs.evidence), theirs.abstain) == (Boundary.CONTROL, 1, False)
     assert Store.open(tmp_path / "labels.db").query("q-0001").boundary == Boundary.OTHER
