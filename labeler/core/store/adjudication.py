@@ -113,8 +113,8 @@ class Adjudication(Versions):
         if not self.view or not waiting or set(waiting) - self.closed_to_view():
             return None
         return (
-            f"every query waiting for adjudication ({len(waiting)}) holds your blind version: "
-            f"they stay closed to you until a reviewer decides them ({BLIND_HINT})"
+            f"every query waiting for adjudication ({len(waiting)}) holds your blind version, "
+            f"so the agreement screen stays closed to you ({BLIND_HINT})"
         )
 
     def last_decided(self, query_id: str) -> list[str]:

@@ -288,7 +288,7 @@ class LabelScreen(Screen[None]):
     def _show_current(self) -> None:
         q = self.state.current_query
         hidden = self.state.total if q is None and not self.query_list.ids else 0
-        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden)
+        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden, self.state.lost)
         if self.view.doc_id is None and len(self.editor.corpus):
             first = self.state.first_span(None)
             self.open_document(first.doc if first else next(iter(self.editor.corpus)).id)
