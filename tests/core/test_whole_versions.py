@@ -190,3 +190,23 @@ def test_migration_gives_existing_versions_the_fields_they_shared(tmp_path: Path
         True, Boundary.CONTROL, ("critical",), "shared", Status.LABELLED)  # fmt: skip
     store.view = "alice"
     assert store.query("q-0001").boundary == Boundary.CONTROL
+
+
+def test_a_send_back_reaches_each_blind_version_as_a_draft_with_the_note(path: Path) -> None:
+    alice, bob, rita = blind(path, "alice"), blind(path, "bob"), Store.open(path)
+    add(alice, 9, 23)
+    add(bob, 25, 50)
+    rita.adjudicate("q-0001", "send-back", note="too wide", annotator="rita",
+                    seen=rita.query("q-0001").revision)  # fmt: skip
+    for who in (alice, bob):
+        mine = who.query("q-0001")
+        assert (mine.status, mine.notes) == (Status.DRAFT, "sent back by rita: too wide")
+    assert len(alice.query("q-0001").evidence) == 1  # her evidence stays hers to mend
+
+
+def test_a_version_only_begun_is_not_labelled(path: Path) -> None:
+    alice = blind(path, "alice")
+    alice.update_query("q-0001", annotator="alice", boundary=Boundary.CONTROL)
+    assert alice.next_unlabelled("alice") == "q-0001"  # a pattern alone labels nothing
+    add(alice, 9, 23)
+    assert alice.next_unlabelled("alice", "q-0001") == "q-0002"

@@ -73,8 +73,10 @@ class Adjudication(Versions):
                 raise StoreError(f"{query_id}: no version of {', '.join(keep) or 'nobody'}")
             joins: list[str] = []
             if verdict == "send-back":
-                notes = f"{now.notes}\nsent back by {annotator}: {note}".strip()
-                self._write_fields(query_id, notes=notes, status=Status.DRAFT.value)
+                said = f"sent back by {annotator}: {note}"
+                self._write_fields(query_id, notes=f"{now.notes}\n{said}".strip(),
+                                   status=Status.DRAFT.value)  # fmt: skip
+                self._send_back_versions(query_id, said)
             else:
                 plan = decide_fields(query_id, versions, chosen, fields or {})
                 joins = self._write_decided(query_id, plan, texts or {}, db)
@@ -88,6 +90,15 @@ class Adjudication(Versions):
                 fields=dict(fields or {}), joined=joins,
             )  # fmt: skip
         return self.query(query_id)
+
+    def _send_back_versions(self, query_id: str, said: str) -> None:
+        """Each version goes back to draft with the note: a blind annotator reads their own
+        version's notes, not the query's (§3)."""
+        self.conn.execute(
+            "UPDATE versions SET notes = ltrim(notes || char(10) || ?, char(10)), "
+            "status = 'draft', revision = revision + 1 WHERE query_id = ?",
+            (said, query_id),
+        )
 
     def blind_refusal(self, query_id: str) -> str | None:
         """Why the blind annotator in `view` may not see this query's versions side by side

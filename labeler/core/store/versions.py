@@ -165,9 +165,12 @@ class Versions(Reviews):
         return (later or todo)[0] if todo else None
 
     def _labelled_by(self, annotator: str) -> set[str]:
-        if self.view:
+        if self.view:  # a version only begun (a pattern chosen) is not labelled yet
             rows = self.conn.execute(
-                "SELECT query_id FROM versions WHERE annotator = ?", (annotator,)
+                "SELECT query_id FROM versions v WHERE annotator = ? AND (abstain = 1 OR "
+                "status != 'draft' OR EXISTS (SELECT 1 FROM spans s WHERE s.query_id = "
+                "v.query_id AND s.version = v.annotator))",
+                (annotator,),
             )
         else:
             rows = self.conn.execute(
