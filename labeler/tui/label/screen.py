@@ -559,7 +559,9 @@ class LabelScreen(Screen[None]):
     def action_cycle_status(self) -> None:
         q = self.state.current_query
         if q is not None:
-            self._save(q, {"status": STATUS_CYCLE.get(q.status, Status.DRAFT)})
+            then = STATUS_CYCLE.get(q.status, Status.DRAFT)
+            blind = self.editor.store.view and then is Status.REVIEWED  # a reviewer decides
+            self._save(q, {"status": Status.DRAFT if blind else then})
 
     def action_toggle_abstain(self) -> None:
         q = self.state.current_query

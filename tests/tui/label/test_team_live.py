@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Label
 
 from labeler.core import labelset
 from labeler.core.corpus import Corpus
@@ -46,6 +47,10 @@ async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
         assert "abstain" not in panel(app) and not store.query("q-0001").abstain
         await pilot.press("p", "down", "enter")  # pattern picker: another pattern than other
         await pilot.pause()
+        await pilot.press("S")
+        assert panel(app).startswith("q-0001 ◐ labelled")
+        await pilot.press("S")  # blind: labelled goes back to draft, never to reviewed
+        assert panel(app).startswith("q-0001 ○ draft")
         mine = store.versions()["q-0001"]["ann"]
         assert mine.boundary is not None and mine.boundary != Boundary.OTHER
         assert mine.boundary.value in panel(app)
@@ -116,5 +121,7 @@ async def test_an_import_replacing_the_query_on_screen_is_explained_and_undo_ref
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert store.query("q-0001").status == Status.LABELLED  # not put back to draft
+        shown = app.screen.query_one("#conflict-message", Label).render()
+        assert "was removed by lead's import (--replace)" in str(shown)
         kinds = [r[0] for r in store.conn.execute("SELECT kind FROM events ORDER BY id")]
         assert kinds[-1] == "query-replaced"
