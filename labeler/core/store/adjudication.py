@@ -1,10 +1,11 @@
 """A reviewer's decision on a double-annotated query, and which evidence counts (§3, §11).
 
-Keeping one version or a merge writes it as the query's own evidence (version ''); sending
-back marks the query draft with a note for the annotators. Each decision is one
-transaction with who and when, and compare-and-set on the query's revision, so two
-reviewers racing on one query cannot both win. A query with two or more versions and no
-decision since the last of them waits: export and eval leave it out and say how many.
+Keeping one version or a merge writes it, field by field, as the query's own annotation
+(evidence in version '', overlapping spans of a merge joined); sending back marks the query
+and each version draft with a note. Each decision is one transaction with who and when,
+compare-and-set on the query's revision, which every version change moves too, so a
+decision over a version changed since is refused naming who changed what. A query with two
+or more versions and no decision since the last of them waits: export and eval leave it out.
 """
 
 from __future__ import annotations
