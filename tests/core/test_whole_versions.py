@@ -210,3 +210,12 @@ def test_a_version_only_begun_is_not_labelled(path: Path) -> None:
     assert alice.next_unlabelled("alice") == "q-0001"  # a pattern alone labels nothing
     add(alice, 9, 23)
     assert alice.next_unlabelled("alice", "q-0001") == "q-0002"
+
+
+def test_a_single_version_is_exported_whole(path: Path) -> None:
+    alice = blind(path, "alice")
+    add(alice, 9, 23)
+    alice.update_query("q-0001", annotator="alice", boundary=Boundary.CONTROL, notes="mine")
+    decided, waiting = Store.open(path).decided_queries()
+    [q] = [q for q in decided if q.id == "q-0001"]
+    assert waiting == [] and (q.boundary, q.notes, len(q.evidence)) == (Boundary.CONTROL, "mine", 1)

@@ -213,7 +213,8 @@ class Decided(Adjudication):
 
     def decided_queries(self) -> tuple[list[Query], list[str]]:
         """Every query but those waiting for adjudication, a single version standing in
-        for the query's own evidence; and the ids of those waiting."""
+        for the query's own annotation (evidence, pattern, slices, notes); and the ids of
+        those waiting."""
         waiting = self.waiting()
         skip = set(waiting)
         singles = self.single_versions()
@@ -225,7 +226,9 @@ class Decided(Adjudication):
             if q.id in singles:
                 v = versions[q.id][singles[q.id]]
                 abstain = not v.spans and (v.abstain or q.abstain)
-                q = replace(q, abstain=abstain, evidence=v.spans)
+                q = replace(q, abstain=abstain, evidence=v.spans, boundary=v.boundary or q.boundary,
+                            slices=q.slices if v.slices is None else v.slices,
+                            notes=q.notes if v.notes is None else v.notes)  # fmt: skip
             out.append(q)
         return out, waiting
 
