@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
 from labeler.core.store.conflicts import ConflictError, gone, refusal
-from labeler.core.store.edits import Edits
+from labeler.core.store.query_edits import QueryEdits
 from labeler.core.store.rows import span_row, utcnow
 from labeler.core.values import Span
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 
-class SpanEdits(Edits):
+class SpanEdits(QueryEdits):
     """Adding, moving and deleting evidence spans, each checked against what was seen."""
 
     def _insert_span(
