@@ -86,6 +86,11 @@ def adjudicate(
         from labeler.core.agreement import NO_DOUBLE
 
         raise StoreError(NO_DOUBLE)
+    if proj.blind:  # a blind annotator does not decide their own versions (§3)
+        store.view = annotator_name(annotator)
+        closed = store.blind_closed()
+        if closed is not None:
+            raise StoreError(closed)
     from labeler.tui.launch import run_app
 
     run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,

@@ -28,7 +28,7 @@ from labeler.core import team
 from labeler.core.team import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
-    from labeler.core.agreement import Report, Summary
+    from labeler.core.agreement import PairAgreement, Report, Summary
 
 group = typer.Typer(
     help="Import, export and count labels.",
@@ -99,6 +99,8 @@ def labels_import(
         )
     for w in done.warnings:
         typer.echo(f"warning: {w}", err=True)
+    for line in done.removed:
+        typer.echo(line, err=True)
     if done.summary:
         typer.echo(done.summary)
     same = done.total - done.imported
@@ -216,7 +218,7 @@ def labels_assign(
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")
 @handles_errors
 def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
-    """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
+    """Agreement of double-annotated queries: overlap F1, exact spans, abstention, pattern, αu."""
     _, docs, store, _ = open_project(corpus, db)
     lengths = {d.id: len(d.text) for d in docs}
     from labeler.core.agreement import NO_DOUBLE, agreement
@@ -234,17 +236,24 @@ def report_json(report: Report) -> dict[str, Any]:
     from labeler.core.agreement import NO_DOUBLE
 
     data = asdict(report)
-    data["queries"] = [asdict(p) for p in report.queries[:50]]
+    data["queries"] = [{**asdict(p), "pattern_agree": p.pattern_agree} for p in report.queries[:50]]
     if report.overall is None:
         data["message"] = NO_DOUBLE
     return data
+
+
+def _differs(p: PairAgreement) -> str:
+    """What else two versions disagree on: the patterns chosen, abstention."""
+    out = "" if p.pattern_agree else f"  pattern {p.patterns[0]} / {p.patterns[1]}"
+    return out + ("" if p.abstain_agree else "  abstain differs")
 
 
 def render_agreement(report: Report) -> str:
     def line(name: str, s: Summary, width: int) -> str:
         alpha = "   n/a" if s.alpha is None else f"{s.alpha:6.3f}"
         return (f"  {name:<{width}}  F1 {s.f1:.3f}  exact {s.exact:.3f}  abstain {s.abstention:.3f}"
-                f"  αu {alpha}  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
+                f"  pattern {s.pattern:.3f}  αu {alpha}"
+                f"  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
 
     assert report.overall is not None
     lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
@@ -253,8 +262,8 @@ def render_agreement(report: Report) -> str:
     for title, table in tables.items():
         width = max((len(k) for k in table), default=0)
         lines += [f"\n{title}", *(line(k, v, width) for k, v in table.items())]
-    worst = [p for p in report.queries if p.f1 < 1.0][:10]
+    worst = [p for p in report.queries if not p.agrees][:10]
     if worst:
         lines.append("\nleast agreement")
-        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}" for p in worst]
+        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}{_differs(p)}" for p in worst]
     return "\n".join(lines)

@@ -46,6 +46,8 @@ class ImportResult:
     """How many annotator versions were kept."""
     summary: str = ""
     """The reader's one line on what it read, when it has one."""
+    removed: tuple[str, ...] = ()
+    """One line per query replaced: which spans it removed, whose (§15)."""
 
 
 def import_file(
@@ -72,12 +74,14 @@ def import_file(
         if not valid_slice(name):
             raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
                              key="--slice")  # fmt: skip
+    removed: list[str] = []
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)
         n = labelset.import_queries(
-            store, queries, corpus, annotator=annotator, replace_existing=replace
+            store, queries, corpus, annotator=annotator, replace_existing=replace, removed=removed
         )
-        return ImportResult(n, len(queries), tuple(import_warnings(queries)))
+        return ImportResult(n, len(queries), tuple(import_warnings(queries)),
+                            removed=tuple(removed))  # fmt: skip
     imported = _read(path, corpus, fmt, store, labels)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
     added: tuple[str, ...] = ()
@@ -86,12 +90,12 @@ def import_file(
     else:
         n = labelset.import_queries(
             store, imported.queries, corpus, annotator=annotator, replace_existing=replace,
-            fresh=imported.fresh, versions=imported.versions,
+            fresh=imported.fresh, versions=imported.versions, removed=removed,
         )  # fmt: skip
     warnings = (*imported.warnings, *import_warnings(imported.queries))
     who = tuple(sorted({v.annotator for _, v in imported.versions}))
     return ImportResult(n, len(imported.queries), warnings, added, imported.labels_seen, who,
-                        len(imported.versions), imported.summary)  # fmt: skip
+                        len(imported.versions), imported.summary, tuple(removed))  # fmt: skip
 
 
 def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, ...]:

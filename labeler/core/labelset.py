@@ -22,6 +22,7 @@ from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
+from labeler.core.replaced import log_replaced
 from labeler.core.store import Store, Version, utcnow
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
@@ -358,8 +359,12 @@ def import_queries(
     before_write: Callable[[sqlite_utils.Database], None] | None = None,
     fresh: Set[str] = frozenset(),
     versions: Sequence[tuple[str, Version]] = (),
+    removed: list[str] | None = None,
 ) -> int:
     """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    A replaced query is logged with the spans it loses and whose they were; `removed`, if
+    given, collects a line on each (§15).
 
     Ids in `fresh` were made up by a reader: those queries get ids the store allocates
     inside the write, so concurrent imports never hand out (or replace) one id twice;
@@ -377,7 +382,7 @@ def import_queries(
     new = [_stamped(q, annotator) for q in queries if q.id in fresh]
     with store.write() as db:
         # Again under the write lock: another annotator may have created one of these ids.
-        _, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
+        stored, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
         if set(now_conflicts) - set(conflicts):
             raise StoreError(
                 "another writer created "
@@ -391,10 +396,14 @@ def import_queries(
             before_write(db)
         given = {q.id: store.allocate_query_id(db) for q in new}
         new = [replace(q, id=given[q.id]) for q in new]
+        said = log_replaced(store, db, stored, [q for q in todo if q.id in now_conflicts],
+                            annotator=annotator)  # fmt: skip
         store.put_queries([*todo, *new], texts, db=db)
         written = {q.id for q in todo} | set(given)
         mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
         store.put_versions(mine, texts, db=db)
+    if removed is not None:
+        removed.extend(said)
     return len(todo) + len(new)
 
 

@@ -203,6 +203,11 @@ class SpanlabApp(ThemedApp):
             screen.show_query(message.query)
 
     def on_agreement_requested(self, message: AgreementRequested) -> None:
+        closed = self.store.blind_refusal(message.query) if self.store and message.query else None
+        if closed is not None:
+            self.notify(f"{closed} (`blind = true` in spanlab.toml)", title="Agreement",
+                        severity="warning")  # fmt: skip
+            return
         if self.action_switch("agreement"):
             screen = self.screen_stack[0]
             from labeler.tui.agreement.screen import AgreementScreen

@@ -158,7 +158,7 @@ def agreement_missing(world: World) -> str | None:
         return no_store(world)
     from labeler.core.agreement import NO_DOUBLE
 
-    return None if world.store.double_annotated() else NO_DOUBLE
+    return world.store.blind_closed() if world.store.double_annotated() else NO_DOUBLE
 
 
 def build_agreement(world: World) -> Screen[Any]:

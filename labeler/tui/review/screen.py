@@ -26,7 +26,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
-from labeler.tui.messages import CorpusChanged
+from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
 
@@ -114,6 +114,23 @@ class ReviewScreen(Screen[None]):
         self.proposals.clear()
         self.shown = None
         self._list_waiting()
+
+    def on_labels_changed(self, event: LabelsChanged) -> None:
+        """Someone else decided (or brought back) spans: list what waits now, staying on the
+        span shown while it still waits, and say when it was decided elsewhere."""
+        now = review.pending(self.store, self.corpus)
+        if [i.span_id for i in now] == [i.span_id for i in self.items]:
+            return
+        shown, self.items = self.current, now
+        self.query_one(SpanList).show(self.items)
+        ids = [i.span_id for i in now]
+        if shown is not None and shown.span_id in ids:
+            self._select(ids.index(shown.span_id))
+            return
+        if shown is not None:
+            self.notify(f"{shown.query_id}: its span in {shown.span.doc} was decided by someone "
+                        "else", title="Review", timeout=4)  # fmt: skip
+        self._select(0)
 
     def _list_waiting(self) -> None:
         self.items = review.pending(self.store, self.corpus)
