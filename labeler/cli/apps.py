@@ -87,7 +87,7 @@ def adjudicate(
 
         raise StoreError(NO_DOUBLE)
     if proj.blind:  # a blind annotator does not decide their own versions (§3)
-        store.view = annotator_name(annotator)
+        store.view = who.name
         closed = store.blind_closed()
         if closed is not None:
             raise StoreError(closed)
