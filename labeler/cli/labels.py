@@ -59,7 +59,7 @@ def labels_import(
         list[str] | None,
         typer.Option(
             "--label",
-            help="Label Studio: span labels that count as evidence "
+            help="Label Studio (JSON, JSON-MIN, CSV): span labels that count as evidence "
             "(repeatable; default every label).",
         ),
     ] = None,
@@ -67,6 +67,15 @@ def labels_import(
         list[str] | None,
         typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
     ] = None,
+    as_version: Annotated[
+        bool,
+        typer.Option(
+            "--as-version",
+            help="Another annotator's file: its annotations become that annotator's versions "
+            "of the queries it shares with the store (whose: --annotator, else the file's "
+            "annotator, else a doccano file's name).",
+        ),
+    ] = False,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -79,13 +88,13 @@ def labels_import(
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()),
+        slices=tuple(slices or ()), as_version=as_version, version_of=annotator,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
         typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
-    if done.versions:
+    if done.versions and done.joined is None:
         typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
                    "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
@@ -97,6 +106,13 @@ def labels_import(
         typer.echo(f"warning: {w}", err=True)
     if done.summary:
         typer.echo(done.summary)
+    if done.joined is not None:
+        j = done.joined
+        typer.echo(
+            f"{j.versions} version(s) of {', '.join(j.annotators)} from {file}: "
+            f"{j.new} new, {j.joined} joined, {j.skipped} skipped of {done.total} queries"
+        )
+        return
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
     typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")

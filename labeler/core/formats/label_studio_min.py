@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +47,21 @@ def _results(value: Any) -> list[Any] | None:
     return None
 
 
-def _spans(row: dict[str, Any], where: Where) -> list[SpanIn]:
+def _spans(
+    row: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
+) -> list[SpanIn]:
+    """The row's span results whose labels meet `labels` (every label when None), the
+    labels of all of them noted in `seen`."""
     out = []
     for name, value in row.items():
         results = _results(value) if name not in _SKIP else None
         for i, r in enumerate(results or []):
             at = where.at(f"{name}[{i}]")
+            found = typed(r.get("labels", []), list, at.at("labels"))
+            names = {typed(n, str, at.at("labels")) for n in found}
+            seen.update(names)
+            if labels is not None and not names & labels:
+                continue
             quote = typed(r.get("text"), (str, type(None)), at.at("text"))
             out.append(SpanIn(need(r, "start", int, at), need(r, "end", int, at), quote, at))
     return out
@@ -65,14 +75,28 @@ def _text(row: dict[str, Any]) -> str | None:
     return strings[0] if len(strings) == 1 else None
 
 
-def task(row: dict[str, Any], where: Where) -> TaskIn:
+def annotator(value: Any) -> str:
+    """Who made a row's annotation, named as the JSON reader names `completed_by`: a user
+    id (an int in JSON-MIN, its digits in CSV) as `user-N`, an email as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"user-{value}"
+    text = str(value or "").strip()
+    return f"user-{text}" if text.isdigit() else text
+
+
+def task(
+    row: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
+) -> TaskIn:
     def opt(key: str) -> str | None:
         value = row.get(key)
         return value if isinstance(value, str) and value else None
 
+    tid = row.get("id")
     return TaskIn(
-        where, opt("question") or opt("query"), tuple(_spans(row, where)), text=_text(row),
-        doc=opt("doc"), query_id=opt("query_id"), annotator=str(row.get("annotator") or ""),
+        where, opt("question") or opt("query"), tuple(_spans(row, where, labels, seen)),
+        text=_text(row), doc=opt("doc"), query_id=opt("query_id"),
+        annotator=annotator(row.get("annotator")),
+        task_id=None if tid in (None, "") else f"task:{tid}",
     )  # fmt: skip
 
 
@@ -86,10 +110,21 @@ def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
             for i, r in enumerate(data)]  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    tasks = [task(row, where) for where, row in _rows(path)]
+def read(
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None = None,
+) -> Imported:
+    """Every row; only span results whose labels meet `labels` count (default: every
+    label; the labels seen are reported). Rows of one task by several annotators give
+    each annotator a version of the query."""
+    seen: set[str] = set()
+    tasks = [task(row, where, labels, seen) for where, row in _rows(path)]
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
-    return build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    built = build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    return replace(built, labels_seen=frozenset(seen))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
