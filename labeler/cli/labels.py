@@ -118,38 +118,47 @@ def labels_import(
     typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
 
 
+ExportFormatOpt = Annotated[
+    str,
+    typer.Option("--format", "-f", help=f"One of: {', '.join(label_formats.FORMATS)}."),
+]
+
+
 @group.command("export", epilog="Example: spanlab labels export frozen.json")
 @handles_errors
 def labels_export(
     out: Annotated[Path, typer.Argument(help="Where to write.")],
-    fmt: FormatOpt = None,
+    fmt: ExportFormatOpt = "spanlab",
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    from_name: Annotated[
+        str, typer.Option(help="Label Studio: the Labels control's name.")
+    ] = "label",
+    to_name: Annotated[
+        str, typer.Option(help="Label Studio: the Text object's name (the Labels' toName).")
+    ] = "text",
+    text_key: Annotated[
+        str, typer.Option(help='Label Studio: the data key the Text reads (value="$KEY").')
+    ] = "text",
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
-    from labeler.core import labelset
+    from labeler.core import exports
+    from labeler.core.formats.label_studio import Names
 
-    data = labelset.export(store, docs)
-    waiting = data.pop("waiting_for_adjudication", 0)
-    if waiting:
-        typer.echo(
-            f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (adjudicate them: `spanlab adjudicate`)",
-            err=True,
-        )
-    drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
-    if drafts:
-        typer.echo(
-            f"warning: {len(drafts)} quer(y/ies) have no evidence and are not marked abstain "
-            f"({', '.join(drafts[:5])}{' …' if len(drafts) > 5 else ''}); eval leaves them out",
-            err=True,
-        )
-    if fmt is None or fmt == "spanlab":
-        labelset.write_json(data, out)
-    else:
-        label_formats.get(fmt).write(store.queries(), docs, out)
-    typer.echo(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
+    names = Names(from_name, to_name, text_key)
+    done = exports.export_file(store, docs, out, fmt, names)
+    for why, n in done.left_out:
+        typer.echo(f"warning: {n} {why}", err=True)
+    for note in done.notes:
+        typer.echo(f"note: {note}", err=True)
+    if done.drafts:
+        shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
+        typer.echo(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
+                   f"abstain ({shown}); eval leaves them out", err=True)  # fmt: skip
+    records = f" in {done.records} records" if done.records != done.queries else ""
+    typer.echo(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
+               f"label set {done.label_set_hash})")  # fmt: skip
 
 
 @group.command("stats", epilog="Example: spanlab labels stats --json")

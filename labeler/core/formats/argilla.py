@@ -17,8 +17,8 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, json_text, load_json, write_atomic
+from labeler.core.formats import Imported, Wrote
+from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
 from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
 from labeler.core.typed import need, typed
@@ -122,7 +122,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     return build(tasks, reading, existing, LOOKED)
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     """One nested record per query and document; span offsets in UTF-16 code units."""
     records: list[dict[str, Any]] = []
     for q in queries:
@@ -141,3 +141,4 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
                 "suggestions": {}, "vectors": {},
             })  # fmt: skip
     write_atomic(out, json_text(records))
+    return Wrote(sum(1 for q in queries if q.evidence), len(records), left_out(queries))
