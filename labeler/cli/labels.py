@@ -108,10 +108,9 @@ def labels_import(
         typer.echo(done.summary)
     if done.joined is not None:
         j = done.joined
-        typer.echo(
-            f"{j.versions} version(s) of {', '.join(j.annotators)} from {file}: "
-            f"{j.new} new, {j.joined} joined, {j.skipped} skipped of {done.total} queries"
-        )
+        who = f" ({', '.join(j.annotators)})" if j.annotators else ""
+        typer.echo(f"{j.versions} version(s) written{who} from {file}: {j.new} new, "
+                   f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
         return
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
