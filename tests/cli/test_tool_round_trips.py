@@ -1,5 +1,7 @@
 """Label Studio and doccano both ways with every annotator (§3 double annotation, §14).
 
+`from_label_studio.*` are real Label Studio 1.23.2 exports (see the test that reads them).
+
 The fixtures in tests/core/formats/two_annotators/ are one small two-annotator project
 (user 1 and user 2) written by hand in each shape Label Studio exports — JSON, JSON-MIN
 and CSV as label-studio-sdk 2.1.2's converter writes them (converter.py
@@ -93,6 +95,23 @@ def test_json_json_min_and_csv_give_the_same_versions_and_agreement(workdir: Pat
         )
         assert "4 annotator version(s) kept (user-1, user-2)" in done.stderr
         # each annotator's version holds their spans in every document of the query
+        assert versions() == EXPECTED, shape
+        seen.append(agreement())
+    assert seen[0]["double"] == 2 and seen[0] == seen[1] == seen[2]
+
+
+def test_label_studios_own_exports_of_spanlabs_export_give_the_versions_back(
+    workdir: Path,
+) -> None:
+    """from_label_studio.*: spanlab's export of this project loaded into Label Studio
+    1.23.2 through its API (`POST /api/projects/2/import`) and exported again as JSON,
+    JSON_MIN and CSV. Label Studio made the importing user (id 1) author of every
+    annotation; the names come back from `data.annotators`."""
+    seen = []
+    for shape in ("from_label_studio.json", "from_label_studio_min.json", "from_label_studio.csv"):
+        fresh(workdir)
+        done = run("labels", "import", str(HERE / shape))
+        assert done.exit_code == 0, done.stderr
         assert versions() == EXPECTED, shape
         seen.append(agreement())
     assert seen[0]["double"] == 2 and seen[0] == seen[1] == seen[2]

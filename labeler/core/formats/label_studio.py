@@ -151,10 +151,11 @@ _ABSENT = object()
 
 
 def annotator_of(annotation: dict[str, Any], index: int, named: Sequence[Any] = ()) -> str:
-    """Who made an annotation: `completed_by` as an email, a name or a user id; lacking
-    one, the name spanlab's export listed for it in `data.annotators`."""
+    """Who made an annotation: the name spanlab's export listed for it in
+    `data.annotators` (Label Studio makes the importing user every annotation's author),
+    else `completed_by` as an email, a name or a user id."""
     by = annotation.get("completed_by")
-    if by is None and index < len(named):
+    if index < len(named) and isinstance(named[index], str) and named[index].strip():
         by = named[index]
     if isinstance(by, dict):
         by = by.get("email") or by.get("username") or by.get("id")

@@ -28,7 +28,7 @@ from labeler.core.values import Query
 ROW_KEYS = ("annotator", "annotation_id", "created_at", "updated_at", "lead_time")
 """Keys label-studio-converter adds to every JSON-MIN / CSV row."""
 LOOKED = "a 'question' or 'query' column"
-_SKIP = {"id", "question", "query", "doc", "query_id", "agreement", *ROW_KEYS}
+_SKIP = {"id", "question", "query", "doc", "query_id", "agreement", "annotators", *ROW_KEYS}
 
 
 def _results(value: Any) -> list[Any] | None:
@@ -84,8 +84,39 @@ def annotator(value: Any) -> str:
     return f"user-{text}" if text.isdigit() else text
 
 
+def _named(rows: list[tuple[Where, dict[str, Any]]]) -> dict[int, str]:
+    """{row index: annotator} from the `annotators` spanlab's export lists in each task
+    (Label Studio makes the importing user every annotation's author): a task's rows in
+    `annotation_id` order are its annotations in the order listed."""
+    by_task: dict[str, list[tuple[int, int]]] = {}
+    for n, (_, row) in enumerate(rows):
+        aid = row.get("annotation_id")
+        if row.get("annotators") and str(aid).isdigit():
+            by_task.setdefault(str(row.get("id")), []).append((int(str(aid)), n))
+    out: dict[int, str] = {}
+    for ranked in by_task.values():
+        for i, (_, n) in enumerate(sorted(ranked)):
+            names = _results_list(rows[n][1]["annotators"])
+            if i < len(names) and isinstance(names[i], str) and names[i].strip():
+                out[n] = names[i].strip()
+    return out
+
+
+def _results_list(value: Any) -> list[Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return []
+    return value if isinstance(value, list) else []
+
+
 def task(
-    row: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
+    row: dict[str, Any],
+    where: Where,
+    labels: frozenset[str] | None,
+    seen: set[str],
+    named: str | None = None,
 ) -> TaskIn:
     def opt(key: str) -> str | None:
         value = row.get(key)
@@ -95,7 +126,7 @@ def task(
     return TaskIn(
         where, opt("question") or opt("query"), tuple(_spans(row, where, labels, seen)),
         text=_text(row), doc=opt("doc"), query_id=opt("query_id"),
-        annotator=annotator(row.get("annotator")),
+        annotator=named or annotator(row.get("annotator")),
         task_id=None if tid in (None, "") else f"task:{tid}",
     )  # fmt: skip
 
@@ -121,7 +152,9 @@ def read(
     label; the labels seen are reported). Rows of one task by several annotators give
     each annotator a version of the query."""
     seen: set[str] = set()
-    tasks = [task(row, where, labels, seen) for where, row in _rows(path)]
+    rows = _rows(path)
+    named = _named(rows)
+    tasks = [task(row, where, labels, seen, named.get(n)) for n, (where, row) in enumerate(rows)]
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
     built = build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
     return replace(built, labels_seen=frozenset(seen))
