@@ -112,9 +112,17 @@ def labels_import(
         typer.echo(f"{j.versions} version(s) written{who} from {file}: {j.new} new, "
                    f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
         return
+    known = sum(1 for w in done.warnings if ", already query " in w)
+    if known:
+        typer.echo(f"hint: {known} quer(y/ies) of the file are already in the store and were "
+                   "skipped; another annotator's file comes in as their versions with "
+                   "--as-version", err=True)  # fmt: skip
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
-    typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
+    skipped = f" ({known} skipped, already in the store)" if known else ""
+    typer.echo(
+        f"imported {done.imported} of {done.total + known} queries from {file}{unchanged}{skipped}"
+    )
 
 
 ExportFormatOpt = Annotated[

@@ -275,3 +275,12 @@ def test_export_help_does_not_claim_a_guess_and_a_missing_file_is_missing(workdi
     done = run("labels", "import", "nowhere.jsonl")
     assert done.exit_code == 2
     assert "no such file" in done.stderr and "cannot tell the format" not in done.stderr
+
+
+def test_a_second_member_file_without_as_version_says_what_to_pass(workdir: Path) -> None:
+    assert run("labels", "import", str(HERE / "alice.jsonl")).exit_code == 0
+    done = run("labels", "import", str(HERE / "bob.jsonl"))
+    assert done.exit_code == 0
+    assert "(2 skipped, already in the store)" in done.stdout and "of 2 queries" in done.stdout
+    assert "--as-version" in done.stderr
+    assert versions() == {}
