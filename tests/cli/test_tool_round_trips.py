@@ -1,6 +1,7 @@
 """Label Studio and doccano both ways with every annotator (§3 double annotation, §14).
 
-`from_label_studio.*` are real Label Studio 1.23.2 exports (see the test that reads them).
+`from_label_studio.*` and `from_doccano/` are real exports of Label Studio 1.23.2 and
+doccano 1.8.4 (see the tests that read them).
 
 The fixtures in tests/core/formats/two_annotators/ are one small two-annotator project
 (user 1 and user 2) written by hand in each shape Label Studio exports — JSON, JSON-MIN
@@ -150,6 +151,23 @@ def test_two_doccano_member_files_give_two_versions_per_query(workdir: Path) -> 
     assert agreement()["double"] == 2
     again = run("labels", "import", str(HERE / "bob.jsonl"), "--as-version")
     assert "0 new, 0 joined, 2 skipped" in again.stdout
+
+
+def test_doccanos_own_member_exports_give_the_same_versions(workdir: Path) -> None:
+    """from_doccano/*.jsonl: the project made in doccano 1.8.4 through its API, users
+    alice and bob each adding their spans (UTF-16 offsets), exported as doccano does, one
+    JSONL per member (data_export/celery_tasks.py)."""
+    for member in ("alice", "bob"):
+        done = run(
+            "labels", "import", str(HERE / "from_doccano" / f"{member}.jsonl"), "--as-version"
+        )
+        assert done.exit_code == 0, done.stderr
+    from_tool = versions()
+    agreed = agreement()
+    fresh(workdir)
+    for member in ("alice", "bob"):
+        assert run("labels", "import", str(HERE / f"{member}.jsonl"), "--as-version").exit_code == 0
+    assert from_tool == versions() and agreed == agreement() and agreed["double"] == 2
 
 
 def test_a_member_file_joins_queries_imported_plainly(workdir: Path) -> None:
