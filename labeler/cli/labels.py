@@ -72,10 +72,14 @@ def labels_import(
         typer.Option(
             "--as-version",
             help="Another annotator's file: its annotations become that annotator's versions "
-            "of the queries it shares with the store (whose: --annotator, else the file's "
-            "annotator, else a doccano file's name).",
+            "of the queries it shares with the store (whose: --version-of, else --annotator, "
+            "else the file's annotator, else a doccano file's name).",
         ),
     ] = False,
+    version_of: Annotated[
+        str | None,
+        typer.Option("--version-of", help="With --as-version: whose annotations the file holds."),
+    ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -88,7 +92,7 @@ def labels_import(
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()), as_version=as_version, version_of=annotator,
+        slices=tuple(slices or ()), as_version=as_version, version_of=version_of or annotator,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
@@ -108,8 +112,8 @@ def labels_import(
         typer.echo(done.summary)
     if done.joined is not None:
         j = done.joined
-        who = f" ({', '.join(j.annotators)})" if j.annotators else ""
-        typer.echo(f"{j.versions} version(s) written{who} from {file}: {j.new} new, "
+        names = f" ({', '.join(j.annotators)})" if j.annotators else ""
+        typer.echo(f"{j.versions} version(s) written{names} from {file}: {j.new} new, "
                    f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
         return
     known = sum(1 for w in done.warnings if ", already query " in w)

@@ -302,3 +302,12 @@ def test_a_second_member_file_without_as_version_says_what_to_pass(workdir: Path
     assert "(2 skipped, already in the store)" in done.stdout and "of 2 queries" in done.stdout
     assert "--as-version" in done.stderr
     assert versions() == {}
+
+
+def test_version_of_names_whose_file_it_is(workdir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "export.jsonl"  # a member file renamed: the name is no member's
+    other.write_text((HERE / "bob.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run("labels", "import", str(HERE / "alice.jsonl"), "--as-version").exit_code == 0
+    done = run("labels", "import", str(other), "--as-version", "--version-of", "bob")
+    assert done.exit_code == 0, done.stderr
+    assert sorted(versions()["How do I close my account?"]) == ["alice", "bob"]
