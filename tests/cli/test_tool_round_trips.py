@@ -311,3 +311,19 @@ def test_version_of_names_whose_file_it_is(workdir: Path, tmp_path: Path) -> Non
     done = run("labels", "import", str(other), "--as-version", "--version-of", "bob")
     assert done.exit_code == 0, done.stderr
     assert sorted(versions()["How do I close my account?"]) == ["alice", "bob"]
+
+
+def test_keeping_one_annotator_keeps_their_spans_in_every_document(workdir: Path) -> None:
+    """q-0023 of the issue: "keep user-1" had deleted user-1's span in the document only
+    user-1 annotated, which the JSON reader had left outside the versions."""
+    assert run("labels", "import", str(HERE / "project.json"), "--label", "evidence").exit_code == 0
+    store = Store.open(DB, create=False)
+    try:
+        [qid] = [q.id for q in store.queries() if q.text == "How long is my data kept?"]
+        seen = store.query(qid).revision
+        kept = store.adjudicate(qid, "keep", annotator="reviewer", seen=seen, keep=["user-1"])
+    finally:
+        store.close()
+    assert [(s.doc, s.start, s.end) for s in kept.evidence] == [
+        ("closing.md", 38, 72), ("privacy.txt", 20, 31)
+    ]  # fmt: skip
