@@ -62,13 +62,26 @@ def labels_import(
         list[str] | None,
         typer.Option(
             "--label",
-            help="Label Studio: span labels that count as evidence "
+            help="Label Studio (JSON, JSON-MIN, CSV): span labels that count as evidence "
             "(repeatable; default every label).",
         ),
     ] = None,
     slices: Annotated[
         list[str] | None,
         typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
+    ] = None,
+    as_version: Annotated[
+        bool,
+        typer.Option(
+            "--as-version",
+            help="Another annotator's file: its annotations become that annotator's versions "
+            "of the queries it shares with the store (whose: --version-of, else --annotator, "
+            "else the file's annotator, else a doccano file's name).",
+        ),
+    ] = False,
+    version_of: Annotated[
+        str | None,
+        typer.Option("--version-of", help="With --as-version: whose annotations the file holds."),
     ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
@@ -83,13 +96,13 @@ def labels_import(
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=who.name, replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()),
+        slices=tuple(slices or ()), as_version=as_version, version_of=version_of or annotator,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
         typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
-    if done.versions:
+    if done.versions and done.joined is None:
         typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
                    "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
@@ -103,43 +116,66 @@ def labels_import(
         typer.echo(line, err=True)
     if done.summary:
         typer.echo(done.summary)
+    if done.joined is not None:
+        j = done.joined
+        names = f" ({', '.join(j.annotators)})" if j.annotators else ""
+        typer.echo(f"{j.versions} version(s) written{names} from {file}: {j.new} new, "
+                   f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
+        return
+    known = sum(1 for w in done.warnings if ", already query " in w)
+    if known:
+        typer.echo(f"hint: {known} quer(y/ies) of the file are already in the store and were "
+                   "skipped; another annotator's file comes in as their versions with "
+                   "--as-version", err=True)  # fmt: skip
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
-    typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
+    skipped = f" ({known} skipped, already in the store)" if known else ""
+    typer.echo(
+        f"imported {done.imported} of {done.total + known} queries from {file}{unchanged}{skipped}"
+    )
+
+
+ExportFormatOpt = Annotated[
+    str,
+    typer.Option("--format", "-f", help=f"One of: {', '.join(label_formats.FORMATS)}."),
+]
 
 
 @group.command("export", epilog="Example: spanlab labels export frozen.json")
 @handles_errors
 def labels_export(
     out: Annotated[Path, typer.Argument(help="Where to write.")],
-    fmt: FormatOpt = None,
+    fmt: ExportFormatOpt = "spanlab",
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    from_name: Annotated[
+        str, typer.Option(help="Label Studio: the Labels control's name.")
+    ] = "label",
+    to_name: Annotated[
+        str, typer.Option(help="Label Studio: the Text object's name (the Labels' toName).")
+    ] = "text",
+    text_key: Annotated[
+        str, typer.Option(help='Label Studio: the data key the Text reads (value="$KEY").')
+    ] = "text",
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
-    from labeler.core import labelset
+    from labeler.core import exports
+    from labeler.core.formats.label_studio import Names
 
-    data = labelset.export(store, docs)
-    waiting = data.pop("waiting_for_adjudication", 0)
-    if waiting:
-        typer.echo(
-            f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (adjudicate them: `spanlab adjudicate`)",
-            err=True,
-        )
-    drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
-    if drafts:
-        typer.echo(
-            f"warning: {len(drafts)} quer(y/ies) have no evidence and are not marked abstain "
-            f"({', '.join(drafts[:5])}{' …' if len(drafts) > 5 else ''}); eval leaves them out",
-            err=True,
-        )
-    if fmt is None or fmt == "spanlab":
-        labelset.write_json(data, out)
-    else:
-        label_formats.get(fmt).write(store.queries(), docs, out)
-    typer.echo(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
+    names = Names(from_name, to_name, text_key)
+    done = exports.export_file(store, docs, out, fmt, names)
+    for why, n in done.left_out:
+        typer.echo(f"warning: {n} {why}", err=True)
+    for note in done.notes:
+        typer.echo(f"note: {note}", err=True)
+    if done.drafts:
+        shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
+        typer.echo(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
+                   f"abstain ({shown}); eval leaves them out", err=True)  # fmt: skip
+    records = f" in {done.records} records" if done.records != done.queries else ""
+    typer.echo(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
+               f"label set {done.label_set_hash})")  # fmt: skip
 
 
 @group.command("stats", epilog="Example: spanlab labels stats --json")

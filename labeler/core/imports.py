@@ -8,16 +8,17 @@ they were, or both changed together.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace as replace_fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.core import corpus_add, formats, labelset
+from labeler.core import corpus_add, formats, joins, labelset
 from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
-from labeler.core.formats import label_studio
+from labeler.core.formats import label_studio, label_studio_min
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
 from labeler.core.values import Query, valid_slice
@@ -48,6 +49,12 @@ class ImportResult:
     """The reader's one line on what it read, when it has one."""
     removed: tuple[str, ...] = ()
     """One line per query replaced: which spans it removed, whose (§15)."""
+    joined: joins.Joined | None = None
+    """With `as_version`: queries new, joined and skipped."""
+
+
+LABEL_STUDIO = ("label-studio", "label-studio-min", "label-studio-csv")
+"""The formats whose span labels `--label` chooses among."""
 
 
 def import_file(
@@ -62,14 +69,21 @@ def import_file(
     encoding: str = "utf-8",
     labels: frozenset[str] | None = None,
     slices: tuple[str, ...] = (),
+    as_version: bool = False,
+    version_of: str | None = None,
 ) -> ImportResult:
     """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
 
     `labels` (Label Studio only) chooses which span labels count as evidence; every
-    imported query is tagged with `slices` as well as its own.
+    imported query is tagged with `slices` as well as its own. With `as_version` the
+    file's annotations become versions (of `version_of`, else of the annotator the file
+    names) of the queries they share with the store.
     """
-    if labels and fmt != "label-studio":
-        raise SpanlabError("--label applies to Label Studio files only", key="--label")
+    if labels and fmt not in LABEL_STUDIO:
+        formats_ = ", ".join(LABEL_STUDIO)
+        raise SpanlabError(
+            f"--label applies to Label Studio files only ({formats_})", key="--label"
+        )
     for name in slices:
         if not valid_slice(name):
             raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
@@ -82,8 +96,13 @@ def import_file(
         )
         return ImportResult(n, len(queries), tuple(import_warnings(queries)),
                             removed=tuple(removed))  # fmt: skip
-    imported = _read(path, corpus, fmt, store, labels)
+    imported = _read(path, corpus, fmt, () if as_version else store.queries(), labels)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
+    if as_version:
+        # doccano writes each member's annotations to `{username}.jsonl`
+        # (doccano 1.8.4, backend/data_export/celery_tasks.py)
+        whose = version_of or (path.stem if fmt == "doccano" else None)
+        return _joined(store, corpus, imported, whose, annotator, replace)
     added: tuple[str, ...] = ()
     if imported.documents:
         n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
@@ -106,11 +125,30 @@ def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, 
 
 
 def _read(
-    path: Path, corpus: Corpus, fmt: str, store: Store, labels: frozenset[str] | None
+    path: Path, corpus: Corpus, fmt: str, existing: Sequence[Query], labels: frozenset[str] | None
 ) -> formats.Imported:
+    if labels and fmt == "label-studio":
+        return label_studio.read(path, corpus, existing=existing, labels=labels)
     if labels:
-        return label_studio.read(path, corpus, existing=store.queries(), labels=labels)
-    return formats.get(fmt).read(path, corpus, existing=store.queries())
+        return label_studio_min.read(path, corpus, existing=existing, labels=labels)
+    return formats.get(fmt).read(path, corpus, existing=existing)
+
+
+def _joined(
+    store: Store,
+    corpus: Corpus,
+    imported: formats.Imported,
+    name: str | None,
+    importer: str,
+    replace: bool,
+) -> ImportResult:
+    if imported.documents:
+        raise SpanlabError("--as-version takes files that bring no documents", key="--as-version")
+    done = joins.join(store, corpus, imported, name=name, importer=importer, replacing=replace)
+    warnings = (*imported.warnings, *done.warnings)
+    return ImportResult(done.new + done.joined, len(imported.queries), warnings, (),
+                        imported.labels_seen, done.annotators, done.versions, imported.summary,
+                        done)  # fmt: skip
 
 
 def _with_documents(

@@ -6,6 +6,7 @@ exactly as it was; stdout carries data only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from pathlib import Path
@@ -197,7 +198,11 @@ def test_labels_import_export_round_trip(workdir: Path) -> None:
     frozen = json.loads((workdir / "frozen.json").read_text(encoding="utf-8"))
     assert frozen["queries"] == data["queries"]
     assert frozen["label_set_hash"] == data["label_set_hash"]
-    assert done.stdout == f"wrote 3 queries to frozen.json  ({data['label_set_hash']})\n"
+    # the file's own sha256 (issue 23: the label set's was printed as if it were the file's)
+    digest = hashlib.sha256((workdir / "frozen.json").read_bytes()).hexdigest()
+    assert done.stdout == (
+        f"wrote 3 queries to frozen.json  (sha256 {digest}; label set {data['label_set_hash']})\n"
+    )
 
 
 def test_labels_stats_text_and_json(workdir: Path) -> None:

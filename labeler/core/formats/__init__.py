@@ -37,10 +37,26 @@ class Imported:
     """One line on what was read (queries files: lines read, new and duplicate questions)."""
 
 
+@dataclass(frozen=True)
+class Wrote:
+    """What a writer put in its file, when it leaves some queries out (§14)."""
+
+    queries: int
+    """Queries the file holds."""
+    records: int
+    """Records (tasks, lines) it holds."""
+    left_out: tuple[tuple[str, int], ...] = ()
+    """(what, how many queries) for each kind of query the tool cannot hold: "N {what}"."""
+    warnings: tuple[str, ...] = ()
+    """What the target tool will do differently (drop overlapping spans, say)."""
+
+
 class Format(Protocol):
     def read(self, path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported: ...
 
-    def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> None: ...
+    def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote | None:
+        """Write `queries`; None when the file holds every one of them."""
+        ...
 
 
 _MODULES = {
@@ -75,4 +91,6 @@ def guess(path: Path) -> str:
     are never dropped by a reader that does not know them."""
     from labeler.core.formats._guess import guess_format
 
+    if not path.exists():
+        raise LabelError("no such file", file=str(path))
     return guess_format(path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import csv
 import io
+import itertools
 import json
 import re
 import unicodedata
@@ -262,3 +263,21 @@ def write_atomic(out: Path, text: str) -> None:
 
 def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def left_out(queries: Sequence[Query]) -> tuple[tuple[str, int], ...]:
+    """(what, how many) of the queries a tool that holds only spans in a text cannot hold."""
+    abstain = sum(1 for q in queries if q.abstain and not q.evidence)
+    empty = sum(1 for q in queries if not q.abstain and not q.evidence)
+    kinds = (("abstention quer(y/ies) left out: no document text to hold them", abstain),
+             ("quer(y/ies) without evidence left out: no document text", empty))  # fmt: skip
+    return tuple((why, n) for why, n in kinds if n)
+
+
+def overlapping(queries: Sequence[Query]) -> int:
+    """Spans that overlap another span of their query in the same document."""
+    n = 0
+    for q in queries:
+        spans = sorted((s.doc, s.start, s.end) for s in q.evidence)
+        n += sum(1 for a, b in itertools.pairwise(spans) if a[0] == b[0] and b[1] < a[2])
+    return n

@@ -17,8 +17,8 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, json_text, load_json, write_atomic
+from labeler.core.formats import Imported, Wrote
+from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
 from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
 from labeler.core.typed import need, typed
@@ -80,28 +80,33 @@ def _text(fields: dict[str, Any]) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
-def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
+def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[TaskIn]:
+    """One task per user who submitted spans (so two users give a query two versions);
+    one task without spans when nobody did."""
     fields, meta = _flat(record)
-    spans: list[SpanIn] = []
-    users: list[str] = []
+    by_user: dict[str, list[SpanIn]] = {}
     for value, user, status, at in _answers(record, where):
         if not _is_spans(value):
             continue
         if status != "submitted":
             skipped[f"{status} responses"] += 1
             continue
-        users.append(user)
+        spans = by_user.setdefault(user, [])
         for j, v in enumerate(value):
             sat = at.at(f"value[{j}]")
             spans.append(SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat))
     skipped["suggestions"] += _suggestions(record)
     question = fields.get("question") or fields.get("query") or meta.get("question")
-    doc, qid = meta.get("doc"), meta.get("query_id")
-    return TaskIn(
-        where, question if isinstance(question, str) else None, tuple(spans),
-        text=_text(fields), doc=doc if isinstance(doc, str) else None,
-        query_id=qid if isinstance(qid, str) else None, annotator=users[0] if users else "",
-    )  # fmt: skip
+    doc, qid, rid = meta.get("doc"), meta.get("query_id"), record.get("id")
+    return [
+        TaskIn(
+            where, question if isinstance(question, str) else None, tuple(spans),
+            text=_text(fields), doc=doc if isinstance(doc, str) else None,
+            query_id=qid if isinstance(qid, str) else None, annotator=user,
+            task_id=f"record:{rid}" if rid is not None else f"record:{where.key}",
+        )
+        for user, spans in (by_user.items() or [("", [])])
+    ]  # fmt: skip
 
 
 def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
@@ -114,7 +119,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     tasks = []
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
-        tasks.append(task(typed(r, dict, where), where, skipped))
+        tasks += task(typed(r, dict, where), where, skipped)
     reading = Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:
@@ -122,7 +127,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     return build(tasks, reading, existing, LOOKED)
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     """One nested record per query and document; span offsets in UTF-16 code units."""
     records: list[dict[str, Any]] = []
     for q in queries:
@@ -141,3 +146,4 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
                 "suggestions": {}, "vectors": {},
             })  # fmt: skip
     write_atomic(out, json_text(records))
+    return Wrote(sum(1 for q in queries if q.evidence), len(records), left_out(queries))
