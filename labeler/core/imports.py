@@ -148,7 +148,7 @@ def _joined(
     warnings = (*imported.warnings, *done.warnings)
     return ImportResult(done.new + done.joined, len(imported.queries), warnings, (),
                         imported.labels_seen, done.annotators, done.versions, imported.summary,
-                        done)  # fmt: skip
+                        joined=done)  # fmt: skip
 
 
 def _with_documents(
