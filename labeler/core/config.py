@@ -14,7 +14,8 @@ from typing import Any
 
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
-from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
+from labeler.core.reading import read_bounded
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
@@ -102,7 +103,7 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), ""))
+        raw = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), ""))
         data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
