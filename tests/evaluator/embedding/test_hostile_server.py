@@ -1,0 +1,184 @@
+"""An embeddings server that stalls, trickles, lies or leaks: every case is a clear error
+naming the URL, within the stated deadline, with nothing cached and the key never shown."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from evaluator.embedding.cache import CachedEmbedder, EmbeddingCache
+from evaluator.embedding.http import Endpoint, _decoded
+from evaluator.embedding.server import OpenAIEmbedder, _vectors
+from labeler.cli import app
+from labeler.core.errors import ConfigError
+
+from .openai_server import HashModel, State, serve
+
+KEY = "sk-CANARY-1234"
+TEXTS = [f"question {n}: how long do refunds take?" for n in range(10)]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, State]]:
+    state = State(HashModel(), key=KEY)
+    httpd = serve(state)
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", state
+    state.stop.set()
+    httpd.shutdown()
+
+
+@pytest.fixture
+def state(server: tuple[str, State], monkeypatch: pytest.MonkeyPatch) -> Iterator[State]:
+    url, state = server
+    monkeypatch.setenv("SPANLAB_EMBEDDING_URL", url)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    state.mode, state.trickle = "", 0.25
+    state.requests.clear()
+    yield state
+    state.mode = ""
+
+
+def _embedder(**deadlines: float) -> OpenAIEmbedder:
+    limits = {"timeout": 1.0, "budget": 2.5, "retries": 2, **deadlines}
+    return OpenAIEmbedder("m", batch=4, **limits)  # type: ignore[arg-type]
+
+
+CASES = [
+    ("nan", "NaN is not a number JSON may hold"),
+    ("inf", "Infinity is not a number JSON may hold"),
+    ("overflow", "a vector that is not finite (NaN, Inf or beyond float32), row 0"),
+    ("width", "vectors of width 383, not the model's 384"),
+    ("zero-index", "'index' values [0, 0, 0, 0], not 0..3 once each"),
+    ("duplicate-index", "'index' values [0, 1, 2, 0], not 0..3 once each"),
+    ("huge", "answered 500,000,000 bytes, over the limit of 67,108,864"),
+    ("endless", "answered more than 67,108,864 bytes (the limit)"),
+    ("stall", "no whole answer within 1 s"),
+    ("trickle", "no whole answer within 1 s"),
+    ("echo-key", "HTTP 401: Incorrect API key provided: Bearer [redacted]"),
+]
+
+
+@pytest.mark.parametrize(("mode", "words"), CASES, ids=[m for m, _ in CASES])
+def test_a_bad_server_is_an_error_naming_the_url_and_nothing_is_cached(
+    state: State, server: tuple[str, State], tmp_path: Path, mode: str, words: str
+) -> None:
+    embedder = _embedder()
+    assert embedder.dim == 384  # the probe answers well; the server turns bad after it
+    state.mode = mode
+    cache = EmbeddingCache(tmp_path / "embeddings.db")
+    with pytest.raises(ConfigError) as caught:
+        CachedEmbedder(embedder, cache).embed(TEXTS)
+    message = caught.value.message
+    assert f"{server[0]}/embeddings" in message
+    assert words in message
+    assert KEY not in str(caught.value)
+    assert cache.count() == 0
+
+
+def test_a_stalled_server_is_given_up_within_the_budget_retries_included(state: State) -> None:
+    state.mode = "stall"
+    with pytest.raises(ConfigError) as caught:
+        _embedder(timeout=1.0, budget=3.5, retries=4).embed(["x"])
+    # 1 s per attempt, 0.5 s then 1 s between them, inside a 3.5 s budget: two attempts
+    # (a third would start after 3.5 s)
+    assert state.requests == [1, 1]
+    assert "failed after 2." in caught.value.message
+
+
+def test_rows_sent_out_of_order_with_their_indices_are_put_back_in_order(state: State) -> None:
+    state.mode = "scrambled"
+    scrambled = _embedder().embed(TEXTS)
+    state.mode = ""
+    assert np.array_equal(scrambled, _embedder().embed(TEXTS))
+
+
+def test_one_failed_request_ends_the_others_and_queued_ones_never_start(state: State) -> None:
+    embedder = _embedder(timeout=30.0, budget=60.0)
+    assert embedder.dim == 384
+    state.mode, state.requests[:] = "huge", []
+    with pytest.raises(ConfigError):
+        embedder.embed(TEXTS * 10)  # 25 batches, 4 at a time
+    assert len(state.requests) <= 4 + 3  # the first wave, and at most the ones it overlapped
+
+
+def test_the_key_redaction_covers_the_key_and_any_bearer_token() -> None:
+    endpoint = Endpoint("http://h/v1/embeddings", KEY)
+    said = endpoint.redact(f'{{"authorization":"Bearer sk-other"}} bearer {KEY} x{KEY}y')
+    assert "sk-" not in said
+    assert said.count("[redacted]") == 3
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400))
+def test_random_bytes_as_a_response_body_are_only_clean_errors(body: bytes) -> None:
+    endpoint = Endpoint("http://h/v1/embeddings", KEY)
+    try:
+        answer = _decoded(endpoint, body)
+        _vectors(answer, 2, endpoint.url, 3)
+    except ConfigError as exc:
+        assert exc.key == "embedding"
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"index": _json_values, "embedding": _json_values})))
+def test_random_rows_are_kept_only_when_whole_and_finite(rows: list[object]) -> None:
+    try:
+        vectors = _vectors({"data": rows}, 2, "http://h", 3)
+    except ConfigError as exc:
+        assert exc.key == "embedding"
+    else:
+        assert vectors.shape == (2, 3) and np.isfinite(vectors).all()
+
+
+CANDIDATES = """
+[settings]
+baseline = "w"
+k = 2
+retriever = "exact"
+embedding = "openai:m"
+
+[[candidate]]
+name = "w"
+splitter = "words"
+size = 20
+overlap = 0
+"""
+
+
+def test_eval_against_a_server_that_echoes_the_key_is_exit_2_without_the_key(
+    state: State, server: tuple[str, State], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+    demo = Path(__file__).resolve().parents[3] / "data" / "demo"
+    state.mode = "echo-key"
+    args = ["eval", "c.toml", "--labels", str(demo / "labels.json"),
+            "--corpus", str(demo / "corpus"), "--json", "run.json"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert f"{server[0]}/embeddings" in result.output
+    assert "Traceback" not in result.output and KEY not in result.output
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert not any(KEY.encode() in p.read_bytes() for p in written)
+    assert not (tmp_path / "run.json").exists()
+
+
+def test_the_fake_server_modes_are_all_tried() -> None:
+    from .openai_server import MODES
+
+    tried = {mode for mode, _ in CASES} | {"", "scrambled"}
+    assert tried == set(MODES), json.dumps(sorted(set(MODES) - tried))
