@@ -97,10 +97,10 @@ class OpenAIEmbedder:
         return f"openai:{self.model} endpoint={self.base} dim={self.dim} probe={digest}"
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
+        width = self.dim  # the probe first: a dead server fails once, here, not per worker
         if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            return np.zeros((0, width), dtype=np.float32)
         batches = [texts[i : i + self.batch] for i in range(0, len(texts), self.batch)]
-
         cancel = Cancel()
 
         def one(batch: Sequence[str]) -> Vectors:

@@ -182,3 +182,10 @@ def test_the_fake_server_modes_are_all_tried() -> None:
 
     tried = {mode for mode, _ in CASES} | {"", "scrambled"}
     assert tried == set(MODES), json.dumps(sorted(set(MODES) - tried))
+
+
+def test_a_dead_server_fails_once_at_the_probe_not_once_per_worker(state: State) -> None:
+    state.mode = "stall"
+    with pytest.raises(ConfigError, match="no whole answer within 1 s"):
+        _embedder(budget=1.5).embed(TEXTS)  # 3 batches, 4 workers: still one probe
+    assert state.requests == [1]
