@@ -135,3 +135,16 @@ def test_gate_with_a_chunk_file_that_is_not_a_regular_file_names_it(
     assert f"chunks.jsonl, key options.path: candidate 'ours': the chunk file {words}" in (
         done.stderr
     ), done.stderr
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_show_a_run_whose_run_json_is_not_a_regular_file_names_it(
+    project: Path, kind: str
+) -> None:
+    folder = project / "a-run"
+    folder.mkdir()
+    make, words = KINDS[kind]
+    make(folder / "run.json")
+    done = _run(["show", str(folder), "q-0001"], folder / "run.json")
+    assert done.exit_code == 2, done.output
+    assert f"run.json: the run file {words}" in done.stderr, done.stderr
