@@ -138,9 +138,7 @@ def test_gate_with_a_chunk_file_that_is_not_a_regular_file_names_it(
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_show_a_run_whose_run_json_is_not_a_regular_file_names_it(
-    project: Path, kind: str
-) -> None:
+def test_show_a_run_whose_run_json_is_not_a_regular_file_names_it(project: Path, kind: str) -> None:
     folder = project / "a-run"
     folder.mkdir()
     make, words = KINDS[kind]
