@@ -18,6 +18,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,10 +109,23 @@ def _shut(sock: socket.socket) -> None:
 
 
 def _connection(url: str, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+    """A connection to the server, or through the proxy the environment names (as urllib
+    honours HTTP(S)_PROXY and NO_PROXY), and the path to request."""
     parts = urllib.parse.urlsplit(url)
-    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return kind(parts.hostname or "", parts.port, timeout=timeout), path or "/"
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if proxy and urllib.request.proxy_bypass(parts.hostname or ""):
+        proxy = None
+    if parts.scheme != "https":
+        via = urllib.parse.urlsplit(proxy) if proxy else parts
+        conn = http.client.HTTPConnection(via.hostname or "", via.port, timeout=timeout)
+        return conn, (url if proxy else path)
+    if not proxy:
+        return http.client.HTTPSConnection(parts.hostname or "", parts.port, timeout=timeout), path
+    via = urllib.parse.urlsplit(proxy)
+    conn = http.client.HTTPSConnection(via.hostname or "", via.port, timeout=timeout)
+    conn.set_tunnel(parts.hostname or "", parts.port or 443)
+    return conn, path
 
 
 def _headers(endpoint: Endpoint) -> dict[str, str]:

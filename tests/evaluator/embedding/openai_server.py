@@ -18,6 +18,7 @@ import threading
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import numpy as np
 import numpy.typing as npt
@@ -111,7 +112,7 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return self._send(401, {"error": {"message": message}}, {})
             if state.key and given != f"Bearer {state.key}":
                 return self._send(401, {"error": {"message": "Incorrect API key"}}, {})
-            if self.path != "/v1/embeddings":
+            if urlsplit(self.path).path != "/v1/embeddings":  # as a proxy sees it, too
                 return self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
             texts = payload["input"] if isinstance(payload["input"], list) else [payload["input"]]
             vectors = state.model.embed(texts)

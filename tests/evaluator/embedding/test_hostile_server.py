@@ -189,3 +189,15 @@ def test_a_dead_server_fails_once_at_the_probe_not_once_per_worker(state: State)
     with pytest.raises(ConfigError, match="no whole answer within 1 s"):
         _embedder(budget=1.5).embed(TEXTS)  # 3 batches, 4 workers: still one probe
     assert state.requests == [1]
+
+
+def test_a_proxy_named_by_the_environment_is_used(
+    state: State, server: tuple[str, State], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server itself plays the proxy: the request names a host nobody listens on."""
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", server[0].removesuffix("/v1"))
+    vectors = OpenAIEmbedder("m", "http://embeddings.invalid:9/v1", batch=4).embed(TEXTS[:2])
+    assert vectors.shape == (2, 384)
+    assert state.requests == [1, 2]
