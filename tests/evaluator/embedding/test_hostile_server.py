@@ -201,3 +201,19 @@ def test_a_proxy_named_by_the_environment_is_used(
     vectors = OpenAIEmbedder("m", "http://embeddings.invalid:9/v1", batch=4).embed(TEXTS[:2])
     assert vectors.shape == (2, 384)
     assert state.requests == [1, 2]
+
+
+def test_a_good_run_through_the_server_writes_the_key_nowhere(
+    state: State, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+    demo = Path(__file__).resolve().parents[3] / "data" / "demo"
+    args = ["eval", "c.toml", "--labels", str(demo / "labels.json"),
+            "--corpus", str(demo / "corpus"), "--json", "run.json"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert {"run.json", "report.md", "junit.xml", "embeddings.db"} <= {p.name for p in written}
+    assert not any(KEY.encode() in p.read_bytes() for p in written)
+    assert KEY not in result.output
