@@ -39,6 +39,7 @@ MODES = {
     "echo-key": "401 whose message echoes the Authorization header",
     "huge": "a 500 MB Content-Length, then zeros until the client hangs up",
     "endless": "no Content-Length, zeros until the client hangs up",
+    "raw": "`State.raw` as the whole body, status 200",
 }
 """How the server may misbehave, and what each does."""
 
@@ -77,6 +78,8 @@ class State:
         """How to misbehave: a key of MODES."""
         self.trickle = 4.0
         """Seconds between the bytes of a trickled answer."""
+        self.raw = b""
+        """The body the `raw` mode sends."""
         self.stop = threading.Event()
         """Set to end stalls and trickles (at shutdown)."""
         self.lock = threading.Lock()
@@ -121,10 +124,18 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 served = len(state.requests)
             if state.mode in ("stall", "trickle", "huge", "endless"):
                 return self._misbehave(state.mode)
+            if state.mode == "raw":
+                return self._raw(state.raw)
             data = _rows(state.mode, [v.tolist() for v in vectors], served)
             usage = {"prompt_tokens": 0, "total_tokens": 0}
             body = {"object": "list", "data": data, "model": payload["model"], "usage": usage}
             return self._send(200, body, {})
+
+        def _raw(self, body: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def _misbehave(self, mode: str) -> None:
             if mode == "stall":
