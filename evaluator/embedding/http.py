@@ -70,6 +70,8 @@ class Cancel:
         self._open: set[socket.socket] = set()
         self.cancelled = False
         """Set once; later attempts stop before they start."""
+        self.cause: BaseException | None = None
+        """The first failure, which the run reports (the others only stopped because of it)."""
 
     def add(self, sock: socket.socket) -> None:
         with self._lock:
@@ -82,9 +84,10 @@ class Cancel:
         with self._lock:
             self._open.discard(sock)
 
-    def cancel(self) -> None:
+    def cancel(self, cause: BaseException | None = None) -> None:
         with self._lock:
             self.cancelled = True
+            self.cause = self.cause or cause
             socks = list(self._open)
         for sock in socks:
             _shut(sock)
@@ -234,6 +237,9 @@ def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None
     body = json.dumps(payload).encode("utf-8")
     start, last = time.monotonic(), ""
     for attempt in range(endpoint.retries + 1):
+        if cancel.cancelled:
+            last = "stopped: another request of this run failed"
+            break
         deadline = min(time.monotonic() + endpoint.timeout, start + endpoint.budget)
         try:
             raw = _attempt(endpoint, body, deadline, cancel)

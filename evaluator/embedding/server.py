@@ -104,7 +104,11 @@ class OpenAIEmbedder:
         cancel = Cancel()
 
         def one(batch: Sequence[str]) -> Vectors:
-            vectors = self._call(batch, cancel)
+            try:
+                vectors = self._call(batch, cancel)
+            except BaseException as exc:  # the requests in flight end now, queued ones never start
+                cancel.cancel(exc)
+                raise
             if progress is not None:
                 progress(len(batch))
             return vectors
@@ -112,9 +116,9 @@ class OpenAIEmbedder:
         pool = ThreadPoolExecutor(max_workers=self.workers)
         try:
             return np.concatenate(list(pool.map(one, batches)))
-        except BaseException:
-            cancel.cancel()  # the requests in flight end now, the queued ones never start
-            raise
+        except BaseException as exc:
+            cancel.cancel(exc)
+            raise (cancel.cause or exc) from None
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 

@@ -22,7 +22,7 @@ from labeler.core.errors import ConfigError
 from .openai_server import HashModel, State, serve
 
 KEY = "sk-CANARY-1234"
-TEXTS = [f"question {n}: how long do refunds take?" for n in range(10)]
+TEXTS = [f"question {n}: how long do refunds take?" for n in range(12)]  # 3 batches of 4
 
 
 @pytest.fixture(scope="module")
@@ -100,12 +100,15 @@ def test_rows_sent_out_of_order_with_their_indices_are_put_back_in_order(state: 
 
 
 def test_one_failed_request_ends_the_others_and_queued_ones_never_start(state: State) -> None:
-    embedder = _embedder(timeout=30.0, budget=60.0)
+    embedder = _embedder(timeout=120.0, budget=120.0)
     assert embedder.dim == 384
-    state.mode, state.requests[:] = "huge", []
-    with pytest.raises(ConfigError):
-        embedder.embed(TEXTS * 10)  # 25 batches, 4 at a time
-    assert len(state.requests) <= 4 + 3  # the first wave, and at most the ones it overlapped
+    state.mode, state.requests[:] = "stall", []
+    state.fail[:] = [400]  # the first batch is refused at once; every other one stalls
+    with pytest.raises(ConfigError, match="HTTP 400"):
+        embedder.embed(TEXTS * 10)  # 30 batches, 4 at a time
+    # the stalled ones were ended (else this waits 120 s), and of the 26 queued batches
+    # only the one the refused worker took next, if any, was ever sent
+    assert state.requests.count(0) == 1 and len(state.requests) <= 5
 
 
 def test_the_key_redaction_covers_the_key_and_any_bearer_token() -> None:
