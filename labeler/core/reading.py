@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from labeler.core.typed import MAX_LINE, Place, Refusal, out_of_bounds
+from labeler.core.typed import MAX_LINE, Place, Refusal, out_of_bounds, over_limit, sized
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -40,7 +40,7 @@ def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryI
         if not stat.S_ISREG(info.st_mode):
             raise out_of_bounds(where, f"is {_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
-            raise out_of_bounds(where, _over(info.st_size, limit))
+            raise out_of_bounds(where, over_limit(info.st_size, limit))
         os.set_blocking(fd, True)
         handle = os.fdopen(fd, "rb")
     except BaseException:
@@ -50,17 +50,10 @@ def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryI
         yield handle
 
 
-def _over(size: int, limit: int) -> str:
-    return f"is {size:,} bytes, over the limit of {limit:,} bytes"
-
-
 def read_bounded(path: str | Path, limit: int, where: Place) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (a file that grows is cut off)."""
     with open_regular(path, limit, where) as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise out_of_bounds(where, _over(len(data), limit))
-    return data
+        return sized(handle.read(limit + 1), limit, where)  # a file that grew is cut off
 
 
 LinePlace = Callable[[int], Place]

@@ -125,6 +125,18 @@ def out_of_bounds(where: Place, detail: str) -> Exception:
     return where.refuse(Refusal("out of bounds", detail=detail))
 
 
+def over_limit(size: int, limit: int) -> str:
+    """How a size over its bound is worded, for bytes in hand and for a file's stat alike."""
+    return f"is {size:,} bytes, over the limit of {limit:,} bytes"
+
+
+def sized(data: bytes, limit: int, where: Place) -> bytes:
+    """`data` when it is at most `limit` bytes (files: labeler.core.reading sizes them first)."""
+    if len(data) > limit:
+        raise out_of_bounds(where, over_limit(len(data), limit))
+    return data
+
+
 _JSON_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+')
 _TOML_SKIP = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[^\[\]{}"\'#]+'
