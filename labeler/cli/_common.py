@@ -7,26 +7,30 @@ data only. An option's help text lives here and nowhere else.
 from __future__ import annotations
 
 import functools
-import getpass
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
-from labeler.core import binding, config
+from labeler.core import binding, config, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
+from labeler.core.team import Act, Member
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")]
 DbOpt = Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")]
 AnnotatorOpt = Annotated[
-    str | None, typer.Option("--annotator", help="Your name on edits (default: login name).")
+    str | None,
+    typer.Option(
+        "--annotator",
+        help="Your name on edits (default: your login). With [team] in spanlab.toml only "
+        "your login, or `project` for a lead acting for the project.",
+    ),
 ]
 ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme from themes/ by name.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -58,14 +62,13 @@ def handles_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def annotator_name(given: str | None) -> str:
-    """`--annotator` when given, else the login name."""
-    if given:
-        return given
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return os.environ.get("USER", "annotator")
+def member(proj: config.Project, given: str | None, act: Act | None = None) -> Member:
+    """Who runs the command: the login (`--annotator` only as `[team]` allows), refused
+    when `[team]` gives their role no right to `act`."""
+    who = team.member(proj.team, given)
+    if act is not None:
+        who.require(act)
+    return who
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:

@@ -28,11 +28,13 @@ from labeler.cli._common import (
     RetrieverOpt,
     fail,
     handles_errors,
+    member,
     project,
     read_corpus,
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
+from labeler.core.team import Act
 
 app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
@@ -107,6 +109,7 @@ def eval_command(
     db: DbOpt = None,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
+    member(project(corpus, db), None, Act.EVAL)
     from evaluator.pipeline.project import evaluate_project
     from evaluator.runs.model import write_run_file
     from evaluator.runs.summary import print_run

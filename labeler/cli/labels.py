@@ -18,11 +18,14 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     JsonFlag,
-    annotator_name,
     handles_errors,
+    member,
     open_project,
+    project,
 )
 from labeler.core import formats as label_formats
+from labeler.core import team
+from labeler.core.team import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import Report, Summary
@@ -69,6 +72,7 @@ def labels_import(
     ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
+    who = member(project(corpus, db), annotator, Act.IMPORT)
     proj, docs, store, status = open_project(corpus, db)
     if fmt is None:
         fmt = label_formats.guess(file)
@@ -77,7 +81,7 @@ def labels_import(
     from labeler.core import imports
 
     done = imports.import_file(
-        store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
+        store, docs, status, file, fmt, annotator=who.name, replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
         slices=tuple(slices or ()),
     )  # fmt: skip
@@ -150,6 +154,11 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
     typer.echo(render_stats(stats))
 
 
+WORK_COLUMNS = {"queries": "created", "spans": "spans", "reviewed": "reviewed",
+                "adjudicated": "adjudicated", "resolved": "stale resolved"}  # fmt: skip
+"""The work table's columns: `store.work_by_annotator()`'s keys and their headings."""
+
+
 def render_stats(stats: Any) -> str:
     lines = [
         f"queries {stats.queries}  spans {stats.spans}  abstain {stats.abstain}  "
@@ -166,10 +175,11 @@ def render_stats(stats: Any) -> str:
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
     if stats.work:
-        width = max(len(k) for k in stats.work)
-        lines.append(f"\nwork{'':<{width - 2}}created  spans  reviewed")
+        width = max(4, *(len(k) for k in stats.work))
+        heads = "  ".join(WORK_COLUMNS.values())
+        lines.append(f"\n{'work':<{width + 2}}  {heads}")
         lines.extend(
-            f"  {who:<{width}}  {w['queries']:>7}  {w['spans']:>5}  {w['reviewed']:>8}"
+            f"  {who:<{width}}  " + "  ".join(f"{w[k]:>{len(h)}}" for k, h in WORK_COLUMNS.items())
             for who, w in stats.work.items()
         )
     return "\n".join(lines)
@@ -190,11 +200,14 @@ def labels_assign(
     annotator: AnnotatorOpt = None,
 ) -> None:
     """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
+    proj = project(corpus, db)
+    lead = member(proj, annotator, Act.ASSIGN)
+    team.refuse_outsiders(proj.team, annotators)
     _, _, store, _ = open_project(corpus, db)
     from labeler.core import assign
 
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
-    added = store.assign(pairs, by=annotator_name(annotator))
+    added = store.assign(pairs, by=lead.name)
     for who, ids in store.assigned().items():
         typer.echo(f"{who}: {len(ids)} queries")
     typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)

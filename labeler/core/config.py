@@ -15,6 +15,7 @@ from typing import Any
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
 from labeler.core.reading import read_bounded
+from labeler.core.team import Team, read_team
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
@@ -23,7 +24,7 @@ DEFAULT_CHROMA = ".spanlab/chroma"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans",
+    "follow_symlinks", "blind", "trim_spans", "team",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
@@ -57,6 +58,8 @@ class Project:
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
     trim_spans: bool = True
     """Leave whitespace and newlines at a selection's edges out of the span it adds."""
+    team: Team | None = None
+    """`[team]`: the leads and annotators (None: no roles, `--annotator` names anyone)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -103,8 +106,8 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        raw = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), ""))
-        data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
+        text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
+        data = toml_tree(text, _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -119,6 +122,8 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
+        if key == "team":
+            continue
         if key == "chroma_timeout":
             number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
         else:
@@ -142,6 +147,7 @@ def load(root: Path) -> Project:
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
+        team=read_team(data["team"], text, str(path), _KEYS) if "team" in data else None,
     )
 
 
@@ -177,6 +183,9 @@ def write(project: Project) -> Path:
         lines.append("follow_symlinks = true")
     if not project.trim_spans:
         lines.append("trim_spans = false")
+    if project.team is not None:  # a table comes after every top-level key
+        lines += ["", "[team]", f"leads = {json.dumps(list(project.team.leads))}",
+                  f"annotators = {json.dumps(list(project.team.annotators))}"]  # fmt: skip
     path = project.root / CONFIG_NAME
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

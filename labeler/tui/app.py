@@ -24,6 +24,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
+from labeler.core.team import Member
 from labeler.tui.base import ThemedApp
 from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
@@ -59,7 +60,8 @@ class SpanlabApp(ThemedApp):
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
                  theme: str | None = None, settings: Settings | None = None,
                  prefs: Path | None = None, trim_spans: bool = True,
-                 source: CorpusSource | None = None) -> None:  # fmt: skip
+                 source: CorpusSource | None = None,
+                 member: Member | None = None) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -70,6 +72,8 @@ class SpanlabApp(ThemedApp):
         super().__init__(theme=theme, stylesheets=[LABEL_STYLESHEET])
         self.title = window_title(screen)
         self.store, self.corpus, self.annotator = store, corpus, annotator
+        self.member = member or Member(annotator, annotator)
+        """Who is at the keyboard and what `[team]` lets them decide (§15)."""
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
         self._editor = (
             Editor(store, corpus, annotator, trim=trim_spans) if store is not None else None

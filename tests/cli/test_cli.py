@@ -211,12 +211,15 @@ def test_labels_stats_text_and_json(workdir: Path) -> None:
         "by_slice": {"critical": 2, "gift": 1},
         "by_document": {"a.md": 1, "b.md": 1, "sub/c.txt": 1},
         "by_annotator": {"ann": 3},
-        "work": {"ann": {"queries": 3, "spans": 3, "reviewed": 0}},
+        "work": {"ann": {"queries": 3, "spans": 3, "reviewed": 0, "adjudicated": 0, "resolved": 0}},
     }
     text = run("labels", "stats")
     assert text.stdout.startswith("queries 3  spans 3  abstain 1  multi-span 1\n")
     assert "  critical  " in text.stdout
-    assert text.stdout.endswith("work created  spans  reviewed\n  ann        3      3         0\n")
+    assert text.stdout.endswith(
+        "work    created  spans  reviewed  adjudicated  stale resolved\n"
+        "  ann         3      3         0            0               0\n"
+    )
 
 
 def test_label_set_for_another_corpus_exits_2_and_changes_nothing(workdir: Path) -> None:

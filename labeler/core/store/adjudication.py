@@ -51,7 +51,7 @@ class Adjudication(Versions):
             if now.revision != seen:
                 raise self._raced(now, seen)
             if verdict != "send-back":
-                refuse_self_review(self.conn, query_id, now.annotator, annotator)
+                refuse_self_review(self.conn, query_id, annotator)
             versions = self.versions([query_id]).get(query_id, {})
             chosen = [versions[k] for k in keep if k in versions]
             if verdict != "send-back" and (not chosen or len(chosen) != len(keep)):

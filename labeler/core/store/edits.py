@@ -169,7 +169,7 @@ class Edits(Reads):
             if seen is not None:
                 self._check_fields(old, seen, changes)
             if changes.get("status") == Status.REVIEWED and not undoing:
-                refuse_self_review(self.conn, query_id, old.annotator, annotator)
+                refuse_self_review(self.conn, query_id, annotator)
             new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1)
             columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
             db.table("queries").update(query_id, {**columns, "revision": new.revision})

@@ -155,8 +155,9 @@ class Reads(Connection):
         return {r[0]: int(r[1]) for r in rows}
 
     def work_by_annotator(self) -> dict[str, dict[str, int]]:
-        """Who did what: queries created, spans added (this view), queries marked reviewed
-        (from the audit log), per annotator; a query's creator is not its only author."""
+        """Who did what, per annotator: queries created, spans added (this view), queries
+        marked reviewed (from the audit log), adjudication decisions (keep, merge, send
+        back) and stale spans resolved (accepted or orphaned, and not undone since)."""
         view = (self.view,)
         sqls = {
             "queries": "SELECT annotator, count(*) FROM queries GROUP BY annotator",
@@ -164,6 +165,11 @@ class Reads(Connection):
             "reviewed": "SELECT annotator, count(DISTINCT query_id) FROM events WHERE kind = "
             "'query-updated' AND json_extract(payload, '$.changes.status') = 'reviewed' "
             "GROUP BY annotator",
+            "adjudicated": "SELECT annotator, count(*) FROM adjudications GROUP BY annotator",
+            # the last decision on each span per corpus change, unless it was an undo
+            "resolved": "SELECT annotator, count(*) FROM (SELECT annotator, decision, "
+            "row_number() OVER (PARTITION BY span_id, new_corpus_hash ORDER BY id DESC) AS n "
+            "FROM review_decisions) WHERE n = 1 AND decision != 'undo' GROUP BY annotator",
         }
         work: dict[str, dict[str, int]] = {}
         for what, sql in sqls.items():

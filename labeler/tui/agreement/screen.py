@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
+from labeler.core.team import Act, Member
 from labeler.tui.agreement.model import AgreementModel
 from labeler.tui.agreement.widgets import VersionsView
 from labeler.tui.messages import LabelsChanged
@@ -43,12 +44,16 @@ class AgreementScreen(Screen[None]):
         Binding("b", "send_back", "Send back"),
     ]
 
-    def __init__(self, store: Store, corpus: Corpus, annotator: str) -> None:
+    def __init__(
+        self, store: Store, corpus: Corpus, annotator: str, *, member: Member | None = None
+    ) -> None:
         super().__init__()
         self.model = AgreementModel(store, corpus.text)
         """The waiting queries and their versions."""
         self.annotator = annotator
         """Who decides."""
+        self.member = member or Member(annotator, annotator)
+        """Their login and team: `[team]` keeps decisions for leads (§15)."""
         self._lengths = {d.id: len(d.text) for d in corpus}
         self.current: str | None = None
         """The query shown."""
@@ -131,6 +136,10 @@ class AgreementScreen(Screen[None]):
     def _decide(self, verdict: Verdict, keep: list[str], note: str = "") -> None:
         qid = self.current
         if qid is None:
+            return
+        refused = self.member.refusal(Act.ADJUDICATE)
+        if refused is not None:
+            self.notify(refused, title="Not decided", severity="error")
             return
         texts = {d: self.model.text(d) for v in self.model.versions[qid].values()
                  for d in {s.doc for s in v.spans}}  # fmt: skip

@@ -25,6 +25,7 @@ from labeler.core.anchoring import AnchorCandidate, Proposal, propose
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
+from labeler.core.team import Act, Member
 from labeler.tui.messages import CorpusChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
@@ -70,7 +71,9 @@ class ReviewScreen(Screen[None]):
         *(Binding(str(n), f"pick({n - 1})", f"Candidate {n}", show=False) for n in range(1, 6)),
     ]
 
-    def __init__(self, store: Store, corpus: Corpus, *, annotator: str) -> None:
+    def __init__(
+        self, store: Store, corpus: Corpus, *, annotator: str, member: Member | None = None
+    ) -> None:
         super().__init__()
         self.store = store
         """The label store; only this screen calls into it, through core.review."""
@@ -78,6 +81,8 @@ class ReviewScreen(Screen[None]):
         """The corpus folder as it is now."""
         self.annotator = annotator
         """Whose name goes on every decision."""
+        self.member = member or Member(annotator, annotator)
+        """Their login and team: `[team]` keeps review decisions for leads (§15)."""
         self.items: list[review.PendingSpan] = []
         """Spans still waiting, in list order."""
         self.proposals: dict[int, Proposal] = {}
@@ -266,7 +271,16 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(ConfirmOrphan(question), answered)
 
+    def _refused(self) -> bool:
+        """Say so and return True when `[team]` keeps review decisions from this member."""
+        why = self.member.refusal(Act.REVIEW)
+        if why is not None:
+            self.notify(why, title="Not saved", severity="error")
+        return why is not None
+
     def _decide(self, item: review.PendingSpan, decide: partial[review.Outcome]) -> None:
+        if self._refused():
+            return
         try:
             outcome = decide(annotator=self.annotator)
         except SpanlabError as exc:

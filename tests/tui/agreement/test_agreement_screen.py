@@ -86,12 +86,12 @@ async def test_a_raced_decision_is_refused(store: Store, corpus: Corpus, tmp_pat
 async def test_an_author_cannot_keep_a_version(
     app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    double(store)  # ann created q-0001 and holds a version of it
+    double(store)  # ann holds a version of q-0001
     async with app.run_test(size=(80, 24)) as pilot:
         notes = record_notes(app, monkeypatch)
         await pilot.press("R", "2")
         assert store.query("q-0001").evidence == () and store.adjudications("q-0001") == []
-        assert any("ann created it; someone else must mark it reviewed" in n for n in notes)
+        assert any("ann labelled a version of it; someone else must" in n for n in notes)
 
 
 async def test_send_back_with_a_note(app: SpanlabApp, store: Store) -> None:
