@@ -19,7 +19,8 @@ from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
-from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, sized, toml_tree, typed
+from labeler.core.reading import read_bounded
+from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
@@ -232,7 +233,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
-        exc.file = file
+        exc.file = exc.file or file  # a chunk file's own errors name that file and line
         raise
     return Candidate(raw["name"], spec)
 
@@ -298,7 +299,7 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
 def read(path: Path) -> CandidatesFile:
     """Read and validate a candidates file; nothing runs unless all of it is valid."""
     try:
-        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Path(str(path)))
+        raw = read_bounded(path, MAX_CONFIG_FILE, _Path(str(path)))
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
     try:

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -32,6 +33,11 @@ from labeler.core.errors import ConfigError
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
 COMPLETE = "spanlab_complete"
+TOUCHED = "spanlab_touched"
+"""When a private build last added a batch (Unix seconds): a killed build stops touching it."""
+STALE_BUILD = 900.0
+"""Seconds a private build may go untouched before the next build of its candidate removes
+it as a killed run's leftover (a live build touches it at every batch it adds)."""
 CONNECT_TIMEOUT = 5.0
 
 
@@ -150,6 +156,8 @@ def ensure_collection(
     if existing is not None:
         return existing, True
     target = f"{name}-b{secrets.token_hex(4)}" if private else name
+    if private:
+        _sweep(client, name)
     try:
         collection = _build(client, target, chunks, vectors, candidate, digest, batch)
     except BaseException as exc:
@@ -182,6 +190,24 @@ def _usable_or_dropped(client: Any, name: str, digest: str) -> Any:
     return None
 
 
+def _sweep(client: Any, name: str, now: float | None = None) -> list[str]:
+    """Drop the private builds of `name` that a killed run left: incomplete, untouched for
+    STALE_BUILD seconds. Says what it removed on stderr; returns the names."""
+    now = time.time() if now is None else now
+    removed = []
+    for found in client.list_collections():
+        meta = found.metadata or {}
+        if not found.name.startswith(f"{name}-b") or meta.get(COMPLETE):
+            continue
+        touched = meta.get(TOUCHED)
+        if isinstance(touched, int | float) and now - touched > STALE_BUILD:
+            _drop(client, found.name)
+            removed.append(found.name)
+            age = f"untouched for {(now - touched) / 60:.0f} min"
+            print(f"removed {found.name}: a killed build's leftover ({age})", file=sys.stderr)
+    return removed
+
+
 def _drop(client: Any, name: str) -> None:
     from chromadb.errors import NotFoundError
 
@@ -194,13 +220,15 @@ def _build(
     batch: int | None,
 ) -> Any:  # fmt: skip
     meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest}
+    matrix = vectors()  # before the collection exists: embedding is the long part
     collection = client.create_collection(
-        name, configuration={"hnsw": HNSW}, metadata={COMPLETE: False, **meta},
-        embedding_function=None,
+        name, configuration={"hnsw": HNSW}, embedding_function=None,
+        metadata={COMPLETE: False, TOUCHED: time.time(), **meta},
     )  # fmt: skip
-    matrix = vectors()
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(chunks), batch):
+        if lo:
+            collection.modify(metadata={COMPLETE: False, TOUCHED: time.time(), **meta})
         part = chunks[lo : lo + batch]
         collection.add(
             ids=[c.id for c in part],

@@ -20,10 +20,29 @@ from evaluator.runs.model_queries import QueryRecord, read_comparison
 from labeler.core import sharing
 from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
+from labeler.core.reading import read_bounded
+from labeler.core.typed import Refusal
 
 FORMAT = "spanlab.run/1"
 """The `format` every run.json this spanlab reads and writes carries."""
 FILE_NAME = "run.json"
+MAX_RUN_FILE = 4 * 1024 * 1024 * 1024
+"""Largest run.json read (bytes): 100,000 queries ranked to depth 50 for 5 candidates fit."""
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """run.json as a whole, where the file bounds refuse it (labeler.core.reading)."""
+
+    file: str
+
+    def at(self, key: str) -> _Whole:
+        return self
+
+    def refuse(self, refusal: Refusal) -> RunFileError:
+        return RunFileError(f"the run file {refusal.message}", file=self.file)
+
+
 """Its name in the run folder."""
 
 
@@ -132,7 +151,7 @@ def read_run(folder: Path) -> RunFile:
     """The run in `folder`; a missing, unreadable or malformed run.json raises RunFileError."""
     path = folder / FILE_NAME
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_RUN_FILE, _Whole(str(path)))
     except FileNotFoundError:
         raise RunFileError("no such run", file=str(path)) from None
     except OSError as exc:

@@ -17,8 +17,9 @@ from labeler.core import sharing
 from labeler.core.access import refused_write
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
+from labeler.core.reading import read_bounded
 from labeler.core.team import Team, read_team
-from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
@@ -112,7 +113,7 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        text = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
+        text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
         data = toml_tree(text, _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None

@@ -22,9 +22,10 @@ from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
+from labeler.core.reading import read_bounded
 from labeler.core.replaced import log_replaced
 from labeler.core.store import Store, Version, utcnow
-from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
 if TYPE_CHECKING:
@@ -300,7 +301,7 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
 def load_json(path: Path) -> Any:
     """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers."""
     try:
-        raw = sized(path.read_bytes(), MAX_LABEL_FILE, _Key("")).decode("utf-8")
+        raw = read_bounded(path, MAX_LABEL_FILE, _Key("")).decode("utf-8")
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     except UnicodeDecodeError as exc:

@@ -54,6 +54,10 @@ def check_options(splitter: str, options: Options) -> None:
     entry, adapter = adapter_for(splitter)
     entry.version()
     adapter.check(options)
+    size = options.get(entry.size_option) if entry.size_option else None
+    if isinstance(size, int | float) and size < 1:  # the type was checked just above
+        message = f"option {entry.size_option!r} must be at least 1, got {size!r}"
+        raise ConfigError(message, key=f"options.{entry.size_option}")
 
 
 def library_chunks(splitter: str, options: Options, text: str) -> list[LibraryChunk]:

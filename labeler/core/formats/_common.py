@@ -23,7 +23,8 @@ from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.graphemes import check_edges
-from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree, sized
+from labeler.core.reading import bounded_lines, open_regular, read_bounded
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree
 from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
@@ -57,7 +58,7 @@ class Where:
 
     def refuse(self, refusal: Refusal) -> LabelError:
         """How `labeler.core.typed` refuses a value here: its plain wording, located."""
-        return self.error(refusal.message)
+        return self.error(refusal.message, offset=refusal.offset)
 
 
 def clean_text(text: str) -> str:
@@ -203,10 +204,10 @@ def file_view(corpus: Corpus, doc: str) -> RawView:
 # -- files --------------------------------------------------------------------------------
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, limit: int = MAX_LABEL_FILE) -> str:
     """A UTF-8 input file (BOM dropped), exactly as written: no newline translation."""
     try:
-        raw = sized(path.read_bytes(), MAX_LABEL_FILE, Where(str(path)))
+        raw = read_bounded(path, limit, Where(str(path)))
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
@@ -218,6 +219,15 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+def read_lines(path: Path, limit: int = MAX_LABEL_FILE) -> Iterator[tuple[int, str]]:
+    """(line, text without `\\n`) of a UTF-8 line file, streamed in bounded pieces."""
+    try:
+        with open_regular(path, limit, Where(str(path))) as handle:
+            yield from bounded_lines(handle, limit, lambda n: Where(str(path), line=n))
+    except OSError as exc:
+        raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
+
+
 def load_json(path: Path) -> Any:
     try:
         return json_tree(read_text(path), Where(str(path)))
@@ -225,9 +235,11 @@ def load_json(path: Path) -> Any:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
 
-def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+def csv_rows(
+    path: Path, required: Sequence[str], limit: int = MAX_LABEL_FILE
+) -> Iterator[tuple[int, dict[str, str]]]:
     """(first line of the record, row) for each CSV record; the header must hold `required`."""
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""), strict=True)
+    reader = csv.DictReader(io.StringIO(read_text(path, limit), newline=""), strict=True)
     first = 1
     try:
         header = reader.fieldnames or []
