@@ -151,6 +151,9 @@ class CandidateRecord:
     """Texts embedded (computed) and served from the cache (cached)."""
     index: Mapping[str, Any]
     """Retriever details: collection, HNSW settings, ANN agreement."""
+    other_metrics: Mapping[str, float | None] | None = None
+    """The rule-dependent aggregates under the other match rule (§7); None in a run written
+    before both rules were kept."""
 
     def metric(self, name: str) -> float | None:
         """The figure `name` (a registry name); None when undefined or not measured."""
@@ -164,6 +167,7 @@ class CandidateRecord:
             r.at("splitter_fingerprint").text(), r.at("metrics").numbers(),
             read_groups(r.at("breakdowns")), r.at("timings").mapping(),
             r.at("embeddings").mapping(), r.at("index").mapping(),
+            r.at("metrics_other_rule").numbers() if "metrics_other_rule" in r.mapping() else None,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -181,7 +185,18 @@ class CandidateRecord:
             "timings": dict(self.timings),
             "embeddings": dict(self.embeddings),
             "index": dict(self.index),
-        }
+            **({} if self.other_metrics is None else
+               {"metrics_other_rule": dict(self.other_metrics)}),
+        }  # fmt: skip
+
+    def metric_under(self, name: str, declared: bool) -> float | None:
+        """The figure `name` under the declared rule, or under the other one (a figure the
+        rule does not change reads the same under both)."""
+        if declared:
+            return self.metric(name)
+        if self.other_metrics is None:
+            return None
+        return self.other_metrics.get(name, self.metric(name))
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
+from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 
 PUBLISHED = (
     "Published beside these (Chroma, *Evaluating Chunking Strategies for Retrieval*, 2024, "
@@ -44,13 +45,6 @@ def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
 
-def embedding_name(run: RunFile) -> str:
-    settings = run.manifest.settings
-    if settings.retriever == "lexical":
-        return "none (lexical)"
-    return run.manifest.model_id or settings.embedding
-
-
 def skipped_note(run: RunFile) -> str | None:
     skipped = run.manifest.skipped_queries
     if not skipped:
@@ -64,7 +58,7 @@ def skipped_note(run: RunFile) -> str | None:
 
 def report_md(run: RunFile) -> str:
     include_text = run.manifest.include_text
-    lines = [*_head(run), *_candidates_table(run)]
+    lines = [*_head(run), *_candidates_table(run), "", *rules_table(run)]
     if run.manifest.candidates_file.path == PRESET_WITH_PUBLISHED:
         lines += ["", PUBLISHED]
     lines += ["", *frontier_table(run), "", "## Gates", "", *_gates_table(run)]
@@ -83,16 +77,49 @@ def _head(run: RunFile) -> list[str]:
     settings = run.manifest.settings
     verdict = "**PASS**" if run.passed else "**FAIL**"
     queries = run.queries.values()
+    named = " · ".join(f"{name} `{value}`" for name, value in settings_items(run))
     return [
         f"# spanlab run {run.id} — {verdict}",
         "",
         f"{len(queries)} queries ({sum(q.answerable for q in queries)} answerable)"
-        f" · k={settings.k} · depth={settings.depth} · retriever `{settings.retriever}`"
-        f" · embedding `{embedding_name(run)}`"
-        f" · baseline `{settings.baseline}`",
+        f" · baseline `{settings.baseline}` · gates decided under match `{run.match}`",
+        "",
+        named,
         "",
         *([f"_{note}_", ""] if (note := skipped_note(run)) else []),
     ]
+
+
+RULE_COLUMNS = (RECALL, HIT, ORACLE)
+"""The figures the match rule changes, shown under both rules side by side."""
+
+
+def rules_table(run: RunFile) -> list[str]:
+    """Each candidate under the declared rule and the other, side by side (§7)."""
+    if not run.both_rules:
+        return ["_This run was written before both match rules were kept: "
+                f"only `{run.match}` is recorded._"]  # fmt: skip
+    heads = " | ".join(shown(n).short for n in RULE_COLUMNS)
+    lines = [f"## Both match rules: `{run.match}` (gates) · `{run.other_match}` "
+             f"({rule_note(run)})", "", f"| candidate | {heads} | lost | Δ recall |",
+             "|---" * (len(RULE_COLUMNS) + 3) + "|"]  # fmt: skip
+    for cand in run.candidates:
+        cells = [_pair_text(cand, n) for n in RULE_COLUMNS]
+        comp, other = run.comparisons.get(cand.name), run.other_comparisons.get(cand.name)
+        if comp is None or other is None:
+            cells += ["baseline", ""]
+        else:
+            recall = shown(RECALL)
+            cells += [f"{comp.overall.counts.lost} · {other.overall.counts.lost}",
+                      f"{recall.delta_text(comp.overall.deltas.get(RECALL))} · "
+                      f"{recall.delta_text(other.overall.deltas.get(RECALL))}"]  # fmt: skip
+        lines.append(f"| `{cand.name}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _pair_text(cand: CandidateRecord, name: str) -> str:
+    fmt = shown(name)
+    return f"{fmt.text(cand.metric(name))} · {fmt.text(cand.metric_under(name, False))}"
 
 
 def frontier_table(run: RunFile) -> list[str]:
@@ -166,6 +193,8 @@ def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:
         for change in sorted(changes, key=lambda c: c.query):
             query = run.queries[change.query]
             cause = f" — {change.cause}" if change.cause else ""
+            if status == Status.LOST and (scope := loss_scope(run, name, change.query)):
+                cause += f" · {scope}"
             tags = ", ".join([query.boundary, *query.slices])
             text = f" “{query.text}”" if run.manifest.include_text else ""
             lines.append(f"- `{change.query}` ({tags}){cause}{text}")
