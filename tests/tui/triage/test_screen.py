@@ -99,7 +99,7 @@ async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
         assert lines(screen, "#q-cand-text") == [
             "┊ c40 · rank score chunk ev",
             "  1  0.500 a 0..40               e1~51%",
-            "  — e1: no match within depth 3",
+            "  — e1: cut, no chunk holds it",
         ]
 
 

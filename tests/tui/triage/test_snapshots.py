@@ -39,9 +39,9 @@ def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: Span
     bb and cc) bold and shaded like the legend's "evidence", a baseline mark ▌ before
     every block, a candidate mark ┊ before every other block, the ┊ at 40 (inside the
     evidence) reversed, and the baseline's chunk 20..60 underlined. The ranked lists sit
-    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: no match
-    within depth 3". Footer: esc Back, n p Next/prev, e Fix label, z Zoom text, ^q Quit,
-    ? Keys."""
+    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: cut, no
+    chunk holds it" (a cut's own words since issue 22). Footer: esc Back, n p Next/prev,
+    e Fix label, z Zoom text, ^q Quit, ? Keys."""
 
     async def open_cut_loss(pilot: Pilot[None]) -> None:
         await pilot.press("2", "down", "enter")
