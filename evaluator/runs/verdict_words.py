@@ -59,11 +59,8 @@ def settings_items(run: RunFile) -> list[tuple[str, str]]:
         ("match", f"{s.match}{also}"),
         ("coverage", f"≥ {s.coverage_threshold:g}"),
         ("retriever", s.retriever),
-        (
-            "embedding",
-            embedding_name(run) + (f" fp {fp}" if (fp := fingerprint_short(run)) else ""),
-        ),
-        ("candidates", f"{cfile.path} {short_hash(cfile.hash)}"),
+        ("candidates", f"{cfile.path} {short_hash(cfile.hash)}".strip()),
+        ("embedding", _embedding(run)),
     ]
 
 

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, Ta
 
 from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
+from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field
@@ -154,13 +155,12 @@ class TriageScreen(Screen[None]):
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
         counts = run.comparison(name).overall.counts
-        passed = run.file.passed_for(name)  # this candidate's gates, not the whole run's
-        verdict = ("PASS", "$success") if passed else ("FAIL", "bold $error")
         self._head(Content.assemble(
-            (run.id, "bold"), " ", verdict,
-            f" · {run.settings.retriever} k={run.k} · ",
-            (name, "bold $boundary-candidate"), " vs ", (run.baseline, "bold $boundary-baseline"),
+            (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
+            (name, "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
+            " vs ", (run.baseline, "bold $boundary-baseline"),
             " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+            "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
         ))  # fmt: skip
         self.show_changes()
 
@@ -179,6 +179,12 @@ class TriageScreen(Screen[None]):
         self.query_one("#change-count", Static).update(
             f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
         )
+
+    def _moved(self, run: RunView) -> list[tuple[str, str]]:
+        """`corpus moved since this run · ` when the corpus folder is not the one measured."""
+        if run.file.manifest.corpus_hash == self.corpus.hash:
+            return []
+        return [("corpus moved since this run", "bold $error"), (" · ", "")]
 
     def _head(self, content: Content) -> None:
         self.query_one("#triage-head", Static).update(content)
@@ -263,3 +269,7 @@ class TriageScreen(Screen[None]):
         query = self.query_one(ChangeList).current_id
         if self.query_one(TabbedContent).active == "queries" and query is not None:
             self.post_message(LabelRequested(query))
+
+
+def _verdict(passed: bool) -> tuple[str, str]:
+    return ("PASS", "$success") if passed else ("FAIL", "bold $error")

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
+from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
@@ -162,10 +163,11 @@ class GatesPanel(Static):
         for gate in run.gates(candidate):
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
-            value = "–" if gate.value is None else f"{gate.value:.3g}"
+            value = gate_number(gate.gate, gate.value)  # one number format with every view
             bound = "≥" if gate.gate.startswith("min_") else "≤"
             name = GATE_NAMES.get(gate.gate, gate.gate)
-            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{gate.limit:g}"))
+            limit = gate_number(gate.gate, gate.limit)
+            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{limit}"))
         if len(lines) == 1:
             lines.append(Content("no gates declared"))
         self.update(Content("\n").join(lines))

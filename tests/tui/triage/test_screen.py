@@ -55,7 +55,9 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert screen.run is not None and screen.run.id == LATEST
         assert screen.candidate == "c40"
         assert text(screen, "#triage-head") == (
-            f"{LATEST} FAIL · lexical k=1 · c40 vs c40-ov20 · ▲1 ▼2"
+            f"{LATEST} run FAIL · c40 FAIL vs c40-ov20 · ▲1 ▼2\n"
+            "k 1 · depth 3 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
+            "candidates candidates.toml · embedding none (lexical)"
         )
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"
@@ -196,7 +198,7 @@ async def test_an_older_run_opens_from_the_runs_tab(app: SpanlabApp) -> None:
         await pilot.pause()
         screen = triage(pilot)
         assert screen.run is not None and screen.run.id == OLDER
-        assert text(screen, "#triage-head").startswith(f"{OLDER} FAIL")
+        assert text(screen, "#triage-head").startswith(f"{OLDER} run FAIL")
         assert screen.query_one(TabbedContent).active == "summary"
 
 
