@@ -76,6 +76,7 @@ def manifest(result: RunResult, *, include_text: bool) -> Manifest:
         embedding=_plain(result.embedding),
         include_text=include_text,
         skipped_queries=tuple(result.skipped),
+        orphaned_queries=tuple(result.orphaned),
     )
 
 

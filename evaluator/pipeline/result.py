@@ -78,7 +78,9 @@ class RunResult:
     embedding: dict[str, Any] = field(default_factory=dict)
     """Model id and fingerprint, cache stats."""
     skipped: tuple[str, ...] = ()
-    """Queries left out: no evidence and not marked abstain (drafts not yet labelled)."""
+    """Queries left out: no evidence and not marked abstain (drafts, or orphaned)."""
+    orphaned: tuple[str, ...] = ()
+    """Of those, the labelled or reviewed ones: their evidence was orphaned."""
     seconds: float = 0.0
     """Wall time of the whole run."""
 

@@ -36,7 +36,7 @@ from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_tex
 from evaluator.retrieval.exact import ExactRetriever
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
-from labeler.core.values import Query
+from labeler.core.values import Query, Status
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,7 @@ def run_evaluation(
         other_comparisons=other_comparisons,
         embedding=embedding_info(ctx, query_embeddings),
         skipped=skipped,
+        orphaned=orphaned_queries(queries),
         seconds=time.perf_counter() - started,
     )
 
@@ -105,6 +106,13 @@ def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ..
     """Queries to measure, and the ids left out: no evidence and not marked abstain."""
     skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
     return [q for q in queries if q.abstain or q.evidence], skipped
+
+
+def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
+    """Of the left-out queries, those labelled or reviewed: their evidence was orphaned (a
+    corpus change removed it), so they are not drafts and reports must say so."""
+    done = (Status.LABELLED, Status.REVIEWED)
+    return tuple(q.id for q in queries if not q.abstain and not q.evidence and q.status in done)
 
 
 def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:

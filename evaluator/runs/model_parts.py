@@ -74,7 +74,9 @@ class Manifest:
     include_text: bool
     """Whether the run folder holds query text (`--include-text`)."""
     skipped_queries: tuple[str, ...]
-    """Drafts left out: no evidence and not marked abstain."""
+    """Queries left out: no evidence and not marked abstain (drafts, or orphaned)."""
+    orphaned_queries: tuple[str, ...] = ()
+    """Of those, the labelled or reviewed ones whose evidence a corpus change orphaned."""
 
     @property
     def model_id(self) -> str | None:
@@ -89,6 +91,7 @@ class Manifest:
             CandidatesFileRef.from_json(r.at("candidates_file")), read_settings(r.at("settings")),
             r.at("seeds").at("bootstrap").integer(), r.at("embedding").mapping(),
             r.at("include_text").flag(), r.at("skipped_queries").texts(),
+            r.at("orphaned_queries").texts() if "orphaned_queries" in r.mapping() else (),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -102,6 +105,7 @@ class Manifest:
             "embedding": dict(self.embedding),
             "include_text": self.include_text,
             "skipped_queries": list(self.skipped_queries),
+            **({"orphaned_queries": list(self.orphaned_queries)} if self.orphaned_queries else {}),
         }
 
 

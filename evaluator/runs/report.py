@@ -46,14 +46,22 @@ def _fmt(value: Any, pattern: str) -> str:
 
 
 def skipped_note(run: RunFile) -> str | None:
-    skipped = run.manifest.skipped_queries
-    if not skipped:
-        return None
-    listed = ", ".join(skipped[:8]) + (" …" if len(skipped) > 8 else "")
-    return (
-        f"{len(skipped)} quer(y/ies) without evidence and not marked abstain were "
-        f"left out (drafts not yet labelled): {listed}"
-    )
+    """The queries left out, orphaned ones named as such (never called drafts)."""
+    orphaned = run.manifest.orphaned_queries
+    drafts = [q for q in run.manifest.skipped_queries if q not in orphaned]
+    parts = []
+    if drafts:
+        parts.append(f"{len(drafts)} quer(y/ies) without evidence and not marked abstain were "
+                     f"left out (drafts not yet labelled): {_listed(drafts)}")  # fmt: skip
+    if orphaned:
+        parts.append(f"{len(orphaned)} labelled quer(y/ies) were left out because their "
+                     f"evidence was orphaned by a corpus change (label them again or mark "
+                     f"abstain): {_listed(orphaned)}")  # fmt: skip
+    return "; ".join(parts) or None
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
 
 
 def report_md(run: RunFile) -> str:

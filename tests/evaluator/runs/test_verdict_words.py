@@ -11,12 +11,17 @@ from pathlib import Path
 
 from rich.console import Console
 
+from evaluator.candidates import parse
+from evaluator.pipeline import run_evaluation
 from evaluator.pipeline.record import run_file
 from evaluator.runs.junit import junit_xml
-from evaluator.runs.report import report_md
+from evaluator.runs.model import RunFile
+from evaluator.runs.report import report_md, skipped_note
 from evaluator.runs.summary import print_run
 from evaluator.runs.verdict_words import both_rules, loss_scope, settings_line
-from tests.evaluator.runs.conftest import SmallRun
+from labeler.core.corpus import Corpus
+from labeler.core.values import Query, Status
+from tests.evaluator.runs.conftest import CANDIDATES, DOCS, SmallRun, queries
 
 
 def test_the_settings_line_names_what_the_verdict_depends_on(small_run: SmallRun) -> None:
@@ -74,3 +79,21 @@ def test_a_candidate_that_passes_its_gates_has_no_failing_junit_case(small_run: 
     outs = [e.text or "" for e in root.iter("system-out")]
     assert len(outs) == 3 and all("lost against c60-ov20" in o for o in outs)
     assert all(o.endswith("(the candidate passes its gates)") for o in outs)
+
+
+def test_an_orphaned_query_is_named_orphaned_not_a_draft() -> None:
+    corpus = Corpus.from_texts(DOCS)
+    cfile = parse(CANDIDATES, file="candidates.toml", digest="sha256:f00")
+    gone = Query("q-0009", "a reviewed query whose span was orphaned", status=Status.REVIEWED)
+    result = run_evaluation(cfile, corpus, [*queries(corpus), gone],
+                            label_corpus_hash=corpus.hash, label_set_hash="sha256:l")  # fmt: skip
+    run = run_file(result, include_text=False)
+    assert run.manifest.skipped_queries == ("q-0005", "q-0009")
+    assert run.manifest.orphaned_queries == ("q-0009",)
+    note = skipped_note(run)
+    assert note is not None
+    assert "(drafts not yet labelled): q-0005;" in note
+    assert "evidence was orphaned by a corpus change" in note and note.endswith("q-0009")
+    assert RunFile.from_json(run.to_json(), file="run.json").manifest.orphaned_queries == (
+        "q-0009",
+    )
