@@ -6,7 +6,7 @@ with `--include-text`. Every figure is labelled and formatted by the measure reg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evaluator.metrics.compare import Comparison, Status
@@ -216,17 +216,25 @@ def breakdown_tables(run: RunFile) -> list[str]:
     lines: list[str] = []
     for dim, title in (("slice", "slice"), ("boundary", "boundary pattern")):
         if run.baseline.breakdowns.get(dim):
-            lines += _breakdown(run.baseline, list(run.comparisons.items()), dim, title)
+            counts = answerable_by(run, dim)
+            lines += _breakdown(run.baseline, list(run.comparisons.items()), dim, title, counts)
     return lines
 
 
 def _breakdown(
-    base: CandidateRecord, comps: Sequence[tuple[str, Comparison]], dim: str, title: str
+    base: CandidateRecord,
+    comps: Sequence[tuple[str, Comparison]],
+    dim: str,
+    title: str,
+    answerable: Mapping[str, int],
 ) -> list[str]:
+    """One breakdown table; `answerable` counts the queries the recall averages (abstention
+    queries are in the group but out of every recall denominator, §7)."""
     recall = shown(RECALL)
     heads = " | ".join(f"`{name}` Δ (lost)" for name, _ in comps)
     rule = "|---" * (3 + len(comps)) + "|"
-    lines = ["", f"## Recall@k by {title}", "", f"| {title} | queries | baseline | {heads} |", rule]
+    lines = ["", f"## Recall@k by {title}", "",
+             f"| {title} | answerable (of queries) | baseline | {heads} |", rule]  # fmt: skip
     for key, group in base.breakdowns[dim].items():
         cells = []
         for _, comp in comps:
@@ -238,7 +246,18 @@ def _breakdown(
             lost = cmp.counts.lost
             cells.append(f"{delta} (**{lost}**)" if lost else f"{delta} (0)")
         cells_text = " | ".join(cells)
+        count = f"{answerable.get(key, 0)} (of {group.queries})"
         lines.append(
-            f"| {key} | {group.queries} | {recall.text(group.metrics.get(RECALL))} | {cells_text} |"
+            f"| {key} | {count} | {recall.text(group.metrics.get(RECALL))} | {cells_text} |"
         )
     return lines
+
+
+def answerable_by(run: RunFile, dim: str) -> dict[str, int]:
+    """Answerable queries per key of a breakdown (slice, boundary pattern, document)."""
+    counts: dict[str, int] = {}
+    for q in run.queries.values():
+        keys = q.slices if dim == "slice" else (q.boundary,) if dim == "boundary" else q.docs
+        for key in keys if q.answerable else ():
+            counts[key] = counts.get(key, 0) + 1
+    return counts

@@ -97,3 +97,10 @@ def test_an_orphaned_query_is_named_orphaned_not_a_draft() -> None:
     assert RunFile.from_json(run.to_json(), file="run.json").manifest.orphaned_queries == (
         "q-0009",
     )
+
+
+def test_breakdown_tables_count_the_answerable_queries_beside_all(small_run: SmallRun) -> None:
+    report = report_md(run_file(small_run.result, include_text=False))
+    # `other` holds q-0002, q-0003 and the abstention query q-0004: two answerable of three.
+    assert "| other | 2 (of 3) | 1.000 | -1.000 (**2**) |" in report
+    assert "| critical | 2 (of 2) |" in report
