@@ -110,6 +110,7 @@ class TriageScreen(Screen[None]):
                 yield FrontierView(id="frontier-view")
             with TabPane("4 Runs", id="runs"):
                 yield RunList(id="run-list")
+                yield Static(id="run-settings")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -201,6 +202,22 @@ class TriageScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#candidates")
     def candidate_opened(self) -> None:
         self.action_tab("queries")
+
+    @on(OptionList.OptionHighlighted, "#run-list")
+    def run_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Under the list: the highlighted run's settings and whether its corpus moved."""
+        entry = next((r for r in self.runs if r.id == event.option.id), None)
+        if entry is None:
+            return
+        try:
+            file = read_run(entry.folder)
+        except SpanlabError as exc:
+            self.query_one("#run-settings", Static).update(Content.styled(str(exc), "$error"))
+            return
+        moved = self._moved(RunView(file))
+        self.query_one("#run-settings", Static).update(Content.assemble(
+            (f"{file.id}  ", "bold"), *moved, settings_line(file),
+        ))  # fmt: skip
 
     @on(OptionList.OptionSelected, "#run-list")
     def run_chosen(self, event: OptionList.OptionSelected) -> None:
