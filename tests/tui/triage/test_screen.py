@@ -194,7 +194,13 @@ async def test_an_older_run_opens_from_the_runs_tab(app: SpanlabApp) -> None:
         runs = triage(pilot).query_one(RunList)
         assert [runs.get_option_at_index(i).id for i in range(2)] == [LATEST, OLDER]
         assert runs.current_id == LATEST
-        await pilot.press("down", "enter")
+        await pilot.press("down")
+        await pilot.pause()
+        # Issue 22: the highlighted run's settings, under the list.
+        assert text(triage(pilot), "#run-settings").startswith(
+            f"{OLDER}  k 1 · depth 3 · match chunk"
+        )
+        await pilot.press("enter")
         await pilot.pause()
         screen = triage(pilot)
         assert screen.run is not None and screen.run.id == OLDER
