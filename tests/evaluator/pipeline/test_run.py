@@ -246,7 +246,7 @@ def test_report_breaks_recall_down_by_slice_and_pattern(project: Path) -> None:
     assert delta is not None
     lost = cmp.counts.lost
     cell = f"{delta:+.3f} (**{lost}**)" if lost else f"{delta:+.3f} (0)"
-    row = f"| critical | 1 | {base.metrics['evidence_recall@k']:.3f} | {cell} |"
+    row = f"| critical | 1 (of 1) | {base.metrics['evidence_recall@k']:.3f} | {cell} |"
     assert "## Recall@k by slice" in report and "## Recall@k by boundary pattern" in report
     assert row in report
 
