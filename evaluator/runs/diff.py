@@ -82,8 +82,9 @@ def diff_runs(
         other_sides = (rebuild(a, candidate_a, shared, declared=False),
                        rebuild(b, candidate_b, shared, declared=False))  # fmt: skip
         other = _compare(a, *other_sides)
+    changed = (*splitter_changes(a, b, candidate_a, candidate_b), *manifest_changes(a, b))
     return RunDiff(a, b, candidate_a, candidate_b, shared, tuple(dict.fromkeys(left)),
-                   bool(moved), comp, other, setting_changes(a, b), manifest_changes(a, b),
+                   bool(moved), comp, other, setting_changes(a, b), changed,
                    (ra, rb), other_sides)  # fmt: skip
 
 
@@ -147,6 +148,19 @@ def setting_changes(a: RunFile, b: RunFile) -> tuple[tuple[str, str, str], ...]:
         (f.name, str(getattr(sa, f.name)), str(getattr(sb, f.name)))
         for f in fields(sa)
         if getattr(sa, f.name) != getattr(sb, f.name)
+    )
+
+
+def splitter_changes(
+    a: RunFile, b: RunFile, name_a: str, name_b: str
+) -> tuple[tuple[str, str, str], ...]:
+    """(`splitter size`, A's, B's) for each field of how the two candidates cut that differs."""
+    fa = a.candidate(name_a).spec.fingerprint_fields()
+    fb = b.candidate(name_b).spec.fingerprint_fields()
+    return tuple(
+        (f"splitter {key}", str(fa.get(key)), str(fb.get(key)))
+        for key in dict.fromkeys([*fa, *fb])
+        if fa.get(key) != fb.get(key)
     )
 
 

@@ -40,7 +40,8 @@ def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
     rows = []
     blocks = [(d.comparison, d.sides, "")]
     if d.other is not None and d.other_sides is not None:
-        rule = f" (other rule: {d.a.other_match} · {d.b.other_match})"
+        oa, ob = d.a.other_match, d.b.other_match
+        rule = f" under {oa}" if oa == ob else f" under {oa} · {ob}"
         blocks.append((d.other, d.other_sides, rule))
     for comp, (ra, rb), rule in blocks:
         for name in MEASURES:
@@ -83,8 +84,10 @@ def diff_lines(d: RunDiff) -> list[str]:
     """The comparison as terminal lines (plain text; no query or document text)."""
     lines = [f"diff {_title(d)}", _scope(d), ""]
     lines += _differences(d, "  ")
-    lines += ["", f"{'measure':<30} {'A':>8} {'B':>8} {'Δ':>8}"]
-    lines += [f"{label:<30} {a:>8} {b:>8} {delta:>8}" for label, a, b, delta in _measure_rows(d)]
+    rows = _measure_rows(d)
+    width = max(len(r[0]) for r in rows)
+    lines += ["", f"{'measure':<{width}} {'A':>8} {'B':>8} {'Δ':>8}"]
+    lines += [f"{label:<{width}} {a:>8} {b:>8} {delta:>8}" for label, a, b, delta in rows]
     lines += ["", _statistics(d.comparison)]
     for status in (Status.LOST, Status.GAINED):
         changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)

@@ -76,6 +76,7 @@ def test_diff_names_the_lost_query_its_causes_and_what_differs(ci_folder: Path) 
     assert code == 0, out + err
     assert "on 2 shared queries (2 answerable)" in out
     assert "candidates file: candidates.toml" in out and "pr.toml" in out
+    assert "  splitter size: 60 → 30\n" in out  # how c60 cuts, in the pull request
     assert "lost (2)\n  q-0001 (condition-consequence, critical): hit in A → cut in B" in out
     assert "0 gained, 2 lost" in out
     md = (ci_folder / "d.md").read_text("utf-8")
@@ -95,7 +96,7 @@ def test_diff_of_a_chunk_run_and_a_union_run_says_the_rule_changed(ci_folder: Pa
     code, out, err = run("diff", str(kept), "latest", "--candidate", "c30")
     assert code == 0, out + err
     assert "setting match: chunk → union" in out
-    assert "(other rule: union · chunk)" in out
+    assert "recall@k under union · chunk" in out
 
 
 def test_diff_refuses_a_folder_that_is_not_a_run(ci_folder: Path) -> None:
