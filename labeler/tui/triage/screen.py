@@ -38,6 +38,7 @@ from labeler.tui.triage.widgets import (
     ChangeList,
     GatesPanel,
     MetricsTable,
+    OtherRulePanel,
     RunList,
     SignificancePanel,
 )
@@ -99,6 +100,7 @@ class TriageScreen(Screen[None]):
                 with Vertical(id="summary-left"):
                     yield CandidateList(id="candidates")
                     yield GatesPanel(id="gates")
+                    yield OtherRulePanel(id="other-rule")
                 with Vertical(id="summary-right"):
                     yield MetricsTable(id="metrics")
                     yield SignificancePanel(id="significance")
@@ -155,6 +157,7 @@ class TriageScreen(Screen[None]):
         self.query_one(MetricsTable).show(run.metric_lines(name))
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
+        self.query_one(OtherRulePanel).show(run, name)
         counts = run.comparison(name).overall.counts
         self._head(Content.assemble(
             (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",

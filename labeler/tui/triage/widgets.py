@@ -19,6 +19,7 @@ from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
+from evaluator.runs.verdict_words import RULE_NOTES
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
 LOST, GAINED = "bold $error", "bold $success"
@@ -171,3 +172,21 @@ class GatesPanel(Static):
         if len(lines) == 1:
             lines.append(Content("no gates declared"))
         self.update(Content("\n").join(lines))
+
+
+class OtherRulePanel(Static):
+    """The candidate under the rule the run did not declare (§7): lost, gained, Δ recall."""
+
+    def show(self, run: RunView, candidate: str) -> None:
+        file = run.file
+        other = file.other_comparisons.get(candidate)
+        if other is None:
+            self.update(Content.styled("other match rule: not in this run", "$text-muted"))
+            return
+        counts = other.overall.counts
+        delta = shown(RECALL).delta_text(other.overall.deltas.get(RECALL))
+        self.update(Content.assemble(
+            (f"under {file.other_match}", "$text-muted"), f" ({RULE_NOTES[file.other_match]})\n",
+            (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+            f"  Δrecall {delta}",
+        ))  # fmt: skip

@@ -26,7 +26,8 @@ def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: SpanlabApp) -
     """Head: 20250102-120000-000000 run FAIL · c40 (candidate colour) FAIL vs c40-ov20
     (baseline colour) · ▲1 ▼2; under it the settings (k 1 · depth 3 · match chunk (also
     union) · coverage ≥ 0.8 · retriever lexical · candidates …), issue 22.
-    Left: c40-ov20 (baseline, dimmed) then c40
+    Left: c40-ov20 (baseline, dimmed) then c40; under the gates, the candidate under the
+    other match rule (under union (split evidence counted), gained, lost, Δrecall).
     highlighted with +1 −2 Δrecall -0.333; gates ✗ lost 2 ≤1 and ✗ critical lost 1 ≤0.
     Right: the metrics table with ▌ baseline / ┊ candidate / Δ columns (recall@k 0.667
     0.333 -0.333 ✗ in the error colour, chunks 8 5 -3 unmarked), then the bootstrap
