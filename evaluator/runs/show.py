@@ -47,8 +47,11 @@ def load_run(runs_dir: Path, run: str) -> RunFile:
     return read_run(folder)
 
 
-def ranks_text(ranks: Sequence[int | None] | None, k: int, result: QueryResult) -> str:
-    """First-match ranks in words, each missed span's cause as run.json states it."""
+def ranks_text(
+    ranks: Sequence[int | None] | None, k: int, result: QueryResult, match: str = "chunk"
+) -> str:
+    """First-match ranks in words, each missed span's cause as run.json states it. Under
+    `union` a rank is where the chunks so far cover the span together, not one chunk."""
     if ranks is None:
         return "abstention query: no evidence"
     words = []
@@ -58,6 +61,8 @@ def ranks_text(ranks: Sequence[int | None] | None, k: int, result: QueryResult) 
             words.append("none" if r is None else f"{r}")
         elif r is None:
             words.append(f"none within depth ({cause})")
+        elif match == "union" and cause is not Cause.CROWDED:
+            words.append(f"{r} ({cause}: covered together only there, below k)")
         else:
             words.append(f"{r} ({cause}{': below k' if r > k else ''})")
     return ", ".join(words)
@@ -153,7 +158,7 @@ def show_view(
                        for e in entry.candidates[n].ranked[:k]), default=0)  # fmt: skip
     for name in shown:
         result = entry.candidates[name]
-        ranks = ranks_text(result.first_match_ranks, k, result)
+        ranks = ranks_text(result.first_match_ranks, k, result, run.match)
         head = f"top {k} — {name}  (first match under {run.match}: {ranks})"
         lines += [Text(""), Text(head, "bold")]
         lines += [Text(row) for row in ranked_lines(result, k, entry.evidence, where_width)]
