@@ -180,8 +180,11 @@ class TriageScreen(Screen[None]):
             self.query_one("#change-count", Static).update(Content.styled(unknown, "$error"))
             return
         total = "" if self.filter == ChangeFilter() else f" (of {len(every)})"
+        only = f" · * lost under {self.run.file.match} only" if any(
+            r.declared_only for r in self.rows) else ""  # fmt: skip
         self.query_one("#change-count", Static).update(
             f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
+            + only
         )
 
     def _moved(self, run: RunView) -> list[tuple[str, str]]:

@@ -116,7 +116,9 @@ def change_line(row: ChangeRow) -> Content:
     glyph, style = STATUS_GLYPH[row.status]
     delta = "" if row.recall_delta is None else f"{row.recall_delta:+.2f}"
     slices = ", ".join(row.slices)
-    what = row.cause or STATUS_SHORT.get(row.status, row.status)
+    what = (row.cause or STATUS_SHORT.get(row.status, row.status)) + (
+        "*" if row.declared_only else ""
+    )
     text = " ".join(row.text.split())
     text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
     return Content.assemble(

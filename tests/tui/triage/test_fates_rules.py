@@ -60,3 +60,13 @@ def test_under_union_crowded_names_the_one_chunk_that_holds_it() -> None:
     ranked, index = rows(X, P1, W), [X, P1, W]
     crowded = fate(SPAN, None, ranked, index, 2, 0.8, coverage=0.5, match="union")
     assert (crowded.verdict, crowded.rank, crowded.chunk) == ("crowded", 3, W)
+
+
+def test_the_queries_list_marks_a_loss_under_the_declared_rule_only() -> None:
+    from labeler.tui.triage.model import ChangeRow
+    from labeler.tui.triage.widgets import change_line
+
+    row = ChangeRow("q-0002", "lost", "split", -1.0, "other", (), ("a.md",), False, "", True)
+    assert change_line(row).plain.startswith("▼ q-0002    split*")
+    both = ChangeRow("q-0001", "lost", "cut", -1.0, "other", (), ("a.md",), False, "", False)
+    assert change_line(both).plain.startswith("▼ q-0001    cut ")
