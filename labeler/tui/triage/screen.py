@@ -73,8 +73,11 @@ class TriageScreen(Screen[None]):
     ]
 
     def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
-                 texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
+                 texts: Mapping[str, str] | None = None,
+                 label_set_hash: str | None = None) -> None:  # fmt: skip
         super().__init__()
+        self.label_set_hash = label_set_hash
+        """The store's label set now (None: unknown), to say when a run's labels moved."""
         self.runs_dir = runs_dir
         """Where the run folders are (`.spanlab/runs`)."""
         self.corpus = corpus
@@ -188,10 +191,17 @@ class TriageScreen(Screen[None]):
         )
 
     def _moved(self, run: RunView) -> list[tuple[str, str]]:
-        """`corpus moved since this run · ` when the corpus folder is not the one measured."""
-        if run.file.manifest.corpus_hash == self.corpus.hash:
+        """`corpus moved since this run · ` when the corpus folder is not the one measured;
+        `labels moved` when the store's label set is not the one measured."""
+        moved = []
+        if run.file.manifest.corpus_hash != self.corpus.hash:
+            moved.append("corpus")
+        labels = self.label_set_hash
+        if labels is not None and run.file.manifest.label_set_hash != labels:
+            moved.append("labels")
+        if not moved:
             return []
-        return [("corpus moved since this run", "bold $error"), (" · ", "")]
+        return [(f"{' and '.join(moved)} moved since this run", "bold $error"), (" · ", "")]
 
     def _head(self, content: Content) -> None:
         self.query_one("#triage-head", Static).update(content)

@@ -13,8 +13,11 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
 
+from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.store import Store
+from labeler.core.values import Query, Span
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.launch import run_app
@@ -274,3 +277,34 @@ async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: Sp
         assert (screen.rows, text(screen, "#change-count")) == (
             [], "0 lost, 0 gained (of 3) · critical first; cut, disappeared, crowded, split"
         )  # fmt: skip
+
+
+async def test_the_head_says_when_the_labels_moved_since_the_run(
+    project: Project, store: Store
+) -> None:
+    # The fixture's runs record a hand-made label set hash; the store's three queries plus a
+    # fourth labelled since are not it. (On the demo, a run made from the store shows none.)
+    corpus = project.corpus
+    text_a = corpus.text("a.md")
+    extra = Query("q-0009", "a query labelled after the run", evidence=(
+        Span.from_text(text_a, "a.md", 0, 10),))  # fmt: skip
+    labelset.import_queries(store, [extra], corpus, annotator="pilot")
+    after = triage_app(project, store)
+    async with after.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        assert "labels moved since this run" in text(triage(pilot), "#triage-head")
+
+
+def test_the_store_label_set_hash_is_the_one_eval_would_record(
+    project: Project, store: Store
+) -> None:
+    from labeler.tui.modes import store_label_set_hash
+
+    app = triage_app(project, store)
+    queries_now, _ = store.decided_queries()
+    expected = labelset.to_json(queries_now, project.corpus)["label_set_hash"]
+    assert store_label_set_hash(app) == expected
+    text_a = project.corpus.text("a.md")
+    extra = Query("q-0009", "labelled later", evidence=(Span.from_text(text_a, "a.md", 0, 10),))
+    labelset.import_queries(store, [extra], project.corpus, annotator="pilot")
+    assert store_label_set_hash(app) != expected
