@@ -14,25 +14,27 @@ from evaluator.candidates import Gates
 from evaluator.metrics.compare import Comparison
 from evaluator.metrics.registry import CHUNK_COUNT
 from evaluator.pipeline.gates import check
-from evaluator.runs.diff import DiffError, diff_runs
+from evaluator.runs.diff import DiffError, RunDiff, diff_runs
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
 
 
 def gate_against(
     new: RunFile, stored: RunFile, gates: Gates, *, shared_only: bool = False
-) -> list[GateRecord]:
-    """Every gate for every candidate both runs hold, stored run's as the baseline."""
+) -> tuple[list[GateRecord], list[RunDiff]]:
+    """Every gate for every candidate both runs hold, stored run's as the baseline; and
+    each pair's comparison, for the job summary."""
     names = [n for n in new.names if n in stored.names]
     if not names:
         raise DiffError(f"run {new.id} and the stored run {stored.id} hold no candidate "
                         "name in common: nothing to gate against")  # fmt: skip
     comparisons: dict[str, Comparison] = {}
     counts: dict[str, int] = {}
+    diffs = []
     for name in names:
         before = f"{stored.id}:{name}"
-        comp = diff_runs(stored, new, name, name, shared_only=shared_only).comparison
-        comparisons[name] = replace(comp, baseline=before)
+        diffs.append(diff_runs(stored, new, name, name, shared_only=shared_only))
+        comparisons[name] = replace(diffs[-1].comparison, baseline=before)
         counts[before] = int(stored.candidate(name).metric(CHUNK_COUNT) or 0)
         counts[name] = int(new.candidate(name).metric(CHUNK_COUNT) or 0)
-    return check(gates, comparisons, counts)
+    return check(gates, comparisons, counts), diffs

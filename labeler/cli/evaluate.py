@@ -195,8 +195,15 @@ def against_lines(
 
     stored = load_run_ref(project(None).root / RUNS_DIR, against)
     cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
-    records = [g for g in gate_against(run, stored, cfile.gates)
-               if candidate is None or g.candidate == candidate]  # fmt: skip
+    found, diffs = gate_against(run, stored, cfile.gates)
+    records = [g for g in found if candidate is None or g.candidate == candidate]
+    if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
+        from evaluator.runs.diff_text import diff_markdown
+        from evaluator.runs.folder import append_summary_text
+
+        for d in diffs:
+            if candidate is None or d.candidate_b == candidate:
+                append_summary_text(diff_markdown(d), Path(summary))
     for g in records:
         mark = "pass" if g.passed else "FAIL"
         typer.echo(f"{mark}  {g.candidate} against {stored.id}  {gate_line(g)}")

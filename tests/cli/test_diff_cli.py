@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from evaluator.runs.model import read_run
@@ -134,3 +135,17 @@ def test_diff_of_runs_that_share_no_query_is_refused(ci_folder: Path) -> None:
     gate()
     code, _, err = run("diff", str(kept), "latest", "--shared")
     assert code == 2 and "share no query" in err
+
+
+def test_gate_against_appends_the_diff_to_the_job_summary(
+    ci_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = main_artifact(ci_folder)
+    summary = ci_folder / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, out, err = gate("--candidate", "c60", "--against", str(kept))
+    assert code == 0, out + err
+    text = summary.read_text("utf-8")
+    assert text.startswith("# spanlab run ")  # the run's report first
+    assert "match `chunk (also union)`" in text  # it names its settings
+    assert f"# spanlab diff: c60 ({read_run(kept).id}, match chunk) → c60 (" in text
