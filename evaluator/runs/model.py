@@ -122,11 +122,13 @@ class RunFile:
             if set(query.candidates) != set(names):
                 where = r.at("queries").at(qid).at("candidates")
                 where.fail(f"must hold every candidate of the run: {', '.join(names)}")
-        for name, comp in self.comparisons.items():
-            if name not in self.others:
-                r.at("comparisons").at(name).fail("compares no candidate of the run")
-            if unknown := set(comp.queries) - set(self.queries):
-                r.at("comparisons").at(name).fail(f"names unknown query {min(unknown)!r}")
+        for key, comps in (("comparisons", self.comparisons),
+                           ("comparisons_other_rule", self.other_comparisons)):  # fmt: skip
+            for name, comp in comps.items():
+                if name not in self.others:
+                    r.at(key).at(name).fail("compares no candidate of the run")
+                if unknown := set(comp.queries) - set(self.queries):
+                    r.at(key).at(name).fail(f"names unknown query {min(unknown)!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The run.json document, key for key as spanlab writes it."""

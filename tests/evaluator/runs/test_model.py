@@ -91,3 +91,11 @@ def test_a_run_written_before_both_rules_were_kept_still_reads(
     assert not old.both_rules and old.other_comparisons == {}
     assert old.candidate("c30").metric_under("evidence_recall@k", False) is None
     assert old.queries["q-0001"].candidates["c30"].other is None
+
+
+def test_an_other_rule_comparison_of_no_candidate_is_refused(small_run: SmallRun) -> None:
+    data = run_file(small_run.result, include_text=False).to_json()
+    data["comparisons_other_rule"]["c99"] = data["comparisons_other_rule"]["c30"]
+    with pytest.raises(RunFileError, match="compares no candidate of the run") as caught:
+        RunFile.from_json(data, file="run.json")
+    assert caught.value.key == "comparisons_other_rule.c99"
