@@ -48,6 +48,28 @@ _CAUSE_WORDS = {
     Cause.DISAPPEARED: "no chunk that holds it ranks within depth",
 }
 
+DEFINITIONS = {
+    "chunk": {
+        Cause.SPLIT: "no top-k chunk holds it alone, the top k cover it together",
+        Cause.CUT: "no chunk holds it and the top k do not cover it",
+        Cause.CROWDED: "a chunk holds it, ranked below k",
+        Cause.DISAPPEARED: "a chunk holds it, none within depth",
+    },
+    "union": {
+        Cause.CUT: "no chunk holds it and the top k do not cover it together",
+        Cause.CROWDED: "a chunk holds it, ranked below k; the top k do not cover it",
+        Cause.DISAPPEARED: "a chunk holds it, none within depth; the top k do not cover it",
+    },
+}
+"""Each cause's definition under each rule (§7); under `union` a span the top k cover
+together is matched, so `split` is no cause there."""
+
+
+def legend(match: str) -> str:
+    """The causes under `match`, on one line, as the terminal and report.md print them."""
+    return " · ".join(f"{cause}: {words}" for cause, words in DEFINITIONS[match].items())
+
+
 RULES = ("chunk", "union")
 """The match rules, in the order reports show them (§7)."""
 

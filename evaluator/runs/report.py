@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Comparison, Status
 from evaluator.metrics.registry import (
     CHROMA_IOU,
@@ -73,6 +74,7 @@ def report_md(run: RunFile) -> str:
     lines += breakdown_tables(run)
     for name, comp in run.comparisons.items():
         lines += _changes(run, name, comp)
+    lines += ["", f"_Causes under `{run.match}`: {legend(run.match)}._"]
     lines += [
         "",
         "Run folder holds offsets and hashes only"

@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.metrics.compare import Cause, Status
+from evaluator.metrics.causes import legend
+from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
@@ -25,9 +26,9 @@ COLUMNS = (RECALL, HIT, ORACLE, CHUNK_COUNT)
 """What fits an 80-column terminal, by registry name; report.md has every metric."""
 
 
-def causes_legend() -> str:
-    """Every cause in its own words, on one line."""
-    return " · ".join(f"{cause}: {cause.words}" for cause in Cause)
+def causes_legend(match: str = "chunk") -> str:
+    """Every cause under the run's rule, in its own words, on one line."""
+    return f"causes under {match}: {legend(match)}"
 
 
 def summary_table(run: RunFile, *, declared: bool = True) -> Table:
@@ -108,6 +109,6 @@ def print_run(
     if run.both_rules:
         console.print(summary_table(run, declared=False))
     print_changes(run, console, texts or {})
-    console.print(f"\n[dim]{causes_legend()}[/]")
+    console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
     console.print(f"\nrun folder  {folder}  (report.md, run.json, junit.xml, frontier.svg)")

@@ -144,3 +144,11 @@ def test_a_lost_split_query_says_split_and_union_counts_it_as_a_hit() -> None:
     union = result("cand", [SPLIT], {"qs": ranked(C3, C4)}, INDEX, UNION)
     assert union.aggregates["hit@k"] == 1.0
     assert union.breakdowns["doc"]["a"].metrics["evidence_coverage@k"] == 1.0
+
+
+def test_each_rule_defines_its_causes_and_union_has_no_split() -> None:
+    from evaluator.metrics.causes import DEFINITIONS, legend
+
+    assert set(DEFINITIONS["chunk"]) == set(Cause)
+    assert set(DEFINITIONS["union"]) == {Cause.CUT, Cause.CROWDED, Cause.DISAPPEARED}
+    assert "split" not in legend("union") and legend("chunk").startswith("split: ")
