@@ -2,6 +2,8 @@
 
 Rows are keyed by the model fingerprint and the sha256 of the exact text, so candidates
 that cut the same chunk share its vector, and a model change can never serve a stale one.
+Misses are embedded and committed a batch at a time, each batch checked first, so an
+interrupted run keeps all but its last batch and the next run carries on from there.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
+from labeler.core.errors import ConfigError
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -28,6 +31,8 @@ CREATE TABLE IF NOT EXISTS embeddings (
 """
 _LOOKUP_BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
+COMMIT_BATCH = 256
+"""Texts embedded, checked and committed together: what an interrupted run can lose."""
 
 
 class EmbeddingCache:
@@ -36,26 +41,51 @@ class EmbeddingCache:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        # WAL lets runs read while another run writes; the timeout waits out a writer.
-        self._conn.execute("PRAGMA busy_timeout = 5000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute(_SCHEMA)
-        self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            # WAL lets runs read while another run writes; the timeout waits out a writer.
+            self._conn.execute("PRAGMA busy_timeout = 5000")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute(_SCHEMA)
+            self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except (sqlite3.Error, OSError) as exc:
+            raise self._unwritable(exc) from None
+        self.repaired = 0
+        """Damaged vectors found and dropped (to be embedded again) by this connection."""
 
-    def get_many(self, fingerprint: str, texts: Sequence[str]) -> dict[int, Vectors]:
-        """Index in `texts` → cached vector, for the texts this model has embedded before."""
+    def get_many(
+        self, fingerprint: str, texts: Sequence[str], dim: int | None = None
+    ) -> dict[int, Vectors]:
+        """Index in `texts` → cached vector, for the texts this model has embedded before.
+
+        A stored vector that is not finite or not `dim` wide (a damaged or foreign row) is
+        dropped from the cache and left out, so the caller embeds that text again.
+        """
         positions: dict[str, list[int]] = {}
         for i, text in enumerate(texts):
             positions.setdefault(text_sha256(text), []).append(i)
         keys = list(positions)
         found: dict[int, Vectors] = {}
+        bad: list[str] = []
         for start in range(0, len(keys), _LOOKUP_BATCH):
             for key, vector in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
+                if vector is None or not usable(vector, dim):
+                    bad.append(key)
+                    continue
                 for i in positions[key]:
                     found[i] = vector
+        if bad:
+            self.drop(fingerprint, bad)
         return found
+
+    def drop(self, fingerprint: str, keys: Sequence[str]) -> None:
+        """Remove these texts' vectors (by text sha256) for one model."""
+        self._write("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?",
+                    [(fingerprint, key) for key in keys])  # fmt: skip
+        self.repaired += len(keys)
 
     def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None:
         """Store one vector per text; a text already cached keeps its first vector."""
@@ -65,14 +95,30 @@ class EmbeddingCache:
             (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
             for text, vector in zip(texts, vectors, strict=True)
         ]
+        self._write("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+
+    def _write(self, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
+        """One transaction: every row or none."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.executemany(sql, rows)
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._unwritable(exc) from None
+
+    def _unwritable(self, exc: BaseException) -> ConfigError:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return ConfigError(
+            f"the embedding cache cannot be written: {reason}",
+            file=self.path,
+            key="embedding_cache",
+            hint="point SPANLAB_CACHE (or embedding_cache in spanlab.toml) at a writable file",
+        )
 
     def count(self, fingerprint: str | None = None) -> int:
         """Vectors stored, for one model or for all."""
@@ -93,7 +139,7 @@ class EmbeddingCache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors]]:
+    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None]]:
         marks = ",".join("?" * len(keys))
         sql = (
             "SELECT text_sha256, dim, vector FROM embeddings"
@@ -108,11 +154,36 @@ def _to_blob(vector: Vectors) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def _from_blob(blob: bytes, dim: int) -> Vectors:
+def _from_blob(blob: object, dim: object) -> Vectors | None:
+    """The stored vector, or None when the row cannot be one (wrong length, not bytes)."""
+    if not isinstance(blob, bytes) or len(blob) % 4 or not isinstance(dim, int):
+        return None
     vector = np.frombuffer(blob, dtype="<f4")
-    if vector.shape != (dim,):
-        raise ValueError(f"cached vector has {vector.shape[0]} values, expected {dim}")
-    return vector.astype(np.float32)
+    return vector.astype(np.float32) if vector.shape == (dim,) else None
+
+
+def usable(vector: Vectors, dim: int | None) -> bool:
+    """A vector fit to use: `dim` wide (when known) and every value finite."""
+    return (dim is None or vector.shape == (dim,)) and bool(np.isfinite(vector).all())
+
+
+def checked(vectors: Vectors, n: int, dim: int, model: str) -> Vectors:
+    """The model's answer for `n` texts, refused unless it is n finite rows of width `dim`:
+    nothing unchecked reaches the cache."""
+    shape = getattr(vectors, "shape", None)
+    if shape != (n, dim):
+        raise ConfigError(
+            f"embedding model {model} returned shape {shape} for {n} texts, expected ({n}, {dim})",
+            key="embedding",
+        )
+    bad = np.flatnonzero(~np.isfinite(vectors).all(axis=1))
+    if bad.size:
+        raise ConfigError(
+            f"embedding model {model} returned {bad.size} vector(s) with NaN or infinite "
+            f"values (first: text {int(bad[0]) + 1} of the batch)",
+            key="embedding",
+        )
+    return vectors
 
 
 @dataclass(frozen=True)
@@ -128,11 +199,15 @@ class CacheStats:
 class CachedEmbedder:
     """An Embedder that asks the cache first and embeds each missing text once."""
 
-    def __init__(self, embedder: Embedder, cache: EmbeddingCache) -> None:
+    def __init__(
+        self, embedder: Embedder, cache: EmbeddingCache, batch: int = COMMIT_BATCH
+    ) -> None:
         self.embedder = embedder
         """The model that fills the misses."""
         self.cache = cache
         """Where vectors are looked up and stored."""
+        self.batch = batch
+        """Distinct texts embedded and committed at a time."""
         self._requested = 0
         self._hits = 0
         self._misses = 0
@@ -152,22 +227,30 @@ class CachedEmbedder:
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        found = self.cache.get_many(self.fingerprint, texts)
+        found = self.cache.get_many(self.fingerprint, texts, self.dim)
         for i, vector in found.items():
             out[i] = vector
         missing = _first_positions(texts, skip=found.keys())
+        self._count(len(texts), len({texts[i] for i in found}), 0)
         if progress is not None and len(texts) > len(missing):
             progress(len(texts) - len(missing))
-        if missing:
-            fresh_texts = [texts[i] for i in missing.values()]
-            fresh = self.embedder.embed(fresh_texts, progress)
-            self.cache.put_many(self.fingerprint, fresh_texts, fresh)
-            by_text = dict(zip(fresh_texts, fresh, strict=True))
-            for i, text in enumerate(texts):
-                if i not in found:
-                    out[i] = by_text[text]
-        self._count(len(texts), len({texts[i] for i in found}), len(missing))
+        by_text: dict[str, Vectors] = {}
+        # Shortest first, so each batch pads little; each batch is committed on its own.
+        fresh = sorted(missing, key=len)
+        for lo in range(0, len(fresh), self.batch):
+            by_text.update(self._embed_batch(fresh[lo : lo + self.batch], progress))
+        for i, text in enumerate(texts):
+            if i not in found:
+                out[i] = by_text[text]
         return out
+
+    def _embed_batch(self, batch: list[str], progress: Progress | None) -> dict[str, Vectors]:
+        """Embed, check and commit one batch: once this returns, it survives an interrupt."""
+        vectors = checked(self.embedder.embed(batch, progress), len(batch), self.dim,
+                          self.model_id)  # fmt: skip
+        self.cache.put_many(self.fingerprint, batch, vectors)
+        self._count(0, 0, len(batch))
+        return dict(zip(batch, vectors, strict=True))
 
     def stats(self) -> CacheStats:
         with self._lock:

@@ -38,13 +38,7 @@ class VectorSource:
     @property
     def embedder(self) -> CachedEmbedder:
         if self._embedder is None:
-            from evaluator.embedding import load_embedder
-            from evaluator.embedding.cache import EmbeddingCache
-
-            if self.cache_path is not None:
-                self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-            cache = EmbeddingCache(self.cache_path or ":memory:")
-            self._embedder = CachedEmbedder(load_embedder(self.name), cache)
+            self._embedder = cached_embedder(self.name, self.cache_path)
         return self._embedder
 
     def embed(self, texts: Sequence[str], what: str) -> tuple[Vectors, dict[str, int]]:
@@ -57,3 +51,13 @@ class VectorSource:
             "computed": after.misses - before.misses,
             "cached": after.hits - before.hits,
         }
+
+
+def cached_embedder(name: str, cache_path: Path | None) -> CachedEmbedder:
+    """The embedding `name` behind the cache at `cache_path` (None: in memory), so the
+    evaluator and every app on a project embed each text once between them."""
+    from evaluator.embedding import load_embedder
+    from evaluator.embedding.cache import EmbeddingCache
+
+    cache = EmbeddingCache(cache_path or ":memory:")
+    return CachedEmbedder(load_embedder(name), cache)

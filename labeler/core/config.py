@@ -7,6 +7,7 @@ to the file's folder, so a project can be moved or checked out anywhere.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,10 +20,13 @@ from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tre
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
+DEFAULT_CACHE = ".spanlab/embeddings.db"
+CACHE_ENV = "SPANLAB_CACHE"
+"""Where the embedding cache lives, over spanlab.toml's `embedding_cache` (CI sets it)."""
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans",
+    "follow_symlinks", "blind", "trim_spans", "embedding_cache",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
@@ -48,6 +52,8 @@ class Project:
     """Seconds one call to the Chroma server may take (None: the evaluator's default)."""
     embedding: str = "minilm"
     """Default embedding choice (§6)."""
+    embedding_cache: Path = Path(DEFAULT_CACHE)
+    """The embedding cache (SQLite): $SPANLAB_CACHE, else `embedding_cache`, else the default."""
     encoding: str = "utf-8"
     """Codec of the corpus files."""
     follow_symlinks: bool = False
@@ -60,7 +66,7 @@ class Project:
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
         given = {k: v for k, v in flags.items() if v is not None}
-        for key in ("corpus", "db", "chroma_path"):
+        for key in ("corpus", "db", "chroma_path", "embedding_cache"):
             if key in given:
                 given[key] = Path(given[key])
         return replace(self, **given)
@@ -100,7 +106,8 @@ def load(root: Path) -> Project:
     """Read `root/spanlab.toml` if present."""
     path = root / CONFIG_NAME
     if not path.exists():
-        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
+        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA,
+                       embedding_cache=cache_location(root, None))  # fmt: skip
     try:
         raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), ""))
         data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
@@ -136,12 +143,19 @@ def load(root: Path) -> Project:
         chroma_path=rel("chroma_path", DEFAULT_CHROMA) or root / DEFAULT_CHROMA,
         chroma_url=data.get("chroma_url"),
         embedding=data.get("embedding", "minilm"),
+        embedding_cache=cache_location(root, data.get("embedding_cache")),
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
     )
+
+
+def cache_location(root: Path, configured: str | None) -> Path:
+    """$SPANLAB_CACHE (relative to the working folder), else spanlab.toml's, else the default."""
+    chosen = os.environ.get(CACHE_ENV) or configured or DEFAULT_CACHE
+    return root / Path(chosen).expanduser()
 
 
 def write(project: Project) -> Path:
