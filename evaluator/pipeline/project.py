@@ -113,8 +113,8 @@ def evaluate_project(
         cfile = cands.with_retriever(cfile, retriever)
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,
-        follow_symlinks=proj.follow_symlinks,
-    )  # fmt: skip
+        follow_symlinks=proj.follow_symlinks, rule=proj.include,
+    ).require_documents(proj.include)  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(
         include_text=include_text,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.canonical import text_codec
+from labeler.core.corpus_files import DEFAULT_RULE, FileRule, file_rule
 from labeler.core.errors import ConfigError
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
 
@@ -26,7 +27,7 @@ CACHE_ENV = "SPANLAB_CACHE"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans", "embedding_cache",
+    "follow_symlinks", "blind", "trim_spans", "embedding_cache", "include",
 }  # fmt: skip
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
@@ -58,6 +59,8 @@ class Project:
     """Codec of the corpus files."""
     follow_symlinks: bool = False
     """Read what corpus symlinks point to, even outside the folder (`init --follow-symlinks`)."""
+    include: FileRule = DEFAULT_RULE
+    """Which files of the corpus folder are documents (`include = ["**/*.md"]`)."""
     blind: bool = False
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
     trim_spans: bool = True
@@ -125,7 +128,9 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
-        if key == "chroma_timeout":
+        if key == "include":
+            file_rule(value, str(path))
+        elif key == "chroma_timeout":
             number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
         else:
             typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
@@ -146,6 +151,7 @@ def load(root: Path) -> Project:
         embedding_cache=cache_location(root, data.get("embedding_cache")),
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
+        include=file_rule(data["include"], str(path)) if "include" in data else DEFAULT_RULE,
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
@@ -188,6 +194,8 @@ def write(project: Project) -> Path:
         lines.append("blind = true")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
+    if project.include.include:
+        lines.append(f"include = {json.dumps(list(project.include.include), ensure_ascii=False)}")
     if not project.trim_spans:
         lines.append("trim_spans = false")
     path = project.root / CONFIG_NAME
