@@ -41,11 +41,17 @@ class VectorSource:
             self._embedder = cached_embedder(self.name, self.cache_path)
         return self._embedder
 
-    def embed(self, texts: Sequence[str], what: str) -> tuple[Vectors, dict[str, int]]:
-        """Vectors for `texts`, and how many were computed and how many came from the cache."""
+    def embed(
+        self, texts: Sequence[str], what: str, advance: Progress | None = None
+    ) -> tuple[Vectors, dict[str, int]]:
+        """Vectors for `texts`, and how many were computed and how many came from the cache.
+        With `advance` (one part of a longer task) no progress task of its own is shown."""
         before = self.embedder.stats()
-        with self.task(f"embedding {what}", len(texts)) as advance:
+        if advance is not None:
             vectors = self.embedder.embed(list(texts), progress=advance)
+        else:
+            with self.task(f"embedding {what}", len(texts)) as advance:
+                vectors = self.embedder.embed(list(texts), progress=advance)
         after = self.embedder.stats()
         return vectors, {
             "computed": after.misses - before.misses,

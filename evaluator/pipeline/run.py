@@ -20,7 +20,7 @@ import numpy as np
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
-from evaluator.chunking.tokenizers import load_tokenizer
+from evaluator.chunking.tokenizers import TokenizerAdapter, count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import TokenCounter, evaluate
 from evaluator.metrics.compare import Comparison, compare
@@ -49,6 +49,8 @@ class Context:
     """Document id -> canonical text."""
     counter: TokenCounter
     """Counts tokens with the settings' tokenizer."""
+    tokenizer: TokenizerAdapter
+    """The settings' tokenizer, for counting many chunks in one call."""
     vectors: VectorSource
     """Embeds texts through the cache, the model loaded on first use."""
     options: RunOptions
@@ -106,9 +108,9 @@ def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ..
 def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:
     texts = {d.id: d.text for d in corpus}
     task = functools.partial(progress.task, enabled=options.progress)
+    tokenizer = load_tokenizer(settings.tokenizer)
     return Context(
-        settings, corpus, texts,
-        TokenCounter(load_tokenizer(settings.tokenizer).count, texts),
+        settings, corpus, texts, TokenCounter(tokenizer.count, texts), tokenizer,
         VectorSource(settings.embedding, options.cache_path, task), options,
     )  # fmt: skip
 
@@ -164,6 +166,7 @@ def run_candidate(
     extra = dict(built.extra)
     if ctx.options.check_ann and settings.retriever == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
+    ctx.counter.prime(chunks, functools.partial(count_many, ctx.tokenizer))
     result = evaluate(queries, ranked, chunks, settings=settings, texts=ctx.texts,
                       count_tokens=ctx.counter, name=cand.name)  # fmt: skip
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors

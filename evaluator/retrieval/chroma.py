@@ -234,6 +234,23 @@ def build_lock(folder: Path, name: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+class LazyVectors:
+    """A candidate's vectors as the build slices them: each slice of chunks is embedded
+    (through the cache) when it is added, so memory holds one add batch, not the corpus."""
+
+    def __init__(self, request: IndexRequest, vectors: VectorSource, advance: Any) -> None:
+        self.request, self.vectors, self.advance = request, vectors, advance
+        self.counts: dict[str, int] = {}
+        """Texts computed and taken from the cache so far."""
+
+    def __getitem__(self, part: slice) -> Any:
+        texts = [embedded_text(c, self.request.texts) for c in self.request.chunks[part]]
+        matrix, counts = self.vectors.embed(texts, self.request.candidate, self.advance)
+        for key, n in counts.items():
+            self.counts[key] = self.counts.get(key, 0) + n
+        return matrix
+
+
 def open_chroma_retriever(
     request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
@@ -245,20 +262,15 @@ def open_chroma_retriever(
     name = collection_name(
         request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
     )
-    embedded: dict[str, int] = {}
     chunks = request.chunks
-
-    def compute() -> Any:
-        texts = [embedded_text(c, request.texts) for c in chunks]
-        matrix, counts = vectors.embed(texts, request.candidate)
-        embedded.update(counts)
-        return matrix
-
     lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
-    with server_errors(url, timeout), lock:
+    task = vectors.task(f"embedding {request.candidate}", len(chunks))
+    with server_errors(url, timeout), lock, task as advance:
+        lazy = LazyVectors(request, vectors, advance)
         client = connect(url, str(folder), timeout=timeout)
         collection, reused = ensure_collection(
-            client, name, chunks, compute, candidate=request.candidate, private=url is not None
+            client, name, chunks, lambda: lazy, candidate=request.candidate, private=url is not None
         )
+    embedded = lazy.counts
     extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
     return ChromaRetriever(collection, chunks, url, timeout), extra, embedded
