@@ -31,6 +31,7 @@ from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
+from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
@@ -77,9 +78,11 @@ def run_evaluation(
     chunks_by, chunk_seconds = cut(cfile, corpus)
     inputs, query_embeddings = embed_queries(ctx, kept)
     runs: dict[str, CandidateRun] = {}
-    for name in run_order(cfile):
-        cand = cfile.candidate(name)
-        runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept, inputs)
+    with lease_session():  # the collections this run uses are not pruned under it
+        for name in run_order(cfile):
+            cand = cfile.candidate(name)
+            runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept,
+                                       inputs)  # fmt: skip
     comparisons = compare_all(settings, runs)
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -24,6 +25,15 @@ import numpy as np
 from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.chroma_lease import (
+    BUILT,
+    FAMILY,
+    collections,
+    family,
+    hold,
+    remove_unused,
+    superseded,
+)
 from evaluator.retrieval.request import IndexRequest
 from labeler.core.errors import ConfigError
 
@@ -126,6 +136,7 @@ def ensure_collection(
     candidate: str,
     batch: int | None = None,
     private: bool = False,
+    family: str = "",
 ) -> tuple[Any, bool]:
     """Return (collection, reused). `vectors()` is called only when (re)building.
 
@@ -140,7 +151,9 @@ def ensure_collection(
         return existing, True
     target = f"{name}-b{secrets.token_hex(4)}" if private else name
     try:
-        collection = _build(client, target, chunks, vectors, candidate, digest, batch)
+        meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest,
+                FAMILY: family}  # fmt: skip
+        collection = _build(client, target, chunks, vectors, meta, batch)
     except BaseException as exc:
         if private and not _server_gone(exc):  # a gone server: one more call would only wait
             _drop(client, target)
@@ -179,10 +192,9 @@ def _drop(client: Any, name: str) -> None:
 
 
 def _build(
-    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, candidate: str, digest: str,
+    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, meta: dict[str, Any],
     batch: int | None,
 ) -> Any:  # fmt: skip
-    meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest}
     collection = client.create_collection(
         name, configuration={"hnsw": HNSW}, metadata={COMPLETE: False, **meta},
         embedding_function=None,
@@ -198,7 +210,7 @@ def _build(
                        for c in part],
         )  # fmt: skip
     # Only now, with every chunk in, is the collection usable.
-    collection.modify(metadata={COMPLETE: True, **meta})
+    collection.modify(metadata={COMPLETE: True, **meta, BUILT: time.time_ns()})
     return collection
 
 
@@ -263,14 +275,21 @@ def open_chroma_retriever(
         request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
     )
     chunks = request.chunks
+    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    if url is None:
+        hold(folder, name)  # before opening: pruning never removes it under this run
     lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
     task = vectors.task(f"embedding {request.candidate}", len(chunks))
     with server_errors(url, timeout), lock, task as advance:
         lazy = LazyVectors(request, vectors, advance)
         client = connect(url, str(folder), timeout=timeout)
         collection, reused = ensure_collection(
-            client, name, chunks, lambda: lazy, candidate=request.candidate, private=url is not None
-        )
+            client, name, chunks, lambda: lazy, candidate=request.candidate,
+            private=url is not None, family=kin,
+        )  # fmt: skip
+    if url is None:
+        doomed = [c for c in superseded(collections(client), {name}) if c.family == kin]
+        remove_unused(client, folder, doomed)
     embedded = lazy.counts
     extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
     return ChromaRetriever(collection, chunks, url, timeout), extra, embedded
