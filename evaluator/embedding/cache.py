@@ -129,6 +129,12 @@ class EmbeddingCache:
             (n,) = self._conn.execute(sql, args).fetchone()
         return int(n)
 
+    def by_model(self) -> dict[str, int]:
+        """Model fingerprint -> vectors stored."""
+        sql = "SELECT fingerprint, count(*) FROM embeddings GROUP BY fingerprint"
+        with self._lock:
+            return {str(f): int(n) for f, n in self._conn.execute(sql).fetchall()}
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()

@@ -94,3 +94,29 @@ def test_this_process_keeps_what_it_holds(tmp_path: Path) -> None:
     hold(tmp_path / "chroma", collection_of(first, "w12-ov4"))
     evaluate(tmp_path, EDITED)
     assert collection_of(first, "w12-ov4") in names(tmp_path)
+
+
+def test_spanlab_cache_shows_sizes_and_prunes_what_no_run_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from labeler.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SPANLAB_CACHE", raising=False)
+    folder = tmp_path / ".spanlab"
+    result = evaluate(folder, DOCS)  # the default places: .spanlab/chroma, .spanlab/cache.db
+    monkeypatch.setenv("SPANLAB_CACHE", str(folder / "cache.db"))
+    client = connect(None, str(folder / "chroma"))
+    client.create_collection("spanlab-half-built", metadata={"spanlab_complete": False})
+    shown = CliRunner().invoke(app, ["cache"])
+    assert shown.exit_code == 0, shown.stderr
+    assert "vectors  openai:hash" in shown.stdout
+    assert shown.stdout.count("  live     ") == 2
+    assert "  stale    spanlab-half-built" in shown.stdout
+    assert "1 collection(s) no run needs" in shown.stdout
+    pruned = CliRunner().invoke(app, ["cache", "--prune"])
+    assert pruned.exit_code == 0, pruned.stderr
+    assert "removed  spanlab-half-built" in pruned.stdout
+    assert set(names(folder)) == {collection_of(result, "w12-ov4"), collection_of(result, "w20")}
