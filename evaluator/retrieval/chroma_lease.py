@@ -14,6 +14,9 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
+import shutil
+import sqlite3
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -159,6 +162,8 @@ def remove_unused(client: Any, folder: Path, doomed: list[Collection]) -> list[C
                 with contextlib.suppress(NotFoundError, ValueError):
                     client.delete_collection(c.name)
                 dropped.append(c)
+    if dropped:
+        sweep_segments(folder)
     return dropped
 
 
@@ -177,6 +182,23 @@ def _not_building(lock: Path) -> Iterator[bool]:
             yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_SEGMENT_DIR = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
+
+
+def sweep_segments(folder: Path) -> int:
+    """Remove the index folders of segments Chroma no longer knows (its delete_collection
+    leaves them on disk); how many. Folders are listed before the known segments are read,
+    so a collection being created meanwhile (its row is written before its folder) is kept."""
+    dirs = [p for p in folder.iterdir() if p.is_dir() and _SEGMENT_DIR.match(p.name)]
+    uri = f"file:{folder / 'chroma.sqlite3'}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as conn:
+        known = {str(row[0]) for row in conn.execute("SELECT id FROM segments")}
+    gone = [p for p in dirs if p.name not in known]
+    for path in gone:
+        shutil.rmtree(path, ignore_errors=True)
+    return len(gone)
 
 
 def folder_bytes(folder: Path) -> int:

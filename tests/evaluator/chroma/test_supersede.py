@@ -69,6 +69,8 @@ def test_a_changed_corpus_replaces_each_candidates_collection(tmp_path: Path) ->
     assert set(after) == {collection_of(second, "w12-ov4"), collection_of(second, "w20")}
     assert not set(after) & set(before)
     assert collection_of(first, "w20") not in after
+    folders = [p for p in (tmp_path / "chroma").iterdir() if p.is_dir()]
+    assert len(folders) <= 2  # the removed collections' index folders are gone too
 
 
 def test_a_collection_a_run_holds_is_not_removed(tmp_path: Path) -> None:
