@@ -95,6 +95,13 @@ class HuggingFaceTokenizer:
     def count(self, text: str) -> int:
         return sum(len(encoding.ids) for _, encoding in self._encode(text))
 
+    def count_many(self, texts: list[str]) -> list[int]:
+        """`count` of each text, in one batched call (the Rust side runs it in parallel)."""
+        if any(len(t) > 2 * SEGMENT_CHARS for t in texts):
+            return [self.count(t) for t in texts]
+        encodings = self._backend.encode_batch(texts, add_special_tokens=False)
+        return [len(e.ids) for e in encodings]
+
 
 class TiktokenTokenizer:
     """A tiktoken encoding; `decode_with_offsets` already counts code points, not bytes."""
@@ -118,6 +125,16 @@ class TiktokenTokenizer:
 
     def count(self, text: str) -> int:
         return len(self._encoding.encode_ordinary(text))
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [len(t) for t in self._encoding.encode_ordinary_batch(texts)]
+
+
+def count_many(tokenizer: TokenizerAdapter, texts: list[str]) -> list[int]:
+    """Token counts of many texts: batched where the tokenizer can, else one by one."""
+    if isinstance(tokenizer, HuggingFaceTokenizer | TiktokenTokenizer):
+        return tokenizer.count_many(texts)
+    return [tokenizer.count(t) for t in texts]
 
 
 def segment_starts(text: str, every: int = SEGMENT_CHARS) -> list[int]:

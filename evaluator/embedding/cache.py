@@ -2,6 +2,8 @@
 
 Rows are keyed by the model fingerprint and the sha256 of the exact text, so candidates
 that cut the same chunk share its vector, and a model change can never serve a stale one.
+Misses are embedded and committed a batch at a time, each batch checked first, so an
+interrupted run keeps all but its last batch and the next run carries on from there.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write, why_not_writable
-from labeler.core.errors import StoreError
+from labeler.core.errors import ConfigError, StoreError
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -34,6 +36,8 @@ CREATE TABLE IF NOT EXISTS embeddings (
 """
 _LOOKUP_BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
+COMMIT_BATCH = 256
+"""Texts embedded, checked and committed together: what an interrupted run can lose."""
 
 
 class EmbeddingCache:
@@ -46,6 +50,8 @@ class EmbeddingCache:
         self.refused = None if mine else why_not_writable(Path(path), database=True)
         """Why we may not write the cache (someone else's file): then it is only read."""
         self._lock = threading.Lock()
+        self.repaired = 0
+        """Damaged vectors found and dropped (to be embedded again) by this connection."""
         try:
             self._conn = self._read_only() if self.refused else self._writable()
         except sqlite3.Error as exc:
@@ -86,18 +92,36 @@ class EmbeddingCache:
         hint = refusal_hint(Path(self.path), full, database=True)
         return StoreError(f"embedding cache: {exc}", file=self.path, hint=hint)
 
-    def get_many(self, fingerprint: str, texts: Sequence[str]) -> dict[int, Vectors]:
-        """Index in `texts` → cached vector, for the texts this model has embedded before."""
+    def get_many(
+        self, fingerprint: str, texts: Sequence[str], dim: int | None = None
+    ) -> dict[int, Vectors]:
+        """Index in `texts` → cached vector, for the texts this model has embedded before.
+
+        A stored vector that is not finite or not `dim` wide (a damaged or foreign row) is
+        dropped from the cache and left out, so the caller embeds that text again.
+        """
         positions: dict[str, list[int]] = {}
         for i, text in enumerate(texts):
             positions.setdefault(text_sha256(text), []).append(i)
         keys = list(positions)
         found: dict[int, Vectors] = {}
+        bad: list[str] = []
         for start in range(0, len(keys), _LOOKUP_BATCH):
             for key, vector in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
+                if vector is None or not usable(vector, dim):
+                    bad.append(key)
+                    continue
                 for i in positions[key]:
                     found[i] = vector
+        if bad:
+            self.drop(fingerprint, bad)
         return found
+
+    def drop(self, fingerprint: str, keys: Sequence[str]) -> None:
+        """Remove these texts' vectors (by text sha256) for one model."""
+        self._write("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?",
+                    [(fingerprint, key) for key in keys])  # fmt: skip
+        self.repaired += len(keys)
 
     def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None:
         """Store one vector per text; a text already cached keeps its first vector."""
@@ -107,23 +131,24 @@ class EmbeddingCache:
             (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
             for text, vector in zip(texts, vectors, strict=True)
         ]
+        self._write("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+
+    def _write(self, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
+        """One transaction: every row or none; nothing on someone else's read-only cache."""
         if self.refused:
             return
         with self._lock:
             try:
-                self._insert(rows)
-            except sqlite3.OperationalError as exc:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.executemany(sql, rows)
+                except BaseException:
+                    if self._conn.in_transaction:
+                        self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
                 raise self._error(exc) from None
-
-    def _insert(self, rows: list[tuple[str, str, int, bytes]]) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            self._conn.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
-            self._conn.execute("COMMIT")
-        except BaseException:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise
 
     def count(self, fingerprint: str | None = None) -> int:
         """Vectors stored, for one model or for all."""
@@ -133,6 +158,12 @@ class EmbeddingCache:
         with self._lock:
             (n,) = self._conn.execute(sql, args).fetchone()
         return int(n)
+
+    def by_model(self) -> dict[str, int]:
+        """Model fingerprint -> vectors stored."""
+        sql = "SELECT fingerprint, count(*) FROM embeddings GROUP BY fingerprint"
+        with self._lock:
+            return {str(f): int(n) for f, n in self._conn.execute(sql).fetchall()}
 
     def close(self) -> None:
         with self._lock:
@@ -144,7 +175,7 @@ class EmbeddingCache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors]]:
+    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None]]:
         marks = ",".join("?" * len(keys))
         sql = (
             "SELECT text_sha256, dim, vector FROM embeddings"
@@ -159,11 +190,36 @@ def _to_blob(vector: Vectors) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def _from_blob(blob: bytes, dim: int) -> Vectors:
+def _from_blob(blob: object, dim: object) -> Vectors | None:
+    """The stored vector, or None when the row cannot be one (wrong length, not bytes)."""
+    if not isinstance(blob, bytes) or len(blob) % 4 or not isinstance(dim, int):
+        return None
     vector = np.frombuffer(blob, dtype="<f4")
-    if vector.shape != (dim,):
-        raise ValueError(f"cached vector has {vector.shape[0]} values, expected {dim}")
-    return vector.astype(np.float32)
+    return vector.astype(np.float32) if vector.shape == (dim,) else None
+
+
+def usable(vector: Vectors, dim: int | None) -> bool:
+    """A vector fit to use: `dim` wide (when known) and every value finite."""
+    return (dim is None or vector.shape == (dim,)) and bool(np.isfinite(vector).all())
+
+
+def checked(vectors: Vectors, n: int, dim: int, model: str) -> Vectors:
+    """The model's answer for `n` texts, refused unless it is n finite rows of width `dim`:
+    nothing unchecked reaches the cache."""
+    shape = getattr(vectors, "shape", None)
+    if shape != (n, dim):
+        raise ConfigError(
+            f"embedding model {model} returned shape {shape} for {n} texts, expected ({n}, {dim})",
+            key="embedding",
+        )
+    bad = np.flatnonzero(~np.isfinite(vectors).all(axis=1))
+    if bad.size:
+        raise ConfigError(
+            f"embedding model {model} returned {bad.size} vector(s) with NaN or infinite "
+            f"values (first: text {int(bad[0]) + 1} of the batch)",
+            key="embedding",
+        )
+    return vectors
 
 
 @dataclass(frozen=True)
@@ -179,11 +235,15 @@ class CacheStats:
 class CachedEmbedder:
     """An Embedder that asks the cache first and embeds each missing text once."""
 
-    def __init__(self, embedder: Embedder, cache: EmbeddingCache) -> None:
+    def __init__(
+        self, embedder: Embedder, cache: EmbeddingCache, batch: int = COMMIT_BATCH
+    ) -> None:
         self.embedder = embedder
         """The model that fills the misses."""
         self.cache = cache
         """Where vectors are looked up and stored."""
+        self.batch = batch
+        """Distinct texts embedded and committed at a time."""
         self._requested = 0
         self._hits = 0
         self._misses = 0
@@ -203,22 +263,30 @@ class CachedEmbedder:
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        found = self.cache.get_many(self.fingerprint, texts)
+        found = self.cache.get_many(self.fingerprint, texts, self.dim)
         for i, vector in found.items():
             out[i] = vector
         missing = _first_positions(texts, skip=found.keys())
+        self._count(len(texts), len({texts[i] for i in found}), 0)
         if progress is not None and len(texts) > len(missing):
             progress(len(texts) - len(missing))
-        if missing:
-            fresh_texts = [texts[i] for i in missing.values()]
-            fresh = self.embedder.embed(fresh_texts, progress)
-            self.cache.put_many(self.fingerprint, fresh_texts, fresh)
-            by_text = dict(zip(fresh_texts, fresh, strict=True))
-            for i, text in enumerate(texts):
-                if i not in found:
-                    out[i] = by_text[text]
-        self._count(len(texts), len({texts[i] for i in found}), len(missing))
+        by_text: dict[str, Vectors] = {}
+        # Shortest first, so each batch pads little; each batch is committed on its own.
+        fresh = sorted(missing, key=len)
+        for lo in range(0, len(fresh), self.batch):
+            by_text.update(self._embed_batch(fresh[lo : lo + self.batch], progress))
+        for i, text in enumerate(texts):
+            if i not in found:
+                out[i] = by_text[text]
         return out
+
+    def _embed_batch(self, batch: list[str], progress: Progress | None) -> dict[str, Vectors]:
+        """Embed, check and commit one batch: once this returns, it survives an interrupt."""
+        vectors = checked(self.embedder.embed(batch, progress), len(batch), self.dim,
+                          self.model_id)  # fmt: skip
+        self.cache.put_many(self.fingerprint, batch, vectors)
+        self._count(0, 0, len(batch))
+        return dict(zip(batch, vectors, strict=True))
 
     def stats(self) -> CacheStats:
         with self._lock:

@@ -38,20 +38,32 @@ class VectorSource:
     @property
     def embedder(self) -> CachedEmbedder:
         if self._embedder is None:
-            from evaluator.embedding import load_embedder
-            from evaluator.embedding.cache import EmbeddingCache
-
-            cache = EmbeddingCache(self.cache_path or ":memory:")
-            self._embedder = CachedEmbedder(load_embedder(self.name), cache)
+            self._embedder = cached_embedder(self.name, self.cache_path)
         return self._embedder
 
-    def embed(self, texts: Sequence[str], what: str) -> tuple[Vectors, dict[str, int]]:
-        """Vectors for `texts`, and how many were computed and how many came from the cache."""
+    def embed(
+        self, texts: Sequence[str], what: str, advance: Progress | None = None
+    ) -> tuple[Vectors, dict[str, int]]:
+        """Vectors for `texts`, and how many were computed and how many came from the cache.
+        With `advance` (one part of a longer task) no progress task of its own is shown."""
         before = self.embedder.stats()
-        with self.task(f"embedding {what}", len(texts)) as advance:
+        if advance is not None:
             vectors = self.embedder.embed(list(texts), progress=advance)
+        else:
+            with self.task(f"embedding {what}", len(texts)) as advance:
+                vectors = self.embedder.embed(list(texts), progress=advance)
         after = self.embedder.stats()
         return vectors, {
             "computed": after.misses - before.misses,
             "cached": after.hits - before.hits,
         }
+
+
+def cached_embedder(name: str, cache_path: Path | None) -> CachedEmbedder:
+    """The embedding `name` behind the cache at `cache_path` (None: in memory), so the
+    evaluator and every app on a project embed each text once between them."""
+    from evaluator.embedding import load_embedder
+    from evaluator.embedding.cache import EmbeddingCache
+
+    cache = EmbeddingCache(cache_path or ":memory:")
+    return CachedEmbedder(load_embedder(name), cache)

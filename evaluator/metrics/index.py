@@ -61,6 +61,10 @@ class ChunkIndex:
         return [c for d in self.docs.values() for c in d.chunks]
 
 
+_PRIME_BATCH = 1024
+"""Chunks counted per batched tokenizer call."""
+
+
 @dataclass
 class TokenCounter:
     """Tokens of a chunk as it goes into a prompt: its prefix, then its text.
@@ -83,6 +87,17 @@ class TokenCounter:
             cached = body + (self.count_tokens(chunk.prefix) if chunk.prefix else 0)
             self._cache[chunk.id] = cached
         return cached
+
+    def prime(self, chunks: Sequence[Chunk], count_many: Callable[[list[str]], list[int]]) -> None:
+        """Count every chunk not counted yet in batched calls (one call per chunk is the
+        slow part of a large corpus's statistics); the counts equal `__call__`'s."""
+        todo = [c for c in chunks if c.id not in self._cache]
+        for lo in range(0, len(todo), _PRIME_BATCH):  # texts of one batch in memory at once
+            part = todo[lo : lo + _PRIME_BATCH]
+            bodies = count_many([self.texts[c.doc][c.start : c.end] for c in part])
+            extra = iter(count_many([c.prefix for c in part if c.prefix]))
+            for chunk, body in zip(part, bodies, strict=True):
+                self._cache[chunk.id] = body + (next(extra) if chunk.prefix else 0)
 
     def total(self, chunks: Sequence[Chunk]) -> int:
         return sum(self(c) for c in chunks)

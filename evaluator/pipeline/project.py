@@ -35,6 +35,16 @@ class Evaluated:
     """Its run folder."""
     texts: dict[str, str]
     """Query id -> text, for a terminal that may show them (the run folder holds none)."""
+    cache_path: Path | None = None
+    """The embedding cache the run used."""
+
+    def cache_line(self) -> str | None:
+        """How many texts the run embedded and how many the cache gave (None: no model)."""
+        counts = self.run.manifest.embedding.get("cache")
+        if not isinstance(counts, dict):
+            return None
+        embedded, cached = int(counts.get("misses", 0)), int(counts.get("hits", 0))
+        return f"embeddings: {embedded:,} embedded, {cached:,} from the cache ({self.cache_path})"
 
 
 @dataclass(frozen=True)
@@ -103,18 +113,18 @@ def evaluate_project(
         cfile = cands.with_retriever(cfile, retriever)
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,
-        follow_symlinks=proj.follow_symlinks,
-    )  # fmt: skip
+        follow_symlinks=proj.follow_symlinks, rule=proj.include,
+    ).require_documents(proj.include)  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
         chroma_path=proj.chroma_path,
         chroma_timeout=proj.chroma_timeout,
-        cache_path=proj.root / ".spanlab" / "embeddings.db",
+        cache_path=proj.embedding_cache,
         check_ann=check_ann,
     )
-    sharing.make_folder(proj.root / ".spanlab")
+    sharing.make_folder(proj.root / ".spanlab")  # the runs folder; the cache may be elsewhere
     result = run_evaluation(
         cfile,
         corpus,
@@ -125,4 +135,4 @@ def evaluate_project(
     )
     run = run_file(result, include_text=include_text)
     folder = write_run(run, proj.root / RUNS_DIR)
-    return Evaluated(run, folder, {q.id: q.text for q in result.queries})
+    return Evaluated(run, folder, {q.id: q.text for q in result.queries}, options.cache_path)

@@ -20,7 +20,7 @@ import numpy as np
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
-from evaluator.chunking.tokenizers import load_tokenizer
+from evaluator.chunking.tokenizers import TokenizerAdapter, count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
 from evaluator.metrics.causes import other_rule
@@ -33,6 +33,7 @@ from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
+from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
@@ -51,6 +52,8 @@ class Context:
     """Document id -> canonical text."""
     counter: TokenCounter
     """Counts tokens with the settings' tokenizer."""
+    tokenizer: TokenizerAdapter
+    """The settings' tokenizer, for counting many chunks in one call."""
     vectors: VectorSource
     """Embeds texts through the cache, the model loaded on first use."""
     options: RunOptions
@@ -77,9 +80,11 @@ def run_evaluation(
     chunks_by, chunk_seconds = cut(cfile, corpus)
     inputs, query_embeddings = embed_queries(ctx, kept)
     runs: dict[str, CandidateRun] = {}
-    for name in run_order(cfile):
-        cand = cfile.candidate(name)
-        runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept, inputs)
+    with lease_session():  # the collections this run uses are not pruned under it
+        for name in run_order(cfile):
+            cand = cfile.candidate(name)
+            runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept,
+                                       inputs)  # fmt: skip
     comparisons = compare_all(settings, runs)
     other_comparisons = compare_all(settings, runs, other=True)
     return RunResult(
@@ -118,9 +123,9 @@ def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
 def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:
     texts = {d.id: d.text for d in corpus}
     task = functools.partial(progress.task, enabled=options.progress)
+    tokenizer = load_tokenizer(settings.tokenizer)
     return Context(
-        settings, corpus, texts,
-        TokenCounter(load_tokenizer(settings.tokenizer).count, texts),
+        settings, corpus, texts, TokenCounter(tokenizer.count, texts), tokenizer,
         VectorSource(settings.embedding, options.cache_path, task), options,
     )  # fmt: skip
 
@@ -176,6 +181,7 @@ def run_candidate(
     extra = dict(built.extra)
     if ctx.options.check_ann and settings.retriever == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
+    ctx.counter.prime(chunks, functools.partial(count_many, ctx.tokenizer))
     result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks)
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     return CandidateRun(

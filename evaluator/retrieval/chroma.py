@@ -25,6 +25,15 @@ import numpy as np
 from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.chroma_lease import (
+    BUILT,
+    FAMILY,
+    collections,
+    family,
+    hold,
+    remove_unused,
+    superseded,
+)
 from evaluator.retrieval.request import IndexRequest
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write
@@ -143,6 +152,7 @@ def ensure_collection(
     candidate: str,
     batch: int | None = None,
     private: bool = False,
+    family: str = "",
 ) -> tuple[Any, bool]:
     """Return (collection, reused). `vectors()` is called only when (re)building.
 
@@ -159,7 +169,9 @@ def ensure_collection(
     if private:
         _sweep(client, name)
     try:
-        collection = _build(client, target, chunks, vectors, candidate, digest, batch)
+        meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest,
+                FAMILY: family}  # fmt: skip
+        collection = _build(client, target, chunks, vectors, meta, batch)
     except BaseException as exc:
         if private and not _server_gone(exc):  # a gone server: one more call would only wait
             _drop(client, target)
@@ -216,15 +228,14 @@ def _drop(client: Any, name: str) -> None:
 
 
 def _build(
-    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, candidate: str, digest: str,
+    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, meta: dict[str, Any],
     batch: int | None,
 ) -> Any:  # fmt: skip
-    meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest}
-    matrix = vectors()  # before the collection exists: embedding is the long part
     collection = client.create_collection(
         name, configuration={"hnsw": HNSW}, embedding_function=None,
         metadata={COMPLETE: False, TOUCHED: time.time(), **meta},
     )  # fmt: skip
+    matrix = vectors()  # lazy: each add batch is embedded as it is added, and touches the build
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(chunks), batch):
         if lo:
@@ -237,7 +248,7 @@ def _build(
                        for c in part],
         )  # fmt: skip
     # Only now, with every chunk in, is the collection usable.
-    collection.modify(metadata={COMPLETE: True, **meta})
+    collection.modify(metadata={COMPLETE: True, **meta, BUILT: time.time_ns()})
     return collection
 
 
@@ -291,6 +302,23 @@ def build_lock(folder: Path, name: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+class LazyVectors:
+    """A candidate's vectors as the build slices them: each slice of chunks is embedded
+    (through the cache) when it is added, so memory holds one add batch, not the corpus."""
+
+    def __init__(self, request: IndexRequest, vectors: VectorSource, advance: Any) -> None:
+        self.request, self.vectors, self.advance = request, vectors, advance
+        self.counts: dict[str, int] = {}
+        """Texts computed and taken from the cache so far."""
+
+    def __getitem__(self, part: slice) -> Any:
+        texts = [embedded_text(c, self.request.texts) for c in self.request.chunks[part]]
+        matrix, counts = self.vectors.embed(texts, self.request.candidate, self.advance)
+        for key, n in counts.items():
+            self.counts[key] = self.counts.get(key, 0) + n
+        return matrix
+
+
 def open_chroma_retriever(
     request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
@@ -302,21 +330,23 @@ def open_chroma_retriever(
     name = collection_name(
         request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
     )
-    embedded: dict[str, int] = {}
     chunks = request.chunks
-
-    def compute() -> Any:
-        texts = [embedded_text(c, request.texts) for c in chunks]
-        matrix, counts = vectors.embed(texts, request.candidate)
-        embedded.update(counts)
-        return matrix
-
+    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    if url is None:
+        hold(folder, name)  # before opening: pruning never removes it under this run
     lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
     shared = embedded_errors(folder) if url is None else contextlib.nullcontext()
-    with server_errors(url, timeout), lock, shared:
+    task = vectors.task(f"embedding {request.candidate}", len(chunks))
+    with server_errors(url, timeout), lock, shared, task as advance:
+        lazy = LazyVectors(request, vectors, advance)
         client = connect(url, str(folder), timeout=timeout)
         collection, reused = ensure_collection(
-            client, name, chunks, compute, candidate=request.candidate, private=url is not None
-        )
+            client, name, chunks, lambda: lazy, candidate=request.candidate,
+            private=url is not None, family=kin,
+        )  # fmt: skip
+    if url is None:
+        doomed = [c for c in superseded(collections(client), {name}) if c.family == kin]
+        remove_unused(client, folder, doomed)
+    embedded = lazy.counts
     extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
     return ChromaRetriever(collection, chunks, url, timeout), extra, embedded

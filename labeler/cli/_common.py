@@ -79,8 +79,9 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
 def corpus_source(proj: config.Project) -> CorpusSource:
     """The corpus folder and how spanlab.toml says to read it."""
     return CorpusSource(
-        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks
-    )
+        proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks,
+        rule=proj.include,
+    )  # fmt: skip
 
 
 def read_corpus(proj: config.Project) -> Corpus:

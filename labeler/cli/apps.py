@@ -58,7 +58,7 @@ def label(
 
     run_app(store, docs, annotator=who.name, member=who, theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj))  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip
 
 
 def refuse_waiting(status: CorpusStatus) -> None:
@@ -95,7 +95,7 @@ def adjudicate(
 
     run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj))  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -116,4 +116,4 @@ def triage(
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
-            source=corpus_source(proj))  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip

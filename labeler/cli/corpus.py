@@ -16,6 +16,7 @@ import typer
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project
 from labeler.core import binding, config, shared_project
 from labeler.core.corpus import Corpus
+from labeler.core.corpus_files import FileRule, skipped_summary
 from labeler.core.store import Store
 
 app = typer.Typer()
@@ -31,7 +32,9 @@ group = typer.Typer(
 @app.command(epilog="Example: spanlab init data/corpus --db .spanlab/labels.db")
 @handles_errors
 def init(
-    corpus_dir: Annotated[Path, typer.Argument(help="The corpus folder (.md and .txt files).")],
+    corpus_dir: Annotated[
+        Path, typer.Argument(help="The corpus folder (.md, .txt, .rst, … or `include` globs).")
+    ],
     db: DbOpt = None,
     encoding: Annotated[str, typer.Option(help="Codec of the corpus files.")] = "utf-8",
     follow_symlinks: Annotated[
@@ -48,15 +51,16 @@ def init(
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
-    docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks)
     proj = config.load(Path.cwd()).override(
         corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks, group=group
     )
+    docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
+                       rule=proj.include).require_documents(proj.include)  # fmt: skip
     shared_project.prepare(proj)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)
     config.write(proj)
-    warn_passed_over(docs)
+    warn_passed_over(docs, proj.include)
     for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
         typer.echo(
             f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
@@ -72,10 +76,12 @@ def init(
     typer.echo(f"time     {time.perf_counter() - started:.2f} s")
 
 
-def warn_passed_over(docs: Corpus) -> None:
-    """Name every entry of the corpus folder that was not read, and why."""
-    for skipped in docs.skipped:
-        typer.echo(f"warning: skipped {skipped} (not .md or .txt)", err=True)
+def warn_passed_over(docs: Corpus, rule: FileRule) -> None:
+    """One line for the files that are not documents; each entry passed over, and why."""
+    if docs.skipped:
+        typer.echo(f"warning: {skipped_summary(docs.skipped)}", err=True)
+    for glob in rule.unmatched(d.id for d in docs):
+        typer.echo(f"warning: include glob {glob!r} matches no document", err=True)
     for entry in docs.passed_over:
         typer.echo(f"warning: skipped {entry}", err=True)
 

@@ -20,6 +20,7 @@ from rich.console import Console
 from evaluator.runs.place import RUNS_DIR
 
 if TYPE_CHECKING:
+    from evaluator.pipeline.project import Evaluated
     from evaluator.runs.model import RunFile
 from labeler.cli._common import (
     ChromaOpt,
@@ -96,6 +97,13 @@ def demo(
     console.print("  spanlab label                        # fix or add labels")
 
 
+def cache_line(done: Evaluated) -> None:
+    """How many texts were embedded and how many the cache gave, on stderr (stdout is data)."""
+    line = done.cache_line()
+    if line is not None:
+        typer.echo(line, err=True)
+
+
 @app.command("eval", epilog="Example: spanlab eval candidates.toml --labels frozen.json")
 @handles_errors
 def eval_command(
@@ -130,6 +138,7 @@ def eval_command(
     job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})
+    cache_line(done)
 
 
 @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
@@ -184,6 +193,7 @@ def gate_command(
     for name in judged:
         typer.echo(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
     typer.echo(f"run folder: {done.folder}")
+    cache_line(done)
     if broken:
         typer.echo(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)

@@ -7,6 +7,7 @@ to the file's folder, so a project can be moved or checked out anywhere.
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass, replace
@@ -16,6 +17,7 @@ from typing import Any
 from labeler.core import sharing
 from labeler.core.access import refused_write
 from labeler.core.canonical import text_codec
+from labeler.core.corpus_files import DEFAULT_RULE, FileRule, file_rule
 from labeler.core.errors import ConfigError
 from labeler.core.reading import read_bounded
 from labeler.core.team import Team, read_team
@@ -24,10 +26,13 @@ from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, type
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
+DEFAULT_CACHE = ".spanlab/embeddings.db"
+CACHE_ENV = "SPANLAB_CACHE"
+"""Where the embedding cache lives, over spanlab.toml's `embedding_cache` (CI sets it)."""
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans", "group", "team",
+    "follow_symlinks", "blind", "trim_spans", "embedding_cache", "include", "group", "team",
 }  # fmt: skip
 _GROUP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
 """A portable Unix group name (`init --group`, §15)."""
@@ -55,10 +60,14 @@ class Project:
     """Seconds one call to the Chroma server may take (None: the evaluator's default)."""
     embedding: str = "minilm"
     """Default embedding choice (§6)."""
+    embedding_cache: Path = Path(DEFAULT_CACHE)
+    """The embedding cache (SQLite): $SPANLAB_CACHE, else `embedding_cache`, else the default."""
     encoding: str = "utf-8"
     """Codec of the corpus files."""
     follow_symlinks: bool = False
     """Read what corpus symlinks point to, even outside the folder (`init --follow-symlinks`)."""
+    include: FileRule = DEFAULT_RULE
+    """Which files of the corpus folder are documents (`include = ["**/*.md"]`)."""
     blind: bool = False
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
     trim_spans: bool = True
@@ -71,7 +80,7 @@ class Project:
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
         given = {k: v for k, v in flags.items() if v is not None}
-        for key in ("corpus", "db", "chroma_path"):
+        for key in ("corpus", "db", "chroma_path", "embedding_cache"):
             if key in given:
                 given[key] = Path(given[key])
         return replace(self, **given)
@@ -111,7 +120,8 @@ def load(root: Path) -> Project:
     """Read `root/spanlab.toml` if present."""
     path = root / CONFIG_NAME
     if not path.exists():
-        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
+        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA,
+                       embedding_cache=cache_location(root, None))  # fmt: skip
     try:
         text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
         data = toml_tree(text, _Key(str(path), ""))
@@ -131,7 +141,9 @@ def load(root: Path) -> Project:
     for key, value in data.items():
         if key == "team":
             continue
-        if key == "chroma_timeout":
+        if key == "include":
+            file_rule(value, str(path))
+        elif key == "chroma_timeout":
             number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
         else:
             typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
@@ -151,14 +163,22 @@ def load(root: Path) -> Project:
         chroma_path=rel("chroma_path", DEFAULT_CHROMA) or root / DEFAULT_CHROMA,
         chroma_url=data.get("chroma_url"),
         embedding=data.get("embedding", "minilm"),
+        embedding_cache=cache_location(root, data.get("embedding_cache")),
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
+        include=file_rule(data["include"], str(path)) if "include" in data else DEFAULT_RULE,
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
         group=data.get("group"),
         team=read_team(data["team"], text, str(path), _KEYS) if "team" in data else None,
     )
+
+
+def cache_location(root: Path, configured: str | None) -> Path:
+    """$SPANLAB_CACHE (relative to the working folder), else spanlab.toml's, else the default."""
+    chosen = os.environ.get(CACHE_ENV) or configured or DEFAULT_CACHE
+    return root / Path(chosen).expanduser()
 
 
 def write(project: Project) -> Path:
@@ -191,6 +211,8 @@ def write(project: Project) -> Path:
         lines.append("blind = true")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
+    if project.include.include:
+        lines.append(f"include = {json.dumps(list(project.include.include), ensure_ascii=False)}")
     if not project.trim_spans:
         lines.append("trim_spans = false")
     if project.group:

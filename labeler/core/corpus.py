@@ -1,4 +1,4 @@
-"""A corpus is a folder of `.txt` and `.md` documents read into canonical text (SPEC §2).
+"""A corpus is a folder of plain-text documents read into canonical text (SPEC §2).
 
 Reading is all-or-nothing: one undecodable file stops the whole read with its name and
 byte offset, so nothing half-ingested ever reaches the store.
@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from labeler.core.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus_files import DEFAULT_RULE, FileRule, skipped_summary
 from labeler.core.corpus_walk import shown, walk
 from labeler.core.errors import CorpusError
 
 DOCUMENT_SUFFIXES = (".txt", ".md")
+"""What a document an import creates (a SQuAD context) may be called."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,15 @@ class Corpus:
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self.documents
 
+    def require_documents(self, rule: FileRule = DEFAULT_RULE) -> Corpus:
+        """This corpus, unless it holds no document: then an error saying what was skipped."""
+        if self.documents:
+            return self
+        where = str(self.root) if self.root is not None else None
+        found = f"; {skipped_summary(self.skipped)}" if self.skipped else ", the folder is empty"
+        raise CorpusError(f"the corpus holds no document{found}", file=where,
+                          hint=f"documents are the files matching {rule.describe()}")  # fmt: skip
+
     def text(self, doc_id: str) -> str:
         try:
             return self.documents[doc_id].text
@@ -123,15 +134,19 @@ class Corpus:
         return cls(docs)
 
     @classmethod
-    def read(cls, root: Path, *, encoding: str = "utf-8", follow_symlinks: bool = False) -> Corpus:
-        """Read every document below `root`; raise on the first bad file, ingest nothing."""
+    def read(
+        cls, root: Path, *, encoding: str = "utf-8", follow_symlinks: bool = False,
+        rule: FileRule = DEFAULT_RULE,
+    ) -> Corpus:  # fmt: skip
+        """Read every document (`rule`) below `root`; raise on the first bad file, ingest
+        nothing."""
         if not root.is_dir():
             raise CorpusError("corpus folder does not exist or is not a folder", file=str(root))
         listing = walk(root, follow_symlinks=follow_symlinks)
         docs: dict[str, Document] = {}
         skipped: list[str] = []
         for rel, path in listing.files:
-            if PurePosixPath(rel).suffix.lower() not in DOCUMENT_SUFFIXES:
+            if not rule.is_document(rel):
                 skipped.append(shown(rel))
                 continue
             try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labeler.core.corpus import Corpus
+from labeler.core.corpus_files import DEFAULT_RULE, FileRule
 from labeler.core.corpus_walk import walk
 
 Signature = frozenset[tuple[str, int, int, int]]
@@ -28,10 +29,13 @@ class CorpusSource:
     """The documents' text encoding."""
     follow_symlinks: bool = False
     """Whether links leading outside the folder are read (`init --follow-symlinks`)."""
+    rule: FileRule = DEFAULT_RULE
+    """Which files are documents (spanlab.toml's `include`)."""
 
     def read(self) -> Corpus:
         """The corpus as it is now; CorpusError names a bad file."""
-        return Corpus.read(self.root, encoding=self.encoding, follow_symlinks=self.follow_symlinks)
+        return Corpus.read(self.root, encoding=self.encoding, follow_symlinks=self.follow_symlinks,
+                           rule=self.rule)  # fmt: skip
 
     def signature(self) -> Signature:
         """What changes when a document is written, added, removed or replaced."""

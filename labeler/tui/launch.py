@@ -12,18 +12,21 @@ from labeler.core.store import Store
 from labeler.core.team import Member
 from labeler.tui.app import SpanlabApp
 from labeler.tui.prefs import prefs_path, saved_theme
+from labeler.tui.settings import Settings
 from labeler.tui.themes import load_themes
 
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
             run_id: str | None = None, trim_spans: bool = True,
-            source: CorpusSource | None = None, member: Member | None = None) -> None:  # fmt: skip
+            source: CorpusSource | None = None, member: Member | None = None,
+            embedding_cache: Path | None = None) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
     StoreError. `trim_spans` is spanlab.toml's: added spans leave out edge whitespace.
-    With `source`, the app reads the corpus again when its folder changes.
+    With `source`, the app reads the corpus again when its folder changes. Suggestions
+    keep their sentence vectors in `embedding_cache`, shared by every app on the project.
     """
     if screen == "triage":
         from evaluator.runs.index import find_run  # run.json's model: triage only
@@ -34,7 +37,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
                      prefs=prefs, trim_spans=trim_spans, source=source,
-                     member=member)  # fmt: skip
+                     member=member,
+                     settings=Settings(embedding_cache=embedding_cache))  # fmt: skip
     app.run()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from textual import events
@@ -26,6 +27,8 @@ class Settings:
     """Seconds between looks at the corpus folder (when the app watches it)."""
     suggest_embedding: str | None = "minilm"
     """The embedding suggested evidence fuses with BM25 (None: lexical only)."""
+    embedding_cache: Path | None = None
+    """The project's embedding cache, where sentence vectors are kept (None: in memory)."""
 
 
 @runtime_checkable

@@ -104,7 +104,10 @@ def test_init_writes_the_config_and_binds_the_store(workdir: Path) -> None:
     assert f"hash     {corpus.hash}" in done.stdout
     assert (len(A), len(B), len(C)) == (82, 25, 25)
     assert "3 documents, 132 characters" in done.stdout
-    assert done.stderr == "warning: skipped logo.png (not .md or .txt)\n"
+    assert (
+        done.stderr
+        == "warning: skipped 1 file(s) that are not documents (1 .png; first: logo.png)\n"
+    )
 
 
 def test_init_keeps_odd_folder_names_in_the_config(workdir: Path) -> None:

@@ -638,8 +638,10 @@ class LabelScreen(Screen[None]):
         if q is None:
             self.notify("Pick or create a query first (ctrl+n).", severity="warning")
             return
-        name = settings_of(self.app).suggest_embedding
-        self.app.push_screen(self.suggestions.screen(q.id, q.text, name), self._picked(q.id))
+        settings = settings_of(self.app)
+        screen = self.suggestions.screen(q.id, q.text, settings.suggest_embedding,
+                                         settings.embedding_cache)  # fmt: skip
+        self.app.push_screen(screen, self._picked(q.id))
 
     def _picked(self, query_id: str) -> Callable[[Picked | None], None]:
         def picked(p: Picked | None) -> None:

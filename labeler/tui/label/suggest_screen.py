@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -189,8 +190,11 @@ class Suggestions:
             self._cache = SuggesterCache()
         return self._cache
 
-    def screen(self, query_id: str, text: str, embedding: str | None) -> SuggestScreen:
-        """A screen for one query: lexical at once, then fused once `embedding` is built."""
+    def screen(
+        self, query_id: str, text: str, embedding: str | None, cache_path: Path | None = None
+    ) -> SuggestScreen:
+        """A screen for one query: lexical at once, then fused once `embedding` is built;
+        sentence vectors are looked up in and added to the cache at `cache_path`."""
         corpus, cache = self.corpus, self.cache
         ready = cache.ready(corpus, embedding)
         if ready is not None:
@@ -199,8 +203,9 @@ class Suggestions:
             return SuggestScreen(query_id, text, lambda stop: cache.get(corpus, None, None))
 
         def full(stop: Stop) -> Suggester | None:
-            from evaluator.embedding import load_embedder
+            from evaluator.embedding.vectors import cached_embedder
 
-            return cache.get(corpus, embedding, lambda: load_embedder(embedding), stop)
+            return cache.get(corpus, embedding, lambda: cached_embedder(embedding, cache_path),
+                             stop)  # fmt: skip
 
         return SuggestScreen(query_id, text, lambda stop: cache.lexical(corpus), full)

@@ -18,6 +18,7 @@ import numpy as np
 
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
+from evaluator.embedding.vectors import no_progress
 from evaluator.pipeline import RunOptions, run_evaluation
 from evaluator.retrieval.chroma import open_chroma_retriever
 from evaluator.retrieval.request import IndexRequest
@@ -58,7 +59,9 @@ class PausedVectors:
         self.released = 0.0
         """When the go-ahead came: the build's first call to the server follows."""
 
-    def embed(self, texts: list[str], what: str) -> tuple[Any, dict[str, int]]:
+    task = staticmethod(no_progress)
+
+    def embed(self, texts: list[str], what: str, advance: Any = None) -> tuple[Any, dict[str, int]]:
         self.ready.touch()
         while not self.go.exists():
             time.sleep(0.05)

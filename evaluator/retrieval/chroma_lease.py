@@ -1,0 +1,211 @@
+"""One live collection per candidate in an embedded Chroma folder: leases and pruning (§6).
+
+A corpus change gives a candidate a new collection (its name holds the corpus hash); the
+one it supersedes is removed once no run uses it. A run holds a shared lock on a lease
+file for every collection it opens, taken before it opens it and kept until the run ends
+(`session`; without one, until the process ends); removal takes the lock exclusively
+without waiting, so a collection in use is never removed under a run — it is left for a
+later run or `spanlab cache prune`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+FAMILY = "spanlab_family"
+"""Metadata key: which candidate and model a collection indexes, whatever the corpus."""
+BUILT = "spanlab_built"
+"""Metadata key: when the collection was completed (ns since the epoch)."""
+_held: dict[str, tuple[IO[str], int]] = {}
+"""Lease files this process holds, by path, with how many sessions hold each (the handle
+stays open: the lock lives with it)."""
+_lock = threading.Lock()
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def session() -> Iterator[None]:
+    """Leases taken inside (by this thread) are given back when it ends."""
+    taken: list[str] = []
+    outer = getattr(_local, "taken", None)
+    _local.taken = taken
+    try:
+        yield
+    finally:
+        _local.taken = outer
+        for path in taken:
+            _release(path)
+
+
+def _release(path: str) -> None:
+    with _lock:
+        handle, count = _held[path]
+        if count > 1:
+            _held[path] = (handle, count - 1)
+            return
+        del _held[path]
+    fcntl.flock(handle, fcntl.LOCK_UN)
+    handle.close()
+
+
+def family(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
+    payload = f"{splitter_fingerprint}\x1f{embedding_fingerprint}".encode()
+    return hashlib.sha256(payload).hexdigest()[:24]
+
+
+def _lease_path(folder: Path, name: str) -> Path:
+    return folder / f".{name}.lease"
+
+
+def hold(folder: Path, name: str) -> None:
+    """Mark collection `name` in use by this process until it ends."""
+    key = str(_lease_path(folder, name))
+    taken = getattr(_local, "taken", None)
+    with _lock:
+        if key in _held:
+            handle, count = _held[key]
+            _held[key] = (handle, count + 1)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = Path(key).open("a")  # noqa: SIM115 - held open: the lock lives with it
+            fcntl.flock(handle, fcntl.LOCK_SH)
+            _held[key] = (handle, 1)
+    if taken is not None:
+        taken.append(key)
+
+
+@contextlib.contextmanager
+def unused(folder: Path, name: str) -> Iterator[bool]:
+    """Yield True (holding it exclusively) when no run holds `name`'s lease, else False."""
+    path = _lease_path(folder, name)
+    if str(path) in _held:  # this very process uses it
+        yield False
+        return
+    with path.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A spanlab collection as `spanlab cache` lists it."""
+
+    name: str
+    """Its Chroma name."""
+    candidate: str
+    """The candidate that built it."""
+    chunks: int
+    """Chunks it holds."""
+    complete: bool
+    """Whether its build finished."""
+    family: str
+    """Candidate-and-model key ('' for collections built before families were recorded)."""
+    built: int
+    """When it was completed (0 unknown)."""
+
+
+def collections(client: Any) -> list[Collection]:
+    """Every spanlab collection of a client."""
+    found = []
+    for col in client.list_collections():
+        if not col.name.startswith("spanlab-"):
+            continue
+        meta = col.metadata or {}
+        found.append(Collection(
+            col.name, str(meta.get("candidate", "")), int(meta.get("chunks", 0)),
+            bool(meta.get("spanlab_complete")), str(meta.get(FAMILY, "")), int(meta.get(BUILT, 0)),
+        ))  # fmt: skip
+    return found
+
+
+def superseded(found: list[Collection], keep: set[str] | None = None) -> list[Collection]:
+    """Collections no run needs: an incomplete one, or one with a newer complete collection of
+    its family (`keep` names collections to leave alone whatever their age)."""
+    newest: dict[str, Collection] = {}
+    for c in found:
+        if c.complete and c.family and (c.family not in newest or c.built > newest[c.family].built):
+            newest[c.family] = c
+    keep = keep or set()
+    return [c for c in found if c.name not in keep and (
+        not c.complete or (c.family in newest and newest[c.family].name != c.name))]  # fmt: skip
+
+
+def remove_unused(client: Any, folder: Path, doomed: list[Collection]) -> list[Collection]:
+    """Drop each collection of `doomed` that no run holds (and none is building); the dropped."""
+    from chromadb.errors import NotFoundError
+
+    dropped = []
+    for c in doomed:
+        building = folder / f".{c.name}.build-lock"
+        with unused(folder, c.name) as free, _not_building(building) as idle:
+            if free and idle:
+                with contextlib.suppress(NotFoundError, ValueError):
+                    client.delete_collection(c.name)
+                dropped.append(c)
+    if dropped:
+        sweep_segments(folder)
+    return dropped
+
+
+@contextlib.contextmanager
+def _not_building(lock: Path) -> Iterator[bool]:
+    if not lock.exists():
+        yield True
+        return
+    with lock.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_SEGMENT_DIR = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z")
+
+
+def sweep_segments(folder: Path) -> int:
+    """Remove the index folders of segments Chroma no longer knows (its delete_collection
+    leaves them on disk); how many. Folders are listed before the known segments are read,
+    so a collection being created meanwhile (its row is written before its folder) is kept."""
+    dirs = [p for p in folder.iterdir() if p.is_dir() and _SEGMENT_DIR.match(p.name)]
+    uri = f"file:{folder / 'chroma.sqlite3'}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as conn:
+        known = {str(row[0]) for row in conn.execute("SELECT id FROM segments")}
+    gone = [p for p in dirs if p.name not in known]
+    for path in gone:
+        shutil.rmtree(path, ignore_errors=True)
+    return len(gone)
+
+
+def folder_bytes(folder: Path) -> int:
+    """Bytes on disk below `folder`."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(folder):
+        for f in files:
+            with contextlib.suppress(OSError):
+                total += (Path(dirpath) / f).stat().st_size
+    return total

@@ -1,0 +1,50 @@
+"""`spanlab cache`: what the project keeps on disk for its runs, and pruning it (§6).
+
+The command parses, makes one call into `evaluator.pipeline.storage` and renders; names
+from the disk are shown through the same escaping as every other outside text.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from labeler.cli._common import handles_errors, project
+from labeler.core.corpus_walk import shown
+
+app = typer.Typer()
+"""The cache command, at the top of the command line."""
+
+
+def megabytes(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB"
+
+
+@app.command("cache", epilog="Example: spanlab cache --prune")
+@handles_errors
+def cache_command(
+    prune: Annotated[
+        bool, typer.Option("--prune", help="Remove collections no run needs and none holds.")
+    ] = False,
+) -> None:
+    """The embedding cache and the Chroma collections: sizes, and which no run needs."""
+    from evaluator.pipeline import storage
+
+    proj = project()
+    if prune:
+        dropped, freed = storage.prune(proj)
+        for c in dropped:
+            typer.echo(f"removed  {c.name}  {shown(c.candidate)}")
+        typer.echo(f"{len(dropped)} collection(s) removed, {megabytes(freed)} freed")
+        return
+    found = storage.storage(proj)
+    typer.echo(f"embedding cache  {shown(str(found.cache_path))}  {megabytes(found.cache_bytes)}")
+    for model, n in sorted(found.vectors.items()):
+        typer.echo(f"  {n:>9,} vectors  {shown(model)}")
+    typer.echo(f"chroma           {shown(str(found.chroma_path))}  {megabytes(found.chroma_bytes)}")
+    for c in found.collections:
+        state = "stale" if c.name in found.stale else "live" if c.complete else "building"
+        typer.echo(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks")
+    if found.stale:
+        typer.echo(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")
