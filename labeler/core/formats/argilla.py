@@ -20,7 +20,7 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, json_text, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked, some_records
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -36,14 +36,15 @@ def _is_spans(value: Any) -> bool:
     )
 
 
-def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[Any, str, str, Where]]:
-    """(value, user, status, where) of every response, nested or flattened."""
+def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, str, str, Where]]:
+    """(question, value, user, status, where) of every response, nested or flattened."""
     if isinstance(record.get("responses"), dict):
         for name, responses in record["responses"].items():
             for i, r in enumerate(typed(responses, list, where.at(f"responses.{name}"))):
                 at = where.at(f"responses.{name}[{i}]")
                 r = typed(r, dict, at)
                 yield (
+                    name,
                     r.get("value"),
                     str(r.get("user_id", "")),
                     str(r.get("status") or "submitted"),
@@ -54,8 +55,19 @@ def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[Any, str, s
         if key.endswith(".responses") and isinstance(values, list):
             users = record.get(f"{key}.users") or [""] * len(values)
             status = record.get(f"{key}.status") or ["submitted"] * len(values)
+            name = key.removesuffix(".responses")
             for i, value in enumerate(values):
-                yield value, str(users[i]), str(status[i] or "submitted"), where.at(f"{key}[{i}]")
+                at = where.at(f"{key}[{i}]")
+                yield name, value, str(users[i]), str(status[i] or "submitted"), at
+
+
+def _claims_spans(question: str, value: Any) -> bool:
+    """Whether a response means to be span evidence: an answer to spanlab's span question,
+    or a list holding objects. One that is not a list of spans is refused, never read as
+    a response without evidence."""
+    if question == QUESTION:
+        return value is not None
+    return isinstance(value, list) and any(isinstance(v, dict) for v in value)
 
 
 def _suggestions(record: dict[str, Any]) -> int:
@@ -84,8 +96,13 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
     fields, meta = _flat(record)
     spans: list[SpanIn] = []
     users: list[str] = []
-    for value, user, status, at in _answers(record, where):
+    for name, value, user, status, at in _answers(record, where):
         if not _is_spans(value):
+            if _claims_spans(name, value):
+                raise at.at("value").error(
+                    f"the response to {name!r} holds {type(value).__name__} "
+                    f"{str(value)[:40]!r}, not a list of spans ({{label, start, end}})"
+                )
             continue
         if status != "submitted":
             skipped[f"{status} responses"] += 1
@@ -115,6 +132,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
         tasks.append(task(typed(r, dict, where), where, skipped))
+    some_records(len(tasks), str(path))
     reading = Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:

@@ -18,7 +18,7 @@ from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked, some_records
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -62,6 +62,7 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
 
 def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     tasks = [task(obj, where) for where, obj in records(path)]
+    some_records(len(tasks), str(path))
     return build(tasks, Reading(corpus, ORDER, "doccano"), existing, LOOKED)
 
 

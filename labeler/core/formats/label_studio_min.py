@@ -20,14 +20,19 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, csv_rows, load_json
 from labeler.core.formats.offsets import CODE_POINTS, UTF16
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build
-from labeler.core.typed import need, typed
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, some_records
+from labeler.core.typed import json_tree, need, typed
 from labeler.core.values import Query
 
 ROW_KEYS = ("annotator", "annotation_id", "created_at", "updated_at", "lead_time")
 """Keys label-studio-converter adds to every JSON-MIN / CSV row."""
 LOOKED = "a 'question' or 'query' column"
 _SKIP = {"id", "question", "query", "doc", "query_id", "agreement", *ROW_KEYS}
+
+
+CONTROLS = ("label", "labels", "evidence")
+"""Column names of a Labels control (Label Studio's default, its plural, spanlab's own
+word): such a column holds span results or nothing, never anything else."""
 
 
 def _results(value: Any) -> list[Any] | None:
@@ -46,10 +51,41 @@ def _results(value: Any) -> list[Any] | None:
     return None
 
 
+def _claims_spans(name: str, value: Any) -> bool:
+    """Whether a column means to hold span results: a control's name, or a list (or a
+    CSV cell's JSON list) of objects. Such a column that cannot be read is refused, never
+    read as no evidence."""
+    if name.lower() in CONTROLS:
+        return value not in (None, "", [])
+    if isinstance(value, str) and value.lstrip().startswith("[{"):
+        return True
+    return isinstance(value, list) and any(isinstance(v, dict) for v in value)
+
+
+def _control(name: str, value: Any, where: Where) -> list[Any]:
+    """The span results a control column holds; refused (file, row, key) when unreadable."""
+    at = where.at(name)
+    if isinstance(value, str):
+        try:
+            value = json_tree(value, at)
+        except json.JSONDecodeError as exc:
+            raise at.error(f"the evidence cell is not valid JSON: {exc.msg}") from None
+    results = _results(value)
+    if results is None:
+        got = type(value).__name__
+        raise at.error(
+            f"the evidence column holds {got} {str(value)[:40]!r}, not a list of span "
+            "results ({start, end, text, labels})"
+        )
+    return results
+
+
 def _spans(row: dict[str, Any], where: Where) -> list[SpanIn]:
     out = []
     for name, value in row.items():
-        results = _results(value) if name not in _SKIP else None
+        if name in _SKIP:
+            continue
+        results = _control(name, value, where) if _claims_spans(name, value) else None
         for i, r in enumerate(results or []):
             at = where.at(f"{name}[{i}]")
             quote = typed(r.get("text"), (str, type(None)), at.at("text"))
@@ -61,7 +97,7 @@ def _text(row: dict[str, Any]) -> str | None:
     if isinstance(row.get("text"), str):
         return str(row["text"])
     strings = [v for k, v in row.items() if isinstance(v, str) and k not in _SKIP
-               and _results(v) is None]  # fmt: skip
+               and not _claims_spans(k, v) and _results(v) is None]  # fmt: skip
     return strings[0] if len(strings) == 1 else None
 
 
@@ -88,6 +124,7 @@ def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
 
 def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     tasks = [task(row, where) for where, row in _rows(path)]
+    some_records(len(tasks), str(path))
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
     return build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
 

@@ -19,7 +19,7 @@ from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked, some_records
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -56,6 +56,7 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
             tasks.append(task(obj, where))
         else:
             skipped[answer] += 1
+    some_records(len(tasks) + sum(skipped.values()), str(path))
     reading = Reading(corpus, (CODE_POINTS,), "prodigy")
     for answer, n in sorted(skipped.items()):
         reading.warnings.append(f"{path}: {n} task(s) answered {answer!r} were not imported")

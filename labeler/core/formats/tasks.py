@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 
 from labeler.core.canonical import canonicalize
 from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
-from labeler.core.formats._common import FreshIds, RawView, Where, raw_span, text_key, valid_id
+from labeler.core.formats._common import (
+    QUESTION,
+    FreshIds,
+    RawView,
+    Where,
+    raw_span,
+    text_key,
+    valid_id,
+)
 from labeler.core.formats.offsets import UnitReport, UnitView
 from labeler.core.values import Query, Span, Status
 
@@ -114,6 +123,13 @@ class Reading:
         return raw_span(view, doc, found[0], found[1], None, span.where)
 
 
+def some_records(count: int, file: str) -> None:
+    """Refuse a file without a single record: an empty export imports nothing, which is
+    a wrong file far more often than a wish (§13: never a silent success)."""
+    if count == 0:
+        raise LabelError("the file holds no records: nothing to import", file=file)
+
+
 def _key(task: TaskIn, question: str) -> str:
     return f"id:{task.query_id}" if task.query_id else f"text:{text_key(question)}"
 
@@ -154,8 +170,8 @@ def build(
 def _query(task: TaskIn, question: str, spans: list[Span], qid: str, reading: Reading) -> Query:
     evidence = tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
     status = Status.LABELLED if evidence else Status.DRAFT
-    return Query(
-        id=qid, text=question, slices=(reading.format,), status=status,
+    return task.where.query(
+        QUESTION, id=qid, text=question, slices=(reading.format,), status=status,
         annotator=task.annotator, evidence=evidence,
     )  # fmt: skip
 

@@ -19,7 +19,7 @@ from labeler.core.store.authors import SelfReview, refuse_self_review
 from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
-from labeler.core.values import Boundary, Query, Span, Status
+from labeler.core.values import Boundary, Query, Span, Status, check_plain
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -170,7 +170,12 @@ class Edits(Reads):
                 self._check_fields(old, seen, changes)
             if changes.get("status") == Status.REVIEWED and not undoing:
                 refuse_self_review(self.conn, query_id, old.annotator, annotator)
-            new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1)
+            # Only what changes is checked: a row stored before the control-character rule
+            # keeps its other fields (shown escaped) and can still be edited.
+            new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1,
+                          stored=True)  # fmt: skip
+            for key in {"text", "notes"} & changes.keys():
+                check_plain(query_id, key, getattr(new, key))
             columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
             db.table("queries").update(query_id, {**columns, "revision": new.revision})
             self.log_event(
