@@ -35,6 +35,7 @@ from evaluator.runs.boundary_text import (
 from evaluator.runs.model import RunFile, read_run
 from evaluator.runs.model_queries import QueryRecord, QueryResult
 from labeler.core.corpus import Corpus
+from labeler.core.display import masked, shown
 from labeler.core.errors import SpanlabError
 
 
@@ -87,7 +88,14 @@ def _head(entry: QueryRecord, other: str, base: str, text: str | None) -> list[s
     if change.status:
         cause = f" ({change.cause}: {change.cause.words})" if change.cause else ""
         lines.append(f"{other} vs {base}: {change.status}{cause}")
-    return lines
+    return [shown(line, lines=False) for line in lines]
+
+
+def _terminal_safe(line: Text) -> Text:
+    """The line with every control or bidi character drawn as one placeholder: the same
+    length, so the rulers under the document text keep their columns (§13)."""
+    line.plain = masked(line.plain)
+    return line
 
 
 def _span_line(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], k: int) -> str:
@@ -130,7 +138,7 @@ def show_view(
         ranks = ranks_text(result.first_match_ranks, k, result)
         lines += [Text(""), Text(f"top {k} — {name}  (first match: {ranks})", "bold")]
         lines += [Text(row) for row in ranked_lines(result, k, entry.evidence)]
-    return lines
+    return [_terminal_safe(line) for line in lines]
 
 
 def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequence[Chunk]],

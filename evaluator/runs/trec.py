@@ -27,6 +27,7 @@ from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.names import inside
 from labeler.core.values import Span
 
 
@@ -157,9 +158,10 @@ def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
     written = [_write(out / "spans.qrels", span_qrels(queries))]
     for name in run.names:
         chunks = chunk_corpus(candidate_spec(run, name), corpus)
-        written += [
-            _write(out / f"{name}.run", run_lines(run, name, queries)),
-            _write(out / f"{name}.qrels", chunk_qrels(chunks, queries, threshold)),
-            _write(out / f"{name}.spans.run", span_run_lines(run, name, queries, threshold)),
-        ]
+        written += [  # a name from run.json is joined only inside `out` (§13)
+            _write(inside(out, f"{name}.run"), run_lines(run, name, queries)),
+            _write(inside(out, f"{name}.qrels"), chunk_qrels(chunks, queries, threshold)),
+            _write(inside(out, f"{name}.spans.run"),
+                   span_run_lines(run, name, queries, threshold)),
+        ]  # fmt: skip
     return written

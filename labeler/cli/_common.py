@@ -1,7 +1,8 @@
 """What every `spanlab` command shares: its options, written once, and the error wrapper.
 
 Domain errors become one message on stderr and exit code 2 (Ctrl-C: 130); stdout carries
-data only. An option's help text lives here and nowhere else.
+data only; every line printed passes `say` (terminal-safe). An option's help text lives
+here and nowhere else.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import typer
 from labeler.core import binding, config
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
+from labeler.core.names import check_name
 from labeler.core.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,8 +39,14 @@ RetrieverOpt = Annotated[
 ]
 
 
+def say(text: str, *, err: bool = False) -> None:
+    """Print a line of output; text from outside (questions, names, paths, a server's
+    words) passes `shown`, so no control or bidi character reaches the terminal raw."""
+    typer.echo(shown(text), err=err)
+
+
 def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    say(f"error: {message}", err=True)
 
 
 def handles_errors(fn: F) -> F:
@@ -59,13 +68,14 @@ def handles_errors(fn: F) -> F:
 
 
 def annotator_name(given: str | None) -> str:
-    """`--annotator` when given, else the login name."""
+    """`--annotator` when given, else the login name; either must be a name (§13)."""
     if given:
-        return given
+        return check_name(given, "annotator name", key="--annotator")
     try:
-        return getpass.getuser()
+        login = getpass.getuser()
     except (KeyError, OSError):
-        return os.environ.get("USER", "annotator")
+        login = os.environ.get("USER", "annotator")
+    return check_name(login, "annotator name (your login name)", hint="pass --annotator")
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:

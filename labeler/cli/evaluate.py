@@ -30,6 +30,7 @@ from labeler.cli._common import (
     handles_errors,
     project,
     read_corpus,
+    say,
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
@@ -159,13 +160,13 @@ def gate_command(
     job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
     for g in (g for g in run.gates if g.candidate in judged):
-        typer.echo(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
+        say(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
     for name in judged:
-        typer.echo(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
-    typer.echo(f"run folder: {done.folder}")
+        say(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
+    say(f"run folder: {done.folder}")
     broken = [n for n in judged if not run.passed_for(n)]
     if broken:
-        typer.echo(f"gates broken by: {', '.join(broken)}", err=True)
+        say(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)
 
 
@@ -212,4 +213,4 @@ def trec_command(
 
     proj = project(corpus)
     for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
-        typer.echo(str(path))
+        say(str(path))

@@ -21,8 +21,10 @@ from labeler.cli._common import (
     annotator_name,
     handles_errors,
     open_project,
+    say,
 )
 from labeler.core import formats as label_formats
+from labeler.core.names import check_name
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import Report, Summary
@@ -73,7 +75,7 @@ def labels_import(
     if fmt is None:
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
-            typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+            say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
     from labeler.core import imports
 
     done = imports.import_file(
@@ -84,22 +86,22 @@ def labels_import(
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
-        typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
+        say(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
     if done.versions:
-        typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
+        say(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
                    "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
-        typer.echo(
+        say(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
             err=True,
         )
     for w in done.warnings:
-        typer.echo(f"warning: {w}", err=True)
+        say(f"warning: {w}", err=True)
     if done.summary:
-        typer.echo(done.summary)
+        say(done.summary)
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
-    typer.echo(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
+    say(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
 
 
 @group.command("export", epilog="Example: spanlab labels export frozen.json")
@@ -117,14 +119,14 @@ def labels_export(
     data = labelset.export(store, docs)
     waiting = data.pop("waiting_for_adjudication", 0)
     if waiting:
-        typer.echo(
+        say(
             f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
             "not exported (adjudicate them: `spanlab adjudicate`)",
             err=True,
         )
     drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
     if drafts:
-        typer.echo(
+        say(
             f"warning: {len(drafts)} quer(y/ies) have no evidence and are not marked abstain "
             f"({', '.join(drafts[:5])}{' …' if len(drafts) > 5 else ''}); eval leaves them out",
             err=True,
@@ -133,7 +135,7 @@ def labels_export(
         labelset.write_json(data, out)
     else:
         label_formats.get(fmt).write(store.queries(), docs, out)
-    typer.echo(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
+    say(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
 
 
 @group.command("stats", epilog="Example: spanlab labels stats --json")
@@ -145,9 +147,9 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
 
     stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
     if as_json:
-        typer.echo(json.dumps(asdict(stats), indent=2))
+        say(json.dumps(asdict(stats), indent=2))
         return
-    typer.echo(render_stats(stats))
+    say(render_stats(stats))
 
 
 def render_stats(stats: Any) -> str:
@@ -193,11 +195,13 @@ def labels_assign(
     _, _, store, _ = open_project(corpus, db)
     from labeler.core import assign
 
+    for who in annotators:
+        check_name(who, "annotator name", key="ANNOTATORS")
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
     added = store.assign(pairs, by=annotator_name(annotator))
     for who, ids in store.assigned().items():
-        typer.echo(f"{who}: {len(ids)} queries")
-    typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
+        say(f"{who}: {len(ids)} queries")
+    say(f"assigned {added} new (query, annotator) pairs", err=True)
 
 
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")
@@ -210,11 +214,11 @@ def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFl
 
     report = agreement(store.query_rows(), store.versions(), lengths)
     if as_json:
-        typer.echo(json.dumps(report_json(report), indent=2))
+        say(json.dumps(report_json(report), indent=2))
     elif report.overall is None:
-        typer.echo(NO_DOUBLE, err=True)
+        say(NO_DOUBLE, err=True)
     else:
-        typer.echo(render_agreement(report))
+        say(render_agreement(report))
 
 
 def report_json(report: Report) -> dict[str, Any]:

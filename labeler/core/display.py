@@ -13,7 +13,7 @@ import re
 
 BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Bidirectional marks, embeddings, overrides and isolates: they reorder what follows."""
-_OTHERS = f"\x0b-\x1f\x7f-\x9f{BIDI}\u2028\u2029\ud800-\udfff"
+_OTHERS = f"\x0b-\x1f\x7f-\x9f{BIDI}\u2028\u2029\ud800-\udfff\ufffe\uffff"
 _UNSAFE = re.compile(f"[\x00-\x1f{_OTHERS}]")
 """Every code point a terminal may act on instead of drawing (or cannot encode)."""
 _UNSAFE_IN_LINES = re.compile(f"[\x00-\x08{_OTHERS}]")
@@ -32,7 +32,8 @@ def _escape(ch: str) -> str:
 def shown(text: str, *, lines: bool = True) -> str:
     """`text` with each unsafe code point as a visible escape: `\\x1b` for a C0/C1
     control or DEL (`\\x` and two hex digits), `\\u202e` for a bidi control, a line or
-    paragraph separator or a lone surrogate (`\\u` and four). Newline and tab are kept
+    paragraph separator, a lone surrogate or the noncharacters U+FFFE/U+FFFF (`\\u` and
+    four: what XML 1.0 cannot hold either). Newline and tab are kept
     when `lines` is true (text laid out in lines), escaped too when it is false (one row).
     Nothing else changes: plain text, emoji and other scripts pass as they are."""
     if _UNSAFE.search(text) is None:

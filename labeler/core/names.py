@@ -47,6 +47,7 @@ def check_name(
     file: str | None = None,
     line: int | None = None,
     key: str | None = None,
+    hint: str | None = None,
     error: type[SpanlabError] = SpanlabError,
 ) -> str:
     """`name` when it follows the rule; else `error` saying so, located by file, line
@@ -56,7 +57,7 @@ def check_name(
         return name
     short = name[:40] + ("…" if len(name) > 40 else "")
     message = f"{what} {short!r} {problem}; a name is {PATTERN}"
-    raise error(message, file=file, line=line, key=key)
+    raise error(message, file=file, line=line, key=key, hint=hint)
 
 
 def inside(folder: Path, *parts: str) -> Path:
