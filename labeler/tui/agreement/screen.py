@@ -20,6 +20,7 @@ from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
 from labeler.tui.agreement.model import AgreementModel
@@ -94,7 +95,7 @@ class AgreementScreen(Screen[None]):
         options = self.query_one(OptionList)
         options.clear_options()
         for r in self.model.rows:
-            line = f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}"
+            line = shown(f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}", lines=False)
             options.add_option(Option(line, r.query_id))
         gone = self.current if self._index(self.current) is None else None
         if gone is not None:

@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from labeler.core import review
 from labeler.core.anchoring import AnchorCandidate, Proposal, propose
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from labeler.tui.messages import CorpusChanged
@@ -256,7 +257,7 @@ class ReviewScreen(Screen[None]):
         question = (
             f"Mark the span of {item.query_id} in {item.span.doc} orphaned? It is deleted; "
             f"the decision keeps its offsets and quote, and ctrl+z brings it back.\n\n"
-            f"“{item.span.quote[:120]}”"
+            f"“{shown(item.span.quote[:120])}”"
         )
 
         def answered(yes: bool | None) -> None:

@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, Ta
 from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
@@ -159,7 +160,8 @@ class TriageScreen(Screen[None]):
         self._head(Content.assemble(
             (run.id, "bold"), " ", verdict,
             f" · {run.settings.retriever} k={run.k} · ",
-            (name, "bold $boundary-candidate"), " vs ", (run.baseline, "bold $boundary-baseline"),
+            (safe(name), "bold $boundary-candidate"), " vs ",
+            (safe(run.baseline), "bold $boundary-baseline"),
             " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
         ))  # fmt: skip
         self.show_changes()
