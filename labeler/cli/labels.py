@@ -69,6 +69,14 @@ def labels_import(
         list[str] | None,
         typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
     ] = None,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Skip records whose fields cannot be read (counted and named) instead of "
+            "refusing the file: Prodigy, doccano, Argilla, Label Studio JSON-MIN/CSV.",
+        ),
+    ] = False,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     proj, docs, store, status = open_project(corpus, db)
@@ -81,7 +89,7 @@ def labels_import(
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()),
+        slices=tuple(slices or ()), skip_bad=skip_bad,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"

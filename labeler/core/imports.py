@@ -60,11 +60,13 @@ def import_file(
     encoding: str = "utf-8",
     labels: frozenset[str] | None = None,
     slices: tuple[str, ...] = (),
+    skip_bad: bool = False,
 ) -> ImportResult:
     """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
 
     `labels` (Label Studio only) chooses which span labels count as evidence; every
-    imported query is tagged with `slices` as well as its own.
+    imported query is tagged with `slices` as well as its own; `skip_bad` skips (and
+    counts) records that cannot be read instead of refusing the file.
     """
     if labels and fmt != "label-studio":
         raise SpanlabError("--label applies to Label Studio files only", key="--label")
@@ -72,13 +74,15 @@ def import_file(
         if not valid_slice(name):
             raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
                              key="--slice")  # fmt: skip
+    if skip_bad and fmt == "spanlab":
+        raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)
         n = labelset.import_queries(
             store, queries, corpus, annotator=annotator, replace_existing=replace
         )
         return ImportResult(n, len(queries), tuple(import_warnings(queries)))
-    imported = _read(path, corpus, fmt, store, labels)
+    imported = _read(path, corpus, fmt, store, labels, skip_bad=skip_bad)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
     added: tuple[str, ...] = ()
     if imported.documents:
@@ -102,8 +106,16 @@ def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, 
 
 
 def _read(
-    path: Path, corpus: Corpus, fmt: str, store: Store, labels: frozenset[str] | None
+    path: Path,
+    corpus: Corpus,
+    fmt: str,
+    store: Store,
+    labels: frozenset[str] | None,
+    *,
+    skip_bad: bool = False,
 ) -> formats.Imported:
+    if skip_bad:
+        return formats.read_skipping(fmt, path, corpus, existing=store.queries())
     if labels:
         return label_studio.read(path, corpus, existing=store.queries(), labels=labels)
     return formats.get(fmt).read(path, corpus, existing=store.queries())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,15 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, json_text, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked, some_records
+from labeler.core.formats.tasks import (
+    Reading,
+    Skipping,
+    SpanIn,
+    TaskIn,
+    build,
+    checked,
+    some_records,
+)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -121,23 +130,31 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
     )  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def _record(raw: Any, where: Where, skipped: Counter[str]) -> TaskIn:
+    return task(typed(raw, dict, where), where, skipped)
+
+
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+) -> Imported:
     data = load_json(path)
     if not isinstance(data, list):
         raise LabelError(
             "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
         )
     skipped: Counter[str] = Counter()
-    tasks = []
+    skip = Skipping(skip_bad)
+    found = []
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
-        tasks.append(task(typed(r, dict, where), where, skipped))
-    some_records(len(tasks), str(path))
+        found.append(skip.read(partial(_record, r, where, skipped)))
+    some_records(len(found), str(path))
+    tasks = skip.kept(found)
     reading = Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:
             reading.warnings.append(f"{path}: {n} {what} were not used as evidence")
-    return build(tasks, reading, existing, LOOKED)
+    return skip.told(build(tasks, reading, existing, LOOKED))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, csv_rows, load_json
 from labeler.core.formats.offsets import CODE_POINTS, UTF16
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, some_records
+from labeler.core.formats.tasks import Reading, Skipping, SpanIn, TaskIn, build, some_records
 from labeler.core.typed import json_tree, need, typed
 from labeler.core.values import Query
 
@@ -122,11 +123,15 @@ def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
             for i, r in enumerate(data)]  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    tasks = [task(row, where) for where, row in _rows(path)]
-    some_records(len(tasks), str(path))
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+) -> Imported:
+    skip = Skipping(skip_bad)
+    found = [skip.read(partial(task, row, where)) for where, row in _rows(path)]
+    some_records(len(found), str(path))
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
-    return build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    reading = Reading(corpus, (CODE_POINTS, UTF16), name)
+    return skip.told(build(skip.kept(found), reading, existing, LOOKED))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

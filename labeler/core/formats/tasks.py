@@ -9,8 +9,8 @@ and merges records of one query, so the rules are written once for all of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from labeler.core.canonical import canonicalize
 from labeler.core.corpus import Corpus
@@ -121,6 +121,40 @@ class Reading:
                 offset=span.start,
             )
         return raw_span(view, doc, found[0], found[1], None, span.where)
+
+
+@dataclass
+class Skipping:
+    """`--skip-bad`: a record whose fields cannot be read is skipped and counted, its
+    refusal kept for the warnings, never dropped unsaid; without it the first refuses."""
+
+    on: bool = False
+    """Whether bad records are skipped (else the first one is the error)."""
+    refusals: list[LabelError] = field(default_factory=list)
+    """What each skipped record was refused for."""
+
+    def read(self, make: Callable[[], TaskIn]) -> TaskIn | None:
+        """The record `make` reads, or None when it is bad and skipping is on."""
+        try:
+            return make()
+        except LabelError as exc:
+            if not self.on:
+                raise
+            self.refusals.append(exc)
+            return None
+
+    def kept(self, found: Iterable[TaskIn | None]) -> list[TaskIn]:
+        return [t for t in found if t is not None]
+
+    def told(self, imported: Imported) -> Imported:
+        """`imported` with the skipped records counted in its summary and named one by one
+        in its warnings."""
+        if not self.refusals:
+            return imported
+        count = f"skipped {len(self.refusals)} record(s) that cannot be read (--skip-bad)"
+        summary = f"{imported.summary}; {count}" if imported.summary else count
+        said = tuple(f"skipped: {exc}" for exc in self.refusals)
+        return replace(imported, warnings=(*imported.warnings, *said), summary=summary)
 
 
 def some_records(count: int, file: str) -> None:

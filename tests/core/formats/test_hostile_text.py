@@ -319,3 +319,50 @@ def test_a_nul_in_a_queries_file_names_the_file_and_line(tmp_path: Path) -> None
     with pytest.raises(SpanlabError, match="NUL") as caught:
         formats.get("queries").read(path, CORPUS, existing=())
     assert caught.value.file == str(path) and caught.value.line == 2
+
+
+def good_and_bad(fmt: str) -> tuple[str, str]:
+    """A file of the format with one readable record and one whose evidence is not."""
+    good = [{"start": 0, "end": 7, "text": "Refunds"}]
+    if fmt == "argilla":
+        value = [{"label": "E", "start": 0, "end": 7}]
+        recs = [{"fields": {"text": TEXT, "question": q},
+                 "responses": {"evidence": [{"value": v, "user_id": "u"}]}}
+                for q, v in (("good?", value), ("bad?", "oops"))]  # fmt: skip
+        return "in.json", json.dumps(recs)
+    if fmt == "label-studio-min":
+        rows = [{"text": TEXT, "question": "good?", "label": good},
+                {"text": TEXT, "question": "bad?", "label": 5}]  # fmt: skip
+        return "in.json", json.dumps(rows)
+    if fmt == "label-studio-csv":
+        buf = io.StringIO()
+        csv.writer(buf).writerows([["text", "question", "label"], [TEXT, "good?", json.dumps(good)],
+                                   [TEXT, "bad?", "{{{"]])  # fmt: skip
+        return "in.csv", buf.getvalue()
+    if fmt == "doccano":
+        rows = [{"text": TEXT, "label": [[0, 7, "E"]], "question": "good?"},
+                {"text": TEXT, "label": [["x"]], "question": "bad?"}]  # fmt: skip
+        return "in.jsonl", _jsonl(rows)
+    rows = [{"text": TEXT, "spans": good, "meta": {"question": "good?"}},
+            {"text": TEXT, "spans": [{"start": "0"}], "meta": {"question": "bad?"}}]  # fmt: skip
+    return "in.jsonl", _jsonl(rows)
+
+
+@pytest.mark.parametrize("fmt", formats.SKIPPABLE)
+def test_skip_bad_skips_and_counts_what_cannot_be_read(fmt: str, tmp_path: Path) -> None:
+    name, text = good_and_bad(fmt)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpanlabError) as refused:
+        formats.get(fmt).read(path, CORPUS, existing=())
+    assert refused.value.file == str(path)
+    imported = formats.read_skipping(fmt, path, CORPUS, existing=())
+    assert [q.text for q in imported.queries] == ["good?"]
+    assert imported.queries[0].evidence[0].quote == "Refunds"
+    assert "skipped 1 record(s) that cannot be read (--skip-bad)" in imported.summary
+    assert any(w.startswith(f"skipped: {path}") for w in imported.warnings)
+
+
+def test_skip_bad_is_refused_for_a_format_of_whole_files(tmp_path: Path) -> None:
+    with pytest.raises(SpanlabError, match="--skip-bad applies to"):
+        formats.read_skipping("squad", tmp_path / "x.json", CORPUS, existing=())
