@@ -33,6 +33,7 @@ from labeler.core.formats._common import (
     valid_id,
     write_atomic,
 )
+from labeler.core.names import check_name
 from labeler.core.store.rows import Version
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
@@ -167,7 +168,10 @@ def _annotations(
         results = need(a, "result", list, at)
         rs = [(typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
               for j, r in enumerate(results)]  # fmt: skip
-        out.append((annotator_of(a, i), rs))
+        who = annotator_of(a, i)
+        check_name(who, "annotator name", file=at.file, key=f"{at.key}.completed_by",
+                   error=LabelError)  # fmt: skip
+        out.append((who, rs))
     return out
 
 

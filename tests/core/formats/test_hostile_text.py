@@ -366,3 +366,16 @@ def test_skip_bad_skips_and_counts_what_cannot_be_read(fmt: str, tmp_path: Path)
 def test_skip_bad_is_refused_for_a_format_of_whole_files(tmp_path: Path) -> None:
     with pytest.raises(SpanlabError, match="--skip-bad applies to"):
         formats.read_skipping("squad", tmp_path / "x.json", CORPUS, existing=())
+
+
+@pytest.mark.parametrize("who", ["../../x", "eve\x1b]0;T\x07", "a\u202eb"])
+def test_label_studio_refuses_an_annotator_that_is_no_name(who: str, tmp_path: Path) -> None:
+    result = {"type": "labels", "value": {"start": 0, "end": 7, "text": "Refunds",
+                                          "labels": ["evidence"]}}  # fmt: skip
+    task = {"data": {"text": TEXT, "question": "q?"},
+            "annotations": [{"completed_by": {"email": who}, "result": [result]}]}  # fmt: skip
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    with pytest.raises(SpanlabError, match="annotator name") as caught:
+        formats.get("label-studio").read(path, CORPUS, existing=())
+    assert caught.value.key == "[0].annotations[0].completed_by"
