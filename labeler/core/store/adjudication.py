@@ -147,7 +147,7 @@ class Decided(Adjudication):
             if q.id in singles:
                 v = versions[q.id][singles[q.id]]
                 abstain = not v.spans and (v.abstain or q.abstain)
-                q = replace(q, abstain=abstain, evidence=v.spans)
+                q = replace(q, abstain=abstain, evidence=v.spans, stored=True)
             out.append(q)
         return out, waiting
 
