@@ -145,3 +145,20 @@ def test_an_annotator_that_is_no_name_is_exit_2(project: Path) -> None:
     done = CliRunner().invoke(app, ["labels", "assign", "../x", "bob"])
     assert done.exit_code == 2
     assert "annotator name '../x' holds a path separator" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["labels", "stats"], ["labels", "stats", "--json"], ["labels", "agreement"],
+     ["review", "--list"], ["corpus", "status"]],
+)  # fmt: skip
+def test_label_commands_print_no_raw_control(project: Path, command: list[str]) -> None:
+    store = Store.open(project / ".spanlab" / "labels.db", create=False)
+    with store.conn:  # names and slices stored before the rule
+        store.conn.execute("UPDATE queries SET annotator = ?, slices = ?",
+                           (f"eve{ESCAPES[:12]}", json.dumps([f"s{ESCAPES[-8:]}"])))  # fmt: skip
+        store.conn.execute("UPDATE spans SET annotator = ?", ("mal\x9b2J\u202elory",))
+    store.close()
+    done = CliRunner().invoke(app, command)
+    assert done.exit_code == 0, done.output
+    assert raw_in(done.stdout) == [] and raw_in(done.stderr) == [], done.output
