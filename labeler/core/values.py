@@ -7,6 +7,7 @@ a value is built, so nothing invalid reaches the database or a label file.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import InitVar, dataclass, field, replace
 from enum import StrEnum
 
@@ -36,6 +37,16 @@ def _check_text(qid: str, key: str, value: str, limit: int, *, stored: bool = Fa
         raise LabelError(f"query {qid}: {key} holds {what}", key=key, offset=bad.start())
     if not stored:
         check_plain(qid, key, value)
+
+
+def check_changed(query: Query, keys: Iterable[str]) -> None:
+    """The rules for new text and names, on the fields `keys` of a query built from a
+    stored row (`stored=True`): what an edit changes is checked, the rest kept as stored."""
+    for key in keys:
+        if key in ("text", "notes"):
+            check_plain(query.id, key, getattr(query, key))
+        elif key == "slices" and (bad := [s for s in query.slices if not valid_slice(s)]):
+            raise LabelError(f"query {query.id}: invalid slice {bad[0]!r}", key="slices")
 
 
 def check_plain(qid: str, key: str, value: str) -> None:
@@ -269,8 +280,8 @@ class Query:
         # Callers such as `Store.update_query(boundary="control")` may pass plain strings.
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))
-        for s in self.slices:
-            if not valid_slice(s):
+        for s in self.slices:  # a stored slice keeps the rule it was stored under
+            if not (_SLICE.fullmatch(s) if stored else valid_slice(s)):
                 raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
         object.__setattr__(self, "slices", tuple(sorted(set(self.slices))))
         if self.abstain and self.evidence:

@@ -23,7 +23,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.bind(corpus.doc_hashes)
     s.add_query("plain question", annotator="ann")
     with s.conn:  # as a store from before the rule may hold it
-        s.conn.execute("UPDATE queries SET text = ?", (f"legacy {ESC}",))
+        s.conn.execute("UPDATE queries SET text = ?, slices = ?", (f"legacy {ESC}", '["a/b"]'))
     yield s
     s.close()
 
@@ -41,6 +41,7 @@ def test_a_stored_row_loads_and_other_fields_can_change(store: Store) -> None:
     assert q.text == f"legacy {ESC}"  # kept as stored, never rewritten behind the user
     done = store.update_query("q-0001", annotator="ann", status=Status.LABELLED, seen=q)
     assert done.status == Status.LABELLED and done.text == q.text
+    assert done.slices == ("a/b",)  # a slice the old rule let in still loads
 
 
 def test_a_stored_row_takes_no_new_control_and_can_be_fixed(store: Store) -> None:
@@ -48,3 +49,8 @@ def test_a_stored_row_takes_no_new_control_and_can_be_fixed(store: Store) -> Non
         store.update_query("q-0001", annotator="ann", notes=f"n {ESC}")
     fixed = store.update_query("q-0001", annotator="ann", text="legacy, mended")
     assert fixed.text == "legacy, mended"
+
+
+def test_an_edit_takes_no_slice_that_is_no_name(store: Store) -> None:
+    with pytest.raises(LabelError, match="invalid slice"):
+        store.update_query("q-0001", annotator="ann", slices=("c/d",))

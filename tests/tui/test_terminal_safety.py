@@ -9,6 +9,7 @@ text) and from the widgets' own rendered lines.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -57,7 +58,7 @@ def store(tmp_path: Path, corpus: Corpus) -> Iterator[Store]:
             "UPDATE queries SET text = ?, notes = ?, annotator = ?, slices = ?, status = ? "
             "WHERE id = ?",
             (f"Why {ALL}?", f"note {ALL}", f"mallory{HOSTILE['title']}",
-             json.dumps([f"s{HOSTILE['clear']}"]), Status.LABELLED.value, q.id),
+             json.dumps(["a/b", "s\u202e"]), Status.LABELLED.value, q.id),
         )  # fmt: skip
         s.conn.execute("UPDATE spans SET annotator = ?", (f"eve{HOSTILE['c1']}",))
     yield s
@@ -94,6 +95,9 @@ async def test_the_label_screen_shows_hostile_text_escaped(store: Store, corpus:
         assert raw_in(rendered(app)) == []
         assert "\\x1b]52;c;" in svg  # the list row and panel show the question, escaped
         assert "PWNED-TITLE" in svg  # visible as text, not acted on
+        plain = html.unescape(svg).replace("\xa0", " ")
+        assert "\\x1b]0;PWNED-TITLE\\x07" in plain  # the panel: the stored row loads
+        assert "a/b, s\\u202e" in plain  # slices stored under the old rule, escaped
         await pilot.press("v")  # colour by annotator: names in the legend
         await pilot.pause()
         assert raw_in(app.export_screenshot()) == []

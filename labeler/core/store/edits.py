@@ -19,7 +19,7 @@ from labeler.core.store.authors import SelfReview, refuse_self_review
 from labeler.core.store.conflicts import FIELDS, gone, refusal, show
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
-from labeler.core.values import Boundary, Query, Span, Status, check_plain
+from labeler.core.values import Boundary, Query, Span, Status, check_changed
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -174,8 +174,7 @@ class Edits(Reads):
             # keeps its other fields (shown escaped) and can still be edited.
             new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1,
                           stored=True)  # fmt: skip
-            for key in {"text", "notes"} & changes.keys():
-                check_plain(query_id, key, getattr(new, key))
+            check_changed(new, changes)
             columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
             db.table("queries").update(query_id, {**columns, "revision": new.revision})
             self.log_event(
