@@ -15,6 +15,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
@@ -122,7 +123,7 @@ class AgreementScreen(Screen[None]):
         self.current = query_id
         row = next(r for r in self.model.rows if r.query_id == query_id)
         title = f"{query_id} · F1 {row.f1:.2f} · {self.model.describe(query_id)}"
-        self.query_one("#agreement-title", Label).update(title)
+        self.query_one("#agreement-title", Label).update(Content(shown(title, lines=False)))
         self.query_one(VersionsView).show(row.pair, self.model.sides(query_id))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -167,7 +167,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-info", Static).update(
             Text.assemble(
                 (item.query_id, "bold"), f"  {s.doc}  ", (item.state.value, "italic"), "\n",
-                item.question,
+                shown(item.question),
             )
         )  # fmt: skip
         proposal = self.proposals.get(item.span_id)
