@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from labeler.core.corpus import Corpus
-from labeler.core.errors import LabelError
+from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Status
 
@@ -54,3 +54,12 @@ def test_a_stored_row_takes_no_new_control_and_can_be_fixed(store: Store) -> Non
 def test_an_edit_takes_no_slice_that_is_no_name(store: Store) -> None:
     with pytest.raises(LabelError, match="invalid slice"):
         store.update_query("q-0001", annotator="ann", slices=("c/d",))
+
+
+def test_a_conflict_names_a_status_by_its_plain_value(store: Store) -> None:
+    seen = store.query("q-0001")
+    store.update_query("q-0001", annotator="bob", status=Status.LABELLED)
+    with pytest.raises(StoreError) as caught:
+        store.update_query("q-0001", annotator="ann", seen=seen, status=Status.REVIEWED)
+    assert "you saw draft, it is now labelled" in caught.value.message
+    assert "<Status" not in str(caught.value)
