@@ -54,6 +54,7 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
         text=need(obj, "text", str, where), doc=_meta(obj, "doc", where),
         query_id=_meta(obj, "query_id", where),
         annotator=str(obj.get("_annotator_id") or obj.get("_session_id") or ""),
+        annotator_key="_annotator_id" if obj.get("_annotator_id") else "_session_id",
     )  # fmt: skip
 
 

@@ -61,6 +61,8 @@ class TaskIn:
     """The spanlab query id, when the record carries one (a file spanlab wrote)."""
     annotator: str = ""
     """Who made the annotation."""
+    annotator_key: str = "annotator"
+    """The record's key that names who, for errors about the name."""
 
 
 @dataclass
@@ -204,8 +206,9 @@ def build(
 def _query(task: TaskIn, question: str, spans: list[Span], qid: str, reading: Reading) -> Query:
     evidence = tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
     status = Status.LABELLED if evidence else Status.DRAFT
+    keys = {**QUESTION, "annotator": task.annotator_key}
     return task.where.query(
-        QUESTION, id=qid, text=question, slices=(reading.format,), status=status,
+        keys, id=qid, text=question, slices=(reading.format,), status=status,
         annotator=task.annotator, evidence=evidence,
     )  # fmt: skip
 

@@ -177,6 +177,7 @@ def test_prodigy_refuses_an_annotator_that_is_no_name(
     with pytest.raises(SpanlabError, match=problem) as caught:
         formats.get("prodigy").read(path, CORPUS, existing=())
     assert caught.value.file == str(path) and caught.value.line == 1
+    assert caught.value.key == "_annotator_id"
 
 
 # -- names in a candidates file ---------------------------------------------------------
