@@ -21,7 +21,8 @@ from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
 from labeler.core.names import check_name
-from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, sized, toml_tree, typed
+from labeler.core.reading import read_bounded
+from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
 from labeler.core.values import valid_slice
 
 MATCH_RULES = ("chunk", "union")
@@ -223,8 +224,12 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
     args = {k: v for k, v in raw.items() if k != "name"}
     if library:
-        size = raw.get("options", {}).get(library.size_option, 0)
+        options = raw.get("options", {})
+        size = options.get(library.size_option, 0)
         args.setdefault("size", size if isinstance(size, int) else 0)
+        overlap = options.get(library.overlap_option, 0) if library.overlap_option else 0
+        # the library's own overlap, so run.json does not say 0 for chunk_overlap = 50
+        args.setdefault("overlap", overlap if isinstance(overlap, int) and overlap >= 0 else 0)
     if raw.get("splitter") == "chunks":
         args.setdefault("size", 0)
         args["options"] = _relative_to(file, args.get("options", {}))
@@ -232,7 +237,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
-        exc.file = file
+        exc.file = exc.file or file  # a chunk file's own errors name that file and line
         raise
     return Candidate(raw["name"], spec)
 
@@ -303,7 +308,7 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
 def read(path: Path) -> CandidatesFile:
     """Read and validate a candidates file; nothing runs unless all of it is valid."""
     try:
-        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Path(str(path)))
+        raw = read_bounded(path, MAX_CONFIG_FILE, _Path(str(path)))
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
     try:

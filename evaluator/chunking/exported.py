@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from evaluator.chunking.adapters.base import LibraryChunk
@@ -21,9 +22,8 @@ from evaluator.chunking.adapters.verify import verify
 from evaluator.chunking.pieces import Piece
 from labeler.core.canonical import canonicalize
 from labeler.core.errors import ConfigError
-
-MAX_LINE_CHARS = 10_000_000
-"""A longer line is refused rather than parsed."""
+from labeler.core.reading import bounded_lines, open_regular
+from labeler.core.typed import MAX_CHUNK_FILE, Refusal, json_tree
 
 
 @dataclass(frozen=True)
@@ -44,59 +44,101 @@ class ExportedChunk:
     """Text embedded before the chunk, outside its offsets."""
 
 
-def file_digest(path: str) -> str:
-    """sha256 of the file's bytes; a missing file is a ConfigError on `options.path`."""
+@dataclass(frozen=True)
+class _Line:
+    """A line of the chunk file (0: the file itself), where its refusals point."""
+
+    file: str
+    """The chunk file."""
+    line: int = 0
+    """1-based line; 0 for the whole file."""
+    key: str | None = None
+    """The key in the line's object."""
+
+    def at(self, key: str) -> _Line:
+        return _Line(self.file, self.line, key if self.key is None else f"{self.key}.{key}")
+
+    def refuse(self, refusal: Refusal) -> ConfigError:
+        message = refusal.message if self.line else f"the chunk file {refusal.message}"
+        line, offset = self.line or None, refusal.offset
+        return ConfigError(message, file=self.file, line=line, key=self.key, offset=offset)
+
+
+@dataclass(frozen=True)
+class ChunkFile:
+    """A chunk file read once: its bytes' digest and its lines by document."""
+
+    digest: str
+    """sha256 of the file's bytes (hex)."""
+    lines: dict[str, tuple[ExportedChunk, ...]]
+    """Document -> its lines, in file order."""
+
+
+def chunk_file(path: str) -> ChunkFile:
+    """The file read and parsed in one bounded pass; again only when it changed on disk."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        info = os.stat(path)
     except OSError as exc:
         raise ConfigError(f"cannot read chunk file: {exc.strerror}", file=path) from None
+    return _read(path, (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
 
 
-def _field(obj: Mapping[str, Any], key: str, kind: type, where: tuple[str, int]) -> Any:
+def file_digest(path: str) -> str:
+    """sha256 of the file's bytes; a missing file is a ConfigError naming it."""
+    return chunk_file(path).digest
+
+
+def read_chunk_file(path: str) -> dict[str, tuple[ExportedChunk, ...]]:
+    """Document -> its lines, in file order."""
+    return chunk_file(path).lines
+
+
+@functools.lru_cache(maxsize=4)
+def _read(path: str, version: tuple[int, int, int, int]) -> ChunkFile:
+    """`version` (device, inode, size, mtime) keys the cache to the file as it is on disk."""
+    digest = hashlib.sha256()
+    by_doc: dict[str, list[ExportedChunk]] = {}
+    try:
+        with open_regular(path, MAX_CHUNK_FILE, _Line(path)) as handle:
+            lines = bounded_lines(
+                handle, MAX_CHUNK_FILE, partial(_Line, path), update=digest.update
+            )
+            for number, raw in lines:
+                if raw.strip():
+                    chunk = _parse_line(raw, _Line(path, number))
+                    by_doc.setdefault(chunk.doc, []).append(chunk)
+    except OSError as exc:
+        raise ConfigError(f"cannot read chunk file: {exc.strerror}", file=path) from None
+    if not by_doc:
+        raise ConfigError("the chunk file holds no chunks", file=path)
+    return ChunkFile(digest.hexdigest(), {doc: tuple(chunks) for doc, chunks in by_doc.items()})
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: type, where: _Line) -> Any:
     value = obj.get(key)
     if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
         return value
-    raise ConfigError(
-        f"{key!r} must be {kind.__name__}, got {type(value).__name__}",
-        file=where[0], line=where[1], key=key,
-    )  # fmt: skip
+    message = f"{key!r} must be {kind.__name__}, got {type(value).__name__}"
+    raise ConfigError(message, file=where.file, line=where.line, key=key)
 
 
-def _parse_line(raw: str, where: tuple[str, int]) -> ExportedChunk:
+def _parse_line(raw: str, where: _Line) -> ExportedChunk:
+    """One line, bounded as every input is (nesting, numbers, text: labeler.core.typed)."""
     try:
-        obj = json.loads(raw)
+        obj = json_tree(raw, where)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"not JSON: {exc.msg}", file=where[0], line=where[1]) from None
+        raise ConfigError(f"not JSON: {exc.msg}", file=where.file, line=where.line) from None
     if not isinstance(obj, dict):
-        raise ConfigError("each line must be a JSON object", file=where[0], line=where[1])
+        raise ConfigError("each line must be a JSON object", file=where.file, line=where.line)
     doc = _field(obj, "doc", str, where)
     start, end = _field(obj, "start", int, where), _field(obj, "end", int, where)
     text, prefix = _field(obj, "text", str, where), _field(obj, "prefix", str, where)
     if doc is None:
-        raise ConfigError("missing key 'doc'", file=where[0], line=where[1], key="doc")
+        raise ConfigError("missing key 'doc'", file=where.file, line=where.line, key="doc")
     if (start is None) != (end is None) or (start is None and text is None):
         message = "a chunk needs 'start' and 'end', or 'text'"
-        raise ConfigError(message, file=where[0], line=where[1])
-    return ExportedChunk(where[1], doc, start, end, text, prefix or "")
-
-
-@functools.lru_cache(maxsize=4)
-def read_chunk_file(path: str, digest: str) -> dict[str, tuple[ExportedChunk, ...]]:
-    """Document -> its lines, in file order; `digest` keys the cache to the file's bytes."""
-    try:
-        content = Path(path).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read chunk file: {exc}", file=path) from None
-    by_doc: dict[str, list[ExportedChunk]] = {}
-    for number, raw in enumerate(content.splitlines(), 1):
-        if len(raw) > MAX_LINE_CHARS:
-            raise ConfigError("line too long", file=path, line=number)
-        if raw.strip():
-            chunk = _parse_line(raw, (path, number))
-            by_doc.setdefault(chunk.doc, []).append(chunk)
-    if not by_doc:
-        raise ConfigError("the chunk file holds no chunks", file=path)
-    return {doc: tuple(chunks) for doc, chunks in by_doc.items()}
+        raise ConfigError(message, file=where.file, line=where.line)
+    return ExportedChunk(where.line, doc, start, end, text, prefix or "")
 
 
 def _occurrences(text: str, needle: str, limit: int = 3) -> list[int]:
@@ -127,7 +169,7 @@ def _order(item: tuple[LibraryChunk, int]) -> tuple[int, int]:
 
 def exported_pieces(path: str, doc: str, text: str) -> list[Piece]:
     """The file's verified pieces of one document."""
-    lines = read_chunk_file(path, file_digest(path)).get(doc, ())
+    lines = read_chunk_file(path).get(doc, ())
     placed = sorted(((_place(c, text, path), c.line) for c in lines), key=_order)
     labels = [f"line {line}" for _, line in placed]
     try:
@@ -138,5 +180,5 @@ def exported_pieces(path: str, doc: str, text: str) -> list[Piece]:
 
 def unknown_documents(path: str, known: set[str]) -> list[tuple[str, int]]:
     """(doc, first line) of every document in the file that the corpus lacks."""
-    lines = read_chunk_file(path, file_digest(path))
+    lines = read_chunk_file(path)
     return [(doc, chunks[0].line) for doc, chunks in lines.items() if doc not in known]

@@ -118,14 +118,14 @@ class SplitterSpec:
         check_options(self.splitter, self.options)
 
     def _check_exported(self) -> None:
-        from evaluator.chunking.exported import file_digest, read_chunk_file
+        from evaluator.chunking.exported import read_chunk_file
 
         unknown = sorted(set(self.options) - {"path"})
         path = self.options.get("path")
         if unknown or not isinstance(path, str):
             what = f"unknown option {unknown[0]!r}" if unknown else "needs options.path (a str)"
             raise ConfigError(f"chunks: {what}")
-        read_chunk_file(path, file_digest(path))
+        read_chunk_file(path)
 
     def _load_tokenizer(self) -> object:
         from evaluator.chunking.tokenizers import load_tokenizer

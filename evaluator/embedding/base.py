@@ -54,6 +54,23 @@ def l2_normalize(vectors: npt.NDArray[np.floating]) -> Vectors:
     return np.asarray(rows / np.maximum(norms, np.float32(1e-12)), dtype=np.float32)
 
 
+def vector_problem(vectors: npt.NDArray[np.floating], n: int, width: int | None) -> str | None:
+    """Why `vectors` may not be kept as the rows of `n` texts of `width` (None: any), or None.
+
+    The one check every vector passes before it is cached or indexed (§6): one row per
+    text, every row of the width, every value finite once it is float32."""
+    if vectors.ndim != 2 or vectors.shape[0] != n:
+        return f"{vectors.shape[0] if vectors.ndim else 0} vectors for {n} texts"
+    if vectors.shape[1] == 0 or (width is not None and vectors.shape[1] != width):
+        return f"vectors of width {vectors.shape[1]}, not the model's {width}"
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.isfinite(np.asarray(vectors, dtype=np.float32)).all(axis=1)
+    if not finite.all():
+        bad = int(np.flatnonzero(~finite)[0])
+        return f"a vector that is not finite (NaN, Inf or beyond float32), row {bad}"
+    return None
+
+
 def text_sha256(text: str) -> str:
     """The cache key of a text: sha256 of its exact UTF-8 bytes."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -6,8 +6,11 @@ that cut the same chunk share its vector, and a model change can never serve a s
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import sys
 import threading
+import urllib.parse
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
+from labeler.core import sharing
+from labeler.core.access import refusal_hint, refused_write, why_not_writable
+from labeler.core.errors import StoreError
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -36,13 +42,49 @@ class EmbeddingCache:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        mine = self.path == ":memory:" or not Path(path).exists()
+        self.refused = None if mine else why_not_writable(Path(path), database=True)
+        """Why we may not write the cache (someone else's file): then it is only read."""
         self._lock = threading.Lock()
+        try:
+            self._conn = self._read_only() if self.refused else self._writable()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        except OSError as exc:
+            message, hint = refused_write(Path(self.path), exc)
+            raise StoreError(f"embedding cache: {message}", file=self.path, hint=hint) from None
+        if self.refused:
+            print(f"warning: embedding cache read-only, new vectors are not kept: {self.refused}",
+                  file=sys.stderr)  # fmt: skip
+
+    def _writable(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            sharing.create_empty(Path(self.path))
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         # WAL lets runs read while another run writes; the timeout waits out a writer.
-        self._conn.execute("PRAGMA busy_timeout = 5000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute(_SCHEMA)
-        self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(_SCHEMA)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if self.path != ":memory:":
+            sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+        return conn
+
+    def _read_only(self) -> sqlite3.Connection:
+        """Someone else's cache, read as it is; a folder we may not write holds no WAL
+        index of ours, so the file is then read as immutable."""
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve()))
+        mode = "?mode=ro" if os.access(Path(self.path).parent, os.W_OK) else "?mode=ro&immutable=1"
+        conn = sqlite3.connect(uri + mode, uri=True, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("SELECT count(*) FROM embeddings").fetchone()
+        sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+        return conn
+
+    def _error(self, exc: sqlite3.Error) -> StoreError:
+        full = sharing.disk_full(str(exc))
+        hint = refusal_hint(Path(self.path), full, database=True)
+        return StoreError(f"embedding cache: {exc}", file=self.path, hint=hint)
 
     def get_many(self, fingerprint: str, texts: Sequence[str]) -> dict[int, Vectors]:
         """Index in `texts` → cached vector, for the texts this model has embedded before."""
@@ -65,14 +107,23 @@ class EmbeddingCache:
             (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
             for text, vector in zip(texts, vectors, strict=True)
         ]
+        if self.refused:
+            return
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                self._conn.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+                self._insert(rows)
+            except sqlite3.OperationalError as exc:
+                raise self._error(exc) from None
+
+    def _insert(self, rows: list[tuple[str, str, int, bytes]]) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.executemany("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
             self._conn.execute("COMMIT")
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
 
     def count(self, fingerprint: str | None = None) -> int:
         """Vectors stored, for one model or for all."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from evaluator.embedding.base import Progress, Vectors, l2_normalize
 from evaluator.embedding.minilm import MODEL_INSTALL, TOKENIZER_INSTALL
+from labeler.core import sharing
 from labeler.core.errors import ConfigError
 
 BATCH_SIZE = 32
@@ -137,7 +138,7 @@ def local_onnx_minilm(folder: Path, model_path: Path, tokenizer_path: Path) -> A
     from chromadb.utils.embedding_functions import ONNXMiniLM_L6_V2
 
     target = folder / ONNXMiniLM_L6_V2.EXTRACTED_FOLDER_NAME
-    target.mkdir(parents=True, exist_ok=True)
+    sharing.make_folder(target)
     _link(model_path, target / "model.onnx", MODEL_INSTALL)
     for name in CHROMA_ONNX_FILES:
         _link(tokenizer_path.parent / name, target / name, TOKENIZER_INSTALL)

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.embedding.base import Progress, Vectors, l2_normalize
-from evaluator.embedding.http import Endpoint, post_json
+from evaluator.embedding.base import Progress, Vectors, l2_normalize, vector_problem
+from evaluator.embedding.http import Cancel, Endpoint, post_json
 from labeler.core.errors import ConfigError
 
 DEFAULT_URL = "https://api.openai.com/v1"
@@ -50,7 +50,7 @@ class OpenAIEmbedder:
 
     def __init__(self, model: str, url: str | None = None, *, batch: int = BATCH,
                  workers: int = WORKERS, timeout: float = 30.0, retries: int = 4,
-                 dimensions: int | None = None) -> None:  # fmt: skip
+                 budget: float = 60.0, dimensions: int | None = None) -> None:  # fmt: skip
         if not model:
             raise ConfigError("openai: needs a model name (openai:MODEL)", key="embedding")
         self.model = model
@@ -58,7 +58,7 @@ class OpenAIEmbedder:
         self.base = public_url(url or base_url())
         """The API base (`http://host:port/v1`)."""
         key = os.environ.get(os.environ.get("SPANLAB_EMBEDDING_KEY_ENV", "OPENAI_API_KEY"), "")
-        self.endpoint = Endpoint(f"{self.base}/embeddings", key, timeout, retries)
+        self.endpoint = Endpoint(f"{self.base}/embeddings", key, timeout, retries, budget=budget)
         """Where requests go; holds the key, which nothing writes out."""
         self.batch = batch
         """Texts per request."""
@@ -68,12 +68,14 @@ class OpenAIEmbedder:
         """Asked-for width (models that can shorten vectors), or the model's own."""
         self._probe: Vectors | None = None
 
-    def _call(self, texts: Sequence[str]) -> Vectors:
+    def _call(self, texts: Sequence[str], cancel: Cancel | None = None) -> Vectors:
         payload: dict[str, Any] = {"model": self.model, "input": list(texts),
                                    "encoding_format": "float"}  # fmt: skip
         if self.dimensions:
             payload["dimensions"] = self.dimensions
-        return _vectors(post_json(self.endpoint, payload), len(texts), self.endpoint.url)
+        answer = post_json(self.endpoint, payload, cancel)
+        width = None if self._probe is None else self.dim
+        return _vectors(answer, len(texts), self.endpoint.url, width)
 
     def _probed(self) -> Vectors:
         if self._probe is None:
@@ -95,33 +97,72 @@ class OpenAIEmbedder:
         return f"openai:{self.model} endpoint={self.base} dim={self.dim} probe={digest}"
 
     def embed(self, texts: Sequence[str], progress: Progress | None = None) -> Vectors:
+        width = self.dim  # the probe first: a dead server fails once, here, not per worker
         if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            return np.zeros((0, width), dtype=np.float32)
         batches = [texts[i : i + self.batch] for i in range(0, len(texts), self.batch)]
+        cancel = Cancel()
 
         def one(batch: Sequence[str]) -> Vectors:
-            vectors = self._call(batch)
+            try:
+                vectors = self._call(batch, cancel)
+            except BaseException as exc:  # the requests in flight end now, queued ones never start
+                cancel.cancel(exc)
+                raise
             if progress is not None:
                 progress(len(batch))
             return vectors
 
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        try:
             return np.concatenate(list(pool.map(one, batches)))
+        except BaseException as exc:
+            cancel.cancel(exc)
+            raise (cancel.cause or exc) from None
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _vectors(answer: Any, n: int, url: str) -> Vectors:
-    """The answer's rows in input order, checked: one per text, all of one width."""
+def _refused(url: str, problem: str) -> ConfigError:
+    message = f"{url} returned {problem}; nothing from this answer was kept"
+    return ConfigError(message, key="embedding")
+
+
+def _rows(data: list[Any], url: str) -> list[Any]:
+    """`data`'s embeddings in input order: the `index` values must be 0..n-1, each once."""
+    found = [row.get("index") if isinstance(row, dict) else None for row in data]
+    indices = [i for i in found if isinstance(i, int) and not isinstance(i, bool)]
+    if len(indices) != len(data):
+        raise _refused(url, "an embedding without an integer 'index'")
+    if sorted(indices) != list(range(len(data))):
+        span = f"0..{len(data) - 1}"
+        raise _refused(url, f"'index' values {_few(indices)}, not {span} once each")
+    by_index = {i: row.get("embedding") for i, row in zip(indices, data, strict=True)}
+    return [by_index[i] for i in range(len(data))]
+
+
+def _few(values: list[Any]) -> str:
+    return str(values[:8])[:-1] + (", …]" if len(values) > 8 else "]")
+
+
+def _vectors(answer: Any, n: int, url: str, width: int | None) -> Vectors:
+    """The answer's rows in input order, checked (`vector_problem`) before anyone keeps them."""
     data = answer.get("data") if isinstance(answer, dict) else None
     if not isinstance(data, list) or len(data) != n:
         got = len(data) if isinstance(data, list) else "no"
-        raise ConfigError(f"{url} returned {got} embeddings for {n} texts", key="embedding")
+        raise _refused(url, f"{got} embeddings for {n} texts")
+    rows = _rows(data, url)
+    if not all(isinstance(r, list) and all(_number(v) for v in r) for r in rows):
+        raise _refused(url, "an embedding that is not a list of numbers")
     try:
-        rows = sorted(data, key=lambda d: int(d.get("index", 0)))
-        matrix = np.asarray([row["embedding"] for row in rows], dtype=np.float64)
-    except (TypeError, ValueError, KeyError, AttributeError):
-        raise ConfigError(
-            f"{url} returned embeddings of mixed or no width", key="embedding"
-        ) from None
-    if matrix.ndim != 2 or matrix.shape[1] == 0:
-        raise ConfigError(f"{url} returned embeddings of mixed or no width", key="embedding")
+        matrix = np.asarray(rows, dtype=np.float64)
+    except ValueError:
+        raise _refused(url, "embeddings of mixed width") from None
+    problem = vector_problem(matrix, n, width)
+    if problem is not None:
+        raise _refused(url, problem)
     return l2_normalize(matrix)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -41,8 +41,6 @@ class VectorSource:
             from evaluator.embedding import load_embedder
             from evaluator.embedding.cache import EmbeddingCache
 
-            if self.cache_path is not None:
-                self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             cache = EmbeddingCache(self.cache_path or ":memory:")
             self._embedder = CachedEmbedder(load_embedder(self.name), cache)
         return self._embedder

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator.pipeline.project import Evaluated, evaluate_project
-from labeler.core import binding, config, labelset
+from labeler.core import binding, config, labelset, sharing
 from labeler.core.corpus import Corpus
 from labeler.core.resources import bundled
 from labeler.core.store import Store
@@ -35,14 +35,14 @@ class DemoCopy:
 def prepare(directory: Path) -> DemoCopy:
     """Copy the bundled demo into `directory`, enter it, bind a store, import labels once."""
     source = bundled("data/demo")
-    directory.mkdir(parents=True, exist_ok=True)
+    sharing.make_folder(directory)
     if not (directory / "corpus").exists():
         shutil.copytree(source / "corpus", directory / "corpus")
     for name in ("labels.json", "candidates.toml"):
-        shutil.copyfile(source / name, directory / name)
+        sharing.write_bytes(directory / name, (source / name).read_bytes())
     os.chdir(directory)
     proj = config.load(Path.cwd()).override(corpus=Path("corpus"))
-    proj.db.parent.mkdir(parents=True, exist_ok=True)
+    sharing.make_folder(proj.db.parent)
     config.write(proj)
     corpus = Corpus.read(Path("corpus"))
     store = Store.open(proj.db)

@@ -18,7 +18,7 @@ from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
-from labeler.core import binding, config, labelset
+from labeler.core import binding, config, labelset, sharing
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
@@ -114,7 +114,7 @@ def evaluate_project(
         cache_path=proj.root / ".spanlab" / "embeddings.db",
         check_ann=check_ann,
     )
-    (proj.root / ".spanlab").mkdir(exist_ok=True)
+    sharing.make_folder(proj.root / ".spanlab")
     result = run_evaluation(
         cfile,
         corpus,

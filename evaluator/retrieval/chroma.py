@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -25,11 +26,18 @@ from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
 from evaluator.retrieval.request import IndexRequest
+from labeler.core import sharing
+from labeler.core.access import refusal_hint, refused_write
 from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
 COMPLETE = "spanlab_complete"
+TOUCHED = "spanlab_touched"
+"""When a private build last added a batch (Unix seconds): a killed build stops touching it."""
+STALE_BUILD = 900.0
+"""Seconds a private build may go untouched before the next build of its candidate removes
+it as a killed run's leftover (a live build touches it at every batch it adds)."""
 CONNECT_TIMEOUT = 5.0
 
 
@@ -62,7 +70,16 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
 
     settings = Settings(anonymized_telemetry=False)
     if url is None:
-        return chromadb.PersistentClient(path=path or ".spanlab/chroma", settings=settings)
+        folder = Path(path or ".spanlab/chroma")
+        try:
+            with embedded_errors(folder):
+                sharing.create_empty(folder / "chroma.sqlite3")  # SQLite would make it 0644
+                return chromadb.PersistentClient(path=str(folder), settings=settings)
+        except OSError as exc:
+            message, hint = refused_write(folder, exc)
+            raise ConfigError(
+                f"Chroma's folder: {message}", file=str(folder), key="chroma_path", hint=hint
+            ) from None
     parsed, port = parse_url(url)
     heartbeat = f"{url.rstrip('/')}/api/v2/heartbeat"
     timeout = CALL_TIMEOUT if timeout is None else timeout
@@ -139,6 +156,8 @@ def ensure_collection(
     if existing is not None:
         return existing, True
     target = f"{name}-b{secrets.token_hex(4)}" if private else name
+    if private:
+        _sweep(client, name)
     try:
         collection = _build(client, target, chunks, vectors, candidate, digest, batch)
     except BaseException as exc:
@@ -171,6 +190,24 @@ def _usable_or_dropped(client: Any, name: str, digest: str) -> Any:
     return None
 
 
+def _sweep(client: Any, name: str, now: float | None = None) -> list[str]:
+    """Drop the private builds of `name` that a killed run left: incomplete, untouched for
+    STALE_BUILD seconds. Says what it removed on stderr; returns the names."""
+    now = time.time() if now is None else now
+    removed = []
+    for found in client.list_collections():
+        meta = found.metadata or {}
+        if not found.name.startswith(f"{name}-b") or meta.get(COMPLETE):
+            continue
+        touched = meta.get(TOUCHED)
+        if isinstance(touched, int | float) and now - touched > STALE_BUILD:
+            _drop(client, found.name)
+            removed.append(found.name)
+            age = f"untouched for {(now - touched) / 60:.0f} min"
+            print(f"removed {found.name}: a killed build's leftover ({age})", file=sys.stderr)
+    return removed
+
+
 def _drop(client: Any, name: str) -> None:
     from chromadb.errors import NotFoundError
 
@@ -183,13 +220,15 @@ def _build(
     batch: int | None,
 ) -> Any:  # fmt: skip
     meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest}
+    matrix = vectors()  # before the collection exists: embedding is the long part
     collection = client.create_collection(
-        name, configuration={"hnsw": HNSW}, metadata={COMPLETE: False, **meta},
-        embedding_function=None,
+        name, configuration={"hnsw": HNSW}, embedding_function=None,
+        metadata={COMPLETE: False, TOUCHED: time.time(), **meta},
     )  # fmt: skip
-    matrix = vectors()
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(chunks), batch):
+        if lo:
+            collection.modify(metadata={COMPLETE: False, TOUCHED: time.time(), **meta})
         part = chunks[lo : lo + batch]
         collection.add(
             ids=[c.id for c in part],
@@ -219,9 +258,27 @@ def _publish(client: Any, collection: Any, name: str, digest: str) -> tuple[Any,
 
 
 @contextlib.contextmanager
+def embedded_errors(folder: Path) -> Iterator[None]:
+    """While embedded Chroma works in `folder`: its files the group's (§15), and a write
+    its database refuses (another user's file, a full disk) one clear error, not a crash."""
+    try:
+        with sharing.library_writes(folder):
+            yield
+    except ConfigError:
+        raise
+    except Exception as exc:  # chromadb wraps SQLite's refusals in its own errors
+        words = str(exc)
+        if "readonly database" not in words and not sharing.disk_full(words):
+            raise
+        db = folder / "chroma.sqlite3"
+        hint = refusal_hint(db, sharing.disk_full(words), database=True)
+        raise ConfigError(f"Chroma cannot write: {words}", file=str(db), hint=hint) from None
+
+
+@contextlib.contextmanager
 def build_lock(folder: Path, name: str) -> Iterator[None]:
     """One builder of collection `name` in an embedded Chroma folder; others wait, saying so."""
-    folder.mkdir(parents=True, exist_ok=True)
+    sharing.create_empty(folder / f".{name}.build-lock")
     with (folder / f".{name}.build-lock").open("a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -255,7 +312,8 @@ def open_chroma_retriever(
         return matrix
 
     lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
-    with server_errors(url, timeout), lock:
+    shared = embedded_errors(folder) if url is None else contextlib.nullcontext()
+    with server_errors(url, timeout), lock, shared:
         client = connect(url, str(folder), timeout=timeout)
         collection, reused = ensure_collection(
             client, name, chunks, compute, candidate=request.candidate, private=url is not None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from evaluator.runs import index as runs_index
@@ -18,6 +17,8 @@ from evaluator.runs.frontier import frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
 from evaluator.runs.report import report_md
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
 
 ASIDE_PREFIX = "."
@@ -30,26 +31,27 @@ def write_run(run: RunFile, runs_dir: Path) -> Path:
     if folder.exists():
         raise StoreError("a run folder of that id exists already", file=str(folder))
     try:
-        runs_dir.mkdir(parents=True, exist_ok=True)
-        aside = Path(tempfile.mkdtemp(prefix=f"{ASIDE_PREFIX}{run.id}.", dir=runs_dir))
+        aside = sharing.make_temp_folder(runs_dir, f"{ASIDE_PREFIX}{run.id}.")
     except OSError as exc:
-        raise StoreError(f"cannot write the run: {exc.strerror}", file=str(runs_dir)) from None
+        message, hint = refused_write(runs_dir, exc)
+        raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
     try:
         _write_files(run, aside)
         os.rename(aside, folder)
     except (OSError, StoreError) as exc:
         shutil.rmtree(aside, ignore_errors=True)
-        reason = exc.strerror if isinstance(exc, OSError) else exc.message
-        raise StoreError(f"cannot write the run: {reason}", file=str(folder)) from None
+        message, hint = refused_write(runs_dir, exc) if isinstance(exc, OSError) else (
+            exc.message, exc.hint)  # fmt: skip
+        raise StoreError(f"the run: {message}", file=str(folder), hint=hint) from None
     runs_index.record(runs_dir, run, folder)
     return folder
 
 
 def _write_files(run: RunFile, folder: Path) -> None:
     write_run_file(run, folder / FILE_NAME)
-    (folder / "report.md").write_text(report_md(run), "utf-8")
-    (folder / "junit.xml").write_text(junit_xml(run), encoding="utf-8")
-    (folder / "frontier.svg").write_text(frontier_svg(frontier_points(run)), encoding="utf-8")
+    sharing.write_text(folder / "report.md", report_md(run))
+    sharing.write_text(folder / "junit.xml", junit_xml(run))
+    sharing.write_text(folder / "frontier.svg", frontier_svg(frontier_points(run)))
 
 
 def append_job_summary(run: RunFile, path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
+from labeler.core import sharing
+from labeler.core.access import refusal_hint
 from labeler.core.errors import SpanlabError, StoreError
 
 INDEX_NAME = "runs.db"
@@ -81,7 +84,7 @@ def entry_of(run: RunFile, folder: Path) -> RunEntry:
 @contextmanager
 def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
     path = index_path(runs_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    sharing.create_empty(path)
     with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > _VERSION:
@@ -118,8 +121,14 @@ def _insert(conn: sqlite3.Connection, runs_dir: Path, entry: RunEntry) -> None:
 def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
     """Add (or replace) the run `run`, written in `folder`."""
     entry = entry_of(run, folder)
-    with _open(runs_dir) as conn, conn:
-        _insert(conn, runs_dir, entry)
+    try:
+        with _open(runs_dir) as conn, conn:
+            _insert(conn, runs_dir, entry)
+    except (sqlite3.OperationalError, OSError) as exc:
+        # The run is written; listings read the folders where the index cannot be written.
+        path = index_path(runs_dir)
+        why = refusal_hint(path, sharing.disk_full(str(exc)), database=True)
+        print(f"warning: {path}: the runs index was not updated ({exc}): {why}", file=sys.stderr)
     return entry
 
 

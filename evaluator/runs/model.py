@@ -8,7 +8,6 @@ key. The parts live in `model_parts` (run-wide) and `model_queries` (per query).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +17,32 @@ from evaluator.metrics.compare import Comparison
 from evaluator.runs.model_json import Reader, RunFileError
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
+from labeler.core.reading import read_bounded
+from labeler.core.typed import Refusal
 
 FORMAT = "spanlab.run/1"
 """The `format` every run.json this spanlab reads and writes carries."""
 FILE_NAME = "run.json"
+MAX_RUN_FILE = 4 * 1024 * 1024 * 1024
+"""Largest run.json read (bytes): 100,000 queries ranked to depth 50 for 5 candidates fit."""
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """run.json as a whole, where the file bounds refuse it (labeler.core.reading)."""
+
+    file: str
+
+    def at(self, key: str) -> _Whole:
+        return self
+
+    def refuse(self, refusal: Refusal) -> RunFileError:
+        return RunFileError(f"the run file {refusal.message}", file=self.file)
+
+
 """Its name in the run folder."""
 
 
@@ -131,7 +151,7 @@ def read_run(folder: Path) -> RunFile:
     """The run in `folder`; a missing, unreadable or malformed run.json raises RunFileError."""
     path = folder / FILE_NAME
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_RUN_FILE, _Whole(str(path)))
     except FileNotFoundError:
         raise RunFileError("no such run", file=str(path)) from None
     except OSError as exc:
@@ -150,10 +170,8 @@ def read_run(folder: Path) -> RunFile:
 def write_run_file(run: RunFile, path: Path) -> None:
     """Write the run's run.json at `path` (the run folder's, or a copy `eval --json` asks for),
     whole: written beside it, then renamed over it."""
-    aside = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        aside.write_text(run.dumps(), encoding="utf-8")
-        os.replace(aside, path)
+        sharing.write_text(path, run.dumps())
     except OSError as exc:
-        aside.unlink(missing_ok=True)
-        raise StoreError(f"cannot write run.json: {exc.strerror}", file=str(path)) from None
+        message, hint = refused_write(path, exc)
+        raise StoreError(f"run.json: {message}", file=str(path), hint=hint) from None

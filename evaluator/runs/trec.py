@@ -25,6 +25,8 @@ from evaluator.runs.boundary import candidate_spec
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.names import inside
@@ -144,9 +146,11 @@ def trec_run(runs_dir: Path, run: str) -> RunFile:
 
 
 def _write(path: Path, lines: list[str]) -> Path:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    tmp.replace(path)
+    try:
+        sharing.write_text(path, "".join(line + "\n" for line in lines))
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise SpanlabError(message, file=str(path), hint=hint) from None
     return path
 
 
@@ -157,7 +161,11 @@ def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
     threshold = run.manifest.settings.coverage_threshold
     files = {name: [inside(out, f"{name}{end}") for end in (".run", ".qrels", ".spans.run")]
              for name in run.names}  # fmt: skip
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        sharing.make_folder(out)
+    except OSError as exc:
+        message, hint = refused_write(out, exc)
+        raise SpanlabError(message, file=str(out), hint=hint) from None
     written = [_write(out / "spans.qrels", span_qrels(queries))]
     for name, (run_path, qrels_path, spans_path) in files.items():
         chunks = chunk_corpus(candidate_spec(run, name), corpus)

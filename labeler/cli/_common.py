@@ -8,28 +8,32 @@ here and nowhere else.
 from __future__ import annotations
 
 import functools
-import getpass
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
-from labeler.core import binding, config
+from labeler.core import binding, config, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.store import Store
+from labeler.core.team import Act, Member
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Corpus folder.")]
 DbOpt = Annotated[Path | None, typer.Option("--db", help="Label store (SQLite) path.")]
 AnnotatorOpt = Annotated[
-    str | None, typer.Option("--annotator", help="Your name on edits (default: login name).")
+    str | None,
+    typer.Option(
+        "--annotator",
+        help="Your name on edits (default: your login). With [team] in spanlab.toml only "
+        "your login, or `project` for a lead acting for the project.",
+    ),
 ]
 ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme from themes/ by name.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -67,15 +71,18 @@ def handles_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def annotator_name(given: str | None) -> str:
-    """`--annotator` when given, else the login name; either must be a name (§13)."""
+def member(proj: config.Project, given: str | None, act: Act | None = None) -> Member:
+    """Who runs the command: the login (`--annotator` only as `[team]` allows), whose name
+    must be a name (§13), refused when `[team]` gives their role no right to `act`."""
     if given:
-        return check_name(given, "annotator name", key="--annotator")
-    try:
-        login = getpass.getuser()
-    except (KeyError, OSError):
-        login = os.environ.get("USER", "annotator")
-    return check_name(login, "annotator name (your login name)", hint="pass --annotator")
+        check_name(given, "annotator name", key="--annotator")
+    who = team.member(proj.team, given)
+    if not given:
+        hint = "pass --annotator" if proj.team is None else None
+        check_name(who.name, "annotator name (your login name)", hint=hint)
+    if act is not None:
+        who.require(act)
+    return who
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:

@@ -17,9 +17,9 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     ThemeOpt,
-    annotator_name,
     corpus_source,
     handles_errors,
+    member,
     open_project,
     project,
     read_corpus,
@@ -27,6 +27,7 @@ from labeler.cli._common import (
 from labeler.core.binding import CorpusStatus
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
+from labeler.core.team import Act
 
 app = typer.Typer()
 """The app commands, at the top of the command line."""
@@ -48,13 +49,14 @@ def label(
     ] = False,
 ) -> None:
     """The labelling app: queries, evidence spans, patterns, slices, abstention."""
+    who = member(project(corpus, db), annotator, Act.LABEL)
     proj, docs, store, status = open_project(corpus, db)
     if blind or proj.blind:
-        store.view = annotator_name(annotator)
+        store.view = who.name
     refuse_waiting(status)
     from labeler.tui.launch import run_app
 
-    run_app(store, docs, annotator=annotator_name(annotator), theme=theme,
+    run_app(store, docs, annotator=who.name, member=who, theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
             source=corpus_source(proj))  # fmt: skip
 
@@ -77,15 +79,21 @@ def adjudicate(
     db: DbOpt = None,
 ) -> None:
     """The app on its agreement screen: keep a version, merge, or send a query back."""
+    who = member(project(corpus, db), annotator, Act.ADJUDICATE)
     proj, docs, store, status = open_project(corpus, db)
     refuse_waiting(status)
     if not store.double_annotated():
         from labeler.core.agreement import NO_DOUBLE
 
         raise StoreError(NO_DOUBLE)
+    if proj.blind:  # a blind annotator does not decide their own versions (§3)
+        store.view = who.name
+        closed = store.blind_closed()
+        if closed is not None:
+            raise StoreError(closed)
     from labeler.tui.launch import run_app
 
-    run_app(store, docs, annotator=annotator_name(annotator), screen="agreement", theme=theme,
+    run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
             source=corpus_source(proj))  # fmt: skip
 
@@ -101,10 +109,11 @@ def triage(
 ) -> None:
     """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
     proj = project(corpus, db)
+    who = member(proj, annotator)
     docs = read_corpus(proj)
     from labeler.tui.launch import run_app
 
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
-    run_app(store, docs, annotator=annotator_name(annotator), screen="triage", theme=theme,
+    run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
             source=corpus_source(proj))  # fmt: skip

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core import binding, config
+from labeler.core import binding, config, shared_project
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 
@@ -41,14 +41,18 @@ def init(
             help="Read what symlinks point to, even outside the folder (kept in spanlab.toml).",
         ),
     ] = False,
+    group: Annotated[
+        str | None,
+        typer.Option(help="Share the project with this Unix group (kept in spanlab.toml)."),
+    ] = None,
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
     docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks)
     proj = config.load(Path.cwd()).override(
-        corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks
+        corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks, group=group
     )
-    proj.db.parent.mkdir(parents=True, exist_ok=True)
+    shared_project.prepare(proj)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)
     config.write(proj)
@@ -96,7 +100,8 @@ def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
 @handles_errors
 def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Documents, hash, and what changed since the store was bound."""
-    _, docs, _store, status = open_project(corpus, db, reading=True)
+    proj, docs, _store, status = open_project(corpus, db, reading=True)
+    who = shared_project.writers(proj)
     for entry in docs.passed_over:
         say(f"warning: skipped {entry}", err=True)
     report: dict[str, Any] = {
@@ -108,6 +113,7 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
         "removed": list(status.change.removed),
         "spans": {state.value: n for state, n in sorted(status.counts.items())},
         "waiting_for_review": status.waiting,
+        "sharing": writers_json(who),
     }
     if as_json:
         say(json.dumps(report, indent=2))
@@ -123,3 +129,41 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
     say(f"spans      {spans or 'none'}")
     if status.waiting:
         say(f"{status.waiting} span(s) wait for review: run `spanlab review`")
+    for line in writers_lines(who):
+        say(line)
+
+
+def writers_json(who: shared_project.Writers) -> dict[str, Any]:
+    files = [
+        {"what": k.what, "path": str(k.path), "exists": k.found is not None}
+        | ({} if k.found is None else {
+            "owner": k.found.owner, "group": k.found.group, "mode": f"{k.found.mode:04o}",
+            "writable": k.found.writable, "group_writable": k.found.group_writable})
+        | ({"fix": k.fix} if k.fix else {})
+        for k in who.files
+    ]  # fmt: skip
+    return {"group": who.group, "why": who.why, "files": files}
+
+
+def writers_lines(who: shared_project.Writers) -> list[str]:
+    """Who can write: the group, then each file that exists (and how to fix one that is not)."""
+    if who.why is not None:
+        lines = [f"sharing    group {who.group} ({who.why})"]
+    elif who.group:
+        lines = [
+            f"sharing    none: group {who.group} is in spanlab.toml, not on the store's folder"
+        ]
+    else:
+        lines = ["sharing    none: one person's project (`spanlab init --group NAME` shares it)"]
+    if who.why is None and not any(k.fix for k in who.files):
+        return lines  # one person's project that we may write: nothing more to say
+    for kept in who.files:
+        if (found := kept.found) is None:
+            continue
+        state = "group-writable" if found.group_writable else "not group-writable"
+        state = state if found.writable else f"{state}, not writable by you"
+        owner = f"{found.owner}:{found.group} {found.mode:04o}"
+        lines.append(f"  {kept.what:<16} {state:<18} {kept.path}  {owner}")
+        if kept.fix:
+            lines.append(f"  {'':<16} fix: {kept.fix}")
+    return lines

@@ -28,12 +28,14 @@ from labeler.cli._common import (
     RetrieverOpt,
     fail,
     handles_errors,
+    member,
     project,
     read_corpus,
     say,
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
+from labeler.core.team import Act
 
 app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
@@ -58,6 +60,12 @@ def job_summary(run: RunFile) -> None:
         append_job_summary(run, Path(path))
 
 
+def _table_console() -> Console:
+    """A terminal's own width; piped (a CI log), wide enough that no table column is cut
+    (rich would take 80 columns and drop the lost counts)."""
+    return Console() if sys.stdout.isatty() else Console(width=1000)
+
+
 @app.command("demo", epilog="Example: spanlab demo --dir spanlab-demo")
 @handles_errors
 def demo(
@@ -70,7 +78,7 @@ def demo(
     from evaluator.pipeline import demo as demo_copy
     from evaluator.runs.summary import print_run
 
-    console = Console()
+    console = _table_console()
     copy = demo_copy.prepare(directory)
     console.print(f"working copy  {copy.folder}")
     console.print(f"corpus        {copy.documents} documents  {copy.corpus_hash[:23]}…")
@@ -108,6 +116,7 @@ def eval_command(
     db: DbOpt = None,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
+    member(project(corpus, db), None, Act.EVAL)
     from evaluator.pipeline.project import evaluate_project
     from evaluator.runs.model import write_run_file
     from evaluator.runs.summary import print_run
@@ -121,7 +130,7 @@ def eval_command(
         write_run_file(done.run, json_out)
     job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
-    print_run(done.run, done.folder, Console(), texts=done.texts if show_query_text else {})
+    print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})
 
 
 @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")

@@ -18,16 +18,19 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     JsonFlag,
-    annotator_name,
     handles_errors,
+    member,
     open_project,
+    project,
     say,
 )
 from labeler.core import formats as label_formats
+from labeler.core import team
 from labeler.core.names import check_name
+from labeler.core.team import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
-    from labeler.core.agreement import Report, Summary
+    from labeler.core.agreement import PairAgreement, Report, Summary
 
 group = typer.Typer(
     help="Import, export and count labels.",
@@ -61,7 +64,7 @@ def labels_import(
         list[str] | None,
         typer.Option(
             "--label",
-            help="Label Studio: span labels that count as evidence "
+            help="Label Studio (JSON, JSON-MIN, CSV): span labels that count as evidence "
             "(repeatable; default every label).",
         ),
     ] = None,
@@ -77,8 +80,22 @@ def labels_import(
             "refusing the file: Prodigy, doccano, Argilla, Label Studio JSON-MIN/CSV.",
         ),
     ] = False,
+    as_version: Annotated[
+        bool,
+        typer.Option(
+            "--as-version",
+            help="Another annotator's file: its annotations become that annotator's versions "
+            "of the queries it shares with the store (whose: --version-of, else --annotator, "
+            "else the file's annotator, else a doccano file's name).",
+        ),
+    ] = False,
+    version_of: Annotated[
+        str | None,
+        typer.Option("--version-of", help="With --as-version: whose annotations the file holds."),
+    ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
+    who = member(project(corpus, db), annotator, Act.IMPORT)
     proj, docs, store, status = open_project(corpus, db)
     if fmt is None:
         fmt = label_formats.guess(file)
@@ -87,17 +104,18 @@ def labels_import(
     from labeler.core import imports
 
     done = imports.import_file(
-        store, docs, status, file, fmt, annotator=annotator_name(annotator), replace=replace,
+        store, docs, status, file, fmt, annotator=who.name, replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()), skip_bad=skip_bad,
+        slices=tuple(slices or ()), skip_bad=skip_bad, as_version=as_version,
+        version_of=version_of or annotator,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
         say(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
-    if done.versions:
+    if done.versions and done.joined is None:
         say(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
-                   "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
+            "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
         say(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
@@ -105,45 +123,68 @@ def labels_import(
         )
     for w in done.warnings:
         say(f"warning: {w}", err=True)
+    for line in done.removed:
+        say(line, err=True)
     if done.summary:
         say(done.summary)
+    if done.joined is not None:
+        j = done.joined
+        names = f" ({', '.join(j.annotators)})" if j.annotators else ""
+        say(f"{j.versions} version(s) written{names} from {file}: {j.new} new, "
+            f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
+        return
+    known = sum(1 for w in done.warnings if ", already query " in w)
+    if known:
+        say(f"hint: {known} quer(y/ies) of the file are already in the store and were "
+            "skipped; another annotator's file comes in as their versions with "
+            "--as-version", err=True)  # fmt: skip
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
-    say(f"imported {done.imported} of {done.total} queries from {file}{unchanged}")
+    skipped = f" ({known} skipped, already in the store)" if known else ""
+    say(f"imported {done.imported} of {done.total + known} queries from {file}{unchanged}{skipped}")
+
+
+ExportFormatOpt = Annotated[
+    str,
+    typer.Option("--format", "-f", help=f"One of: {', '.join(label_formats.FORMATS)}."),
+]
 
 
 @group.command("export", epilog="Example: spanlab labels export frozen.json")
 @handles_errors
 def labels_export(
     out: Annotated[Path, typer.Argument(help="Where to write.")],
-    fmt: FormatOpt = None,
+    fmt: ExportFormatOpt = "spanlab",
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    from_name: Annotated[
+        str, typer.Option(help="Label Studio: the Labels control's name.")
+    ] = "label",
+    to_name: Annotated[
+        str, typer.Option(help="Label Studio: the Text object's name (the Labels' toName).")
+    ] = "text",
+    text_key: Annotated[
+        str, typer.Option(help='Label Studio: the data key the Text reads (value="$KEY").')
+    ] = "text",
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     _, docs, store, _ = open_project(corpus, db)
-    from labeler.core import labelset
+    from labeler.core import exports
+    from labeler.core.formats.label_studio import Names
 
-    data = labelset.export(store, docs)
-    waiting = data.pop("waiting_for_adjudication", 0)
-    if waiting:
-        say(
-            f"warning: {waiting} double-annotated quer(y/ies) wait for adjudication and are "
-            "not exported (adjudicate them: `spanlab adjudicate`)",
-            err=True,
-        )
-    drafts = [q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"]]
-    if drafts:
-        say(
-            f"warning: {len(drafts)} quer(y/ies) have no evidence and are not marked abstain "
-            f"({', '.join(drafts[:5])}{' …' if len(drafts) > 5 else ''}); eval leaves them out",
-            err=True,
-        )
-    if fmt is None or fmt == "spanlab":
-        labelset.write_json(data, out)
-    else:
-        label_formats.get(fmt).write(store.queries(), docs, out)
-    say(f"wrote {len(data['queries'])} queries to {out}  ({data['label_set_hash']})")
+    names = Names(from_name, to_name, text_key)
+    done = exports.export_file(store, docs, out, fmt, names)
+    for why, n in done.left_out:
+        say(f"warning: {n} {why}", err=True)
+    for note in done.notes:
+        say(f"note: {note}", err=True)
+    if done.drafts:
+        shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
+        say(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
+            f"abstain ({shown}); eval leaves them out", err=True)  # fmt: skip
+    records = f" in {done.records} records" if done.records != done.queries else ""
+    say(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
+        f"label set {done.label_set_hash})")  # fmt: skip
 
 
 @group.command("stats", epilog="Example: spanlab labels stats --json")
@@ -158,6 +199,11 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
         say(json.dumps(asdict(stats), indent=2))
         return
     say(render_stats(stats))
+
+
+WORK_COLUMNS = {"queries": "created", "spans": "spans", "reviewed": "reviewed",
+                "adjudicated": "adjudicated", "resolved": "stale resolved"}  # fmt: skip
+"""The work table's columns: `store.work_by_annotator()`'s keys and their headings."""
 
 
 def render_stats(stats: Any) -> str:
@@ -176,10 +222,11 @@ def render_stats(stats: Any) -> str:
         width = max((len(k) for k in counts), default=0)
         lines.extend(f"  {k:<{width}}  {v:>5}" for k, v in counts.items())
     if stats.work:
-        width = max(len(k) for k in stats.work)
-        lines.append(f"\nwork{'':<{width - 2}}created  spans  reviewed")
+        width = max(4, *(len(k) for k in stats.work))
+        heads = "  ".join(WORK_COLUMNS.values())
+        lines.append(f"\n{'work':<{width + 2}}  {heads}")
         lines.extend(
-            f"  {who:<{width}}  {w['queries']:>7}  {w['spans']:>5}  {w['reviewed']:>8}"
+            f"  {who:<{width}}  " + "  ".join(f"{w[k]:>{len(h)}}" for k, h in WORK_COLUMNS.items())
             for who, w in stats.work.items()
         )
     return "\n".join(lines)
@@ -200,13 +247,16 @@ def labels_assign(
     annotator: AnnotatorOpt = None,
 ) -> None:
     """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
+    proj = project(corpus, db)
+    lead = member(proj, annotator, Act.ASSIGN)
+    for who in annotators:
+        check_name(who, "annotator name", key="ANNOTATORS")
+    team.refuse_outsiders(proj.team, annotators)
     _, _, store, _ = open_project(corpus, db)
     from labeler.core import assign
 
-    for who in annotators:
-        check_name(who, "annotator name", key="ANNOTATORS")
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
-    added = store.assign(pairs, by=annotator_name(annotator))
+    added = store.assign(pairs, by=lead.name)
     for who, ids in store.assigned().items():
         say(f"{who}: {len(ids)} queries")
     say(f"assigned {added} new (query, annotator) pairs", err=True)
@@ -215,7 +265,7 @@ def labels_assign(
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")
 @handles_errors
 def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
-    """Span agreement of double-annotated queries: overlap F1, exact spans, abstention, αu."""
+    """Agreement of double-annotated queries: overlap F1, exact spans, abstention, pattern, αu."""
     _, docs, store, _ = open_project(corpus, db)
     lengths = {d.id: len(d.text) for d in docs}
     from labeler.core.agreement import NO_DOUBLE, agreement
@@ -233,17 +283,24 @@ def report_json(report: Report) -> dict[str, Any]:
     from labeler.core.agreement import NO_DOUBLE
 
     data = asdict(report)
-    data["queries"] = [asdict(p) for p in report.queries[:50]]
+    data["queries"] = [{**asdict(p), "pattern_agree": p.pattern_agree} for p in report.queries[:50]]
     if report.overall is None:
         data["message"] = NO_DOUBLE
     return data
+
+
+def _differs(p: PairAgreement) -> str:
+    """What else two versions disagree on: the patterns chosen, abstention."""
+    out = "" if p.pattern_agree else f"  pattern {p.patterns[0]} / {p.patterns[1]}"
+    return out + ("" if p.abstain_agree else "  abstain differs")
 
 
 def render_agreement(report: Report) -> str:
     def line(name: str, s: Summary, width: int) -> str:
         alpha = "   n/a" if s.alpha is None else f"{s.alpha:6.3f}"
         return (f"  {name:<{width}}  F1 {s.f1:.3f}  exact {s.exact:.3f}  abstain {s.abstention:.3f}"
-                f"  αu {alpha}  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
+                f"  pattern {s.pattern:.3f}  αu {alpha}"
+                f"  ({s.queries} queries, {s.pairs} pairs)")  # fmt: skip
 
     assert report.overall is not None
     lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
@@ -252,8 +309,8 @@ def render_agreement(report: Report) -> str:
     for title, table in tables.items():
         width = max((len(k) for k in table), default=0)
         lines += [f"\n{title}", *(line(k, v, width) for k, v in table.items())]
-    worst = [p for p in report.queries if p.f1 < 1.0][:10]
+    worst = [p for p in report.queries if not p.agrees][:10]
     if worst:
         lines.append("\nleast agreement")
-        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}" for p in worst]
+        lines += [f"  {p.query_id}  {'+'.join(p.pair)}  F1 {p.f1:.3f}{_differs(p)}" for p in worst]
     return "\n".join(lines)

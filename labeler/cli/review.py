@@ -17,9 +17,9 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     ThemeOpt,
-    annotator_name,
     corpus_source,
     handles_errors,
+    member,
     project,
     read_corpus,
     say,
@@ -27,6 +27,7 @@ from labeler.cli._common import (
 from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
+from labeler.core.team import Act
 
 if TYPE_CHECKING:
     from labeler.core import review  # re-anchoring (rapidfuzz): imported when used
@@ -54,6 +55,7 @@ def review_command(
 ) -> None:
     """Decide, span by span, where stale labels went after the corpus changed."""
     proj = project(corpus, db)
+    who = member(proj, annotator, None if list_only or as_json else Act.REVIEW)
     docs = read_corpus(proj)
     store = Store.open(proj.db, create=False)
     try:
@@ -66,7 +68,7 @@ def review_command(
         binding.sync(store, docs)
         from labeler.tui.launch import run_app  # Textual loads only for the screen
 
-        run_app(store, docs, annotator=annotator_name(annotator), screen="review",
+        run_app(store, docs, annotator=who.name, member=who, screen="review",
                 theme=theme, runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
             source=corpus_source(proj))  # fmt: skip
     finally:

@@ -7,14 +7,19 @@ to the file's folder, so a project can be moved or checked out anywhere.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.canonical import text_codec
 from labeler.core.errors import ConfigError
-from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, sized, toml_tree, typed
+from labeler.core.reading import read_bounded
+from labeler.core.team import Team, read_team
+from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
@@ -22,8 +27,10 @@ DEFAULT_CHROMA = ".spanlab/chroma"
 
 _KEYS = {
     "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans",
+    "follow_symlinks", "blind", "trim_spans", "group", "team",
 }  # fmt: skip
+_GROUP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
+"""A portable Unix group name (`init --group`, §15)."""
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
 _FLAGS = {"follow_symlinks", "blind", "trim_spans"}
@@ -56,6 +63,10 @@ class Project:
     """Double annotation: each annotator labels (and sees) only their own version (§3)."""
     trim_spans: bool = True
     """Leave whitespace and newlines at a selection's edges out of the span it adds."""
+    group: str | None = None
+    """The Unix group the project is shared with (`init --group`, §15)."""
+    team: Team | None = None
+    """`[team]`: the leads and annotators (None: no roles, `--annotator` names anyone)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -102,8 +113,8 @@ def load(root: Path) -> Project:
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA)
     try:
-        raw = sized(path.read_bytes(), MAX_CONFIG_FILE, _Key(str(path), ""))
-        data = toml_tree(raw.decode("utf-8"), _Key(str(path), ""))
+        text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
+        data = toml_tree(text, _Key(str(path), ""))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -118,12 +129,16 @@ def load(root: Path) -> Project:
             key=unknown[0],
         )
     for key, value in data.items():
+        if key == "team":
+            continue
         if key == "chroma_timeout":
             number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
         else:
             typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
     if "encoding" in data:
         text_codec(data["encoding"], file=str(path), key="encoding")
+    if "group" in data and not _GROUP_NAME.fullmatch(data["group"]):
+        raise ConfigError("'group' must be a Unix group name", file=str(path), key="group")
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)
@@ -141,6 +156,8 @@ def load(root: Path) -> Project:
         chroma_timeout=data.get("chroma_timeout"),
         blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
+        group=data.get("group"),
+        team=read_team(data["team"], text, str(path), _KEYS) if "team" in data else None,
     )
 
 
@@ -176,6 +193,15 @@ def write(project: Project) -> Path:
         lines.append("follow_symlinks = true")
     if not project.trim_spans:
         lines.append("trim_spans = false")
+    if project.group:
+        lines.append(entry("group", project.group))
+    if project.team is not None:  # a table comes after every top-level key
+        lines += ["", "[team]", f"leads = {json.dumps(list(project.team.leads))}",
+                  f"annotators = {json.dumps(list(project.team.annotators))}"]  # fmt: skip
     path = project.root / CONFIG_NAME
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        sharing.write_text(path, "\n".join(lines) + "\n")
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise ConfigError(message, file=str(path), hint=hint) from None
     return path

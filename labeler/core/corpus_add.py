@@ -9,17 +9,17 @@ outside the corpus. Each file is written aside under a hidden name and linked in
 from __future__ import annotations
 
 import contextlib
-import errno
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.canonical import canonical_from_bytes, doc_hash
 from labeler.core.corpus import Corpus, Document, check_new_doc_id
 from labeler.core.errors import CorpusError
-
-_FULL = " (the disk is full, or the file over its size limit)"
 
 
 @dataclass
@@ -108,6 +108,8 @@ def _make_folders(root: Path, rel: PurePosixPath, added: Added) -> None:
         if not os.path.lexists(path):
             _os_call(path, path.mkdir)
             added.folders.append(path)
+            share = sharing.share_of(path.parent)
+            _os_call(path, functools.partial(sharing.fit, path, share, folder=True))
         if path.is_symlink() or not path.is_dir():
             raise CorpusError("an import would write through a symlink or file", file=str(path))
 
@@ -120,6 +122,7 @@ def _write_whole(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        sharing.fit(tmp, sharing.share_of(path.parent))
         _os_call(path, lambda: os.link(tmp, path))
     except OSError as exc:
         raise _disk_error(path, exc) from None
@@ -137,8 +140,5 @@ def _os_call(path: Path, call: Callable[[], object]) -> None:
 
 
 def _disk_error(path: Path, exc: OSError) -> CorpusError:
-    full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-    return CorpusError(
-        f"cannot write: {exc.strerror}{_FULL if full else ''}; nothing was kept",
-        file=str(path),
-    )
+    message, hint = refused_write(path, exc)
+    return CorpusError(f"{message}; nothing was kept", file=str(path), hint=hint)

@@ -8,16 +8,17 @@ they were, or both changed together.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace as replace_fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.core import corpus_add, formats, labelset
+from labeler.core import corpus_add, formats, joins, labelset
 from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
-from labeler.core.formats import label_studio
+from labeler.core.formats import label_studio, label_studio_min
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
 from labeler.core.values import Query, valid_slice
@@ -46,6 +47,14 @@ class ImportResult:
     """How many annotator versions were kept."""
     summary: str = ""
     """The reader's one line on what it read, when it has one."""
+    removed: tuple[str, ...] = ()
+    """One line per query replaced: which spans it removed, whose (§15)."""
+    joined: joins.Joined | None = None
+    """With `as_version`: queries new, joined and skipped."""
+
+
+LABEL_STUDIO = ("label-studio", "label-studio-min", "label-studio-csv")
+"""The formats whose span labels `--label` chooses among."""
 
 
 def import_file(
@@ -61,41 +70,56 @@ def import_file(
     labels: frozenset[str] | None = None,
     slices: tuple[str, ...] = (),
     skip_bad: bool = False,
+    as_version: bool = False,
+    version_of: str | None = None,
 ) -> ImportResult:
     """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
 
     `labels` (Label Studio only) chooses which span labels count as evidence; every
     imported query is tagged with `slices` as well as its own; `skip_bad` skips (and
-    counts) records that cannot be read instead of refusing the file.
+    counts) records that cannot be read instead of refusing the file. With `as_version`
+    the file's annotations become versions (of `version_of`, else of the annotator the
+    file names) of the queries they share with the store.
     """
-    if labels and fmt != "label-studio":
-        raise SpanlabError("--label applies to Label Studio files only", key="--label")
+    if labels and fmt not in LABEL_STUDIO:
+        formats_ = ", ".join(LABEL_STUDIO)
+        raise SpanlabError(
+            f"--label applies to Label Studio files only ({formats_})", key="--label"
+        )
     for name in slices:
         if not valid_slice(name):
             raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
                              key="--slice")  # fmt: skip
     if skip_bad and fmt == "spanlab":
         raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
+    removed: list[str] = []
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)
         n = labelset.import_queries(
-            store, queries, corpus, annotator=annotator, replace_existing=replace
+            store, queries, corpus, annotator=annotator, replace_existing=replace, removed=removed
         )
-        return ImportResult(n, len(queries), tuple(import_warnings(queries)))
-    imported = _read(path, corpus, fmt, store, labels, skip_bad=skip_bad)
+        return ImportResult(n, len(queries), tuple(import_warnings(queries)),
+                            removed=tuple(removed))  # fmt: skip
+    existing = () if as_version else store.queries()
+    imported = _read(path, corpus, fmt, existing, labels, skip_bad=skip_bad)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
+    if as_version:
+        # doccano writes each member's annotations to `{username}.jsonl`
+        # (doccano 1.8.4, backend/data_export/celery_tasks.py)
+        whose = version_of or (path.stem if fmt == "doccano" else None)
+        return _joined(store, corpus, imported, whose, annotator, replace)
     added: tuple[str, ...] = ()
     if imported.documents:
         n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
     else:
         n = labelset.import_queries(
             store, imported.queries, corpus, annotator=annotator, replace_existing=replace,
-            fresh=imported.fresh, versions=imported.versions,
+            fresh=imported.fresh, versions=imported.versions, removed=removed,
         )  # fmt: skip
     warnings = (*imported.warnings, *import_warnings(imported.queries))
     who = tuple(sorted({v.annotator for _, v in imported.versions}))
     return ImportResult(n, len(imported.queries), warnings, added, imported.labels_seen, who,
-                        len(imported.versions), imported.summary)  # fmt: skip
+                        len(imported.versions), imported.summary, tuple(removed))  # fmt: skip
 
 
 def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, ...]:
@@ -109,16 +133,35 @@ def _read(
     path: Path,
     corpus: Corpus,
     fmt: str,
-    store: Store,
+    existing: Sequence[Query],
     labels: frozenset[str] | None,
     *,
     skip_bad: bool = False,
 ) -> formats.Imported:
     if skip_bad:
-        return formats.read_skipping(fmt, path, corpus, existing=store.queries())
+        return formats.read_skipping(fmt, path, corpus, existing=existing, labels=labels)
+    if labels and fmt == "label-studio":
+        return label_studio.read(path, corpus, existing=existing, labels=labels)
     if labels:
-        return label_studio.read(path, corpus, existing=store.queries(), labels=labels)
-    return formats.get(fmt).read(path, corpus, existing=store.queries())
+        return label_studio_min.read(path, corpus, existing=existing, labels=labels)
+    return formats.get(fmt).read(path, corpus, existing=existing)
+
+
+def _joined(
+    store: Store,
+    corpus: Corpus,
+    imported: formats.Imported,
+    name: str | None,
+    importer: str,
+    replace: bool,
+) -> ImportResult:
+    if imported.documents:
+        raise SpanlabError("--as-version takes files that bring no documents", key="--as-version")
+    done = joins.join(store, corpus, imported, name=name, importer=importer, replacing=replace)
+    warnings = (*imported.warnings, *done.warnings)
+    return ImportResult(done.new + done.joined, len(imported.queries), warnings, (),
+                        imported.labels_seen, done.annotators, done.versions, imported.summary,
+                        joined=done)  # fmt: skip
 
 
 def _with_documents(

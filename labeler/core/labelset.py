@@ -6,7 +6,6 @@ and builds plain values before anything is written, so a bad file changes nothin
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import json
@@ -17,12 +16,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.binding import CorpusStatus, diff_documents, sync
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
+from labeler.core.reading import read_bounded
+from labeler.core.replaced import log_replaced
 from labeler.core.store import Store, Version, utcnow
-from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, sized, typed
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
 
 if TYPE_CHECKING:
@@ -154,14 +157,11 @@ def no_gc() -> Iterator[None]:
 
 def write_json(data: Mapping[str, Any], out: Path) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(out)
+        sharing.write_text(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise LabelError(f"cannot write: {exc.strerror}", file=str(out)) from None
+        message, hint = refused_write(out, exc)
+        raise LabelError(message, file=str(out), hint=hint) from None
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -301,7 +301,7 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
 def load_json(path: Path) -> Any:
     """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers."""
     try:
-        raw = sized(path.read_bytes(), MAX_LABEL_FILE, _Key("")).decode("utf-8")
+        raw = read_bounded(path, MAX_LABEL_FILE, _Key("")).decode("utf-8")
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -360,8 +360,12 @@ def import_queries(
     before_write: Callable[[sqlite_utils.Database], None] | None = None,
     fresh: Set[str] = frozenset(),
     versions: Sequence[tuple[str, Version]] = (),
+    removed: list[str] | None = None,
 ) -> int:
     """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    A replaced query is logged with the spans it loses and whose they were; `removed`, if
+    given, collects a line on each (§15).
 
     Ids in `fresh` were made up by a reader: those queries get ids the store allocates
     inside the write, so concurrent imports never hand out (or replace) one id twice;
@@ -379,7 +383,7 @@ def import_queries(
     new = [_stamped(q, annotator) for q in queries if q.id in fresh]
     with store.write() as db:
         # Again under the write lock: another annotator may have created one of these ids.
-        _, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
+        stored, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
         if set(now_conflicts) - set(conflicts):
             raise StoreError(
                 "another writer created "
@@ -393,10 +397,14 @@ def import_queries(
             before_write(db)
         given = {q.id: store.allocate_query_id(db) for q in new}
         new = [replace(q, id=given[q.id]) for q in new]
+        said = log_replaced(store, db, stored, [q for q in todo if q.id in now_conflicts],
+                            annotator=annotator)  # fmt: skip
         store.put_queries([*todo, *new], texts, db=db)
         written = {q.id for q in todo} | set(given)
         mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
         store.put_versions(mine, texts, db=db)
+    if removed is not None:
+        removed.extend(said)
     return len(todo) + len(new)
 
 

@@ -6,7 +6,7 @@ passage) but are rarely meant, so the app and imports say so at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from labeler.core.values import Query, Span
@@ -62,3 +62,30 @@ def import_warnings(queries: Iterable[Query]) -> list[str]:
                 f"({a.doc} {a.start}..{a.end} and {b.start}..{b.end})"
             )
     return out
+
+
+def joined(spans: Iterable[Span], text_of: Callable[[Span], str]) -> tuple[list[Span], list[str]]:
+    """Spans of one document that share a code point joined into one (a merge, §3), each
+    join said in a line; `text_of` gives the canonical text a span was drawn on. A joined
+    span keeps the annotator and time of its widest part."""
+    out: list[list[Span]] = []
+    for s in sorted(spans, key=lambda s: (s.doc, s.start, -s.end)):
+        group = out[-1] if out else None
+        if group and group[0].doc == s.doc and s.start < max(g.end for g in group):
+            group.append(s)
+        else:
+            out.append([s])
+    result, said = [], []
+    for group in out:
+        if len(group) == 1:
+            result.append(group[0])
+            continue
+        lo, hi = group[0].start, max(g.end for g in group)
+        widest = max(group, key=lambda g: g.end - g.start)
+        result.append(Span.from_text(
+            text_of(widest), widest.doc, lo, hi, doc_hash=widest.doc_hash,
+            annotator=widest.annotator, created=widest.created,
+        ))  # fmt: skip
+        parts = " and ".join(f"{g.start}..{g.end}" for g in group)
+        said.append(f"{widest.doc}: {parts} joined into {lo}..{hi}")
+    return result, said

@@ -162,10 +162,31 @@ def _m3_double_annotation(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m4_whole_versions(conn: sqlite3.Connection) -> None:
+    """A version is the whole annotation (§3): its own pattern, slices, notes, status and a
+    revision. A version made before starts from the query's fields, which it then shared.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE versions ADD COLUMN boundary TEXT NOT NULL DEFAULT 'other';
+        ALTER TABLE versions ADD COLUMN slices TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE versions ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+        ALTER TABLE versions ADD COLUMN status TEXT NOT NULL DEFAULT 'labelled';
+        ALTER TABLE versions ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+        UPDATE versions SET
+            boundary = (SELECT q.boundary FROM queries q WHERE q.id = versions.query_id),
+            slices = (SELECT q.slices FROM queries q WHERE q.id = versions.query_id),
+            notes = (SELECT q.notes FROM queries q WHERE q.id = versions.query_id)
+        """,
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m1_initial,
     _m2_revisions_and_retired_ids,
     _m3_double_annotation,
+    _m4_whole_versions,
 )
 """Applied in order; the schema version is the number applied."""
 

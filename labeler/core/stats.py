@@ -31,8 +31,9 @@ class LabelStats:
     by_annotator: dict[str, int]
     """Queries per annotator (who created them)."""
     work: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Per annotator: queries created, spans added, queries marked reviewed (from the
-    store: `store.work_by_annotator()`; empty when counted from queries alone)."""
+    """Per annotator: queries created, spans added, queries marked reviewed, adjudication
+    decisions, stale spans resolved (from the store: `store.work_by_annotator()`; empty
+    when counted from queries alone)."""
 
 
 def span_count(q: Query | QueryRow) -> int:

@@ -4,9 +4,10 @@ Python's bool is an int, so a bare `isinstance` lets `true` pass as a count or a
 and TOML and JSON write `1` where a threshold of 1.0 is meant. Hence: a bool is accepted only
 where a bool is asked for, never as a number; an int is accepted wherever a float is. The
 rule lives here once; each reader words and raises its refusals through its own `Place`.
-The bounds every input shares live here too (size, nesting, text with no UTF-8 form or a
-NUL, numbers that are not finite or absurd), so no reader meets a value the parser's
-recursion, the encoder or the arithmetic downstream would crash on.
+The bounds every input shares live here too (file and line sizes, which
+labeler.core.reading applies; nesting; text with no UTF-8 form or a NUL; numbers that are
+not finite or absurd), so no reader meets a value the parser's recursion, the encoder or
+the arithmetic downstream would crash on.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class Refusal:
     """The type found (`bool`), for a wrong type."""
     detail: str = ""
     """The whole wording, for a bound (`is nested deeper than 64 levels`)."""
+    offset: int | None = None
+    """The byte offset in the file, for a bound broken at one (text that is not UTF-8)."""
 
     @property
     def about_type(self) -> bool:
@@ -109,6 +112,12 @@ MAX_CONFIG_FILE = 1024 * 1024
 """Largest spanlab.toml or candidates file read (bytes)."""
 MAX_INT = 2**53
 """Largest integer magnitude any input may hold: every count and offset fits."""
+MAX_LINE = 16 * 1024 * 1024
+"""Longest line of a line-based file (bytes), read in pieces: a longer one is never held."""
+MAX_QUERIES_FILE = 64 * 1024 * 1024
+"""Largest plain questions file (bytes): 300,000 questions of 200 characters fit."""
+MAX_CHUNK_FILE = 1024 * 1024 * 1024
+"""Largest chunk file (bytes), streamed: the chunks of a 100 MB corpus with text fit."""
 
 
 def out_of_bounds(where: Place, detail: str) -> Exception:
@@ -116,10 +125,15 @@ def out_of_bounds(where: Place, detail: str) -> Exception:
     return where.refuse(Refusal("out of bounds", detail=detail))
 
 
+def over_limit(size: int, limit: int) -> str:
+    """How a size over its bound is worded, for bytes in hand and for a file's stat alike."""
+    return f"is {size:,} bytes, over the limit of {limit:,} bytes"
+
+
 def sized(data: bytes, limit: int, where: Place) -> bytes:
-    """`data` when it is at most `limit` bytes."""
+    """`data` when it is at most `limit` bytes (files: labeler.core.reading sizes them first)."""
     if len(data) > limit:
-        raise out_of_bounds(where, f"is {len(data):,} bytes, over the limit of {limit:,} bytes")
+        raise out_of_bounds(where, over_limit(len(data), limit))
     return data
 
 

@@ -24,6 +24,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
+from labeler.core.team import Member
 from labeler.tui.base import ThemedApp
 from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
@@ -59,7 +60,8 @@ class SpanlabApp(ThemedApp):
                  run_id: str | None = None, texts: Mapping[str, str] | None = None,
                  theme: str | None = None, settings: Settings | None = None,
                  prefs: Path | None = None, trim_spans: bool = True,
-                 source: CorpusSource | None = None) -> None:  # fmt: skip
+                 source: CorpusSource | None = None,
+                 member: Member | None = None) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -70,6 +72,8 @@ class SpanlabApp(ThemedApp):
         super().__init__(theme=theme, stylesheets=[LABEL_STYLESHEET])
         self.title = window_title(screen)
         self.store, self.corpus, self.annotator = store, corpus, annotator
+        self.member = member or Member(annotator, annotator)
+        """Who is at the keyboard and what `[team]` lets them decide (§15)."""
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
         self._editor = (
             Editor(store, corpus, annotator, trim=trim_spans) if store is not None else None
@@ -112,6 +116,8 @@ class SpanlabApp(ThemedApp):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.store is not None:
             self.set_interval(self.settings.poll_interval, self.poll)
+            if why := self.store.cannot_write():
+                self.notify(why, title=READ_ONLY, severity="warning", timeout=30, markup=False)
         if self._watch is not None:
             self.set_interval(self.settings.corpus_interval, self._poll_corpus)
 
@@ -197,6 +203,11 @@ class SpanlabApp(ThemedApp):
             screen.show_query(message.query)
 
     def on_agreement_requested(self, message: AgreementRequested) -> None:
+        closed = self.store.blind_refusal(message.query) if self.store and message.query else None
+        if closed is not None:
+            self.notify(f"{closed} (`blind = true` in spanlab.toml)", title="Agreement",
+                        severity="warning")  # fmt: skip
+            return
         if self.action_switch("agreement"):
             screen = self.screen_stack[0]
             from labeler.tui.agreement.screen import AgreementScreen
@@ -238,6 +249,10 @@ def corpus_note(names: Sequence[str], waiting: int) -> tuple[str, str, SeverityL
     if waiting:
         return f"{said} changed: {waiting} span(s) wait for review (ctrl+r)", "Corpus", "warning"
     return f"{said} changed: read again; every span is still in place", "Corpus", "information"
+
+
+READ_ONLY = "Read-only store: edits will not be saved"
+"""The notice at start when the store refuses edits (§15)."""
 
 
 def window_title(screen: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.store import Store
+from labeler.core.team import Member
 from labeler.tui.app import SpanlabApp
 from labeler.tui.prefs import prefs_path, saved_theme
 from labeler.tui.themes import load_themes
@@ -17,7 +18,7 @@ from labeler.tui.themes import load_themes
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
             run_id: str | None = None, trim_spans: bool = True,
-            source: CorpusSource | None = None) -> None:  # fmt: skip
+            source: CorpusSource | None = None, member: Member | None = None) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
@@ -32,7 +33,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     prefs = prefs_path()
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
-                     prefs=prefs, trim_spans=trim_spans, source=source)  # fmt: skip
+                     prefs=prefs, trim_spans=trim_spans, source=source,
+                     member=member)  # fmt: skip
     app.run()
 
 

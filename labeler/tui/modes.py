@@ -19,6 +19,7 @@ from textual.screen import Screen
 from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
+from labeler.core.team import Act, Member
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 
@@ -32,6 +33,7 @@ class World(Protocol):
     store: Store | None
     corpus: Corpus
     annotator: str
+    member: Member
     runs_dir: Path | None
     run_id: str | None
     texts: Mapping[str, str] | None
@@ -114,6 +116,9 @@ def no_store(world: World) -> str | None:
 def label_missing(world: World) -> str | None:
     if world.store is None:
         return no_store(world)
+    refused = world.member.refusal(Act.LABEL)  # someone off the team, come from triage
+    if refused is not None:
+        return refused
     waiting = binding.sync(world.store, world.corpus).waiting
     return f"{waiting} span(s) wait for review first (ctrl+r)" if waiting else None
 
@@ -135,7 +140,7 @@ def build_review(world: World) -> Screen[Any]:
     binding.sync(world.store, world.corpus)
     from labeler.tui.review import ReviewScreen
 
-    return ReviewScreen(world.store, world.corpus, annotator=world.annotator)
+    return ReviewScreen(world.store, world.corpus, annotator=world.annotator, member=world.member)
 
 
 def build_triage(world: World) -> Screen[Any]:
@@ -153,14 +158,14 @@ def agreement_missing(world: World) -> str | None:
         return no_store(world)
     from labeler.core.agreement import NO_DOUBLE
 
-    return None if world.store.double_annotated() else NO_DOUBLE
+    return world.store.blind_closed() if world.store.double_annotated() else NO_DOUBLE
 
 
 def build_agreement(world: World) -> Screen[Any]:
     assert world.store is not None
     from labeler.tui.agreement.screen import AgreementScreen
 
-    return AgreementScreen(world.store, world.corpus, world.annotator)
+    return AgreementScreen(world.store, world.corpus, world.annotator, member=world.member)
 
 
 def build_stats(world: World) -> Screen[Any]:

@@ -6,10 +6,13 @@ unreadable file (or entry) is ignored, as if nothing had been saved.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from labeler.core import sharing
 
 
 class Place(NamedTuple):
@@ -39,13 +42,9 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Write `data` aside and rename it over `path`; a failed write leaves the file as it was."""
-    aside = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        aside.write_text(json.dumps(data), encoding="utf-8")
-        aside.replace(path)
-    except OSError:
-        aside.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        sharing.make_folder(path.parent)
+        sharing.write_text(path, json.dumps(data))
 
 
 def saved_theme(path: Path) -> str | None:

@@ -6,6 +6,7 @@ exactly as it was; stdout carries data only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from pathlib import Path
@@ -150,7 +151,9 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
     new = Corpus.read(corpus).hash
     done = run("corpus", "status", "--json")
     assert done.exit_code == 0, done.stderr
-    assert json.loads(done.stdout) == {
+    report = json.loads(done.stdout)
+    assert report.pop("sharing")["group"] is None  # one person's project
+    assert report == {
         "documents": 3,
         "corpus_hash": new,
         "bound_hash": old,
@@ -172,6 +175,7 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
         "  removed  sub/c.txt",
         "spans      1 orphaned, 1 stale, 1 valid",
         "2 span(s) wait for review: run `spanlab review`",
+        "sharing    none: one person's project (`spanlab init --group NAME` shares it)",
     ]
 
 
@@ -194,7 +198,11 @@ def test_labels_import_export_round_trip(workdir: Path) -> None:
     frozen = json.loads((workdir / "frozen.json").read_text(encoding="utf-8"))
     assert frozen["queries"] == data["queries"]
     assert frozen["label_set_hash"] == data["label_set_hash"]
-    assert done.stdout == f"wrote 3 queries to frozen.json  ({data['label_set_hash']})\n"
+    # the file's own sha256 (issue 23: the label set's was printed as if it were the file's)
+    digest = hashlib.sha256((workdir / "frozen.json").read_bytes()).hexdigest()
+    assert done.stdout == (
+        f"wrote 3 queries to frozen.json  (sha256 {digest}; label set {data['label_set_hash']})\n"
+    )
 
 
 def test_labels_stats_text_and_json(workdir: Path) -> None:
@@ -211,12 +219,15 @@ def test_labels_stats_text_and_json(workdir: Path) -> None:
         "by_slice": {"critical": 2, "gift": 1},
         "by_document": {"a.md": 1, "b.md": 1, "sub/c.txt": 1},
         "by_annotator": {"ann": 3},
-        "work": {"ann": {"queries": 3, "spans": 3, "reviewed": 0}},
+        "work": {"ann": {"queries": 3, "spans": 3, "reviewed": 0, "adjudicated": 0, "resolved": 0}},
     }
     text = run("labels", "stats")
     assert text.stdout.startswith("queries 3  spans 3  abstain 1  multi-span 1\n")
     assert "  critical  " in text.stdout
-    assert text.stdout.endswith("work created  spans  reviewed\n  ann        3      3         0\n")
+    assert text.stdout.endswith(
+        "work    created  spans  reviewed  adjudicated  stale resolved\n"
+        "  ann         3      3         0            0               0\n"
+    )
 
 
 def test_label_set_for_another_corpus_exits_2_and_changes_nothing(workdir: Path) -> None:

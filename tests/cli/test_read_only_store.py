@@ -81,4 +81,7 @@ def test_a_write_to_a_read_only_store_is_a_clear_error(read_only: Path) -> None:
     assert done.exit_code == 2, done.output
     assert ".spanlab/labels.db" in done.stderr
     assert "Traceback" not in done.output
+    # The real cause, not a guess: the mount (as root) or the folder's mode and its fix.
+    why = "mounted read-only" if os.geteuid() == 0 else "mode 0555) is not writable by"
+    assert why in done.stderr, done.stderr
     assert json.loads(run("labels", "stats", "--json").stdout)["queries"] == 1

@@ -166,3 +166,62 @@ def test_a_bad_slice_exits_2_naming_the_option_and_writes_nothing(workdir: Path,
     assert "invalid slice" in done.stderr and "--slice" in done.stderr
     assert "Traceback" not in done.stderr
     assert len(Store.open(DB, create=False).queries()) == before
+
+
+def test_agreement_compares_patterns_and_abstention_per_query_and_overall(
+    workdir: Path,
+) -> None:
+    """Each version holds its own pattern and abstain flag (§3); agreement counts both."""
+    initialised(workdir)
+    double_annotate(workdir)
+    for who, pattern, abstain in (("alice", "control", True), ("bob", "cross-reference", False)):
+        store = Store.open(DB, create=False)
+        store.view = who
+        store.update_query("q-0003", annotator=who, boundary=pattern, abstain=abstain)
+        store.close()
+    done = run("labels", "agreement")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 double-annotated queries"
+    assert "abstain 0.667  pattern 0.667" in lines[1]
+    assert (
+        "  q-0003  alice+bob  F1 1.000  pattern control / cross-reference  abstain differs" in lines
+    )
+    data = json.loads(run("labels", "agreement", "--json").stdout)
+    assert data["overall"]["pattern"] == pytest.approx(2 / 3)
+    [gift] = [p for p in data["queries"] if p["query_id"] == "q-0003"]
+    assert (gift["patterns"], gift["pattern_agree"], gift["abstain_agree"]) == (
+        ["control", "cross-reference"], False, False)  # fmt: skip
+
+
+def test_adjudicate_is_refused_to_a_blind_annotator_of_every_waiting_query(
+    workdir: Path,
+) -> None:
+    """With `blind = true` alice may not open the agreement of queries she annotated; the
+    refusal names the setting. A lead who annotated nothing gets past the check."""
+    initialised(workdir)
+    double_annotate(workdir)
+    with (workdir / "spanlab.toml").open("a", encoding="utf-8") as f:
+        f.write("blind = true\n")
+    done = run("adjudicate", "--annotator", "alice")
+    assert done.exit_code == 2
+    assert "holds your blind version" in done.stderr and "blind = true" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_import_replace_says_whose_spans_it_removes_and_logs_each(workdir: Path) -> None:
+    data = initialised(workdir)
+    store = Store.open(DB, create=False)
+    text = (workdir / "corpus" / "a.md").read_text(encoding="utf-8")
+    store.add_span("q-0001", Span.from_text(text, "a.md", 0, 10), text, annotator="alice")
+    store.close()
+    del data  # the file still holds q-0001 with its one span of ann's
+    done = run("labels", "import", "labels.json", "--replace", "--annotator", "lead")
+    assert done.exit_code == 0, done.stderr
+    assert "q-0001: replaced; removes 1 span(s) (1 of alice's), first a.md 0..10" in done.stderr
+    store = Store.open(DB, create=False)
+    rows = store.conn.execute(
+        "SELECT annotator, query_id, payload FROM events WHERE kind = 'query-replaced'"
+    ).fetchall()
+    assert [(r[0], r[1]) for r in rows] == [("lead", "q-0001")]
+    assert json.loads(rows[0][2])["removed"][0]["annotator"] == "alice"

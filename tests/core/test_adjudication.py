@@ -55,11 +55,12 @@ def test_keep_one_version_writes_it_as_the_evidence(path: Path) -> None:
     assert store.waiting() == []
 
 
-def test_merge_takes_every_distinct_span(path: Path) -> None:
+def test_merge_joins_nested_spans_and_says_so(path: Path) -> None:
     store = Store.open(path)
     seen = store.query("q-0001").revision
     merged = store.adjudicate("q-0001", "merge", keep=["alice", "bob"], annotator="rita", seen=seen)
-    assert edges(merged) == [(0, 23), (9, 23), (36, 50)]
+    assert edges(merged) == [(0, 23), (36, 50)]  # alice's 9..23 lies inside bob's 0..23
+    assert store.last_decided("q-0001") == ["refunds.md: 0..23 and 9..23 joined into 0..23"]
 
 
 def test_send_back_keeps_waiting_with_a_note(path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Reviewed only by someone else (§3, issue 15), kept by the store for every writer: the
-creator, a span's drawer and a version's annotator may not mark a query reviewed; an
-import keeps the statuses it brings; an undo may put back a review another made."""
+"""Reviewed only by someone else (§3, §15, issues 15 and 19), kept by the store for every
+writer: who drew a span, holds a version or marked it abstain may not mark a query
+reviewed; who created or imported it may; an import keeps the statuses it brings; an undo
+may put back a review another made."""
 
 from __future__ import annotations
 
@@ -30,15 +31,35 @@ def draw(store: Store, who: str, start: int = 0, end: int = 23) -> None:
     store.add_span("q-0001", Span.from_text(TEXT, DOC, start, end), TEXT, annotator=who)
 
 
-def test_the_creator_is_refused_with_a_clear_message(store: Store) -> None:
+def test_creating_a_query_does_not_make_its_creator_an_author(store: Store) -> None:
+    """ann typed the question in and made no evidence: she may review it (§15)."""
+    reviewed = store.update_query("q-0001", annotator="ann", status=Status.REVIEWED)
+    assert reviewed.status is Status.REVIEWED
+
+
+def test_whoever_marked_it_abstain_is_refused_with_a_clear_message(store: Store) -> None:
+    store.update_query("q-0001", annotator="bob", abstain=True)
     with pytest.raises(SelfReview) as caught:
-        store.update_query("q-0001", annotator="ann", status=Status.REVIEWED)
-    assert caught.value.message == "q-0001: ann created it; someone else must mark it reviewed"
+        store.update_query("q-0001", annotator="bob", status=Status.REVIEWED)
+    assert (
+        caught.value.message == "q-0001: bob marked it abstain; someone else must mark it reviewed"
+    )
     assert caught.value.key == "status"
     assert isinstance(caught.value, StoreError) and isinstance(caught.value, LabelError)
     assert store.query("q-0001").status is Status.DRAFT
-    reviewed = store.update_query("q-0001", annotator="rita", status="reviewed")
+    reviewed = store.update_query("q-0001", annotator="ann", status="reviewed")
     assert reviewed.status is Status.REVIEWED
+
+
+def test_a_query_created_abstain_was_marked_so_by_its_creator(store: Store) -> None:
+    store.add_query("Is there a fax number?", annotator="cat", abstain=True)  # q-0002
+    with pytest.raises(SelfReview, match="q-0002: cat marked it abstain"):
+        store.update_query("q-0002", annotator="cat", status=Status.REVIEWED)
+    store.update_query("q-0002", annotator="ann", abstain=False)
+    store.update_query("q-0002", annotator="ann", abstain=True)  # ann's call now, not cat's
+    assert store.update_query("q-0002", annotator="cat", status="reviewed").status.value == (
+        "reviewed"
+    )
 
 
 def test_whoever_drew_a_span_is_an_author_too(store: Store) -> None:
@@ -103,13 +124,63 @@ def test_adjudication_by_an_author_is_refused_but_send_back_is_not(store: Store)
              ("q-0001", Version("cat", False, (Span.from_text(TEXT, DOC, 0, 12),)))],
             {DOC: TEXT}, db=db,
         )  # fmt: skip
-    for who, how in (("ann", "created it"), ("bob", "labelled a version of it")):
-        seen = store.query("q-0001").revision
-        with pytest.raises(SelfReview, match=how):
-            store.adjudicate("q-0001", "keep", keep=["cat"], annotator=who, seen=seen)
-    assert store.adjudications("q-0001") == [] and store.query("q-0001").evidence == ()
     seen = store.query("q-0001").revision
+    with pytest.raises(SelfReview, match="bob labelled a version of it"):
+        store.adjudicate("q-0001", "keep", keep=["cat"], annotator="bob", seen=seen)
+    assert store.adjudications("q-0001") == [] and store.query("q-0001").evidence == ()
     store.adjudicate("q-0001", "send-back", note="redo", annotator="bob", seen=seen)
     seen = store.query("q-0001").revision
-    kept = store.adjudicate("q-0001", "keep", keep=["cat"], annotator="rita", seen=seen)
+    kept = store.adjudicate("q-0001", "keep", keep=["cat"], annotator="ann", seen=seen)
+    assert kept.status is Status.REVIEWED  # ann created q-0001, bob and cat labelled it
+
+
+# -- the importer of drafts is not the author of the evidence others made (issue 19) ----
+
+
+def imported_drafts(store: Store, importer: str) -> None:
+    """The lead imports two questions as drafts; alice and bob label them blind."""
+    drafts = [Query("q-0010", "Refunds?"), Query("q-0011", "Cards?")]
+    assert labelset.import_queries(store, drafts, CORPUS, annotator=importer) == 2
+    assert store.query("q-0010").annotator == importer  # the store still says who brought it
+    for who, start, end in (("alice", 0, 23), ("bob", 0, 12)):
+        store.view = who
+        store.add_span("q-0010", Span.from_text(TEXT, DOC, start, end), TEXT, annotator=who)
+    store.view = ""
+
+
+def test_the_lead_who_imported_drafts_may_adjudicate_them(store: Store) -> None:
+    imported_drafts(store, "lead")
+    seen = store.query("q-0010").revision
+    kept = store.adjudicate("q-0010", "keep", keep=["alice"], annotator="lead", seen=seen)
     assert kept.status is Status.REVIEWED
+    assert [(s.start, s.end, s.annotator) for s in kept.evidence] == [(0, 23, "alice")]
+    assert store.adjudications("q-0010")[0][:2] == ("keep", ["alice"])
+
+
+def test_the_labellers_of_imported_drafts_still_may_not(store: Store) -> None:
+    imported_drafts(store, "lead")
+    seen = store.query("q-0010").revision
+    for who in ("alice", "bob"):
+        with pytest.raises(SelfReview, match=f"q-0010: {who} labelled a version of it"):
+            store.adjudicate("q-0010", "merge", keep=["alice", "bob"], annotator=who, seen=seen)
+    assert store.adjudications("q-0010") == []
+
+
+def test_the_importer_may_review_an_imported_draft_someone_else_labelled(store: Store) -> None:
+    imported_drafts(store, "lead")
+    store.add_span("q-0011", Span.from_text(TEXT, DOC, 24, 59), TEXT, annotator="alice")
+    store.update_query("q-0011", annotator="alice", status=Status.LABELLED)
+    done = store.update_query("q-0011", annotator="lead", status=Status.REVIEWED)
+    assert done.status is Status.REVIEWED
+    with pytest.raises(SelfReview, match="alice drew its evidence"):
+        store.update_query("q-0011", annotator="alice", status=Status.REVIEWED, undoing=False)
+
+
+def test_evidence_an_import_brings_unattributed_is_the_importers(store: Store) -> None:
+    """A file whose spans name no annotator: the importer vouches for them, so the import
+    stamps them with the importer's name, and the importer cannot review them."""
+    span = Span.from_text(TEXT, DOC, 24, 59)
+    labelset.import_queries(store, [Query("q-0012", "Cards?", evidence=(span,))], CORPUS,
+                            annotator="lead")  # fmt: skip
+    with pytest.raises(SelfReview, match="q-0012: lead drew its evidence"):
+        store.update_query("q-0012", annotator="lead", status=Status.REVIEWED)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from labeler.core import binding, review
 from labeler.core.corpus import Corpus
 from labeler.core.stats import label_stats
 from labeler.core.store import Store
@@ -41,8 +42,52 @@ def test_work_credits_whoever_created_added_or_reviewed() -> None:
     store.update_query(q.id, annotator="carol", notes="checked twice")
     stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
     assert stats.by_annotator == {"alice": 2}
+    zero = {"adjudicated": 0, "resolved": 0}
     assert stats.work == {
-        "alice": {"queries": 2, "spans": 0, "reviewed": 0},
-        "bob": {"queries": 0, "spans": 2, "reviewed": 0},
-        "carol": {"queries": 0, "spans": 0, "reviewed": 1},
+        "alice": {"queries": 2, "spans": 0, "reviewed": 0, **zero},
+        "bob": {"queries": 0, "spans": 2, "reviewed": 0, **zero},
+        "carol": {"queries": 0, "spans": 0, "reviewed": 1, **zero},
     }
+
+
+OLD = "Refunds are paid within 14 days. Cards are credited in two days."
+
+
+def test_work_credits_adjudication_and_stale_spans_resolved() -> None:
+    """issue 19: stats credited no adjudication or review work. rita decides two queries
+    (a keep, a send-back); lee resolves two stale spans, and one undone by sam does not
+    count; the undo itself is not a resolution."""
+    corpus = Corpus.from_texts({"a.md": OLD})
+    store = Store.memory()
+    store.bind(corpus.doc_hashes)
+    for qid in ("q-0001", "q-0002"):
+        store.add_query("refund?", annotator="lead", query_id=qid)
+        for who, end in (("alice", 32), ("bob", 20)):
+            store.view = who
+            store.add_span(qid, Span.from_text(OLD, "a.md", 0, end), OLD, annotator=who)
+    store.view = ""
+    store.adjudicate("q-0001", "keep", keep=["alice"], annotator="rita",
+                     seen=store.query("q-0001").revision)  # fmt: skip
+    store.adjudicate("q-0002", "send-back", note="again", annotator="rita",
+                     seen=store.query("q-0002").revision)  # fmt: skip
+    store.add_query("cards?", annotator="lead", query_id="q-0003")
+    for start, end in ((33, 38), (39, 42), (43, 51)):
+        store.add_span("q-0003", Span.from_text(OLD, "a.md", start, end), OLD, annotator="ann")
+    new = Corpus.from_texts({"a.md": "Notice. " + OLD})
+    binding.sync(store, new)
+    ids = [s.id for q, s in store.spans() if q == "q-0003"]
+    assert None not in ids and len(ids) == 3
+    review.accept(store, new, ids[0] or 0, 41, 46, annotator="lee")
+    review.orphan(store, new, ids[1] or 0, annotator="lee")
+    undone = review.accept(store, new, ids[2] or 0, 51, 59, annotator="lee")
+    review.undo(store, new, undone.decision.id, annotator="sam")
+    work = store.work_by_annotator()
+    assert {who: (w["adjudicated"], w["resolved"]) for who, w in work.items()} == {
+        "rita": (2, 0),
+        "lee": (0, 2),
+        "lead": (0, 0),
+        "alice": (0, 0),
+        "ann": (0, 0),
+    }  # sam's undo is no work credited; bob's blind spans are not in this view
+    stats = label_stats(store.query_rows(), store.doc_span_counts(), work)
+    assert stats.work["rita"]["adjudicated"] == 2 and stats.work["lee"]["resolved"] == 2

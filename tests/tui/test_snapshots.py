@@ -20,8 +20,9 @@ SnapCompare = Callable[..., bool]
 
 def test_stats_screen(snap_compare: SnapCompare, app: SpanlabApp) -> None:
     """Stats: "3 queries · 1 spans · 1 abstain · 0 with several spans"; tables by status
-    (draft 2, labelled 1), annotator (ann 2, bob 1), pattern (other 2, control 1) and
-    slice (refunds 1, shipping 1), each with shares and bars."""
+    (draft 2, labelled 1), work done (annotator, made, spans, rev., adj., stale: ann 2 made,
+    bob 1 made and 1 span), pattern (other 2, control 1) and slice (refunds 1, shipping 1),
+    each with shares and bars."""
     assert snap_compare(app, press=["ctrl+t"], terminal_size=(80, 24))
 
 

@@ -9,6 +9,7 @@ uses a single offset. A new library is one module and one row in registry.py.
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 from evaluator.chunking.adapters.base import Adapter, LibraryChunk, Options
@@ -16,6 +17,7 @@ from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS, Entry
 from evaluator.chunking.adapters.verify import (
     AmbiguousPlacement,
     ambiguities,
+    misplaced_blanks,
     verify,
     warn_ambiguous,
 )
@@ -27,11 +29,16 @@ __all__ = [
     "Adapter",
     "AmbiguousPlacement",
     "LibraryChunk",
+    "SkippedWhitespace",
     "adapter_for",
     "check_options",
     "library_chunks",
     "library_pieces",
 ]
+
+
+class SkippedWhitespace(UserWarning):
+    """A library returned whitespace-only chunks, which spanlab leaves out."""
 
 
 def adapter_for(splitter: str) -> tuple[Entry, Adapter]:
@@ -47,6 +54,10 @@ def check_options(splitter: str, options: Options) -> None:
     entry, adapter = adapter_for(splitter)
     entry.version()
     adapter.check(options)
+    size = options.get(entry.size_option) if entry.size_option else None
+    if isinstance(size, int | float) and size < 1:  # the type was checked just above
+        message = f"option {entry.size_option!r} must be at least 1, got {size!r}"
+        raise ConfigError(message, key=f"options.{entry.size_option}")
 
 
 def library_chunks(splitter: str, options: Options, text: str) -> list[LibraryChunk]:
@@ -67,7 +78,14 @@ def library_pieces(splitter: str, options: Options, doc: str, text: str) -> list
     """Verified pieces of one document; ambiguous searched placements are warned about."""
     if not text:
         return []
-    chunks = library_chunks(splitter, options, text)
+    chunks, dropped = misplaced_blanks(text, library_chunks(splitter, options, text))
+    if dropped:
+        warnings.warn(
+            f"document {doc!r}: skipped {dropped} whitespace-only chunk(s) {splitter} placed "
+            "out of order (they hold no evidence; strip_whitespace = true leaves none)",
+            SkippedWhitespace,
+            stacklevel=2,
+        )
     pieces = verify(doc, text, chunks)
     entry, adapter = adapter_for(splitter)
     if adapter.searched:

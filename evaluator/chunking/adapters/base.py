@@ -47,6 +47,8 @@ class Adapter:
     """True when the library finds offsets by searching its own output text."""
     refuse: Callable[[Options], str | None] = field(default=lambda options: None)
     """Why these options cannot give exact offsets (and the nearest spanlab splitter)."""
+    minimum: Mapping[str, float] = field(default_factory=dict)
+    """Option name -> the least value the library survives (semchunk recurses forever on 0)."""
 
     def check(self, options: Options) -> None:
         """Raise ConfigError on key `options.NAME` for an unknown, missing or mistyped option."""
@@ -65,6 +67,10 @@ class Adapter:
         for name in self.required:
             if name not in options:
                 raise ConfigError(f"missing option {name!r}", key=f"options.{name}")
+        for name, least in self.minimum.items():
+            if name in options and options[name] < least:
+                message = f"option {name!r} must be at least {least:g}, got {options[name]!r}"
+                raise ConfigError(message, key=f"options.{name}")
         reason = self.refuse(options)
         if reason:
             raise ConfigError(f"refused: {reason}", key="options")

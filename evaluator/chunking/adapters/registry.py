@@ -25,6 +25,8 @@ class Entry:
     """The library's class (or function) name."""
     size_option: str
     """The library's own option that holds the chunk size."""
+    overlap_option: str = ""
+    """The library's own option that holds the overlap, recorded as the candidate's."""
 
     def version(self) -> str:
         """The installed version; a missing extra is a ConfigError naming the install."""
@@ -64,7 +66,13 @@ def _entries() -> dict[str, Entry]:
         ("llama-index:MarkdownNodeParser", "llama-index-core", "llama_index",
          "MarkdownNodeParser", ""),
     ]  # fmt: skip
-    return {name: Entry(lib, module, kind, size) for name, lib, module, kind, size in rows}
+    return {name: Entry(lib, module, kind, size, _OVERLAP.get(module, ""))
+            for name, lib, module, kind, size in rows}  # fmt: skip
+
+
+_OVERLAP = {"semchunk": "overlap", "semantic_text": "overlap", "chonkie": "chunk_overlap",
+            "langchain": "chunk_overlap", "llama_index": "chunk_overlap"}  # fmt: skip
+"""Adapter module -> the library's overlap option."""
 
 
 LIBRARY_SPLITTERS: dict[str, Entry] = _entries()

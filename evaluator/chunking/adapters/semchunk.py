@@ -43,6 +43,7 @@ ADAPTERS = {
             "max_token_chars": int,
         },
         required=("chunk_size", "tokenizer_or_token_counter"),
+        minimum={"overlap": 0, "max_token_chars": 1},  # chunk_size: every library's size
     ),
 }
 """Kind -> adapter; semchunk has one entry point."""

@@ -42,10 +42,12 @@ def _quote(text: str) -> str:
 
 def _bad(doc: str, label: str, chunk: LibraryChunk, text: str, problem: str) -> ConfigError:
     found = text[max(chunk.start, 0) : max(chunk.end, 0)]
-    message = (
-        f"document {doc!r}, {label} at ({chunk.start}, {chunk.end}): {problem}; "
-        f"expected text {_quote(chunk.text)}, text at the offsets {_quote(found)}"
+    texts = (
+        f"its text {_quote(chunk.text)} is at the offsets"
+        if found == chunk.text
+        else f"expected text {_quote(chunk.text)}, text at the offsets {_quote(found)}"
     )
+    message = f"document {doc!r}, {label} at ({chunk.start}, {chunk.end}): {problem}; {texts}"
     return ConfigError(message, key="splitter", offset=chunk.start)
 
 
@@ -61,6 +63,19 @@ def _problem(chunk: LibraryChunk, before: LibraryChunk | None, text: str) -> str
     if before is not None and chunk.end <= before.end:
         return f"lies inside the chunk before it ({before.start}, {before.end})"
     return None
+
+
+def misplaced_blanks(text: str, chunks: Sequence[LibraryChunk]) -> tuple[list[LibraryChunk], int]:
+    """The chunks without whitespace-only ones that fail the check (a searching library
+    with strip_whitespace = false places "\\n\\n" at its first occurrence), and how many
+    were dropped: they hold no evidence, and whitespace-only gaps are allowed."""
+    kept: list[LibraryChunk] = []
+    for chunk in chunks:
+        before = kept[-1] if kept else None
+        if not chunk.text.strip() and _problem(chunk, before, text) is not None:
+            continue
+        kept.append(chunk)
+    return kept, len(chunks) - len(kept)
 
 
 def _uncovered(chunks: Sequence[LibraryChunk], text: str) -> int | None:

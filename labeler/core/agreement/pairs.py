@@ -2,7 +2,8 @@
 
 Overlap F1 = characters both marked / the mean of the characters each marked, per
 document and summed (a span in another document shares nothing); exact-span agreement
-asks for the same documents and offsets; abstention agreement for the same abstain flag.
+asks for the same documents and offsets; abstention agreement for the same abstain flag,
+pattern agreement for the same boundary pattern (a version holds its own, §3).
 Two abstentions agree fully; one abstention against evidence agrees on nothing.
 """
 
@@ -44,6 +45,18 @@ class PairAgreement:
     """Characters the second marked."""
     both_chars: int
     """Characters both marked."""
+    patterns: tuple[str, str] = ("other", "other")
+    """The boundary pattern each chose, in the order of `pair`."""
+
+    @property
+    def pattern_agree(self) -> bool:
+        """Both chose the same boundary pattern."""
+        return self.patterns[0] == self.patterns[1]
+
+    @property
+    def agrees(self) -> bool:
+        """Full agreement: spans, abstention and pattern."""
+        return self.exact and self.abstain_agree and self.pattern_agree
 
 
 def compare(query_id: str, a: Version, b: Version) -> PairAgreement:
@@ -57,8 +70,13 @@ def compare(query_id: str, a: Version, b: Version) -> PairAgreement:
     empty = not a_chars and not b_chars
     f1 = 1.0 if empty else 2.0 * both / (a_chars + b_chars)
     exact = _places(a.spans) == _places(b.spans)
+    patterns = (_pattern(a), _pattern(b))
     return PairAgreement(query_id, (a.annotator, b.annotator), f1, exact,
-                         a.abstain == b.abstain, a_chars, b_chars, both)  # fmt: skip
+                         a.abstain == b.abstain, a_chars, b_chars, both, patterns)  # fmt: skip
+
+
+def _pattern(v: Version) -> str:
+    return str(getattr(v.boundary, "value", v.boundary or "other"))
 
 
 def _places(spans: Iterable[Span]) -> set[tuple[str, int, int]]:

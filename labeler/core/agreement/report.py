@@ -37,6 +37,8 @@ class Summary:
     """Share of pairs with exactly the same spans."""
     abstention: float
     """Share of pairs agreeing on abstention."""
+    pattern: float = 1.0
+    """Share of pairs agreeing on the boundary pattern."""
     alpha: float | None = None
     """Unitizing alpha over the same pairs (None when nobody marked anything)."""
 
@@ -69,6 +71,7 @@ def _summary(found: Sequence[PairAgreement], parts: Iterable[Disagreement]) -> S
         f1=sum(p.f1 for p in found) / n,
         exact=sum(p.exact for p in found) / n,
         abstention=sum(p.abstain_agree for p in found) / n,
+        pattern=sum(p.pattern_agree for p in found) / n,
         alpha=pooled(parts).alpha,
     )
 
@@ -126,5 +129,5 @@ def agreement(
         by_slice=table("slice"),
         by_pattern=table("pattern"),
         by_document=table("doc"),
-        queries=sorted(found, key=lambda p: (p.f1, p.exact, p.query_id)),
+        queries=sorted(found, key=lambda p: (p.agrees, p.f1, p.exact, p.query_id)),
     )

@@ -37,10 +37,26 @@ class Imported:
     """One line on what was read (queries files: lines read, new and duplicate questions)."""
 
 
+@dataclass(frozen=True)
+class Wrote:
+    """What a writer put in its file, when it leaves some queries out (§14)."""
+
+    queries: int
+    """Queries the file holds."""
+    records: int
+    """Records (tasks, lines) it holds."""
+    left_out: tuple[tuple[str, int], ...] = ()
+    """(what, how many queries) for each kind of query the tool cannot hold: "N {what}"."""
+    warnings: tuple[str, ...] = ()
+    """What the target tool will do differently (drop overlapping spans, say)."""
+
+
 class Format(Protocol):
     def read(self, path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported: ...
 
-    def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> None: ...
+    def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote | None:
+        """Write `queries`; None when the file holds every one of them."""
+        ...
 
 
 _MODULES = {
@@ -62,14 +78,23 @@ SKIPPABLE = ("prodigy", "doccano", "argilla", "label-studio-min", "label-studio-
 """Formats of independent records, whose reader can skip (and count) a bad one."""
 
 
-def read_skipping(name: str, path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    """Read with `--skip-bad`: records that cannot be read are skipped and counted."""
+def read_skipping(
+    name: str,
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None = None,
+) -> Imported:
+    """Read with `--skip-bad`: records that cannot be read are skipped and counted
+    (`labels`: the Label Studio span labels that count, as `--label` chose)."""
     if name not in SKIPPABLE:
         raise LabelError(
             f"--skip-bad applies to {', '.join(SKIPPABLE)} files, not {name}", key="--skip-bad"
         )
+    chosen = {"labels": labels} if labels else {}
     imported: Imported = importlib.import_module(_MODULES[name]).read(
-        path, corpus, existing=existing, skip_bad=True
+        path, corpus, existing=existing, skip_bad=True, **chosen
     )
     return imported
 
@@ -89,4 +114,6 @@ def guess(path: Path) -> str:
     are never dropped by a reader that does not know them."""
     from labeler.core.formats._guess import guess_format
 
+    if not path.exists():
+        raise LabelError("no such file", file=str(path))
     return guess_format(path)

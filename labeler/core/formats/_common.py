@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import bisect
 import csv
-import errno
 import io
+import itertools
 import json
 import re
 import unicodedata
@@ -17,16 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from labeler.core import sharing
+from labeler.core.access import refused_write
 from labeler.core.canonical import OffsetMap, canonicalize
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.graphemes import check_edges
-from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree, sized
+from labeler.core.reading import bounded_lines, open_regular, read_bounded
+from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree
 from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
-_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-"""The errors of a disk (or a size limit) that takes no more."""
 _FRESH_ID = re.compile(r"^q-(\d+)$")
 QUESTION = {"text": "question"}
 """A Query's `text` is the `question` of most files (for `Where.query`)."""
@@ -59,7 +60,7 @@ class Where:
 
     def refuse(self, refusal: Refusal) -> LabelError:
         """How `labeler.core.typed` refuses a value here: its plain wording, located."""
-        return self.error(refusal.message)
+        return self.error(refusal.message, offset=refusal.offset)
 
     def query(self, names: Mapping[str, str] | None = None, **fields: Any) -> Query:
         """A Query built from this record's fields; its refusal (a control character in
@@ -216,10 +217,10 @@ def file_view(corpus: Corpus, doc: str) -> RawView:
 # -- files --------------------------------------------------------------------------------
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, limit: int = MAX_LABEL_FILE) -> str:
     """A UTF-8 input file (BOM dropped), exactly as written: no newline translation."""
     try:
-        raw = sized(path.read_bytes(), MAX_LABEL_FILE, Where(str(path)))
+        raw = read_bounded(path, limit, Where(str(path)))
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
     bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
@@ -231,6 +232,15 @@ def read_text(path: Path) -> str:
         ) from None
 
 
+def read_lines(path: Path, limit: int = MAX_LABEL_FILE) -> Iterator[tuple[int, str]]:
+    """(line, text without `\\n`) of a UTF-8 line file, streamed in bounded pieces."""
+    try:
+        with open_regular(path, limit, Where(str(path))) as handle:
+            yield from bounded_lines(handle, limit, lambda n: Where(str(path), line=n))
+    except OSError as exc:
+        raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
+
+
 def load_json(path: Path) -> Any:
     try:
         return json_tree(read_text(path), Where(str(path)))
@@ -238,9 +248,11 @@ def load_json(path: Path) -> Any:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
 
-def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+def csv_rows(
+    path: Path, required: Sequence[str], limit: int = MAX_LABEL_FILE
+) -> Iterator[tuple[int, dict[str, str]]]:
     """(first line of the record, row) for each CSV record; the header must hold `required`."""
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""), strict=True)
+    reader = csv.DictReader(io.StringIO(read_text(path, limit), newline=""), strict=True)
     first = 1
     try:
         header = reader.fieldnames or []
@@ -267,15 +279,30 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[int, dict[st
 
 def write_atomic(out: Path, text: str) -> None:
     """Write through a temporary file so a failed write leaves no half file behind."""
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8", newline="")
-        tmp.replace(out)
+        sharing.write_text(out, text)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        full = " (the disk is full, or the file over its size limit)" if exc.errno in _FULL else ""
-        raise LabelError(f"cannot write: {exc.strerror}{full}", file=str(out)) from None
+        message, hint = refused_write(out, exc)
+        raise LabelError(message, file=str(out), hint=hint) from None
 
 
 def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def left_out(queries: Sequence[Query]) -> tuple[tuple[str, int], ...]:
+    """(what, how many) of the queries a tool that holds only spans in a text cannot hold."""
+    abstain = sum(1 for q in queries if q.abstain and not q.evidence)
+    empty = sum(1 for q in queries if not q.abstain and not q.evidence)
+    kinds = (("abstention quer(y/ies) left out: no document text to hold them", abstain),
+             ("quer(y/ies) without evidence left out: no document text", empty))  # fmt: skip
+    return tuple((why, n) for why, n in kinds if n)
+
+
+def overlapping(queries: Sequence[Query]) -> int:
+    """Spans that overlap another span of their query in the same document."""
+    n = 0
+    for q in queries:
+        spans = sorted((s.doc, s.start, s.end) for s in q.evidence)
+        n += sum(1 for a, b in itertools.pairwise(spans) if a[0] == b[0] and b[1] < a[2])
+    return n

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.errors import LabelError
+from labeler.core.formats._common import Where
 from labeler.core.formats._jsonl import first_record
-from labeler.core.typed import MAX_LABEL_FILE
+from labeler.core.reading import open_regular, read_bounded
+from labeler.core.typed import MAX_LABEL_FILE, MAX_LINE
 
 SHAPES = (
     "spanlab: an object with 'format'",
@@ -56,11 +58,9 @@ def _row(item: Any) -> str | None:
 
 def _json(path: Path) -> str:
     try:
-        if path.stat().st_size > MAX_LABEL_FILE:
-            return "spanlab"  # whose reader refuses it, saying why
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, RecursionError):  # ValueError: JSON and Unicode errors too
-        return "spanlab"  # the spanlab reader words a broken file best
+        data = json.loads(read_bounded(path, MAX_LABEL_FILE, Where(str(path))).decode("utf-8-sig"))
+    except (OSError, ValueError, RecursionError, LabelError):  # ValueError: JSON, Unicode too
+        return "spanlab"  # whose reader words a broken (or irregular, or huge) file best
     if isinstance(data, list):
         found = "label-studio" if not data else _row(data[0])
         if found is None:
@@ -91,10 +91,10 @@ def _jsonl(path: Path) -> str:
 
 def _csv(path: Path) -> str:
     try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            header = handle.readline()
-    except (OSError, UnicodeDecodeError):
-        return "queries"
+        with open_regular(path, MAX_LABEL_FILE, Where(str(path))) as handle:
+            header = handle.readline(MAX_LINE).decode("utf-8-sig", "replace")
+    except (OSError, LabelError):
+        return "queries"  # whose reader refuses the file, saying why
     if "references" in header:
         return "chroma-csv"
     if "annotation_id" in header:

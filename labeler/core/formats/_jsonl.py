@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from labeler.core.formats._common import Where, read_text
+from labeler.core.errors import SpanlabError
+from labeler.core.formats._common import Where, read_lines
 from labeler.core.typed import json_tree
 
 
 def records(path: Path) -> Iterator[tuple[Where, dict[str, Any]]]:
     """(where, object) for each non-blank line; a line that is not an object is refused."""
-    for number, line in enumerate(read_text(path).splitlines(), 1):
+    for number, line in read_lines(path):
         if not line.strip():
             continue
         where = Where(str(path), line=number)
@@ -28,13 +29,13 @@ def records(path: Path) -> Iterator[tuple[Where, dict[str, Any]]]:
 
 def first_record(path: Path) -> dict[str, Any] | None:
     """The first line's object, for guessing a format; None when there is none."""
-    try:
-        for line in read_text(path).splitlines():
-            if line.strip():
-                obj = json.loads(line)
-                return obj if isinstance(obj, dict) else None
-    except (json.JSONDecodeError, Exception):
-        return None
+    for number, line in read_lines(path):  # a file that cannot be read says so here
+        if line.strip():
+            try:
+                obj = json_tree(line, Where(str(path), line=number))
+            except (ValueError, SpanlabError):  # the reader itself words a bad line
+                return None
+            return obj if isinstance(obj, dict) else None
     return None
 
 

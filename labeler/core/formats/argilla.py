@@ -18,8 +18,8 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, json_text, load_json, write_atomic
+from labeler.core.formats import Imported, Wrote
+from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
 from labeler.core.formats.tasks import (
     Reading,
@@ -45,7 +45,11 @@ def _is_spans(value: Any) -> bool:
     )
 
 
-def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, str, str, Where]]:
+User = tuple[str, str]
+"""A response's user id and the key, relative to the record, that holds it."""
+
+
+def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, User, str, Where]]:
     """(question, value, user, status, where) of every response, nested or flattened."""
     if isinstance(record.get("responses"), dict):
         for name, responses in record["responses"].items():
@@ -55,7 +59,7 @@ def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, s
                 yield (
                     name,
                     r.get("value"),
-                    str(r.get("user_id", "")),
+                    (str(r.get("user_id", "")), f"responses.{name}[{i}].user_id"),
                     str(r.get("status") or "submitted"),
                     at,
                 )
@@ -67,7 +71,8 @@ def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, s
             name = key.removesuffix(".responses")
             for i, value in enumerate(values):
                 at = where.at(f"{key}[{i}]")
-                yield name, value, str(users[i]), str(status[i] or "submitted"), at
+                user = (str(users[i]), f"{key}.users[{i}]")
+                yield name, value, user, str(status[i] or "submitted"), at
 
 
 def _claims_spans(question: str, value: Any) -> bool:
@@ -101,11 +106,13 @@ def _text(fields: dict[str, Any]) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
-def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
+def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[TaskIn]:
+    """One task per user who submitted spans (so two users give a query two versions);
+    one task without spans when nobody did."""
     fields, meta = _flat(record)
-    spans: list[SpanIn] = []
-    users: list[str] = []
-    for name, value, user, status, at in _answers(record, where):
+    by_user: dict[str, list[SpanIn]] = {}
+    keys: dict[str, str] = {}
+    for name, value, (user, user_key), status, at in _answers(record, where):
         if not _is_spans(value):
             if _claims_spans(name, value):
                 raise at.at("value").error(
@@ -116,21 +123,27 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> TaskIn:
         if status != "submitted":
             skipped[f"{status} responses"] += 1
             continue
-        users.append(user)
+        spans = by_user.setdefault(user, [])
+        keys.setdefault(user, user_key)
         for j, v in enumerate(value):
             sat = at.at(f"value[{j}]")
             spans.append(SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat))
     skipped["suggestions"] += _suggestions(record)
     question = fields.get("question") or fields.get("query") or meta.get("question")
-    doc, qid = meta.get("doc"), meta.get("query_id")
-    return TaskIn(
-        where, question if isinstance(question, str) else None, tuple(spans),
-        text=_text(fields), doc=doc if isinstance(doc, str) else None,
-        query_id=qid if isinstance(qid, str) else None, annotator=users[0] if users else "",
-    )  # fmt: skip
+    doc, qid, rid = meta.get("doc"), meta.get("query_id"), record.get("id")
+    return [
+        TaskIn(
+            where, question if isinstance(question, str) else None, tuple(spans),
+            text=_text(fields), doc=doc if isinstance(doc, str) else None,
+            query_id=qid if isinstance(qid, str) else None, annotator=user,
+            annotator_key=keys.get(user, "user_id"),
+            task_id=f"record:{rid}" if rid is not None else f"record:{where.key}",
+        )
+        for user, spans in (by_user.items() or [("", [])])
+    ]  # fmt: skip
 
 
-def _record(raw: Any, where: Where, skipped: Counter[str]) -> TaskIn:
+def _record(raw: Any, where: Where, skipped: Counter[str]) -> list[TaskIn]:
     return task(typed(raw, dict, where), where, skipped)
 
 
@@ -143,13 +156,12 @@ def read(
             "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
         )
     skipped: Counter[str] = Counter()
+    some_records(len(data), str(path))
     skip = Skipping(skip_bad)
-    found = []
+    tasks: list[TaskIn] = []
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
-        found.append(skip.read(partial(_record, r, where, skipped)))
-    some_records(len(found), str(path))
-    tasks = skip.kept(found)
+        tasks += skip.read(partial(_record, r, where, skipped)) or []
     reading = Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:
@@ -157,7 +169,7 @@ def read(
     return skip.told(build(tasks, reading, existing, LOOKED))
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     """One nested record per query and document; span offsets in UTF-16 code units."""
     records: list[dict[str, Any]] = []
     for q in queries:
@@ -176,3 +188,4 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
                 "suggestions": {}, "vectors": {},
             })  # fmt: skip
     write_atomic(out, json_text(records))
+    return Wrote(sum(1 for q in queries if q.evidence), len(records), left_out(queries))

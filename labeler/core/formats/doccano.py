@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.corpus import Corpus
-from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, write_atomic
+from labeler.core.formats import Imported, Wrote
+from labeler.core.formats._common import Where, left_out, overlapping, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
 from labeler.core.formats.tasks import (
@@ -78,8 +78,12 @@ def read(
     return skip.told(build(skip.kept(found), Reading(corpus, ORDER, "doccano"), existing, LOOKED))
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
-    """One line per query and document, offsets in UTF-16 code units as doccano reads."""
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
+    """One line per query and document, offsets in UTF-16 code units as doccano reads.
+    doccano refuses an empty text (doccano 1.8.4, backend/data_import/pipeline/data.py
+    TextData), so queries without evidence are left out and counted; it keeps an
+    overlapping span only in a project that allows overlapping (labels/managers.py
+    SpanManager.can_annotate), which is said."""
     rows: list[dict[str, Any]] = []
     for q in queries:
         for doc in dict.fromkeys(s.doc for s in q.evidence):
@@ -91,3 +95,8 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
             rows.append({"text": text, "label": labels, "question": q.text, "doc": doc,
                          "query_id": q.id})  # fmt: skip
     write_atomic(out, dumps_lines(rows))
+    n = overlapping(queries)
+    keeps = "doccano keeps them only in a project with 'Allow overlapping spans' on"
+    notes = (f"{n} span(s) overlap another span of their query: {keeps}",) if n else ()
+    held = sum(1 for q in queries if q.evidence)
+    return Wrote(held, len(rows), left_out(queries), notes)

@@ -20,7 +20,7 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.formats import Imported
+from labeler.core.formats import Imported, Wrote
 from labeler.core.formats._common import (
     FreshIds,
     RawView,
@@ -43,7 +43,17 @@ SLICE = "label-studio"
 DOC_KEYS = ("doc", "document", "doc_id")
 QUESTION_KEYS = ("question", "query")
 META_KEYS = frozenset(
-    {"query_id", "abstain", "boundary", "slices", "status", "notes", *DOC_KEYS, *QUESTION_KEYS}
+    {
+        "query_id",
+        "abstain",
+        "boundary",
+        "slices",
+        "status",
+        "notes",
+        "annotators",
+        *DOC_KEYS,
+        *QUESTION_KEYS,
+    }
 )
 """`data` keys that never hold the task text."""
 
@@ -58,10 +68,11 @@ class _Group:
     """The question."""
     data: dict[str, Any]
     """The first task's `data`, for the labels it carries."""
-    spans: list[Span] = field(default_factory=list)
-    """Evidence from every task of the query (when one annotator labelled it)."""
-    versions: dict[str, list[Span]] = field(default_factory=dict)
-    """Each annotator's evidence, when a task carries several annotations (§3)."""
+    by_who: dict[str, list[Span]] = field(default_factory=dict)
+    """{annotator: their spans, in every task (document) of the query}."""
+    double: bool = False
+    """Some task of the query carries annotations by two or more annotators: then every
+    annotator's spans are that annotator's version (§3); else they are the evidence."""
 
 
 def read(
@@ -89,7 +100,7 @@ def read(
     for ti, task in enumerate(tasks):
         where = Where(str(path), key=f"[{ti}]")
         data = need(task, "data", dict, where)
-        annotations = _annotations(task, where)
+        annotations = _annotations(task, data.get("annotators"), where)
         results = [r for _, rs in annotations for r in rs]
         text = _question(data, results, where)
         ctx = _Context(corpus, by_text, where, warnings)
@@ -101,12 +112,10 @@ def read(
                 f"query_id {qid!r} has another question at {group.where.key}"
             )
         _same_labels(group, data, where)
+        group.double |= len({who for who, _ in annotations}) > 1
         for who, rs in annotations:
             spans = [_span(data, r, ctx, rw) for r, rw in rs if _counts(r, rw, labels, seen)]
-            if len(annotations) > 1:
-                group.versions.setdefault(who, []).extend(spans)
-            else:
-                group.spans.extend(spans)
+            group.by_who.setdefault(who, []).extend(spans)
     built = _build(list(groups.values()), existing, warnings)
     return replace(built, labels_seen=frozenset(seen))
 
@@ -142,9 +151,13 @@ def _same_labels(group: _Group, data: dict[str, Any], where: Where) -> None:
 _ABSENT = object()
 
 
-def annotator_of(annotation: dict[str, Any], index: int) -> str:
-    """Who made an annotation: `completed_by` as an email, a name or a user id."""
+def annotator_of(annotation: dict[str, Any], index: int, named: Sequence[Any] = ()) -> str:
+    """Who made an annotation: the name spanlab's export listed for it in
+    `data.annotators` (Label Studio makes the importing user every annotation's author),
+    else `completed_by` as an email, a name or a user id."""
     by = annotation.get("completed_by")
+    if index < len(named) and isinstance(named[index], str) and named[index].strip():
+        by = named[index]
     if isinstance(by, dict):
         by = by.get("email") or by.get("username") or by.get("id")
     if isinstance(by, str) and by.strip():
@@ -155,7 +168,7 @@ def annotator_of(annotation: dict[str, Any], index: int) -> str:
 
 
 def _annotations(
-    task: dict[str, Any], where: Where
+    task: dict[str, Any], named: Any, where: Where
 ) -> list[tuple[str, list[tuple[dict[str, Any], Where]]]]:
     """(annotator, results) of every annotation not cancelled (older: `completions`)."""
     name = "annotations" if "annotations" in task else "completions"
@@ -168,11 +181,18 @@ def _annotations(
         results = need(a, "result", list, at)
         rs = [(typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
               for j, r in enumerate(results)]  # fmt: skip
-        who = annotator_of(a, i)
-        check_name(who, "annotator name", file=at.file, key=f"{at.key}.completed_by",
-                   error=LabelError)  # fmt: skip
-        out.append((who, rs))
+        listed = named if isinstance(named, list) else []
+        out.append((_who(a, i, listed, where.at(f"data.annotators[{i}]"), at), rs))
     return out
+
+
+def _who(annotation: dict[str, Any], index: int, named: list[Any], listed: Where, at: Where) -> str:
+    """`annotator_of`, which must be a name (§13): refused at the key it came from
+    (`listed`: its place in `data.annotators`, `at`: the annotation's)."""
+    who = annotator_of(annotation, index, named)
+    from_list = index < len(named) and who == str(named[index]).strip()
+    key = listed.key if from_list else f"{at.key}.completed_by"
+    return check_name(who, "annotator name", file=at.file, key=key, error=LabelError)
 
 
 def _question(
@@ -204,15 +224,38 @@ def _query_id(data: dict[str, Any], where: Where) -> str | None:
 
 
 def _text_key(data: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """The `data` key holding the labelled text: the result's `to_name`, `text`, or the
-    only other string in `data`."""
+    """The `data` key holding the labelled text: the one the result's `to_name` names (the
+    Text control's `value="$KEY"`, usually the same name; `document` too), `text`, or the
+    only other string in `data` that is not a short document id."""
     to_name = result.get("to_name")
     if isinstance(to_name, str) and isinstance(data.get(to_name), str):
         return to_name
     if isinstance(data.get("text"), str):
         return "text"
-    others = [k for k, v in data.items() if isinstance(v, str) and k not in META_KEYS]
+    others = [k for k, v in data.items() if isinstance(v, str)
+              and (k not in META_KEYS or (k in DOC_KEYS and not _is_id(v)))]  # fmt: skip
     return others[0] if len(others) == 1 else None
+
+
+MAX_DOC_ID = 255
+"""A `data` value longer than this, or holding a line break, is text, never a document id."""
+
+
+def _is_id(value: str) -> bool:
+    return len(value) <= MAX_DOC_ID and "\n" not in value
+
+
+def _doc_id(data: dict[str, Any], key: str | None, where: Where) -> tuple[str, str] | None:
+    """(data key, document id): the first of DOC_KEYS that is not the text key and holds
+    a short one-line string."""
+    for k in DOC_KEYS:
+        value = data.get(k)
+        if k == key or value is None:
+            continue
+        doc = typed(value, str, where.at(f"data.{k}"))
+        if _is_id(doc):
+            return k, doc
+    return None
 
 
 def _document(
@@ -222,8 +265,8 @@ def _document(
     by_text: dict[str, list[str]],
     where: Where,
 ) -> tuple[str, RawView]:
-    doc_key = next((k for k in DOC_KEYS if k in data), None)
-    doc = typed(data[doc_key], str, where.at(f"data.{doc_key}")) if doc_key else None
+    found = _doc_id(data, key, where)
+    doc_key, doc = found if found else (None, None)
     if doc is not None and doc not in corpus:
         raise where.at(f"data.{doc_key}").error(f"document {doc!r} is not in the corpus")
     if key is None:
@@ -321,18 +364,25 @@ def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str])
             continue
         q = _query(g, qid or ids.next())
         queries.append(q)
-        for who, spans in sorted(g.versions.items()):
-            versions.append((q.id, Version(who, False, tuple(dict.fromkeys(spans)))))
+        if g.double:
+            versions += [(q.id, Version(who, False, _ordered(spans)))
+                         for who, spans in sorted(g.by_who.items())]  # fmt: skip
     return Imported(tuple(queries), warnings=tuple(warnings), fresh=frozenset(ids.handed),
                     versions=tuple(versions))  # fmt: skip
+
+
+def _ordered(spans: list[Span]) -> tuple[Span, ...]:
+    return tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
 
 
 def _query(g: _Group, qid: str) -> Query:
     at = g.where.at("data")
     data = g.data
-    spans = tuple(dict.fromkeys(g.spans))
+    every = [s for spans in g.by_who.values() for s in spans]
+    spans = () if g.double else _ordered(every)
     abstain = typed(data.get("abstain", False), bool, at.at("abstain"))
-    labelled = spans or abstain or any(g.versions.values())
+    labelled = every or abstain
+    single = [w for w in g.by_who if not w.startswith("annotation-")]
     slices = typed(data.get("slices", [SLICE]), list, at.at("slices"))
     default = Status.LABELLED if labelled else Status.DRAFT
     try:
@@ -345,25 +395,86 @@ def _query(g: _Group, qid: str) -> Query:
             notes=typed(data.get("notes", ""), str, at.at("notes")),
             status=parse_status(typed(data.get("status", default.value), str, at.at("status"))),
             evidence=spans,
+            annotator=single[0] if len(single) == 1 and not g.double else "",
         )
     except LabelError as exc:
         raise (at.at(exc.key) if exc.key else at).error(exc.message) from None
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
-    """One task per query and document (a query without evidence: one task without text),
-    offsets in code points of `data.text`, which is the canonical text."""
+@dataclass(frozen=True)
+class Names:
+    """The labelling config's names an export writes (Label Studio matches each result to
+    its config by `from_name` / `to_name`, and reads the text from `data[text_key]`)."""
+
+    from_name: str = "label"
+    """The Labels control's `name`."""
+    to_name: str = "text"
+    """The Text object's `name`, the Labels' `toName`."""
+    text_key: str = "text"
+    """The `data` key the Text object's `value="$KEY"` reads."""
+    label: str = "evidence"
+    """The Label `value` every span gets."""
+
+    def __post_init__(self) -> None:
+        for option, value in (("--from-name", self.from_name), ("--to-name", self.to_name),
+                              ("--text-key", self.text_key)):  # fmt: skip
+            if not value or not value.isidentifier():
+                raise LabelError(f"{option} {value[:40]!r} is not a name (letters, digits, _)",
+                                 key=option)  # fmt: skip
+        if self.text_key in META_KEYS:
+            raise LabelError(f"--text-key {self.text_key!r} is a key spanlab writes itself "
+                             f"({', '.join(sorted(META_KEYS))})", key="--text-key")  # fmt: skip
+
+
+def write(
+    queries: Sequence[Query],
+    corpus: Corpus,
+    out: Path,
+    *,
+    names: Names = Names(),
+    waiting: Sequence[tuple[Query, Sequence[Version]]] = (),
+) -> Wrote:
+    """Every query, as tasks Label Studio's importer takes (label_studio 1.23.2,
+    tasks/validation.py TaskValidator: `data[text_key]` present and a string in every task;
+    annotations a list of objects with a `result` list; no `completed_by`, which must be a
+    member's email or id there). A query with evidence: one task per document. An
+    abstention or a query without evidence: one task with empty text (an abstention gets an
+    empty annotation). A query waiting for adjudication: one task per document its versions
+    touch, one annotation per version, the annotators named in `data.annotators`."""
     tasks: list[dict[str, Any]] = []
     for q in queries:
-        docs = list(dict.fromkeys(s.doc for s in q.evidence))
-        if not docs:
-            tasks.append({"data": _data(q), "annotations": []})
-        for doc in docs:
-            text = corpus.text(doc)
-            result = [_result(q, n, s, text) for n, s in enumerate(q.evidence) if s.doc == doc]
-            data = {"text": text, "doc": doc, **_data(q)}
-            tasks.append({"data": data, "annotations": [{"result": result}]})
+        tasks += _tasks(q, [Version(q.annotator, q.abstain, q.evidence)], corpus, names, False)
+    for q, versions in waiting:
+        tasks += _tasks(q, list(versions), corpus, names, True)
     write_atomic(out, json_text(tasks))
+    abstain = sum(1 for q in queries if q.abstain and not q.evidence)
+    empty = sum(1 for q in queries if not q.abstain and not q.evidence)
+    kinds = (("abstentions (empty text)", abstain), ("without evidence (empty text)", empty),
+             ("waiting for adjudication (one annotation per version)", len(waiting)))  # fmt: skip
+    notes = tuple(f"{n} quer(y/ies) {what}" for what, n in kinds if n)
+    return Wrote(len(queries) + len(waiting), len(tasks), warnings=notes)
+
+
+def _tasks(
+    q: Query, versions: list[Version], corpus: Corpus, names: Names, several: bool
+) -> list[dict[str, Any]]:
+    docs = list(dict.fromkeys(s.doc for v in versions for s in v.spans))
+    data: dict[str, Any] = _data(q)
+    if several:
+        data["annotators"] = [v.annotator for v in versions]
+    if not docs:
+        annotations: list[dict[str, Any]] = [
+            {"result": []} for v in versions if several or v.abstain
+        ]
+        return [{"data": {names.text_key: "", **data}, "annotations": annotations}]
+    out = []
+    for doc in docs:
+        text = corpus.text(doc)
+        annotations = [{"result": [_result(q, n, s, text, names) for n, s in enumerate(v.spans)
+                                   if s.doc == doc]} for v in versions]  # fmt: skip
+        task: dict[str, Any] = {names.text_key: text, "doc": doc, **data}
+        out.append({"data": task, "annotations": annotations})
+    return out
 
 
 def _data(q: Query) -> dict[str, Any]:
@@ -374,10 +485,10 @@ def _data(q: Query) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _result(q: Query, n: int, span: Span, text: str) -> dict[str, Any]:
+def _result(q: Query, n: int, span: Span, text: str, names: Names) -> dict[str, Any]:
     span.check(text)
-    value = {"start": span.start, "end": span.end, "text": span.quote, "labels": ["evidence"]}
+    value = {"start": span.start, "end": span.end, "text": span.quote, "labels": [names.label]}
     return {
-        "id": f"{q.id}-{n}", "from_name": "label", "to_name": "text", "type": "labels",
-        "value": value,
+        "id": f"{q.id}-{n}", "from_name": names.from_name, "to_name": names.to_name,
+        "type": "labels", "value": value,
     }  # fmt: skip

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from labeler.core.values import Query
 ROW_KEYS = ("annotator", "annotation_id", "created_at", "updated_at", "lead_time")
 """Keys label-studio-converter adds to every JSON-MIN / CSV row."""
 LOOKED = "a 'question' or 'query' column"
-_SKIP = {"id", "question", "query", "doc", "query_id", "agreement", *ROW_KEYS}
+_SKIP = {"id", "question", "query", "doc", "query_id", "agreement", "annotators", *ROW_KEYS}
 
 
 CONTROLS = ("label", "labels", "evidence")
@@ -81,7 +82,11 @@ def _control(name: str, value: Any, where: Where) -> list[Any]:
     return results
 
 
-def _spans(row: dict[str, Any], where: Where) -> list[SpanIn]:
+def _spans(
+    row: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
+) -> list[SpanIn]:
+    """The row's span results whose labels meet `labels` (every label when None), the
+    labels of all of them noted in `seen`."""
     out = []
     for name, value in row.items():
         if name in _SKIP:
@@ -89,6 +94,11 @@ def _spans(row: dict[str, Any], where: Where) -> list[SpanIn]:
         results = _control(name, value, where) if _claims_spans(name, value) else None
         for i, r in enumerate(results or []):
             at = where.at(f"{name}[{i}]")
+            found = typed(r.get("labels", []), list, at.at("labels"))
+            names = {typed(n, str, at.at("labels")) for n in found}
+            seen.update(names)
+            if labels is not None and not names & labels:
+                continue
             quote = typed(r.get("text"), (str, type(None)), at.at("text"))
             out.append(SpanIn(need(r, "start", int, at), need(r, "end", int, at), quote, at))
     return out
@@ -102,14 +112,60 @@ def _text(row: dict[str, Any]) -> str | None:
     return strings[0] if len(strings) == 1 else None
 
 
-def task(row: dict[str, Any], where: Where) -> TaskIn:
+def annotator(value: Any) -> str:
+    """Who made a row's annotation, named as the JSON reader names `completed_by`: a user
+    id (an int in JSON-MIN, its digits in CSV) as `user-N`, an email as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"user-{value}"
+    text = str(value or "").strip()
+    return f"user-{text}" if text.isdigit() else text
+
+
+def _named(rows: list[tuple[Where, dict[str, Any]]]) -> dict[int, str]:
+    """{row index: annotator} from the `annotators` spanlab's export lists in each task
+    (Label Studio makes the importing user every annotation's author): a task's rows in
+    `annotation_id` order are its annotations in the order listed."""
+    by_task: dict[str, list[tuple[int, int]]] = {}
+    for n, (_, row) in enumerate(rows):
+        aid = row.get("annotation_id")
+        if row.get("annotators") and str(aid).isdigit():
+            by_task.setdefault(str(row.get("id")), []).append((int(str(aid)), n))
+    out: dict[int, str] = {}
+    for ranked in by_task.values():
+        for i, (_, n) in enumerate(sorted(ranked)):
+            names = _results_list(rows[n][1]["annotators"])
+            if i < len(names) and isinstance(names[i], str) and names[i].strip():
+                out[n] = names[i].strip()
+    return out
+
+
+def _results_list(value: Any) -> list[Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return []
+    return value if isinstance(value, list) else []
+
+
+def task(
+    row: dict[str, Any],
+    where: Where,
+    labels: frozenset[str] | None,
+    seen: set[str],
+    named: str | None = None,
+) -> TaskIn:
     def opt(key: str) -> str | None:
         value = row.get(key)
         return value if isinstance(value, str) and value else None
 
+    tid = row.get("id")
     return TaskIn(
-        where, opt("question") or opt("query"), tuple(_spans(row, where)), text=_text(row),
-        doc=opt("doc"), query_id=opt("query_id"), annotator=str(row.get("annotator") or ""),
+        where, opt("question") or opt("query"), tuple(_spans(row, where, labels, seen)),
+        text=_text(row), doc=opt("doc"), query_id=opt("query_id"),
+        annotator=named or annotator(row.get("annotator")),
+        annotator_key="annotators" if named else "annotator",
+        task_id=None if tid in (None, "") else f"task:{tid}",
     )  # fmt: skip
 
 
@@ -124,14 +180,27 @@ def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
 
 
 def read(
-    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None = None,
+    skip_bad: bool = False,
 ) -> Imported:
+    """Every row; only span results whose labels meet `labels` count (default: every
+    label; the labels seen are reported). Rows of one task by several annotators give
+    each annotator a version of the query. With `skip_bad` a row that cannot be read is
+    skipped and counted."""
+    seen: set[str] = set()
     skip = Skipping(skip_bad)
-    found = [skip.read(partial(task, row, where)) for where, row in _rows(path)]
+    rows = _rows(path)
+    named = _named(rows)
+    found = [skip.read(partial(task, row, where, labels, seen, named.get(n)))
+             for n, (where, row) in enumerate(rows)]  # fmt: skip
     some_records(len(found), str(path))
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
-    reading = Reading(corpus, (CODE_POINTS, UTF16), name)
-    return skip.told(build(skip.kept(found), reading, existing, LOOKED))
+    built = build(skip.kept(found), Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    return skip.told(replace(built, labels_seen=frozenset(seen)))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.corpus import Corpus
-from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, write_atomic
+from labeler.core.formats import Imported, Wrote
+from labeler.core.formats._common import Where, left_out, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
 from labeler.core.formats.tasks import (
@@ -81,7 +81,7 @@ def _hash(*parts: str) -> int:
     return int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:4], "big")
 
 
-def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
+def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     """One accepted task per query and document, as `prodigy db-in` reads."""
     rows: list[dict[str, Any]] = []
     for q in queries:
@@ -94,3 +94,4 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:
             rows.append({"text": text, "spans": spans, "meta": meta, "answer": "accept",
                          **hashes})  # fmt: skip
     write_atomic(out, dumps_lines(rows))
+    return Wrote(sum(1 for q in queries if q.evidence), len(rows), left_out(queries))

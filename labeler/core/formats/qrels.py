@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
-from labeler.core.formats._common import Where, read_text, write_atomic
+from labeler.core.formats._common import Where, read_lines, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build
 from labeler.core.typed import need
@@ -43,7 +43,7 @@ def _questions(path: Path) -> dict[str, str]:
 
 def _rows(path: Path) -> list[tuple[Where, str, str, int]]:
     out = []
-    for number, line in enumerate(read_text(path).splitlines(), 1):
+    for number, line in read_lines(path):
         cells = line.split("\t") if "\t" in line else line.split()
         if not cells or not line.strip() or tuple(c.strip() for c in cells) == BEIR_HEADER:
             continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from labeler.core.corpus import Corpus
@@ -25,10 +25,11 @@ from labeler.core.formats._common import (
     Where,
     clean_text,
     csv_rows,
-    read_text,
+    read_lines,
     text_key,
     write_atomic,
 )
+from labeler.core.typed import MAX_QUERIES_FILE
 from labeler.core.values import Query
 
 
@@ -62,14 +63,20 @@ def _summary(path: Path, read: int, new: int, doubles: int, comments: list[int])
 def _questions(path: Path) -> tuple[int, list[tuple[int, str]], list[int]]:
     """(lines or rows read, [(line, question)] in order, the lines that are `#` comments)."""
     if path.suffix.lower() == ".csv":
-        rows = list(csv_rows(path, ("question",)))
+        rows = list(csv_rows(path, ("question",), MAX_QUERIES_FILE))
         found = [(line, clean_text(row["question"])) for line, row in rows]
         return len(rows), [(line, text) for line, text in found if text], []
-    lines = io.StringIO(read_text(path), newline=None)  # universal newlines, as editors count
-    texts = [(line, clean_text(raw)) for line, raw in enumerate(lines, start=1)]
+    texts = [(line, clean_text(raw)) for line, raw in enumerate(_universal(path), start=1)]
     comments = [line for line, text in texts if text.startswith("#")]
     questions = [(line, text) for line, text in texts if text and not text.startswith("#")]
     return len(texts), questions, comments
+
+
+def _universal(path: Path) -> Iterator[str]:
+    """The file's lines as editors count them (`\\r\\n`, `\\n` or a lone `\\r` ends one),
+    streamed: the file is sized by a stat and no line is held past the shared bound."""
+    for _, line in read_lines(path, MAX_QUERIES_FILE):
+        yield from line.removesuffix("\r").split("\r")
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from labeler.core.canonical import canonicalize
 from labeler.core.corpus import Corpus
@@ -26,7 +27,10 @@ from labeler.core.formats._common import (
     valid_id,
 )
 from labeler.core.formats.offsets import UnitReport, UnitView
-from labeler.core.values import Query, Span, Status
+from labeler.core.store.rows import Version
+from labeler.core.values import Query, Span, Status, annotator_problem
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class TaskIn:
     """Who made the annotation."""
     annotator_key: str = "annotator"
     """The record's key that names who, for errors about the name."""
+    task_id: str | None = None
+    """The tool's task id, when rows of one task (one per annotator) carry it."""
 
 
 @dataclass
@@ -135,8 +141,8 @@ class Skipping:
     refusals: list[LabelError] = field(default_factory=list)
     """What each skipped record was refused for."""
 
-    def read(self, make: Callable[[], TaskIn]) -> TaskIn | None:
-        """The record `make` reads, or None when it is bad and skipping is on."""
+    def read(self, make: Callable[[], T]) -> T | None:
+        """What `make` reads of a record, or None when it is bad and skipping is on."""
         try:
             return make()
         except LabelError as exc:
@@ -177,39 +183,84 @@ def _question(task: TaskIn, looked: str) -> str:
     return text
 
 
+@dataclass
+class _Group:
+    """The records of one query: each annotator's spans, and who annotated each task."""
+
+    first: TaskIn
+    """The first record."""
+    question: str
+    """The question."""
+    by_who: dict[str, list[Span]] = field(default_factory=dict)
+    """{annotator: their spans, in every document of the query}."""
+    units: dict[str, set[str]] = field(default_factory=dict)
+    """{task (its id, document or text): annotators who annotated it}."""
+
+    def add(self, task: TaskIn, spans: list[Span]) -> None:
+        self.by_who.setdefault(task.annotator, []).extend(spans)
+        unit = task.task_id or task.doc or text_key(task.text or "")
+        self.units.setdefault(unit, set()).add(task.annotator)
+
+    @property
+    def double(self) -> bool:
+        """Double-annotated: some task of the query was annotated by two or more people,
+        so every annotator's spans (in every document) are that annotator's version (§3)."""
+        return any(len(who) > 1 for who in self.units.values())
+
+
 def build(
     tasks: Sequence[TaskIn], reading: Reading, existing: Sequence[Query], looked: str
 ) -> Imported:
     """Merge records into queries; a known question without an id is skipped, said so."""
-    groups: dict[str, tuple[TaskIn, str, list[Span]]] = {}
+    groups: dict[str, _Group] = {}
     for task in tasks:
         if task.query_id is not None and not valid_id(task.query_id):
             raise task.where.error(f"invalid query id {task.query_id!r}")
         question = _question(task, looked)
-        spans = reading.spans(task)
-        groups.setdefault(_key(task, question), (task, question, []))[2].extend(spans)
-    kept = [t.query_id for t, _, _ in groups.values() if t.query_id]
+        _check_annotator(task)
+        group = groups.setdefault(_key(task, question), _Group(task, question))
+        group.add(task, reading.spans(task))
+    kept = [g.first.query_id for g in groups.values() if g.first.query_id]
     ids, known = FreshIds.after(existing, kept), {text_key(q.text): q.id for q in existing}
-    queries = []
-    for task, question, spans in groups.values():
-        if task.query_id is None and text_key(question) in known:
+    queries, versions = [], []
+    for g in groups.values():
+        task = g.first
+        if task.query_id is None and text_key(g.question) in known:
             reading.warnings.append(
                 f"{task.where.file}, {task.where.key or f'line {task.where.line}'}: skipped "
-                f"{question[:60]!r}, already query {known[text_key(question)]}"
+                f"{g.question[:60]!r}, already query {known[text_key(g.question)]}"
             )
             continue
-        queries.append(_query(task, question, spans, task.query_id or ids.next(), reading))
+        q = _query(g, task.query_id or ids.next(), reading)
+        queries.append(q)
+        if g.double:
+            versions += [(q.id, Version(who, False, _sorted(spans)))
+                         for who, spans in sorted(g.by_who.items())]  # fmt: skip
     notes = [*reading.units.lines(tasks[0].where.file if tasks else ""), *reading.warnings]
-    return Imported(tuple(queries), warnings=tuple(notes), fresh=frozenset(ids.handed))
+    return Imported(tuple(queries), warnings=tuple(notes), fresh=frozenset(ids.handed),
+                    versions=tuple(versions))  # fmt: skip
 
 
-def _query(task: TaskIn, question: str, spans: list[Span], qid: str, reading: Reading) -> Query:
-    evidence = tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
-    status = Status.LABELLED if evidence else Status.DRAFT
-    keys = {**QUESTION, "annotator": task.annotator_key}
-    return task.where.query(
-        keys, id=qid, text=question, slices=(reading.format,), status=status,
-        annotator=task.annotator, evidence=evidence,
+def _check_annotator(task: TaskIn) -> None:
+    """Every record's annotator follows the names rule (§13), also one whose spans become
+    a version only (a double-annotated query's own annotator is nobody, so the Query's
+    check never sees them)."""
+    if problem := annotator_problem(task.annotator):
+        raise task.where.at(task.annotator_key).error(f"annotator name {problem}")
+
+
+def _sorted(spans: list[Span]) -> tuple[Span, ...]:
+    return tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
+
+
+def _query(g: _Group, qid: str, reading: Reading) -> Query:
+    spans = [s for group in g.by_who.values() for s in group]
+    evidence = () if g.double else _sorted(spans)
+    status = Status.LABELLED if spans else Status.DRAFT
+    keys = {**QUESTION, "annotator": g.first.annotator_key}
+    return g.first.where.query(
+        keys, id=qid, text=g.question, slices=(reading.format,), status=status,
+        annotator="" if g.double else g.first.annotator, evidence=evidence,
     )  # fmt: skip
 
 

@@ -2,8 +2,9 @@
 
 The store is bound to a corpus hash and keeps the canonical text of every document a span
 was drawn on. `Store` is one class built in layers, a module each: `connection` (opening,
-the write transaction), `reads`, `edits` (queries), `span_edits`, `reviews` (binding and
-review decisions), `versions` (double annotation), `adjudication`; `authors` keeps the
+the write transaction), `reads`, `edits` (queries added, the audit log), `query_edits`
+(changes and deletes, compare-and-set), `span_edits`, `reviews` (binding and review
+decisions), `versions` (double annotation), `adjudication`; `authors` keeps the
 rule that only someone else marks a query reviewed. They and the migrations
 in `labeler.core.schema` are the only code that writes the store's tables (SPEC §1);
 `tests/core/test_store_writes.py` greps for any other.

@@ -1,10 +1,11 @@
 """A reviewer's decision on a double-annotated query, and which evidence counts (§3, §11).
 
-Keeping one version or a merge writes it as the query's own evidence (version ''); sending
-back marks the query draft with a note for the annotators. Each decision is one
-transaction with who and when, and compare-and-set on the query's revision, so two
-reviewers racing on one query cannot both win. A query with two or more versions and no
-decision since the last of them waits: export and eval leave it out and say how many.
+Keeping one version or a merge writes it, field by field, as the query's own annotation
+(evidence in version '', overlapping spans of a merge joined); sending back marks the query
+and each version draft with a note. Each decision is one transaction with who and when,
+compare-and-set on the query's revision, which every version change moves too, so a
+decision over a version changed since is refused naming who changed what. A query with two
+or more versions and no decision since the last of them waits: export and eval leave it out.
 """
 
 from __future__ import annotations
@@ -15,16 +16,24 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from labeler.core.errors import StoreError
+from labeler.core.overlaps import joined
 from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import Version, utcnow
 from labeler.core.store.versions import Versions
-from labeler.core.values import Query, Span, Status
+from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
     import sqlite_utils
 
 Verdict = Literal["keep", "merge", "send-back"]
+DECIDED_FIELDS = ("evidence", "boundary", "slices", "notes")
+"""What a decision takes field by field; evidence carries the abstain flag with it."""
+BLIND_HINT = (
+    "`blind = true` in spanlab.toml keeps each annotator's version from them until a "
+    "reviewer decides; ask one who did not annotate it"
+)
+"""Where a blind refusal points."""
 
 
 class Adjudication(Versions):
@@ -40,48 +49,107 @@ class Adjudication(Versions):
         keep: Sequence[str] = (),
         note: str = "",
         texts: Mapping[str, str] | None = None,
+        fields: Mapping[str, str] | None = None,
     ) -> Query:
         """Decide on a query whose revision the reviewer saw as `seen`; one transaction.
 
         Keep and merge mark it reviewed, so they are refused to its authors (a version's
-        annotator among them); anyone may send it back.
+        annotator among them); anyone may send it back. `fields` decides field by field
+        ({"evidence": "alice", "boundary": "bob"}; "merge" joins evidence, slices or notes);
+        a field it leaves out follows `keep`. A version changed since `seen` is refused,
+        saying who changed what.
         """
         with self.write() as db:
             now = self._live(query_id)
             if now.revision != seen:
                 raise self._raced(now, seen)
+            blind = self.blind_refusal(query_id)
+            if blind is not None:
+                raise StoreError(blind, key="query", hint=BLIND_HINT)
             if verdict != "send-back":
-                refuse_self_review(self.conn, query_id, now.annotator, annotator)
+                refuse_self_review(self.conn, query_id, annotator)
             versions = self.versions([query_id]).get(query_id, {})
             chosen = [versions[k] for k in keep if k in versions]
             if verdict != "send-back" and (not chosen or len(chosen) != len(keep)):
                 raise StoreError(f"{query_id}: no version of {', '.join(keep) or 'nobody'}")
+            joins: list[str] = []
             if verdict == "send-back":
-                notes = f"{now.notes}\nsent back by {annotator}: {note}".strip()
-                self._write_fields(query_id, notes=notes, status=Status.DRAFT.value)
+                said = f"sent back by {annotator}: {note}"
+                self._write_fields(query_id, notes=f"{now.notes}\n{said}".strip(),
+                                   status=Status.DRAFT.value)  # fmt: skip
+                self._send_back_versions(query_id, said)
             else:
-                self._write_evidence(query_id, _decided(chosen), texts or {}, db)
+                plan = decide_fields(query_id, versions, chosen, fields or {})
+                joins = self._write_decided(query_id, plan, texts or {}, db)
             self.conn.execute(
                 "INSERT INTO adjudications(query_id, decision, versions, note, revision, "
                 "annotator, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (query_id, verdict, json.dumps(list(keep)), note, seen, annotator, utcnow()),
             )
             self.log_event(
-                db, "adjudicated", annotator, query_id, decision=verdict, keep=list(keep)
-            )
+                db, "adjudicated", annotator, query_id, decision=verdict, keep=list(keep),
+                fields=dict(fields or {}), joined=joins,
+            )  # fmt: skip
         return self.query(query_id)
 
-    def _raced(self, now: Query, seen: int) -> ConflictError:
+    def _send_back_versions(self, query_id: str, said: str) -> None:
+        """Each version goes back to draft with the note: a blind annotator reads their own
+        version's notes, not the query's (§3)."""
+        self.conn.execute(
+            "UPDATE versions SET notes = ltrim(notes || char(10) || ?, char(10)), "
+            "status = 'draft', revision = revision + 1 WHERE query_id = ?",
+            (said, query_id),
+        )
+
+    def blind_refusal(self, query_id: str) -> str | None:
+        """Why the blind annotator in `view` may not see this query's versions side by side
+        (they made one and it is not decided yet), or None (§3)."""
+        if not self.view or query_id not in self.closed_to_view():
+            return None
+        return (
+            f"{query_id}: you annotated it blind, so its agreement and adjudication stay "
+            "closed to you until it is decided"
+        )
+
+    def closed_to_view(self) -> set[str]:
+        """The waiting queries the blind annotator in `view` made a version of (none unblind)."""
+        if not self.view:
+            return set()
+        mine = self.conn.execute("SELECT query_id FROM versions WHERE annotator = ?", (self.view,))
+        return set(self.waiting()) & {r[0] for r in mine}
+
+    def blind_closed(self) -> str | None:
+        """Why the agreement screen stays shut to the blind annotator in `view`: every query
+        that waits holds their version; None when some query is theirs to decide."""
+        waiting = self.waiting()
+        if not self.view or not waiting or set(waiting) - self.closed_to_view():
+            return None
+        return (
+            f"every query waiting for adjudication ({len(waiting)}) holds your blind version, "
+            f"so the agreement screen stays closed to you ({BLIND_HINT})"
+        )
+
+    def last_decided(self, query_id: str) -> list[str]:
+        """What the newest decision on a query said about spans it joined (a merge)."""
         row = self.conn.execute(
-            "SELECT annotator, at, decision FROM adjudications WHERE query_id = ? "
+            "SELECT payload FROM events WHERE query_id = ? AND kind = 'adjudicated' "
+            "ORDER BY id DESC LIMIT 1",
+            (query_id,),
+        ).fetchone()
+        return list(json.loads(row[0]).get("joined", [])) if row else []
+
+    def _raced(self, now: Query, seen: int) -> ConflictError:
+        """The refusal of a decision over a query changed since: who changed what, when."""
+        row = self.conn.execute(
+            "SELECT annotator, at, kind, payload FROM events WHERE query_id = ? "
             "ORDER BY id DESC LIMIT 1",
             (now.id,),
         ).fetchone()
-        who, at, what = (row[0], row[1], row[2]) if row else ("", "", "an edit")
+        who, at, what = (row[0], row[1], _said(row[2], json.loads(row[3]))) if row else ("", "", "")
         by = f" by {who} at {at[:19].replace('T', ' ')} UTC ({what})" if row else ""
         return ConflictError(
             f"{now.id} changed since you looked{by}; nothing was decided",
-            key="query", hint="reload and decide again", query_id=now.id, what="the query",
+            key="query", hint="reload and decide again", query_id=now.id, what=what or "the query",
             who=who, at=at,
         )  # fmt: skip
 
@@ -92,14 +160,24 @@ class Adjudication(Versions):
             [*values.values(), utcnow(), query_id],
         )
 
-    def _write_evidence(
-        self, query_id: str, decided: Version, texts: Mapping[str, str], db: sqlite_utils.Database
-    ) -> None:
+    def _write_decided(
+        self, query_id: str, plan: Version, texts: Mapping[str, str], db: sqlite_utils.Database
+    ) -> list[str]:
+        """Write the decided annotation as the query's own; the joins a merge made."""
         self.conn.execute("DELETE FROM spans WHERE query_id = ? AND version = ''", (query_id,))
-        for s in decided.spans:
-            text = texts.get(s.doc) or self.doc_text(s.doc_hash) or ""
-            self._insert_span(db, query_id, replace(s, id=None), text, version="")
-        self._write_fields(query_id, abstain=int(decided.abstain), status=Status.REVIEWED.value)
+
+        def text_of(s: Span) -> str:
+            return texts.get(s.doc) or self.doc_text(s.doc_hash) or ""
+
+        spans, joins = joined(plan.spans, text_of)
+        for s in spans:
+            self._insert_span(db, query_id, replace(s, id=None), text_of(s), version="")
+        self._write_fields(
+            query_id, abstain=int(plan.abstain and not spans), status=Status.REVIEWED.value,
+            boundary=Boundary(plan.boundary or Boundary.OTHER).value,
+            slices=json.dumps(list(plan.slices or ())), notes=plan.notes or "",
+        )  # fmt: skip
+        return joins
 
     def adjudications(self, query_id: str) -> list[tuple[str, list[str], str, str, str]]:
         """(decision, versions kept, note, who, when) for a query, oldest first."""
@@ -135,7 +213,8 @@ class Decided(Adjudication):
 
     def decided_queries(self) -> tuple[list[Query], list[str]]:
         """Every query but those waiting for adjudication, a single version standing in
-        for the query's own evidence; and the ids of those waiting."""
+        for the query's own annotation (evidence, pattern, slices, notes); and the ids of
+        those waiting."""
         waiting = self.waiting()
         skip = set(waiting)
         singles = self.single_versions()
@@ -147,19 +226,54 @@ class Decided(Adjudication):
             if q.id in singles:
                 v = versions[q.id][singles[q.id]]
                 abstain = not v.spans and (v.abstain or q.abstain)
-                q = replace(q, abstain=abstain, evidence=v.spans, stored=True)
+                q = replace(q, abstain=abstain, evidence=v.spans, boundary=v.boundary or q.boundary,
+                            slices=q.slices if v.slices is None else v.slices,
+                            notes=q.notes if v.notes is None else v.notes,
+                            stored=True)  # fmt: skip
             out.append(q)
         return out, waiting
 
 
-def _decided(chosen: Sequence[Version]) -> Version:
-    """One version kept as it is, or several merged: every distinct span, abstaining only
-    when all abstain."""
-    if len(chosen) == 1:
-        return chosen[0]
-    spans: dict[tuple[str, int, int], Span] = {}
-    for v in chosen:
-        for s in v.spans:
-            spans.setdefault((s.doc, s.start, s.end), s)
-    merged = tuple(spans[k] for k in sorted(spans))
-    return Version("+".join(v.annotator for v in chosen), all(v.abstain for v in chosen), merged)
+def _said(kind: str, payload: Mapping[str, object]) -> str:
+    """An audit-log entry in a few words: `alice changed abstain in her version`."""
+    changes = payload.get("changes")
+    names = ", ".join(sorted(changes)) if isinstance(changes, dict) else ""
+    if kind == "version-updated":
+        return f"changed {names} in their version"
+    if kind == "adjudicated":
+        return str(payload.get("decision", ""))
+    if kind == "query-updated":
+        return f"changed {names}"
+    return kind.replace("-", " ")
+
+
+def decide_fields(
+    query_id: str,
+    versions: Mapping[str, Version],
+    chosen: Sequence[Version],
+    fields: Mapping[str, str],
+) -> Version:
+    """The annotation a decision makes: each field from the version `fields` names, or
+    "merge"; a field left out from the one kept, or merged when several are (§3)."""
+    unknown = sorted(set(fields) - set(DECIDED_FIELDS))
+    if unknown:
+        raise StoreError(f"cannot decide {unknown[0]!r}; fields are {', '.join(DECIDED_FIELDS)}",
+                         key=unknown[0])  # fmt: skip
+    picked: dict[str, list[Version]] = {}
+    for name in DECIDED_FIELDS:
+        who = fields.get(name)
+        if who is None or who == "merge":
+            picked[name] = list(versions.values()) if who == "merge" else list(chosen)
+        elif who in versions:
+            picked[name] = [versions[who]]
+        else:
+            raise StoreError(f"{query_id}: no version of {who!r} to take the {name} from",
+                             key=name)  # fmt: skip
+    ev, pattern = picked["evidence"], picked["boundary"]
+    spans = tuple(dict.fromkeys(s for v in ev for s in v.spans))
+    return Version(
+        "+".join(v.annotator for v in ev), all(v.abstain for v in ev), spans,
+        boundary=pattern[0].boundary,
+        slices=tuple(dict.fromkeys(x for v in picked["slices"] for x in v.slices or ())),
+        notes="\n".join(dict.fromkeys(v.notes for v in picked["notes"] if v.notes)),
+    )  # fmt: skip

@@ -15,7 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from labeler.core import sqlite_utils_quietly
+from labeler.core import sharing, sqlite_utils_quietly
+from labeler.core.access import refusal_hint, why_not_writable
 from labeler.core.errors import StoreError
 from labeler.core.schema import SCHEMA_VERSION, migrate
 
@@ -58,7 +59,14 @@ class Connection:
         try:
             conn = _read_only(name) if read_only else _writable(name)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the label store: {exc}", file=name) from None
+            hint = _hint(name, str(exc)) if isinstance(exc, sqlite3.OperationalError) else None
+            raise StoreError(f"cannot open the label store: {exc}", file=name, hint=hint) from None
+        except OSError as exc:
+            hint = refusal_hint(Path(name), exc.errno in sharing.FULL_ERRNOS, database=True)
+            raise StoreError(f"cannot create the label store: {exc.strerror}", file=name,
+                             hint=hint) from None  # fmt: skip
+        if name != ":memory:":
+            sharing.heal(Path(name), sharing.share_of(Path(name).parent))
         return cls(conn, path=name, read_only=read_only)
 
     @classmethod
@@ -94,7 +102,7 @@ class Connection:
         except sqlite3.OperationalError as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            if "readonly" in str(exc) or "disk" in str(exc):
+            if "readonly" in str(exc) or sharing.disk_full(str(exc)):
                 raise _refusal(self.path, exc) from None
             raise
         except BaseException:
@@ -104,12 +112,21 @@ class Connection:
                 self.conn.execute("ROLLBACK")
             raise
 
+    def cannot_write(self) -> str | None:
+        """Why edits would be refused (a file of the store we may not write, or opened
+        read-only), or None: what the app says at start (§15)."""
+        if self.path == ":memory:":
+            return None
+        why = why_not_writable(Path(self.path), database=True)
+        return why or ("the label store is open read-only" if self.read_only else None)
+
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 def _writable(name: str) -> sqlite3.Connection:
+    sharing.create_empty(Path(name))
     conn = sqlite3.connect(name, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -147,14 +164,21 @@ def _ro_connect(uri: str) -> sqlite3.Connection:
 
 
 def _may_write(path: Path) -> bool:
-    """The file and its folder (for the WAL and its index) may be written by us."""
-    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    """The file, its folder and its WAL and index (where they exist) may be written by us."""
+    files = (path, Path(f"{path}-wal"), Path(f"{path}-shm"))
+    mine = all(os.access(f, os.W_OK) for f in files if f.exists())
+    return mine and os.access(path.parent, os.W_OK)
+
+
+def _hint(path: str, message: str) -> str | None:
+    """What stops a write, named (file, owner, mode, fix) — or the full disk."""
+    if "readonly" not in message and not sharing.disk_full(message):
+        return None
+    fix = refusal_hint(Path(path), sharing.disk_full(message), database=True)
+    return f"{fix}; reading commands (corpus status, labels stats, show) still work"
 
 
 def _refusal(path: str, exc: sqlite3.OperationalError) -> StoreError:
     return StoreError(
-        f"the label store cannot be written: {exc}",
-        file=path,
-        hint="reading commands (corpus status, labels stats, show) still work; for edits, "
-        "make the file and its folder writable",
+        f"the label store cannot be written: {exc}", file=path, hint=_hint(path, str(exc))
     )

@@ -1,4 +1,4 @@
-"""Query and span edits, each committed at once and, bulk imports aside, logged (§3).
+"""Queries added, copied, restored and put in bulk, and the audit log every edit writes (§3).
 
 Every span written is checked against the text it was drawn on, and that text is kept
 (content-addressed) so stale spans can be reviewed after the corpus folder changes.
@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
-from labeler.core.store.authors import SelfReview, refuse_self_review
-from labeler.core.store.conflicts import FIELDS, gone, refusal, show
+from labeler.core.store.authors import SelfReview
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
-from labeler.core.values import Boundary, Query, Span, Status, check_changed
+from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -121,109 +120,6 @@ class Edits(Reads):
             self.log_event(db, "query-added", annotator, qid)
         return q
 
-    def touch_version(self, query_id: str, *, now: str, abstain: bool | None = None) -> None:
-        """Record that the annotator in `view` has a version of the query (§3)."""
-        self.conn.execute(
-            "INSERT INTO versions(query_id, annotator, abstain, updated) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(query_id, annotator) DO UPDATE SET updated = excluded.updated, "
-            "abstain = coalesce(?, abstain)",
-            [
-                query_id,
-                self.view,
-                int(bool(abstain)),
-                now,
-                None if abstain is None else int(abstain),
-            ],
-        )
-
-    def update_query(
-        self,
-        query_id: str,
-        *,
-        annotator: str,
-        seen: Query | None = None,
-        undoing: bool = False,
-        **changes: Any,
-    ) -> Query:
-        """Change query fields (text, boundary, slices, abstain, notes, status).
-
-        Compare-and-set: with `seen` (the query as the editor read it) a field whose value
-        changed since is refused, naming who changed it; only the fields in `changes` are
-        written. Without `seen` the change applies over whatever is there (a reapply).
-        `reviewed` is refused to the query's authors, unless `undoing`: an undo puts back
-        a status someone else set (an author could not have set it).
-        """
-        unknown = set(changes) - set(FIELDS)
-        if unknown:
-            raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
-        if self.view and "abstain" in changes:  # a blind annotator abstains in their version
-            changes = dict(changes)
-            abstain = bool(changes.pop("abstain"))
-            with self.write():
-                self._live(query_id)
-                self.touch_version(query_id, now=utcnow(), abstain=abstain)
-            if not changes:
-                return self.query(query_id)
-        with self.write() as db:
-            old = self._live(query_id)
-            if seen is not None:
-                self._check_fields(old, seen, changes)
-            if changes.get("status") == Status.REVIEWED and not undoing:
-                refuse_self_review(self.conn, query_id, old.annotator, annotator)
-            # Only what changes is checked: a row stored before the control-character rule
-            # keeps its other fields (shown escaped) and can still be edited.
-            new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1,
-                          stored=True)  # fmt: skip
-            check_changed(new, changes)
-            columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
-            db.table("queries").update(query_id, {**columns, "revision": new.revision})
-            self.log_event(
-                db, "query-updated", annotator, query_id,
-                changes={k: str(v) for k, v in changes.items()},
-                before={k: str(getattr(old, k)) for k in changes},
-            )  # fmt: skip
-        return self.query(query_id)
-
-    def _live(self, query_id: str) -> Query:
-        """The query as stored now; a deleted one is refused as a conflict."""
-        try:
-            return self.query(query_id)
-        except StoreError:
-            raise gone(query_id, self.conn) from None
-
-    def _check_fields(self, now: Query, seen: Query, changes: Mapping[str, Any]) -> None:
-        if now.revision == seen.revision and seen.revision:
-            return
-        for name in changes:
-            theirs, then = getattr(now, name), getattr(seen, name)
-            if theirs != then:
-                detail = f"you saw {show(then)}, it is now {show(theirs)}"
-                raise refusal(self.conn, now.id, name, detail, field=name)
-
-    def delete_query(self, query_id: str, *, annotator: str, seen: Query | None = None) -> Query:
-        """Delete a query and its spans and retire its id; returns it whole, for undo.
-
-        With `seen`, refuses when the query (fields or evidence) changed since.
-        """
-        with self.write() as db:
-            old = self._live(query_id)
-            if seen is not None:
-                self._check_whole(old, seen)
-            db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
-            db.execute("DELETE FROM queries WHERE id = ?", [query_id])
-            db.execute(
-                "INSERT OR REPLACE INTO retired_ids(id, annotator, at) VALUES (?, ?, ?)",
-                [query_id, annotator, utcnow()],
-            )
-            self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
-        return old
-
-    def _check_whole(self, now: Query, seen: Query) -> None:
-        self._check_fields(now, seen, dict.fromkeys(FIELDS))
-        if _edges(now) != _edges(seen):
-            detail = f"you saw {len(seen.evidence)} span(s), it has {len(now.evidence)}"
-            raise refusal(self.conn, now.id, "its evidence", detail, span=-1)
-
     def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
         """Put back a whole query under its own id (undo of a delete), spans checked.
 
@@ -283,7 +179,10 @@ class Edits(Reads):
                                   s.suffix, dh, s.annotator, s.created))  # fmt: skip
         marks = ",".join("?" * len(QUERY_COLUMNS))
         names = ",".join(QUERY_COLUMNS)
-        self.conn.executemany("DELETE FROM spans WHERE query_id = ?", [(r[0],) for r in query_rows])
+        # The query's own evidence only: annotators' blind versions stay theirs (§3).
+        self.conn.executemany(
+            "DELETE FROM spans WHERE query_id = ? AND version = ''", [(r[0],) for r in query_rows]
+        )
         again = ", ".join(f"{c} = excluded.{c}" for c in QUERY_COLUMNS[1:-1])
         self.conn.executemany(
             f"INSERT INTO queries({names}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET "
@@ -335,7 +234,3 @@ class Edits(Reads):
             return None
         row = db.execute("SELECT doc_hash FROM bound_documents WHERE doc = ?", [doc]).fetchone()
         return "" if row is None else str(row[0])
-
-
-def _edges(q: Query) -> list[tuple[int | None, str, int, int]]:
-    return sorted((s.id, s.doc, s.start, s.end) for s in q.evidence)

@@ -29,6 +29,23 @@ _ROW_SELECT = (
     "SELECT id, text, abstain, boundary, slices, notes, status, annotator, "
     "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id AND version = ?) FROM queries"
 )
+# A blind annotator's rows: their version's fields over the query's (§3). Without a version
+# yet, the query's own fields are where their version will start, and it is a draft.
+_VIEW_SELECT = (
+    "SELECT queries.id, text, coalesce(v.abstain, queries.abstain), "
+    "coalesce(v.boundary, queries.boundary), coalesce(v.slices, queries.slices), "
+    "coalesce(v.notes, queries.notes), coalesce(v.status, 'draft'), queries.annotator, "
+    "(SELECT count(*) FROM spans WHERE spans.query_id = queries.id AND version = ?) "
+    "FROM queries LEFT JOIN versions v ON v.query_id = queries.id AND v.annotator = ?"
+)
+_VIEW_QUERY = (
+    "SELECT queries.id, text, coalesce(v.abstain, queries.abstain) AS abstain, "
+    "coalesce(v.boundary, queries.boundary) AS boundary, "
+    "coalesce(v.slices, queries.slices) AS slices, coalesce(v.notes, queries.notes) AS notes, "
+    "coalesce(v.status, 'draft') AS status, queries.annotator, created, queries.updated, "
+    "queries.revision FROM queries LEFT JOIN versions v ON v.query_id = queries.id "
+    "AND v.annotator = ?"
+)
 
 
 class Reads(Connection):
@@ -94,11 +111,18 @@ class Reads(Connection):
     def queries(self) -> list[Query]:
         """Every query with its evidence, ordered by id."""
         spans = self._spans_by_query(None)
-        rows = self.conn.execute("SELECT * FROM queries ORDER BY id")
+        rows = self._query_select("ORDER BY queries.id")
         return [query_from_row(r, spans.get(r["id"], ())) for r in rows]
 
+    def _query_select(self, tail: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Query rows as `view` shows them: a blind annotator's version over the query."""
+        if not self.view:
+            return self.conn.execute(f"SELECT * FROM queries {tail}", list(args)).fetchall()
+        return self.conn.execute(f"{_VIEW_QUERY} {tail}", [self.view, *args]).fetchall()
+
     def query(self, query_id: str) -> Query:
-        row = self.conn.execute("SELECT * FROM queries WHERE id = ?", (query_id,)).fetchone()
+        found = self._query_select("WHERE queries.id = ?", (query_id,))
+        row = found[0] if found else None
         if row is None:
             raise StoreError(f"no query {query_id!r}", key="query")
         return query_from_row(row, self._spans_by_query([query_id]).get(query_id, ()))
@@ -111,12 +135,14 @@ class Reads(Connection):
         Keyset paging (`after` = the last id read) costs the same on every page, so a list
         can show its first page at once and read the rest a chunk at a time.
         """
-        where, args = [], [self.view]
+        where: list[str] = []
+        args: list[str] = [self.view, self.view] if self.view else [self.view]
         for op, bound in ((">=", start), (">", after)):
             if bound is not None:
-                where.append(f"id {op} ?")
+                where.append(f"queries.id {op} ?")
                 args.append(bound)
-        sql = _ROW_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
+        select = _VIEW_SELECT if self.view else _ROW_SELECT
+        sql = select + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY queries.id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         cur = self.conn.cursor()
@@ -148,6 +174,22 @@ class Reads(Connection):
         touched = dict.fromkeys(r[1] for r in rows if r[1] is not None)
         return (rows[-1][0] if rows else event_id), list(touched)
 
+    def last_event(self, query_id: str) -> tuple[str, str, str, dict[str, Any]] | None:
+        """(who, kind, when, payload) of the newest audit-log entry on a query, or None."""
+        row = self.conn.execute(
+            "SELECT annotator, kind, at, payload FROM events WHERE query_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (query_id,),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], json.loads(row[3]))
+
+    def deleted_by(self, query_id: str) -> tuple[str, str] | None:
+        """(who, when) deleted a query, or None when it was never deleted."""
+        row = self.conn.execute(
+            "SELECT annotator, at FROM retired_ids WHERE id = ?", (query_id,)
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def doc_span_counts(self) -> dict[str, int]:
         """How many spans each document holds, over every query."""
         sql = "SELECT doc, count(*) FROM spans WHERE version = ? GROUP BY doc ORDER BY doc"
@@ -155,8 +197,9 @@ class Reads(Connection):
         return {r[0]: int(r[1]) for r in rows}
 
     def work_by_annotator(self) -> dict[str, dict[str, int]]:
-        """Who did what: queries created, spans added (this view), queries marked reviewed
-        (from the audit log), per annotator; a query's creator is not its only author."""
+        """Who did what, per annotator: queries created, spans added (this view), queries
+        marked reviewed (from the audit log), adjudication decisions (keep, merge, send
+        back) and stale spans resolved (accepted or orphaned, and not undone since)."""
         view = (self.view,)
         sqls = {
             "queries": "SELECT annotator, count(*) FROM queries GROUP BY annotator",
@@ -164,6 +207,11 @@ class Reads(Connection):
             "reviewed": "SELECT annotator, count(DISTINCT query_id) FROM events WHERE kind = "
             "'query-updated' AND json_extract(payload, '$.changes.status') = 'reviewed' "
             "GROUP BY annotator",
+            "adjudicated": "SELECT annotator, count(*) FROM adjudications GROUP BY annotator",
+            # the last decision on each span per corpus change, unless it was an undo
+            "resolved": "SELECT annotator, count(*) FROM (SELECT annotator, decision, "
+            "row_number() OVER (PARTITION BY span_id, new_corpus_hash ORDER BY id DESC) AS n "
+            "FROM review_decisions) WHERE n = 1 AND decision != 'undo' GROUP BY annotator",
         }
         work: dict[str, dict[str, int]] = {}
         for what, sql in sqls.items():

@@ -60,7 +60,11 @@ class QueryRow(NamedTuple):
 
 
 class Version(NamedTuple):
-    """One annotator's blind version of a query's evidence (double annotation, §3)."""
+    """One annotator's blind version of a query: the whole annotation (double annotation, §3).
+
+    Written with a field left None, the version takes the query's own value for it (an
+    import that brings only spans); read back, every field is filled.
+    """
 
     annotator: str
     """Whose version."""
@@ -68,6 +72,20 @@ class Version(NamedTuple):
     """They found no answer in the corpus."""
     spans: tuple[Span, ...]
     """Their evidence, in document order."""
+    boundary: Boundary | None = None
+    """Their boundary pattern."""
+    slices: tuple[str, ...] | None = None
+    """Their slices."""
+    notes: str | None = None
+    """Their notes."""
+    status: Status = Status.LABELLED
+    """Draft or labelled (a version is never reviewed: the adjudicated query is)."""
+    revision: int = 0
+    """Bumped by every change of the version (0: not read from the store)."""
+
+
+VERSION_FIELDS = ("boundary", "slices", "abstain", "notes", "status")
+"""The query fields a blind version holds for itself; text and id stay the query's."""
 
 
 @dataclass(frozen=True)

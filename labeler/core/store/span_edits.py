@@ -8,11 +8,11 @@ refused; a span nested in or overlapping another of its query is written and fla
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
 from labeler.core.store.conflicts import ConflictError, gone, refusal
-from labeler.core.store.edits import Edits
+from labeler.core.store.query_edits import QueryEdits
 from labeler.core.store.rows import span_row, utcnow
 from labeler.core.values import Span
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 
-class SpanEdits(Edits):
+class SpanEdits(QueryEdits):
     """Adding, moving and deleting evidence spans, each checked against what was seen."""
 
     def _insert_span(
@@ -122,6 +122,14 @@ class SpanEdits(Edits):
             [span_id],
         ).fetchone()
         if row is None:
+            row = self.conn.execute(
+                "SELECT query_id, annotator, at FROM events WHERE kind = 'query-replaced' AND "
+                "EXISTS (SELECT 1 FROM json_each(payload, '$.removed_ids') WHERE value = ?) "
+                "ORDER BY id DESC LIMIT 1",
+                [span_id],
+            ).fetchone()
+            if row is not None:
+                return self._removed_by_import(span_id, row)
             query = self.conn.execute(
                 "SELECT query_id FROM events WHERE json_extract(payload, '$.span') = ? LIMIT 1",
                 [span_id],
@@ -138,6 +146,15 @@ class SpanEdits(Edits):
             who=row[1],
             at=row[2],
         )
+
+    @staticmethod
+    def _removed_by_import(span_id: int, row: Any) -> ConflictError:
+        at = str(row[2])[:19].replace("T", " ")
+        return ConflictError(
+            f"{row[0]}: span {span_id} was removed by {row[1]}'s import (--replace) at {at} "
+            "UTC; nothing was saved",
+            key="span", query_id=row[0], what=f"span {span_id}", who=row[1], at=row[2],
+        )  # fmt: skip
 
     def update_span(
         self,

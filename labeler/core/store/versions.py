@@ -2,12 +2,13 @@
 next query an annotator has not labelled (§3).
 
 A version is the spans whose `version` column names an annotator, plus a `versions` row
-(so an abstaining version, which has no spans, still counts). Each write is one
-transaction; reads hand out `Version` values.
+holding the rest of that annotator's annotation (abstain, pattern, slices, notes, status),
+so an abstaining version, which has no spans, still counts. Reads hand out `Version`s.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,24 @@ from labeler.core.overlaps import duplicated
 from labeler.core.store.reads import SPAN_SELECT
 from labeler.core.store.reviews import Reviews
 from labeler.core.store.rows import Version, utcnow
-from labeler.core.values import Query, Span
+from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+
+def _own(v: Version) -> tuple[str | None, str | None, str | None, str]:
+    """A version's own columns as written; None where the query's value stands."""
+    slices = None if v.slices is None else json.dumps(list(v.slices))
+    boundary = None if v.boundary is None else Boundary(v.boundary).value
+    return boundary, slices, v.notes, Status(v.status).value
+
+
+def _version(who: str, spans: tuple[Span, ...], row: Any) -> Version:
+    if row is None:  # spans without a versions row: written before versions had one
+        return Version(who, False, spans, Boundary.OTHER, (), "", Status.LABELLED, 0)
+    return Version(who, bool(row[2]), spans, Boundary(row[3]), tuple(json.loads(row[4])),
+                   row[5], Status(row[6]), row[7])  # fmt: skip
 
 
 class Versions(Reviews):
@@ -40,13 +55,15 @@ class Versions(Reviews):
             span = Span(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
             spans.setdefault((r[0], r[11]), []).append(span)
         rows = self.conn.execute(
-            f"SELECT query_id, annotator, abstain FROM versions WHERE 1 {only}", args
+            f"SELECT query_id, annotator, abstain, boundary, slices, notes, status, revision "
+            f"FROM versions WHERE 1 {only}",
+            args,
         )
-        abstains = {(r[0], r[1]): bool(r[2]) for r in rows}
+        fields = {(r[0], r[1]): r for r in rows}
         out: dict[str, dict[str, Version]] = {}
-        for qid, who in sorted(set(spans) | set(abstains)):
+        for qid, who in sorted(set(spans) | set(fields)):
             got = tuple(spans.get((qid, who), ()))
-            out.setdefault(qid, {})[who] = Version(who, abstains.get((qid, who), False), got)
+            out.setdefault(qid, {})[who] = _version(who, got, fields.get((qid, who)))
         return out
 
     def put_versions(
@@ -63,7 +80,7 @@ class Versions(Reviews):
         for qid, v in versions:
             if duplicated(Query(qid, "?", evidence=v.spans)):
                 raise StoreError(f"{qid}: {v.annotator}'s version repeats a span", key="evidence")
-            marks.append((qid, v.annotator, int(v.abstain), now))
+            marks.append((qid, v.annotator, int(v.abstain), *_own(v), now))
             for sp in v.spans:
                 if sp.doc not in texts:
                     raise StoreError(f"query {qid}: no text for document {sp.doc!r}", key="doc")
@@ -79,10 +96,19 @@ class Versions(Reviews):
             "annotator, created, version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
+        # A field left None is the query's own; a version written again gets a new revision,
+        # and so does its query, so a reviewer who read the old one is refused (§3).
         self.conn.executemany(
-            "INSERT OR REPLACE INTO versions(query_id, annotator, abstain, updated) "
-            "VALUES (?, ?, ?, ?)",
-            marks,
+            "INSERT INTO versions(query_id, annotator, abstain, boundary, slices, notes, status, "
+            "updated) SELECT q.id, ?, ?, coalesce(?, q.boundary), coalesce(?, q.slices), "
+            "coalesce(?, q.notes), ?, ? FROM queries q WHERE q.id = ? "
+            "ON CONFLICT(query_id, annotator) DO UPDATE SET abstain = excluded.abstain, "
+            "boundary = excluded.boundary, slices = excluded.slices, notes = excluded.notes, "
+            "status = excluded.status, updated = excluded.updated, revision = revision + 1",
+            [(*m[1:], m[0]) for m in marks],
+        )
+        self.conn.executemany(
+            "UPDATE queries SET revision = revision + 1 WHERE id = ?", [m[:1] for m in marks]
         )
         return len(marks)
 
@@ -139,9 +165,12 @@ class Versions(Reviews):
         return (later or todo)[0] if todo else None
 
     def _labelled_by(self, annotator: str) -> set[str]:
-        if self.view:
+        if self.view:  # a version only begun (a pattern chosen) is not labelled yet
             rows = self.conn.execute(
-                "SELECT query_id FROM versions WHERE annotator = ?", (annotator,)
+                "SELECT query_id FROM versions v WHERE annotator = ? AND (abstain = 1 OR "
+                "status != 'draft' OR EXISTS (SELECT 1 FROM spans s WHERE s.query_id = "
+                "v.query_id AND s.version = v.annotator))",
+                (annotator,),
             )
         else:
             rows = self.conn.execute(

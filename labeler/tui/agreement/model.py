@@ -64,7 +64,8 @@ class AgreementModel:
         """Each row's query revision when read: a decision is compare-and-set on it."""
 
     def load(self, lengths: dict[str, int]) -> None:
-        waiting = self.store.waiting()
+        closed = self.store.closed_to_view()  # a blind annotator's own stay shut (§3)
+        waiting = [q for q in self.store.waiting() if q not in closed]
         self.versions = self.store.versions(waiting) if waiting else {}
         self.revisions = {q: self.store.query(q).revision for q in waiting}
         report = agreement(self.store.query_rows(), self.versions, lengths)
@@ -88,8 +89,10 @@ class AgreementModel:
         return out
 
     def describe(self, query_id: str) -> str:
-        """One line per version: who, how many spans, whether they abstain."""
+        """One part per version: who, how many spans or that they abstain, their pattern."""
         parts = []
         for who, v in sorted(self.versions.get(query_id, {}).items()):
-            parts.append(f"{who}: {'abstains' if v.abstain else f'{len(v.spans)} span(s)'}")
+            what = "abstains" if v.abstain else f"{len(v.spans)} span(s)"
+            pattern = getattr(v.boundary, "value", v.boundary)
+            parts.append(f"{who}: {what}, {pattern}")
         return " · ".join(parts)

@@ -1,8 +1,9 @@
 """The agreement screen: queries waiting for adjudication, least agreement first; the two
 versions side by side over the text; and a reviewer's decision (§11).
 
-`1` / `2` keep the first / second version, `m` merges them, `b` sends the query back
-with a note. Each decision is one store transaction with who and when; one that another
+`1` / `2` keep the first / second version, `m` merges them (overlapping spans joined),
+`p` takes the boundary pattern from the other version, `b` sends the query back with a
+note. Each decision is one store transaction with who and when; one that another
 reviewer overtook is refused and shown, like any conflict. It is a mode of the app (its own
 key, ctrl+o), so the query shown stays while the reviewer is on another screen.
 """
@@ -24,6 +25,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
+from labeler.core.team import Act, Member
 from labeler.tui.agreement.model import AgreementModel
 from labeler.tui.agreement.widgets import VersionsView
 from labeler.tui.messages import LabelsChanged
@@ -42,18 +44,25 @@ class AgreementScreen(Screen[None]):
         Binding("1", "decide('keep', 0)", "Keep 1st"),
         Binding("2", "decide('keep', 1)", "Keep 2nd"),
         Binding("m", "decide('merge', -1)", "Merge"),
+        Binding("p", "pattern_from", "Pattern from"),
         Binding("b", "send_back", "Send back"),
     ]
 
-    def __init__(self, store: Store, corpus: Corpus, annotator: str) -> None:
+    def __init__(
+        self, store: Store, corpus: Corpus, annotator: str, *, member: Member | None = None
+    ) -> None:
         super().__init__()
         self.model = AgreementModel(store, corpus.text)
         """The waiting queries and their versions."""
         self.annotator = annotator
         """Who decides."""
+        self.member = member or Member(annotator, annotator)
+        """Their login and team: `[team]` keeps decisions for leads (§15)."""
         self._lengths = {d.id: len(d.text) for d in corpus}
         self.current: str | None = None
         """The query shown."""
+        self.pattern_from: str | None = None
+        """Whose boundary pattern the decision takes (None: the version kept's)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="agreement-body"):
@@ -120,9 +129,13 @@ class AgreementScreen(Screen[None]):
         options.focus()
 
     def show(self, query_id: str) -> None:
+        if query_id != self.current:
+            self.pattern_from = None
         self.current = query_id
         row = next(r for r in self.model.rows if r.query_id == query_id)
         title = f"{query_id} · F1 {row.f1:.2f} · {self.model.describe(query_id)}"
+        if self.pattern_from is not None:
+            title += f" · pattern from {self.pattern_from}"
         self.query_one("#agreement-title", Label).update(Content(shown(title, lines=False)))
         self.query_one(VersionsView).show(row.pair, self.model.sides(query_id))
 
@@ -134,19 +147,44 @@ class AgreementScreen(Screen[None]):
         qid = self.current
         if qid is None:
             return
+        refused = self.member.refusal(Act.ADJUDICATE)
+        if refused is not None:
+            self.notify(refused, title="Not decided", severity="error")
+            return
         texts = {d: self.model.text(d) for v in self.model.versions[qid].values()
                  for d in {s.doc for s in v.spans}}  # fmt: skip
+        fields = {} if self.pattern_from is None else {"boundary": self.pattern_from}
         try:
             self.model.store.adjudicate(
                 qid, verdict, keep=keep, note=note, annotator=self.annotator,
-                seen=self.model.revisions[qid], texts=texts,
+                seen=self.model.revisions[qid], texts=texts, fields=fields,
             )  # fmt: skip
         except SpanlabError as exc:
             self.notify(exc.message, title="Not decided", severity="error")
             self.refill(advance=False)
             return
-        self.notify(f"{qid}: {verdict} {'+'.join(keep)}".strip(), timeout=2)
+        joins = "; ".join(self.model.store.last_decided(qid))
+        said = f"{qid}: {verdict} {'+'.join(keep)}".strip() + (f" ({joins})" if joins else "")
+        self.notify(said, timeout=4 if joins else 2)
+        if verdict == "send-back":  # it still waits: the cursor moves on past it
+            self.current = self._after(qid)
         self.refill()
+
+    def _after(self, query_id: str) -> str | None:
+        """The row after `query_id` in the list (wrapping), None when it is the only one."""
+        ids = [r.query_id for r in self.model.rows]
+        at = ids.index(query_id) if query_id in ids else 0
+        rest = ids[at + 1 :] + ids[:at]
+        return rest[0] if rest else None
+
+    def action_pattern_from(self) -> None:
+        """Take the boundary pattern from the next version in turn (then: the kept one's)."""
+        row = next((r for r in self.model.rows if r.query_id == self.current), None)
+        if row is None:
+            return
+        turn = [None, *row.pair]
+        self.pattern_from = turn[(turn.index(self.pattern_from) + 1) % len(turn)]
+        self.show(row.query_id)
 
     def action_decide(self, verdict: Verdict, which: int) -> None:
         row = next((r for r in self.model.rows if r.query_id == self.current), None)

@@ -169,8 +169,9 @@ class Editor:
         self.history.record(QueryChanged(query_id, {k: getattr(now, k) for k in changes}, changes))
         return new
 
-    def delete_query(self, query_id: str) -> Query:
-        old = self.store.delete_query(query_id, annotator=self.annotator)
+    def delete_query(self, query_id: str, *, seen: Query | None = None) -> Query:
+        """Delete a query; with `seen` (what the screen showed), refused when it changed since."""
+        old = self.store.delete_query(query_id, annotator=self.annotator, seen=seen)
         self.history.record(QueryDeleted(old))
         return old
 

@@ -39,8 +39,14 @@ def query_meta(q: Query, me: str) -> Text:
     return line
 
 
-def query_summary(q: Query | None, me: str, hidden: int = 0) -> RenderableType:
-    """The meta line, then the question (wrapped); `hidden`: queries the filter hides."""
+def query_summary(
+    q: Query | None, me: str, hidden: int = 0, lost: str | None = None
+) -> RenderableType:
+    """The meta line, then the question (wrapped); `hidden`: queries the filter hides;
+    `lost`: the query someone else deleted from under the cursor."""
+    if q is None and lost:
+        return Text(f"{lost} was deleted by someone else. Pick a query in the list (↑↓).",
+                    style="dim")  # fmt: skip
     if q is None and hidden:
         return Text(f"No query matches the filter ({hidden} hidden). Press f to change it.",
                     style="dim")  # fmt: skip
@@ -61,8 +67,8 @@ class QueryPanel(Static):
     }
     """
 
-    def show(self, q: Query | None, me: str, hidden: int = 0) -> None:
-        self.update(query_summary(q, me, hidden))
+    def show(self, q: Query | None, me: str, hidden: int = 0, lost: str | None = None) -> None:
+        self.update(query_summary(q, me, hidden, lost))
 
 
 def cursor_line(

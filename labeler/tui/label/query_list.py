@@ -8,6 +8,7 @@ click; the screen decides what that means.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -28,14 +29,24 @@ GLYPHS = {Status.DRAFT: "○", Status.LABELLED: "◐", Status.REVIEWED: "●"}
 """Status at a glance: empty, half, full."""
 
 
+_NUMBERED = re.compile(r"q-(\d+)")
+"""An id spanlab handed out; the list shows its number only (the panel shows it whole)."""
+
+
+def short_id(query_id: str) -> str:
+    """`0024` for q-0024: at 80 columns every column of the list is the question's."""
+    found = _NUMBERED.fullmatch(query_id)
+    return found.group(1) if found else query_id
+
+
 def prompt(q: QueryRow) -> Text:
-    """One line: status glyph, id, span count (or ∅ for abstention), text."""
-    count = "∅" if q.abstain else str(q.spans)
+    """One line: status glyph, short id, span count (∅: abstains, +: ten or more), text."""
+    count = "∅" if q.abstain else str(q.spans) if q.spans < 10 else "+"
     line = Text(no_wrap=True, overflow="ellipsis", end="")
     line.append(GLYPHS[q.status] + " ")
-    line.append(q.id, style="bold")
+    line.append(short_id(q.id), style="bold")
     line.append(" ")
-    line.append(f"{count:>2}", style="dim")
+    line.append(count, style="dim")
     line.append(" " + shown(" ".join(q.text.split()), lines=False))
     return line
 
@@ -118,7 +129,11 @@ class QueryList(ScrollView, can_focus=True):
         self.queries = list(queries)
         self._rows = None
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
-        ids = [q.id for q in self.queries] if current else []
+        if current is None:  # nothing is current: no row is, either
+            self.highlighted = None
+            self.refresh()
+            return
+        ids = [q.id for q in self.queries]
         self._move_to(ids.index(current) if current in ids else 0, announce=False)
         self.refresh()
 
@@ -172,7 +187,7 @@ class QueryList(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))
 
     def action_move(self, step: int) -> None:
-        self._move_to((self.highlighted or 0) + step)
+        self._move_to(0 if self.highlighted is None else self.highlighted + step)
 
     def action_page(self, direction: int) -> None:
         self.action_move(direction * max(1, self.scrollable_content_region.height - 1))

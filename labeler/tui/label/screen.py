@@ -194,7 +194,10 @@ class LabelScreen(Screen[None]):
         Every row is read in one step when they fit in a chunk, else by a worker while the
         old rows stay shown; a change arriving meanwhile is caught up once it is done.
         """
+        shown = self.state.shown
         self.state.forget()
+        if shown is not None:
+            self._explain(shown)
         if self.state.catch_up():
             self._fill_list()
             self._show_current()
@@ -209,6 +212,27 @@ class LabelScreen(Screen[None]):
         else:
             self._reading = True
             self._load_rows(loader)
+
+    def _explain(self, shown: Query) -> None:
+        """Someone else deleted the query on screen or took spans from it: say who, drop the
+        selection and (deleted) make no other query current, so the next key edits nothing."""
+        store = self.editor.store
+        try:
+            now: Query | None = store.query(shown.id)
+        except SpanlabError:
+            now = None
+        if now is not None and set(_places(shown)) <= set(_places(now)):
+            return  # nothing of what was on screen went away: spans added are just shown
+        self.view.clear_selection()
+        if now is None:
+            self.state.current, self.state.lost = None, shown.id
+            by = store.deleted_by(shown.id)
+            who = f" by {by[0]} at {by[1][:19].replace('T', ' ')} UTC" if by else ""
+            said = f"{shown.id} was deleted{who}. Nothing is selected: pick a query."
+            self.notify(said, title="Query deleted", severity="warning", timeout=10, markup=False)
+            return
+        said = _replaced(shown, now, store.last_event(shown.id))
+        self.notify(said, title="Evidence changed", severity="warning", timeout=10, markup=False)
 
     @work(exclusive=True, group="query-rows")
     async def _load_rows(self, loader: RowLoader) -> None:
@@ -264,7 +288,7 @@ class LabelScreen(Screen[None]):
     def _show_current(self) -> None:
         q = self.state.current_query
         hidden = self.state.total if q is None and not self.query_list.ids else 0
-        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden)
+        self.query_one(QueryPanel).show(q, self.editor.annotator, hidden, self.state.lost)
         if self.view.doc_id is None and len(self.editor.corpus):
             first = self.state.first_span(None)
             self.open_document(first.doc if first else next(iter(self.editor.corpus)).id)
@@ -290,12 +314,13 @@ class LabelScreen(Screen[None]):
             self.view.go_to(first.start)
 
     def _select(self, query_id: str) -> None:
-        self.state.current = query_id
+        self.state.current, self.state.lost = query_id, None
         self._refresh_query(query_id)
         self._fill_list()
         self._goto_first_span()
 
     def on_query_list_highlighted(self, event: QueryList.Highlighted) -> None:
+        self.state.lost = None
         if event.query_id != self.state.current:
             self.state.current = event.query_id
             self._show_current()
@@ -522,7 +547,7 @@ class LabelScreen(Screen[None]):
             if not yes:
                 return
             self.state.current = neighbour  # stay where we were in the list
-            if not self._edit(lambda: self.editor.delete_query(q.id), q.id):
+            if not self._edit(lambda: self.editor.delete_query(q.id, seen=q), q.id):
                 self.state.current = q.id
             self._fill_list()
             self._show_current()
@@ -534,7 +559,9 @@ class LabelScreen(Screen[None]):
     def action_cycle_status(self) -> None:
         q = self.state.current_query
         if q is not None:
-            self._save(q, {"status": STATUS_CYCLE.get(q.status, Status.DRAFT)})
+            then = STATUS_CYCLE.get(q.status, Status.DRAFT)
+            blind = self.editor.store.view and then is Status.REVIEWED  # a reviewer decides
+            self._save(q, {"status": Status.DRAFT if blind else then})
 
     def action_toggle_abstain(self) -> None:
         q = self.state.current_query
@@ -664,3 +691,21 @@ class LabelScreen(Screen[None]):
 
         prompt = PromptScreen("Go to offset (as the cursor bar shows it)", restrict=r"[0-9,_ ]*")
         self.app.push_screen(prompt, go)
+
+
+def _places(q: Query) -> list[tuple[str, int, int]]:
+    return sorted((s.doc, s.start, s.end) for s in q.evidence)
+
+
+def _replaced(
+    shown: Query, now: Query, last: tuple[str, str, str, dict[str, object]] | None
+) -> str:
+    """What someone else did to the evidence on screen: whose spans went, who did it."""
+    kept = set(_places(now))
+    gone = [s for s in shown.evidence if (s.doc, s.start, s.end) not in kept]
+    whose = sorted({s.annotator or "unknown" for s in gone})
+    kind = "import" if last and last[1] == "query-replaced" else "edit"
+    by = f"{last[0]}'s {kind}" if last else "another writer"
+    what = f"removed {len(gone)} span(s) of {', '.join(whose)}"
+    spans = f"it has {len(now.evidence)} span(s) now"
+    return f"{shown.id}: {by} {what}; {spans}. Your selection was cleared."

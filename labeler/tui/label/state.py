@@ -77,6 +77,9 @@ class LabelState:
         """What the query list shows."""
         self.by_annotator = False
         """Whether the current query's spans are coloured by annotator."""
+        self.lost: str | None = None
+        """A query someone else took away from under the cursor: until the person picks
+        one, no other becomes current in its place (their next key must not edit it)."""
         self._hay: dict[str, str] = {}
         self._full: Query | None = None
         self._doc_spans: dict[str, list[tuple[str, Span]]] = {}
@@ -95,6 +98,11 @@ class LabelState:
             except SpanlabError:
                 return None
         return self._full
+
+    @property
+    def shown(self) -> Query | None:
+        """The current query as last read (and shown), without reading it again."""
+        return self._full if self._full is not None and self._full.id == self.current else None
 
     @property
     def total(self) -> int:
@@ -210,6 +218,8 @@ class LabelState:
         """
         f, rows = self.filter, self.queries
         shown = f.select(rows.values(), self._hay)
+        if self.current is None and self.lost is not None:
+            return shown, False
         at = rows.get(self.current or "")
         kept = at is not None and f.keeps(at, self._hay[at.id])
         if at is not None and pin and not kept:

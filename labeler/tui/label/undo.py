@@ -268,8 +268,11 @@ class Together:
         return self.first.label
 
     def undo(self, r: Replay) -> Focus:
+        # The person's own edit first: when someone else has changed it since, the refusal
+        # comes before anything is written (a status put back over a span gone, otherwise).
+        focus = self.first.undo(r)
         self.then.undo(r)
-        return self.first.undo(r)
+        return focus
 
     def redo(self, r: Replay) -> Focus:
         focus = self.first.redo(r)

@@ -26,7 +26,8 @@ from labeler.core.corpus import Corpus
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
-from labeler.tui.messages import CorpusChanged
+from labeler.core.team import Act, Member
+from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
 
@@ -71,7 +72,9 @@ class ReviewScreen(Screen[None]):
         *(Binding(str(n), f"pick({n - 1})", f"Candidate {n}", show=False) for n in range(1, 6)),
     ]
 
-    def __init__(self, store: Store, corpus: Corpus, *, annotator: str) -> None:
+    def __init__(
+        self, store: Store, corpus: Corpus, *, annotator: str, member: Member | None = None
+    ) -> None:
         super().__init__()
         self.store = store
         """The label store; only this screen calls into it, through core.review."""
@@ -79,6 +82,8 @@ class ReviewScreen(Screen[None]):
         """The corpus folder as it is now."""
         self.annotator = annotator
         """Whose name goes on every decision."""
+        self.member = member or Member(annotator, annotator)
+        """Their login and team: `[team]` keeps review decisions for leads (§15)."""
         self.items: list[review.PendingSpan] = []
         """Spans still waiting, in list order."""
         self.proposals: dict[int, Proposal] = {}
@@ -110,6 +115,23 @@ class ReviewScreen(Screen[None]):
         self.proposals.clear()
         self.shown = None
         self._list_waiting()
+
+    def on_labels_changed(self, event: LabelsChanged) -> None:
+        """Someone else decided (or brought back) spans: list what waits now, staying on the
+        span shown while it still waits, and say when it was decided elsewhere."""
+        now = review.pending(self.store, self.corpus)
+        if [i.span_id for i in now] == [i.span_id for i in self.items]:
+            return
+        before, self.items = self.current, now
+        self.query_one(SpanList).show(self.items)
+        ids = [i.span_id for i in now]
+        if before is not None and before.span_id in ids:
+            self._select(ids.index(before.span_id))
+            return
+        if before is not None:
+            self.notify(f"{before.query_id}: its span in {before.span.doc} was decided by someone "
+                        "else", title="Review", timeout=4)  # fmt: skip
+        self._select(0)
 
     def _list_waiting(self) -> None:
         self.items = review.pending(self.store, self.corpus)
@@ -267,7 +289,16 @@ class ReviewScreen(Screen[None]):
 
         self.app.push_screen(ConfirmOrphan(question), answered)
 
+    def _refused(self) -> bool:
+        """Say so and return True when `[team]` keeps review decisions from this member."""
+        why = self.member.refusal(Act.REVIEW)
+        if why is not None:
+            self.notify(why, title="Not saved", severity="error")
+        return why is not None
+
     def _decide(self, item: review.PendingSpan, decide: partial[review.Outcome]) -> None:
+        if self._refused():
+            return
         try:
             outcome = decide(annotator=self.annotator)
         except SpanlabError as exc:

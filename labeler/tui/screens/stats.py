@@ -48,23 +48,26 @@ def bar_table(title: str, counts: Mapping[str, int], total: int) -> Table:
     return table
 
 
+WORK = {"queries": "made", "spans": "spans", "reviewed": "rev.", "adjudicated": "adj.",
+        "resolved": "stale"}  # fmt: skip
+"""The work table's columns (`store.work_by_annotator()`'s keys), headed to fit half a
+screen: queries made, spans, reviewed, adjudication decisions, stale spans resolved."""
+
+
 def work_table(work: Mapping[str, Mapping[str, int]]) -> Table:
-    """Who did what in spanlab: queries created, spans added, queries marked reviewed
-    (imports are not counted: a set imported reviewed shows no reviewer)."""
+    """Who did what in spanlab: queries created, spans added, queries marked reviewed,
+    adjudications, stale spans resolved (imports are not counted: a set imported reviewed
+    shows no reviewer)."""
+    # One cell of space between columns, not two: five counts leave the name room.
     table = Table(title="Work done in spanlab", title_justify="left", box=None, expand=True,
-                  pad_edge=False)  # fmt: skip
+                  pad_edge=False, padding=(0, 0, 0, 1))  # fmt: skip
     table.add_column("annotator", ratio=1, no_wrap=True, overflow="ellipsis")
-    for heading in ("made", "spans", "rev."):
+    for heading in WORK.values():
         table.add_column(heading, justify="right")
     for who, done in work.items():
-        table.add_row(
-            Text(shown(who, lines=False)),
-            str(done["queries"]),
-            str(done["spans"]),
-            str(done["reviewed"]),
-        )
+        table.add_row(Text(shown(who, lines=False)), *(str(done[k]) for k in WORK))
     if not work:
-        table.add_row("(none)", "0", "0", "0")
+        table.add_row("(none)", *("0" for _ in WORK))
     return table
 
 

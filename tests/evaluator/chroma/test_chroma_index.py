@@ -12,7 +12,7 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import COMPLETE, connect, ensure_collection
+from evaluator.retrieval.chroma import COMPLETE, STALE_BUILD, TOUCHED, connect, ensure_collection
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span
@@ -170,3 +170,28 @@ def test_a_complete_collection_with_other_chunks_is_rebuilt_not_reused(tmp_path:
     )
     assert reused is False
     assert sorted(collection.get()["ids"]) == ["b0", "b1", "b2"]
+
+
+def test_a_killed_builds_private_collection_is_removed_by_the_next_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client = connect(None, str(tmp_path / "chroma"))
+    chunks = [Chunk(f"c{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]
+    matrix = np.random.default_rng(2).random((3, 4)).astype(np.float32)
+    name = "spanlab-test-sweep"
+    long_ago = time.time() - STALE_BUILD - 60
+    # what a killed run leaves: an incomplete private build nobody touches any more
+    client.create_collection(f"{name}-bdead0001", metadata={COMPLETE: False, TOUCHED: long_ago})
+    # a live build by another run (touched just now), and another candidate's old leftover
+    client.create_collection(f"{name}-blive0002", metadata={COMPLETE: False, TOUCHED: time.time()})
+    client.create_collection(
+        "spanlab-other-bdead0003", metadata={COMPLETE: False, TOUCHED: long_ago}
+    )
+    collection, reused = ensure_collection(
+        client, name, chunks, lambda: matrix, candidate="c", private=True
+    )
+    assert (collection.name, reused, collection.count()) == (name, False, 3)
+    names = sorted(c.name for c in client.list_collections())
+    assert names == ["spanlab-other-bdead0003", name, f"{name}-blive0002"]
+    said = capsys.readouterr().err
+    assert f"removed {name}-bdead0001: a killed build's leftover (untouched for 16 min)" in said

@@ -128,7 +128,7 @@ def test_a_missing_or_binary_file_is_one_clear_error(tmp_path: Path) -> None:
         read_run(tmp_path)
     (tmp_path / "run.json").unlink()
     (tmp_path / "run.json").mkdir()
-    with pytest.raises(RunFileError, match="cannot read the run"):
+    with pytest.raises(RunFileError, match="the run file is a directory, not a regular file"):
         read_run(tmp_path)
 
 

@@ -51,7 +51,7 @@ def test_the_model_orders_by_disagreement(store: Store, corpus: Corpus) -> None:
     [(doc, pieces)] = model.sides("q-0001")
     assert doc == "billing.md"
     assert [p.mark for p in pieces][:2] == ["both", "first"]
-    assert model.describe("q-0003") == "ann: abstains · bob: abstains"
+    assert model.describe("q-0003") == "ann: abstains, other · bob: abstains, other"
 
 
 async def test_keep_from_the_label_screen(store: Store, corpus: Corpus) -> None:
@@ -86,12 +86,12 @@ async def test_a_raced_decision_is_refused(store: Store, corpus: Corpus, tmp_pat
 async def test_an_author_cannot_keep_a_version(
     app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    double(store)  # ann created q-0001 and holds a version of it
+    double(store)  # ann holds a version of q-0001
     async with app.run_test(size=(80, 24)) as pilot:
         notes = record_notes(app, monkeypatch)
         await pilot.press("R", "2")
         assert store.query("q-0001").evidence == () and store.adjudications("q-0001") == []
-        assert any("ann created it; someone else must mark it reviewed" in n for n in notes)
+        assert any("ann labelled a version of it; someone else must" in n for n in notes)
 
 
 async def test_send_back_with_a_note(app: SpanlabApp, store: Store) -> None:
@@ -124,3 +124,37 @@ async def test_a_query_decided_elsewhere_leaves_nothing_chosen(
         await pilot.press("down", "2")  # once the person picks a query, keys act again
         await pilot.pause()
         assert [a[:2] for a in store.adjudications("q-0003")] == [("keep", ["bob"])]
+
+
+async def test_a_query_sent_back_does_not_keep_the_cursor(store: Store, corpus: Corpus) -> None:
+    """q-0001 still waits after it is sent back; the cursor goes on to q-0003 instead of
+    landing on the query just dealt with."""
+    double(store)
+    app = SpanlabApp(store, corpus, annotator="rita", settings=QUIET)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        assert isinstance(app.screen, AgreementScreen) and app.screen.current == "q-0001"
+        await pilot.press("b", *"redo", "enter")
+        await pilot.pause()
+        assert store.waiting() == ["q-0001", "q-0003"]
+        assert app.screen.current == "q-0003"
+        assert app.screen.query_one(OptionList).highlighted == 1
+
+
+async def test_p_takes_the_pattern_from_the_other_version(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    double(store)
+    bob = Store.open(tmp_path / "labels.db")
+    bob.view = "bob"
+    bob.update_query("q-0001", annotator="bob", boundary="control")
+    app = SpanlabApp(store, corpus, annotator="rita", settings=QUIET)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R", "p", "p")  # the kept one's → ann's → bob's
+        title = app.screen.query_one("#agreement-title", Label)
+        assert "pattern from bob" in str(title.render())
+        await pilot.press("1")  # ann's spans, bob's pattern
+        await pilot.pause()
+    done = store.query("q-0001")
+    assert [(s.start, s.end) for s in done.evidence] == [(0, 23)]
+    assert done.boundary == "control" and done.status == "reviewed"

@@ -119,7 +119,7 @@ async def test_corpus_search_opens_empty_and_typing_does_not_append(app: Spanlab
         assert field.value == "label"
 
 
-@pytest.mark.parametrize(("size", "width"), [((80, 24), 30), ((100, 30), 37), ((200, 40), 60)])
+@pytest.mark.parametrize(("size", "width"), [((80, 24), 32), ((100, 30), 40), ((200, 40), 60)])
 async def test_the_query_list_widens_with_the_terminal(
     app: SpanlabApp, size: tuple[int, int], width: int
 ) -> None:

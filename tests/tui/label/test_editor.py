@@ -203,9 +203,10 @@ def test_a_labelled_query_keeps_its_status_and_a_reviewed_one_is_labelled_again(
 
 def test_only_someone_else_marks_a_query_reviewed(editor: Editor) -> None:
     q = editor.add_query("How long?")
+    editor.add_span(q.id, "refunds.md", 0, 23)  # the evidence makes an author, not creating
     with pytest.raises(LabelError, match="someone else must mark it reviewed"):
         editor.update_query(q.id, status=Status.REVIEWED)
-    assert editor.store.query(q.id).status is Status.DRAFT
+    assert editor.store.query(q.id).status is Status.LABELLED  # the span labelled it
     other = Editor(editor.store, editor.corpus, "bob")
     assert other.update_query(q.id, status=Status.REVIEWED).status is Status.REVIEWED
 

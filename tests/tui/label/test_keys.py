@@ -7,11 +7,11 @@ from textual.widgets import Label
 
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
-from labeler.core.values import Status
+from labeler.core.values import Span, Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.screen import LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
-from tests.tui.conftest import QUIET, record_notes
+from tests.tui.conftest import BILLING, QUIET, record_notes
 
 
 def spans_of(store: Store, query_id: str) -> list[tuple[str, int, int, str]]:
@@ -121,6 +121,8 @@ async def test_status_cycles(store: Store, corpus: Corpus) -> None:
 async def test_own_query_cannot_be_marked_reviewed(
     app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """ann drew q-0001's evidence (creating it alone would not count: §15)."""
+    store.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="ann")
     async with app.run_test(size=(80, 24)) as pilot:
         notes = record_notes(app, monkeypatch)
         await pilot.press("S", "S")

@@ -101,7 +101,7 @@ async def test_select_edit_and_undo_past_the_first_page(big: Store, corpus: Corp
         highlighted = s.query_list.render_line(s.query_list.size.height - 1).text
         assert (s.state.queries["q-2500"].spans, highlighted.split()[:3]) == (
             2,
-            ["◐", "q-2500", "2"],
+            ["◐", "2500", "2"],
         )
         await pilot.press("ctrl+z")
         assert (len(big.query("q-2500").evidence), s.state.queries["q-2500"].spans) == (1, 1)

@@ -110,3 +110,20 @@ def test_wide_characters_and_tabs_stay_aligned(snap_compare: SnapCompare, tmp_pa
     app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
     press = ["enter", *["right"] * 6, *["shift+right"] * 3]
     assert snap_compare(app, press=press, terminal_size=(80, 24))
+
+
+def test_long_questions_at_80_columns(
+    snap_compare: SnapCompare, store: Store, corpus: Corpus
+) -> None:
+    """Six questions that all start "How long does" beside three short ones: each row is
+    the status glyph, the id's number (0004 … 0009), the span count and at least 21
+    characters of its question, so "How long does Tallis…", "How long does my pas…" and
+    "How long does the ba…" read apart at 80×24; the panel still shows the whole id q-0001.
+    """
+    for rest in ("Tallis wait before the sixth webhook delivery attempt?",
+                 "my password have to be?", "the battery in a Room Sensor last?",
+                 "a refund take to reach my card?", "shipping take to Norway?",
+                 "an invoice stay open?"):  # fmt: skip
+        store.add_query(f"How long does {rest}", annotator="ann")
+    app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
+    assert snap_compare(app, terminal_size=(80, 24))

@@ -100,3 +100,12 @@ def test_run_json_rebuilds_a_library_spec_with_the_same_fingerprint() -> None:
     spec = SplitterSpec("langchain:RecursiveCharacterTextSplitter", 40, options=options)
     fields = json.loads(json.dumps(spec.validate("lc").fingerprint_fields()))
     assert read_spec(Reader(fields, "run.json")).fingerprint() == spec.fingerprint()
+
+
+def test_the_library_overlap_option_is_the_candidates_overlap() -> None:
+    """run.json records fingerprint fields: "overlap": 0 for chunk_overlap = 50 misled."""
+    cfile = parse(_file("langchain:RecursiveCharacterTextSplitter",
+                        "chunk_size = 400\nchunk_overlap = 50"), file="c.toml")  # fmt: skip
+    fields = cfile.candidate("lib").spec.fingerprint_fields()
+    assert (fields["size"], fields["overlap"]) == (400, 50)
+    assert fields["options"] == {"chunk_overlap": 50, "chunk_size": 400}

@@ -54,3 +54,26 @@ def test_ambiguity_counts_every_occurrence() -> None:
     text = "ab ab ab"
     found = ambiguities(text, [LibraryChunk(0, 2, "ab"), LibraryChunk(2, 8, " ab ab")])
     assert [(a.index, a.start, a.occurrences) for a in found] == [(0, 0, 3)]
+
+
+def test_a_misplaced_whitespace_only_chunk_is_skipped_and_counted() -> None:
+    """strip_whitespace = false: a searching library places "\\n\\n" at its first
+    occurrence, before the chunk it follows; it holds no evidence, so it is left out."""
+    from evaluator.chunking.adapters.verify import misplaced_blanks
+
+    text = "Alpha.\n\nBeta.\n\nGamma."
+    chunks = [LibraryChunk(0, 6, "Alpha."), LibraryChunk(6, 8, "\n\n"),
+              LibraryChunk(8, 13, "Beta."), LibraryChunk(6, 8, "\n\n"),
+              LibraryChunk(15, 21, "Gamma.")]  # fmt: skip
+    kept, dropped = misplaced_blanks(text, chunks)
+    assert dropped == 1
+    assert [(c.start, c.end) for c in kept] == [(0, 6), (6, 8), (8, 13), (15, 21)]
+    assert len(verify("d", text, kept)) == 4
+
+
+def test_a_chunk_at_the_right_text_but_out_of_order_says_so_once() -> None:
+    text = "Alpha. Beta. Alpha."
+    chunks = [LibraryChunk(7, 12, "Beta."), LibraryChunk(0, 6, "Alpha.")]
+    with pytest.raises(ConfigError) as caught:
+        verify("d", text, chunks)
+    assert "its text 'Alpha.' is at the offsets" in caught.value.message

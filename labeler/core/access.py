@@ -1,0 +1,126 @@
+"""Who may write a project's files (§15): for `corpus status` and for every refusal of a
+write, the file, its owner and mode, and the command that fixes it — one wording, here.
+
+It only looks (stat, access); what makes files shareable is `labeler.core.sharing`.
+"""
+
+from __future__ import annotations
+
+import errno
+import grp
+import os
+import pwd
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.core.sharing import FULL_ERRNOS, Share, share_of
+
+
+@dataclass(frozen=True)
+class Access:
+    """One file or folder as the file system has it, and whether we and the group may write."""
+
+    path: Path
+    """The file or folder looked at."""
+    owner: str
+    """Its owner's login name (or uid)."""
+    group: str
+    """Its group's name (or gid)."""
+    mode: int
+    """Its permission bits (`0o2775`)."""
+    writable: bool
+    """Whether this process may write it."""
+    group_writable: bool
+    """Whether its group may (and, for a folder, that it is setgid)."""
+    folder: bool
+    """A folder, not a file."""
+
+    def describe(self) -> str:
+        return f"{self.path} (owner {self.owner}, group {self.group}, mode {self.mode:04o})"
+
+
+def name_of_user(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def name_of_group(gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def look(path: Path) -> Access | None:
+    """`path` as it is, or None when it does not exist."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    folder = stat.S_ISDIR(st.st_mode)
+    wanted = stat.S_IWGRP | (stat.S_ISGID | stat.S_IXGRP if folder else 0)
+    return Access(
+        path=path,
+        owner=name_of_user(st.st_uid),
+        group=name_of_group(st.st_gid),
+        mode=st.st_mode & 0o7777,
+        writable=os.access(path, os.W_OK | (os.X_OK if folder else 0)),
+        group_writable=(st.st_mode & wanted) == wanted,
+        folder=folder,
+    )
+
+
+def fix(found: Access, share: Share | None) -> str:
+    """The command that lets the group write `found` (run by its owner, or root)."""
+    steps = []
+    group = name_of_group(share.gid) if share else found.group
+    if share is not None and found.group != group:
+        steps.append(f"chgrp {group} {found.path}")
+    steps.append(f"chmod {'g+rwxs' if found.folder else 'g+rw'} {found.path}")
+    command = " && ".join(steps)
+    mine = found.owner == name_of_user(os.geteuid())
+    return f"run `{command}`" if mine else f"ask {found.owner} (or root) to run `{command}`"
+
+
+def why_not_writable(path: Path, *, database: bool = False) -> str | None:
+    """Which of a file's folder and the file (a database's `-wal` and `-shm` too) stops
+    our writes, with owner, mode and fix; None when every one may be written."""
+    share = share_of(path.parent)
+    extra = (Path(f"{path}-wal"), Path(f"{path}-shm")) if database else ()
+    for each in (path.parent, path, *extra):
+        found = look(each)
+        if found is not None and not found.writable:
+            who = name_of_user(os.geteuid())
+            if _mounted_read_only(each):
+                return f"{found.path} is on a file system mounted read-only"
+            return f"{found.describe()} is not writable by {who}: {fix(found, share)}"
+    return None
+
+
+def _mounted_read_only(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def refusal_hint(path: Path, full: bool = False, *, database: bool = False) -> str:
+    """The hint of a refused write: the full disk, or who may not write what."""
+    if full:
+        return f"the disk holding {path} is full (or the file is over its size limit): free space"
+    return why_not_writable(path, database=database) or "make the file and its folder writable"
+
+
+_REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
+"""The errors of a file system that will not let us write."""
+
+
+def refused_write(path: Path, exc: OSError) -> tuple[str, str | None]:
+    """The message and hint of a file write the system refused (`cannot write: …`)."""
+    full = exc.errno in FULL_ERRNOS
+    where = " (the disk is full, or the file over its size limit)" if full else ""
+    hint = refusal_hint(path, full) if full or exc.errno in _REFUSED else None
+    return f"cannot write: {exc.strerror or exc}{where}", hint

@@ -1,0 +1,95 @@
+"""`labels export` as one library call: which queries go to the file, what the file holds,
+and the file's own sha256, so the line printed describes the file written (§14).
+
+Every format starts from the same decided labels (adjudicated or single-version, §3); a
+query waiting for adjudication goes to Label Studio as one annotation per version, and is
+left out, counted, everywhere else. Writers say what they left out and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.core import formats, labelset
+from labeler.core.corpus import Corpus
+from labeler.core.formats import label_studio
+from labeler.core.store import Store
+from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class Exported:
+    """What an export wrote."""
+
+    path: Path
+    """The file."""
+    queries: int
+    """Queries the file holds."""
+    records: int
+    """Records (tasks, lines, rows) it holds; the queries for the spanlab format."""
+    sha256: str
+    """The file's own sha256."""
+    label_set_hash: str
+    """The label set's hash (§4), which eval records."""
+    left_out: tuple[tuple[str, int], ...] = ()
+    """(what, how many queries) for queries the file does not hold: "N {what}"."""
+    notes: tuple[str, ...] = ()
+    """What the target tool should know, or will do differently."""
+    drafts: tuple[str, ...] = ()
+    """Queries with no evidence that are not abstentions (eval leaves them out)."""
+
+
+def export_file(
+    store: Store,
+    corpus: Corpus,
+    out: Path,
+    fmt: str,
+    names: label_studio.Names | None = None,
+) -> Exported:
+    """Write the store's labels to `out` in `fmt`; refuses while any span is stale."""
+    data = labelset.export(store, corpus)
+    waiting_n = int(data.pop("waiting_for_adjudication", 0))
+    drafts = tuple(q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"])
+    waits: tuple[tuple[str, int], ...] = (
+        (
+            "double-annotated quer(y/ies) wait for adjudication and are not exported "
+            "(adjudicate them: `spanlab adjudicate`)",
+            waiting_n,
+        ),
+    )
+    if fmt == "spanlab":
+        labelset.write_json(data, out)
+        held = len(data["queries"])
+        return Exported(out, held, held, _sha256(out), data["label_set_hash"],
+                        _counted(waits), drafts=drafts)  # fmt: skip
+    queries, waiting = _decided(store)
+    if fmt == "label-studio":
+        pending = [(store.query(q), list(store.versions([q]).get(q, {}).values())) for q in waiting]
+        wrote = label_studio.write(queries, corpus, out, names=names or label_studio.Names(),
+                                   waiting=pending)  # fmt: skip
+        waits = ()
+    else:
+        got = formats.get(fmt).write(queries, corpus, out)
+        wrote = got or formats.Wrote(len(queries), len(queries))
+    return Exported(out, wrote.queries, wrote.records, _sha256(out), data["label_set_hash"],
+                    _counted((*wrote.left_out, *waits)), wrote.warnings, drafts)  # fmt: skip
+
+
+def _decided(store: Store) -> tuple[list[Query], list[str]]:
+    if store.count("versions"):
+        return store.decided_queries()
+    return store.queries(), []
+
+
+def _counted(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((why, n) for why, n in kinds if n)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,97 @@
+"""Every input file is opened here: a regular file, sized by a stat before a byte is read.
+
+A FIFO would block a plain `open` for good and `/dev/zero` never ends, so a file is opened
+without blocking (O_NONBLOCK) and refused by what `fstat` says it is before any read. Line
+files stream in pieces of at most MAX_LINE bytes, so no line, however long, is ever held
+whole. Refusals go through each reader's own `Place` (labeler.core.typed), as every shared
+bound does; a missing or unreadable file stays an OSError for the reader to word.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+from labeler.core.typed import MAX_LINE, Place, Refusal, out_of_bounds, over_limit, sized
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+@contextmanager
+def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryIO]:
+    """The open file, once fstat shows a regular file of at most `limit` bytes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise out_of_bounds(where, f"is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise out_of_bounds(where, over_limit(info.st_size, limit))
+        os.set_blocking(fd, True)
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
+def read_bounded(path: str | Path, limit: int, where: Place) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a file that grows is cut off)."""
+    with open_regular(path, limit, where) as handle:
+        return sized(handle.read(limit + 1), limit, where)  # a file that grew is cut off
+
+
+LinePlace = Callable[[int], Place]
+"""The place of line N (1-based) of a file, for refusals that name the line."""
+
+
+def bounded_lines(
+    handle: BinaryIO,
+    limit: int,
+    where: LinePlace,
+    *,
+    line_limit: int = MAX_LINE,
+    update: Callable[[bytes], object] | None = None,
+) -> Iterator[tuple[int, str]]:
+    """(line number, text without its `\\n`) of an open UTF-8 file, BOM dropped, streamed.
+
+    A line over `line_limit` bytes is refused after reading `line_limit + 1` of them;
+    `update` (a hash's) is handed every byte read, so one pass both hashes and parses."""
+    offset = 0
+    for number in range(1, 1 << 62):
+        raw = handle.readline(line_limit + 1)
+        if not raw:
+            return
+        if update is not None:
+            update(raw)
+        if len(raw) > line_limit and not raw.endswith(b"\n"):
+            raise out_of_bounds(where(number), f"the line is longer than {line_limit:,} bytes")
+        if offset + len(raw) > limit:
+            raise out_of_bounds(where(number), f"the file grew past the limit of {limit:,} bytes")
+        yield number, _decoded(raw, offset, where(number))
+        offset += len(raw)
+
+
+def _decoded(raw: bytes, offset: int, where: Place) -> str:
+    bom = 3 if offset == 0 and raw.startswith(b"\xef\xbb\xbf") else 0
+    try:
+        return raw[bom:].removesuffix(b"\n").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = offset + bom + exc.start
+        detail = f"not valid UTF-8: {exc.reason} (byte {at:,} of the file)"
+        raise where.refuse(Refusal("out of bounds", detail=detail, offset=at)) from None

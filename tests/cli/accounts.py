@@ -1,0 +1,147 @@
+"""Three Unix accounts in one group, and a spanlab command run as one of them (§15).
+
+Made as a team makes them: `groupadd` / `useradd` (idempotent, names only these tests
+use), so owners and the group have names. A command runs in a forked child that imports
+nothing new after it switches to the account's uid, gid and groups with umask 002.
+"""
+
+from __future__ import annotations
+
+import grp
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from labeler.cli import app
+
+GROUP = "spl19labelers"
+"""The sharing group of the tests."""
+NAMES = ("spl19lead", "spl19alice", "spl19bob")
+"""The lead and two annotators."""
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str
+    """The login name."""
+    uid: int
+    """Its user id."""
+    gid: int
+    """Its primary group (its own, as useradd makes it)."""
+    group: int
+    """The shared group's id, a supplementary group of the account."""
+
+
+@dataclass(frozen=True)
+class Done:
+    code: int
+    """The exit code."""
+    out: str
+    """What went to stdout."""
+    err: str
+    """What went to stderr."""
+
+
+def accounts() -> tuple[Account, ...]:
+    """The lead, alice and bob, each in GROUP (created when missing)."""
+    if shutil.which("useradd") is None:
+        raise RuntimeError("useradd is not installed: the shared-project tests need it")
+    _run("groupadd", "-f", GROUP)
+    for name in NAMES:
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            _run("useradd", "--no-create-home", "--user-group", "-G", GROUP, name)
+    shared = grp.getgrnam(GROUP).gr_gid
+    return tuple(Account(n, pwd.getpwnam(n).pw_uid, pwd.getpwnam(n).pw_gid, shared) for n in NAMES)
+
+
+def _run(*args: str) -> None:
+    subprocess.run(args, check=True, capture_output=True)
+
+
+@contextmanager
+def shared_folder(group: int) -> Iterator[Path]:
+    """A setgid folder of `group`, mode 2775, somewhere every account can reach."""
+    folder = Path(tempfile.mkdtemp(prefix="spanlab-shared-", dir="/tmp"))
+    try:
+        project = folder / "project"
+        project.mkdir()
+        os.chown(project, 0, group)
+        project.chmod(0o2775)
+        folder.chmod(0o755)
+        yield project
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def as_user(who: Account, cwd: Path, args: Sequence[str], *, umask: int = 0o002) -> Done:
+    """`spanlab ARGS` run by `who` in `cwd`, in a child process."""
+
+    def command() -> dict[str, Any]:
+        result = CliRunner().invoke(app, list(args))
+        crash = result.exception
+        err = result.stderr + ("" if isinstance(crash, SystemExit | None) else repr(crash))
+        return {"code": result.exit_code, "out": result.stdout, "err": err}
+
+    data = in_child(who, cwd, command, umask=umask)
+    return Done(int(data["code"]), str(data["out"]), str(data["err"]))
+
+
+def in_child(
+    who: Account | None,
+    cwd: Path,
+    work: Callable[[], dict[str, Any]],
+    *,
+    umask: int = 0o002,
+    before: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """`work()` run by `who` (None: root) in `cwd` in a forked child; its JSON-able result.
+    `before` runs in the child first, still as root (a resource limit, say)."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: become `who`, work, report, leave
+        os.close(reader)
+        try:
+            if before is not None:
+                before()
+            if who is not None:
+                os.setgroups([who.group])
+                os.setgid(who.gid)
+                os.setuid(who.uid)
+                os.environ.update(USER=who.name, LOGNAME=who.name, HOME=str(cwd))
+            os.umask(umask)
+            os.chdir(cwd)
+            payload = work()
+        except BaseException as exc:  # reported to the parent, which fails
+            payload = {"code": -1, "out": "", "err": f"child failed: {exc!r}"}
+        with os.fdopen(writer, "w") as out:
+            json.dump(payload, out)
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as got:
+        data: dict[str, Any] = json.load(got)
+    os.waitpid(pid, 0)
+    return data
+
+
+def modes(folder: Path, names: Sequence[str]) -> dict[str, str]:
+    """`name -> "0664 spl19alice:spl19labelers"` for each name present below `folder`."""
+    found = {}
+    for name in names:
+        path = folder / name
+        if path.exists():
+            st = path.stat()
+            owner, group = pwd.getpwuid(st.st_uid).pw_name, grp.getgrgid(st.st_gid).gr_name
+            found[name] = f"{st.st_mode & 0o7777:04o} {owner}:{group}"
+    return found

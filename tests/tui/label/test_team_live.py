@@ -1,0 +1,127 @@
+"""Two people on one store, live (§3, §15): a blind screen shows only its annotator's own
+version; a query deleted or replaced under someone's cursor is explained, the selection is
+dropped and their next key edits nothing; agreement stays closed to a blind annotator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Label
+
+from labeler.core import labelset
+from labeler.core.corpus import Corpus
+from labeler.core.store import Store
+from labeler.core.values import Boundary, Query, Span, Status
+from labeler.tui.agreement.screen import AgreementScreen
+from labeler.tui.app import SpanlabApp
+from labeler.tui.label.panels import query_meta
+from tests.tui.conftest import BILLING, QUIET, record_notes
+from tests.tui.test_app import label_screen, until
+
+
+def blind_app(store: Store, corpus: Corpus, who: str) -> SpanlabApp:
+    store.view = who
+    return SpanlabApp(store, corpus, annotator=who, settings=QUIET)
+
+
+def panel(app: SpanlabApp) -> str:
+    q = label_screen(app).state.current_query
+    assert q is not None
+    return query_meta(q, app.annotator).plain
+
+
+async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    bob.view = "bob"
+    bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    bob.update_query("q-0001", annotator="bob", boundary=Boundary.CONTROL, status=Status.LABELLED)
+    app = blind_app(store, corpus, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert panel(app).startswith("q-0001 ○ draft · 0 spans · other")  # not bob's
+        await pilot.press("A")
+        assert "abstain" in panel(app) and store.query("q-0001").abstain
+        await pilot.press("A")  # a second A clears it
+        assert "abstain" not in panel(app) and not store.query("q-0001").abstain
+        await pilot.press("p", "down", "enter")  # pattern picker: another pattern than other
+        await pilot.pause()
+        await pilot.press("S")
+        assert panel(app).startswith("q-0001 ◐ labelled")
+        await pilot.press("S")  # blind: labelled goes back to draft, never to reviewed
+        assert panel(app).startswith("q-0001 ○ draft")
+        mine = store.versions()["q-0001"]["ann"]
+        assert mine.boundary is not None and mine.boundary != Boundary.OTHER
+        assert mine.boundary.value in panel(app)
+    theirs = bob.query("q-0001")
+    assert (theirs.boundary, len(theirs.evidence), theirs.abstain) == (Boundary.CONTROL, 1, False)
+    assert Store.open(tmp_path / "labels.db").query("q-0001").boundary == Boundary.OTHER
+
+
+async def test_agreement_is_closed_to_a_blind_annotator_of_the_query(
+    store: Store, corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    bob.view = "bob"
+    bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    app = blind_app(store, corpus, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("enter", "s", "a")  # ann's own version of q-0001: now it waits
+        assert store.waiting() == ["q-0001"]
+        await pilot.press("R")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.mode_name == "label" and not isinstance(app.screen, AgreementScreen)
+        assert any("annotated it blind" in n and "blind = true" in n for n in notes), notes
+        assert any("holds your blind version" in n and "blind = true" in n for n in notes)
+
+
+async def test_a_query_deleted_under_the_cursor_is_explained_and_keys_edit_nothing(
+    app: SpanlabApp, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob deletes q-0002 while ann has a selection in it: her app says so, drops the
+    selection and makes no other query current, so her next `a` saves nothing anywhere."""
+    bob = Store.open(tmp_path / "labels.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        s = label_screen(app)
+        await pilot.press("down", "enter", "s")
+        assert s.current == "q-0002" and s.view.selection is not None
+        bob.delete_query("q-0002", annotator="bob", seen=bob.query("q-0002"))
+        await until(pilot, lambda: "q-0002" not in s.state.queries)
+        assert any("q-0002 was deleted by bob at" in n for n in notes), notes
+        assert s.current is None and s.view.selection is None
+        assert s.query_list.highlighted is None
+        await pilot.press("s", "a")
+        await pilot.pause()
+        assert [len(q.evidence) for q in store.queries()] == [0, 0]
+        await pilot.press("shift+tab", "down")  # picking a query again makes keys act
+        await pilot.pause()
+        assert s.current is not None
+
+
+async def test_an_import_replacing_the_query_on_screen_is_explained_and_undo_refused(
+    app: SpanlabApp, store: Store, corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lead = Store.open(tmp_path / "labels.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        s = label_screen(app)
+        await pilot.press("enter", "s", "a")  # ann: "Refunds take five days."
+        assert len(store.query("q-0001").evidence) == 1
+        said: list[str] = []
+        replacement = Query("q-0001", "How long do refunds take?", status=Status.LABELLED)
+        labelset.import_queries(lead, [replacement], corpus, annotator="lead",
+                                replace_existing=True, removed=said)  # fmt: skip
+        assert said == ["q-0001: replaced; removes 1 span(s) (1 of ann's), first billing.md 0..23"]
+        await until(pilot, lambda: s.state.queries["q-0001"].spans == 0)
+        assert any("lead's import removed 1 span(s) of ann" in n for n in notes), notes
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert store.query("q-0001").status == Status.LABELLED  # not put back to draft
+        shown = app.screen.query_one("#conflict-message", Label).render()
+        assert "was removed by lead's import (--replace)" in str(shown)
+        kinds = [r[0] for r in store.conn.execute("SELECT kind FROM events ORDER BY id")]
+        assert kinds[-1] == "query-replaced"
