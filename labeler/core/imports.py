@@ -19,6 +19,7 @@ from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.formats import label_studio, label_studio_min
+from labeler.core.names import check_name
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
 from labeler.core.values import Query, valid_slice
@@ -107,6 +108,9 @@ def import_file(
         # doccano writes each member's annotations to `{username}.jsonl`
         # (doccano 1.8.4, backend/data_export/celery_tasks.py)
         whose = version_of or (path.stem if fmt == "doccano" else None)
+        if whose is not None:  # a name (§13), like every annotator a reader returns
+            key, file = ("--version-of", None) if version_of else (None, str(path))
+            check_name(whose, "annotator name", key=key, file=file, error=LabelError)
         return _joined(store, corpus, imported, whose, annotator, replace)
     added: tuple[str, ...] = ()
     if imported.documents:
