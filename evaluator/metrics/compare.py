@@ -145,9 +145,11 @@ def compare(
     *,
     resamples: int = 10_000,
     seed: int = 0,
+    same_settings: bool = True,
 ) -> Comparison:
-    """Compare `candidate` with `baseline`; both measured on the same queries."""
-    _check_comparable(baseline, candidate)
+    """Compare `candidate` with `baseline`; both measured on the same queries (and, unless
+    `same_settings` is False — run against run, §16 — with the same settings)."""
+    _check_comparable(baseline, candidate, same_settings)
     changes = {qid: _change(qid, baseline, candidate) for qid in baseline.per_query}
     overall = GroupComparison(
         len(changes),
@@ -164,10 +166,12 @@ def compare(
     )
 
 
-def _check_comparable(baseline: CandidateResult, candidate: CandidateResult) -> None:
+def _check_comparable(
+    baseline: CandidateResult, candidate: CandidateResult, same_settings: bool
+) -> None:
     if baseline.per_query.keys() != candidate.per_query.keys():
         raise ValueError(f"{baseline.name!r} and {candidate.name!r} were run on different queries")
-    if baseline.settings != candidate.settings:
+    if same_settings and baseline.settings != candidate.settings:
         raise ValueError(f"{baseline.name!r} and {candidate.name!r} used different settings")
 
 
@@ -200,7 +204,7 @@ def _status(was: bool, now: bool) -> Status:
 def _deltas(
     before: Mapping[str, float | None], after: Mapping[str, float | None]
 ) -> dict[str, float | None]:
-    return {name: _delta(before[name], after[name]) for name in before}
+    return {name: _delta(before[name], after.get(name)) for name in before}
 
 
 def _breakdowns(

@@ -47,6 +47,14 @@ MEASURES: tuple[Measure, ...] = (
 )
 """Every per-query measure, in report order."""
 
+RULED: tuple[Measure, ...] = tuple(
+    m for m in MEASURES
+    if isinstance(m, EvidenceRecall | Hit | OracleRecall | FirstMatchRank | MeanFirstMatchRank
+                  | UniqueEvidence | AbstentionTop1)
+)  # fmt: skip
+"""What a run measures again under the other match rule (§7): every measure whose value
+depends on the rule, and abstention's top-1 so the comparison pairs abstention queries."""
+
 RECALL = EvidenceRecall.name
 """The headline measure: compared with a bootstrap interval, gated by `min_recall_delta`."""
 HIT = Hit.name

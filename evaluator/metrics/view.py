@@ -163,11 +163,11 @@ class QueryView:
     @_lazy
     def span_causes(self) -> tuple[Cause | None, ...]:
         """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
-        k, threshold = self.settings.k, self.settings.coverage_threshold
+        k, threshold, match = self.settings.k, self.settings.coverage_threshold, self.settings.match
         return tuple(
-            span_cause(rank, cover, held, k=k, threshold=threshold)
+            span_cause(rank, cover, held, k=k, threshold=threshold, match=match)
             for rank, cover, held in zip(
-                self.first_ranks, self.coverage_in_k, self.held, strict=True
+                self.chunk_ranks, self.coverage_in_k, self.held, strict=True
             )
         )
 

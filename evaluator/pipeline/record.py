@@ -16,7 +16,13 @@ from evaluator.chunking.spec import SPLITTER_VERSION
 from evaluator.pipeline.result import CandidateRun, RunResult
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord, CandidatesFileRef, Manifest
-from evaluator.runs.model_queries import EvidenceRef, QueryRecord, QueryResult, RankedEntry
+from evaluator.runs.model_queries import (
+    EvidenceRef,
+    QueryRecord,
+    QueryResult,
+    RankedEntry,
+    RuleResult,
+)
 from labeler.core.values import Query
 
 STACK = ("spanlab", "chromadb", "transformers", "tokenizers", "onnxruntime", "numpy")
@@ -54,6 +60,7 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         comparisons=dict(result.comparisons),
         gates=tuple(result.gates),
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
+        other_comparisons=dict(result.other_comparisons),
     )
 
 
@@ -69,6 +76,7 @@ def manifest(result: RunResult, *, include_text: bool) -> Manifest:
         embedding=_plain(result.embedding),
         include_text=include_text,
         skipped_queries=tuple(result.skipped),
+        orphaned_queries=tuple(result.orphaned),
     )
 
 
@@ -77,6 +85,7 @@ def candidate_record(name: str, run: CandidateRun, baseline: bool) -> CandidateR
     return CandidateRecord(
         name, baseline, SPLITTER_VERSION, spec, spec.fingerprint(), run.metrics(),
         run.result.breakdowns, _plain(run.timings), _plain(run.embeddings), _plain(run.extra),
+        None if run.other is None else dict(run.other.aggregates),
     )  # fmt: skip
 
 
@@ -92,8 +101,22 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
         outcomes[name] = QueryResult(
             ranked, run.result.per_query[query.id],
             None if change is None else change.status, None if change is None else change.cause,
-            run.result.span_causes.get(query.id, ()),
+            run.result.span_causes.get(query.id, ()), other_result(result, name, query.id),
         )  # fmt: skip
     evidence = tuple(EvidenceRef(s.doc, s.start, s.end) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),
                        evidence, outcomes, query.text if include_text else None)  # fmt: skip
+
+
+def other_result(result: RunResult, name: str, qid: str) -> RuleResult | None:
+    """The query in candidate `name` under the other match rule, if it was measured."""
+    other = result.runs[name].other
+    if other is None:
+        return None
+    change = (
+        result.other_comparisons[name].queries[qid] if name in result.other_comparisons else None
+    )
+    return RuleResult(
+        other.per_query[qid], None if change is None else change.status,
+        None if change is None else change.cause, other.span_causes.get(qid, ()),
+    )  # fmt: skip

@@ -29,7 +29,7 @@ class CandidateRun:
     ranked: dict[str, list[Ranked]]
     """Query id -> ranked list to depth."""
     result: CandidateResult
-    """Per-query and aggregate measures."""
+    """Per-query and aggregate measures, under the declared match rule (which gates)."""
     stats: IndexStats
     """Size of the index."""
     timings: dict[str, Any] = field(default_factory=dict)
@@ -38,6 +38,8 @@ class CandidateRun:
     """Texts embedded (computed) and served from the cache (cached)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Retriever details: collection name, HNSW settings, ANN agreement."""
+    other: CandidateResult | None = None
+    """The rule-dependent measures again under the other match rule (§7), for reports."""
 
     def metrics(self) -> dict[str, Any]:
         """The flat `metrics` object of run.json: §7 names to numbers."""
@@ -71,10 +73,14 @@ class RunResult:
     """Candidate name -> comparison with the baseline."""
     gates: list[GateRecord]
     """Every gate's outcome."""
+    other_comparisons: dict[str, Comparison] = field(default_factory=dict)
+    """Candidate name -> comparison with the baseline under the other match rule."""
     embedding: dict[str, Any] = field(default_factory=dict)
     """Model id and fingerprint, cache stats."""
     skipped: tuple[str, ...] = ()
-    """Queries left out: no evidence and not marked abstain (drafts not yet labelled)."""
+    """Queries left out: no evidence and not marked abstain (drafts, or orphaned)."""
+    orphaned: tuple[str, ...] = ()
+    """Of those, the labelled or reviewed ones: their evidence was orphaned."""
     seconds: float = 0.0
     """Wall time of the whole run."""
 

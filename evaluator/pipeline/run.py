@@ -22,8 +22,10 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.embedding.vectors import VectorSource
-from evaluator.metrics import TokenCounter, evaluate
+from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
+from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison, compare
+from evaluator.metrics.registry import RULED
 from evaluator.metrics.stats import index_stats
 from evaluator.pipeline import progress, sanity
 from evaluator.pipeline.gates import check as check_gates
@@ -34,7 +36,7 @@ from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_tex
 from evaluator.retrieval.exact import ExactRetriever
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
-from labeler.core.values import Query
+from labeler.core.values import Query, Status
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ def run_evaluation(
         cand = cfile.candidate(name)
         runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept, inputs)
     comparisons = compare_all(settings, runs)
+    other_comparisons = compare_all(settings, runs, other=True)
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
         started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -91,8 +94,10 @@ def run_evaluation(
         gates=check_gates(
             cfile.gates, comparisons, {n: r.stats.chunk_count for n, r in runs.items()}
         ),
+        other_comparisons=other_comparisons,
         embedding=embedding_info(ctx, query_embeddings),
         skipped=skipped,
+        orphaned=orphaned_queries(queries),
         seconds=time.perf_counter() - started,
     )
 
@@ -101,6 +106,13 @@ def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ..
     """Queries to measure, and the ids left out: no evidence and not marked abstain."""
     skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
     return [q for q in queries if q.abstain or q.evidence], skipped
+
+
+def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
+    """Of the left-out queries, those labelled or reviewed: their evidence was orphaned (a
+    corpus change removed it), so they are not drafts and reports must say so."""
+    done = (Status.LABELLED, Status.REVIEWED)
+    return tuple(q.id for q in queries if not q.abstain and not q.evidence and q.status in done)
 
 
 def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:
@@ -164,8 +176,7 @@ def run_candidate(
     extra = dict(built.extra)
     if ctx.options.check_ann and settings.retriever == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
-    result = evaluate(queries, ranked, chunks, settings=settings, texts=ctx.texts,
-                      count_tokens=ctx.counter, name=cand.name)  # fmt: skip
+    result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks)
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     return CandidateRun(
         cand, chunks, ranked, result, index_stats(chunks, ctx.texts, ctx.counter),
@@ -178,7 +189,27 @@ def run_candidate(
         },
         embeddings=built.embedded,
         extra=extra,
+        other=other,
     )  # fmt: skip
+
+
+def measure_both_rules(
+    ctx: Context,
+    name: str,
+    queries: Sequence[Query],
+    ranked: dict[str, list[Ranked]],
+    chunks: list[Chunk],
+) -> tuple[CandidateResult, CandidateResult]:
+    """Every measure under the declared match rule, and the rule-dependent ones under the
+    other (§7: reports show both; only the declared one gates)."""
+    index = ChunkIndex.build(chunks)
+    params = MetricSettings.of(ctx.settings)
+    result = evaluate(queries, ranked, index, settings=params, texts=ctx.texts,
+                      count_tokens=ctx.counter, name=name)  # fmt: skip
+    other = evaluate(queries, ranked, index, texts=ctx.texts,
+                     settings=replace(params, match=other_rule(params.match)),
+                     count_tokens=ctx.counter, name=name, measures=RULED)  # fmt: skip
+    return result, other
 
 
 def index_request(ctx: Context, cand: Candidate, chunks: list[Chunk]) -> IndexRequest:
@@ -209,13 +240,19 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(np.asarray(values), q))
 
 
-def compare_all(settings: Settings, runs: dict[str, CandidateRun]) -> dict[str, Comparison]:
-    """Every candidate against the baseline."""
-    base = runs[settings.baseline].result
+def compare_all(
+    settings: Settings, runs: dict[str, CandidateRun], *, other: bool = False
+) -> dict[str, Comparison]:
+    """Every candidate against the baseline, under the declared rule or the other one."""
+
+    def pick(run: CandidateRun) -> CandidateResult | None:
+        return run.other if other else run.result
+
+    base = pick(runs[settings.baseline])
     return {
-        name: compare(base, run.result, resamples=settings.resamples, seed=settings.seed)
+        name: compare(base, result, resamples=settings.resamples, seed=settings.seed)
         for name, run in runs.items()
-        if name != settings.baseline
+        if name != settings.baseline and base is not None and (result := pick(run)) is not None
     }
 
 

@@ -127,6 +127,9 @@ def candidate_spec(run: RunFile, name: str, *, check: bool = True) -> SplitterSp
 
 
 def chunks_for_doc(spec: SplitterSpec, corpus: Corpus, doc: str) -> list[Chunk]:
-    """Re-cut one document the way the candidate did (the split is deterministic)."""
+    """Re-cut one document the way the candidate did (the split is deterministic). A chunk
+    file (`splitter = "chunks"`) names every document, so it is read whole and filtered."""
+    if spec.splitter == "chunks":
+        return [c for c in chunk_corpus(spec, corpus) if c.doc == doc]
     one = Corpus({doc: corpus.documents[doc]})
     return chunk_corpus(spec, one)

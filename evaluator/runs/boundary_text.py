@@ -110,12 +110,20 @@ def coverage_cells(entry: tuple[str, str, int, int, float], spans: Sequence[Evid
     return " ".join(cells)
 
 
-def ranked_lines(result: QueryResult, k: int, spans: Sequence[EvidenceRef]) -> list[str]:
-    """Rows `rank score doc start..end  e1 50%` for one candidate's top k."""
+def where_text(entry: tuple[str, str, int, int, float]) -> str:
+    """`refunds.md 120..480`: a ranked chunk's place."""
+    return f"{entry[1]} {entry[2]}..{entry[3]}"
+
+
+def ranked_lines(
+    result: QueryResult, k: int, spans: Sequence[EvidenceRef], where_width: int = 32
+) -> list[str]:
+    """Rows `rank score doc start..end  e1 50%` for one candidate's top k; the place column
+    `where_width` wide (the widest of both lists), so the coverage column never shifts."""
     lines = []
     for rank, entry in enumerate(result.ranked[:k], 1):
-        chunk_id, doc, start, end, score = entry
-        where = f"{doc} {start}..{end}"
-        lines.append(f"  {rank:>3}  {score:6.3f}  {where:<32} {coverage_cells(entry, spans):<14}"
+        chunk_id, _, _, _, score = entry
+        where = where_text(entry).ljust(where_width)
+        lines.append(f"  {rank:>3}  {score:6.3f}  {where} {coverage_cells(entry, spans):<14}"
                      f" {chunk_id}".rstrip())  # fmt: skip
     return lines

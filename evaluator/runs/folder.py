@@ -57,8 +57,13 @@ def _write_files(run: RunFile, folder: Path) -> None:
 def append_job_summary(run: RunFile, path: Path) -> None:
     """Append the run's report.md to a CI job summary (`GITHUB_STEP_SUMMARY`), whole: the
     report needs no image or other file beside it."""
+    append_summary_text(report_md(run), path)
+
+
+def append_summary_text(text: str, path: Path) -> None:
+    """Append markdown (a report, a run-against-run diff) to a CI job summary."""
     try:
         with path.open("a", encoding="utf-8") as out:
-            out.write(report_md(run) + "\n")
+            out.write(text + "\n")
     except OSError as exc:
         raise StoreError(f"cannot append the job summary: {exc.strerror}", file=str(path)) from None

@@ -1,6 +1,7 @@
 """JUnit XML for CI (§9), from a RunFile: one suite per compared candidate, with a case per
-gate and per answerable query — failing for a broken gate and for a lost query, passing
-for the rest — so a CI page shows exactly what each candidate broke.
+gate and per answerable query — failing for a broken gate and, in a candidate that fails
+its gates, for a lost query; passing for the rest, a passing candidate's losses in their
+cases' output — so a CI that fails on any failing case agrees with `gate` (§9).
 
 A lost query's message says its slices, pattern, cause, ranks and coverage; query text
 appears only in a run made with `--include-text`. Suites carry the candidate's timings.
@@ -14,6 +15,7 @@ from evaluator.metrics.compare import Status
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryRecord
+from evaluator.runs.verdict_words import cause_text, loss_scope
 from labeler.core.display import shown
 
 
@@ -39,6 +41,7 @@ def _suite(run: RunFile, name: str) -> ET.Element:
     seconds = sum(float(timings.get(k) or 0.0) for k in ("chunk_seconds", "index_seconds"))
     suite = ET.Element("testsuite", name=name, time=f"{seconds:.3f}")
     failures = 0
+    passed = run.passed_for(name)
     for g in (g for g in run.gates if g.candidate == name):
         case = ET.SubElement(suite, "testcase", classname=f"{name}.gates",
                              name=f"{g.scope}.{g.gate}", time="0")  # fmt: skip
@@ -49,13 +52,18 @@ def _suite(run: RunFile, name: str) -> ET.Element:
         if not entry.answerable:
             continue
         case = ET.SubElement(suite, "testcase", classname=f"{name}.queries", name=qid, time="0")
-        if entry.candidates[name].status == Status.LOST:
+        if entry.candidates[name].status != Status.LOST:
+            continue
+        if not passed:  # a candidate that passes its gates has no failing case (§9)
             failures += 1
             failure = ET.SubElement(
                 case, "failure", type="lost", message=lost_message(run, entry, name)
             )
             if run.manifest.include_text and entry.text is not None:
                 failure.text = entry.text
+        else:
+            out = ET.SubElement(case, "system-out")
+            out.text = f"{lost_message(run, entry, name)} (the candidate passes its gates)"
     suite.set("tests", str(len(suite)))
     suite.set("failures", str(failures))
     return suite
@@ -65,7 +73,9 @@ def lost_message(run: RunFile, entry: QueryRecord, name: str) -> str:
     """`lost against base: slices critical · pattern … · cause split (…) · e1 rank –, top 5
     cover 100%`."""
     result = entry.candidates[name]
-    cause = "–" if result.cause is None else f"{result.cause} ({result.cause.words})"
+    cause = cause_text(result)
+    if scope := loss_scope(run, name, entry.id):
+        cause += f" · {scope}"
     ranks = result.first_match_ranks or ()
     cover = result.coverage or ()
     spans = []

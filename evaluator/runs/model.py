@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison
 from evaluator.runs.model_json import Reader, RunFileError
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
@@ -68,6 +69,24 @@ class RunFile:
     """Every gate's outcome, in a stable order."""
     queries: Mapping[str, QueryRecord]
     """Query id -> the query and every candidate's result, in label order."""
+    other_comparisons: Mapping[str, Comparison] = field(default_factory=dict)
+    """Candidate name -> its comparison under the other match rule; empty in a run written
+    before both rules were kept (`both_rules` is then False)."""
+
+    @property
+    def match(self) -> str:
+        """The declared match rule: it decides the gates."""
+        return self.manifest.settings.match
+
+    @property
+    def other_match(self) -> str:
+        """The rule every measure is also computed under."""
+        return other_rule(self.match)
+
+    @property
+    def both_rules(self) -> bool:
+        """Whether the run holds the other rule too (runs before it was kept do not)."""
+        return all(c.other_metrics is not None for c in self.candidates)
 
     @property
     def baseline(self) -> CandidateRecord:
@@ -108,6 +127,8 @@ class RunFile:
             {n: read_comparison(c) for n, c in r.at("comparisons").items()},
             tuple(GateRecord.from_json(g) for g in r.at("gates").array()),
             {q: QueryRecord.from_json(q, e) for q, e in r.at("queries").items()},
+            {n: read_comparison(c) for n, c in r.at("comparisons_other_rule").items()}
+            if "comparisons_other_rule" in r.mapping() else {},
         )  # fmt: skip
         run._check(r)
         return run
@@ -121,11 +142,13 @@ class RunFile:
             if set(query.candidates) != set(names):
                 where = r.at("queries").at(qid).at("candidates")
                 where.fail(f"must hold every candidate of the run: {', '.join(names)}")
-        for name, comp in self.comparisons.items():
-            if name not in self.others:
-                r.at("comparisons").at(name).fail("compares no candidate of the run")
-            if unknown := set(comp.queries) - set(self.queries):
-                r.at("comparisons").at(name).fail(f"names unknown query {min(unknown)!r}")
+        for key, comps in (("comparisons", self.comparisons),
+                           ("comparisons_other_rule", self.other_comparisons)):  # fmt: skip
+            for name, comp in comps.items():
+                if name not in self.others:
+                    r.at(key).at(name).fail("compares no candidate of the run")
+                if unknown := set(comp.queries) - set(self.queries):
+                    r.at(key).at(name).fail(f"names unknown query {min(unknown)!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The run.json document, key for key as spanlab writes it."""
@@ -140,7 +163,11 @@ class RunFile:
             "comparisons": {name: comp.to_json() for name, comp in self.comparisons.items()},
             "gates": [g.to_json() for g in self.gates],
             "queries": {qid: q.to_json() for qid, q in self.queries.items()},
+            **({"comparisons_other_rule": self._other_json()} if self.both_rules else {}),
         }
+
+    def _other_json(self) -> dict[str, Any]:
+        return {name: comp.to_json() for name, comp in self.other_comparisons.items()}
 
     def dumps(self) -> str:
         """run.json's text: one-space indents, UTF-8 as is."""

@@ -74,7 +74,9 @@ class Manifest:
     include_text: bool
     """Whether the run folder holds query text (`--include-text`)."""
     skipped_queries: tuple[str, ...]
-    """Drafts left out: no evidence and not marked abstain."""
+    """Queries left out: no evidence and not marked abstain (drafts, or orphaned)."""
+    orphaned_queries: tuple[str, ...] = ()
+    """Of those, the labelled or reviewed ones whose evidence a corpus change orphaned."""
 
     @property
     def model_id(self) -> str | None:
@@ -89,6 +91,7 @@ class Manifest:
             CandidatesFileRef.from_json(r.at("candidates_file")), read_settings(r.at("settings")),
             r.at("seeds").at("bootstrap").integer(), r.at("embedding").mapping(),
             r.at("include_text").flag(), r.at("skipped_queries").texts(),
+            r.at("orphaned_queries").texts() if "orphaned_queries" in r.mapping() else (),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -102,6 +105,7 @@ class Manifest:
             "embedding": dict(self.embedding),
             "include_text": self.include_text,
             "skipped_queries": list(self.skipped_queries),
+            **({"orphaned_queries": list(self.orphaned_queries)} if self.orphaned_queries else {}),
         }
 
 
@@ -151,6 +155,9 @@ class CandidateRecord:
     """Texts embedded (computed) and served from the cache (cached)."""
     index: Mapping[str, Any]
     """Retriever details: collection, HNSW settings, ANN agreement."""
+    other_metrics: Mapping[str, float | None] | None = None
+    """The rule-dependent aggregates under the other match rule (§7); None in a run written
+    before both rules were kept."""
 
     def metric(self, name: str) -> float | None:
         """The figure `name` (a registry name); None when undefined or not measured."""
@@ -164,6 +171,7 @@ class CandidateRecord:
             r.at("splitter_fingerprint").text(), r.at("metrics").numbers(),
             read_groups(r.at("breakdowns")), r.at("timings").mapping(),
             r.at("embeddings").mapping(), r.at("index").mapping(),
+            r.at("metrics_other_rule").numbers() if "metrics_other_rule" in r.mapping() else None,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -181,7 +189,18 @@ class CandidateRecord:
             "timings": dict(self.timings),
             "embeddings": dict(self.embeddings),
             "index": dict(self.index),
-        }
+            **({} if self.other_metrics is None else
+               {"metrics_other_rule": dict(self.other_metrics)}),
+        }  # fmt: skip
+
+    def metric_under(self, name: str, declared: bool) -> float | None:
+        """The figure `name` under the declared rule, or under the other one (a figure the
+        rule does not change reads the same under both)."""
+        if declared:
+            return self.metric(name)
+        if self.other_metrics is None:
+            return None
+        return self.other_metrics.get(name, self.metric(name))
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,38 @@ def _per_span(values: Mapping[str, Value | None], name: str) -> tuple[float | No
 
 
 @dataclass(frozen=True)
+class RuleResult:
+    """One query in one candidate under the rule the run did not declare (§7): the
+    rule-dependent values, its status against the baseline and its spans' causes."""
+
+    values: Mapping[str, Value | None]
+    """Rule-dependent measure name -> value under the other rule."""
+    status: Status | None
+    """Against the baseline under the other rule; None for the baseline and abstention."""
+    cause: Cause | None
+    """For a loss under the other rule: its deepest span cause there."""
+    span_causes: tuple[Cause | None, ...]
+    """Per span, its cause under the other rule (None: matched within k)."""
+
+    @classmethod
+    def from_json(cls, r: Reader) -> RuleResult:
+        return cls(
+            {name: read_value(v) for name, v in r.at("values").items()},
+            r.at("status").nullable(lambda s: s.choice(Status)),
+            r.at("cause").nullable(lambda c: c.choice(Cause)),
+            _read_span_causes(r),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "values": {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()},
+            "status": None if self.status is None else self.status.value,
+            "cause": None if self.cause is None else self.cause.value,
+            "span_causes": [None if c is None else c.value for c in self.span_causes],
+        }
+
+
+@dataclass(frozen=True)
 class QueryResult:
     """One query in one candidate: what it retrieved and how that compares."""
 
@@ -87,6 +119,9 @@ class QueryResult:
     span_causes: tuple[Cause | None, ...] = ()
     """Per span, why it was missed in this candidate (None: matched within k); empty for
     an abstention query and in runs written before spans had causes."""
+    other: RuleResult | None = None
+    """The same query under the other match rule; None in runs written before both rules
+    were kept (`spanlab.run/1` without `other_rule`)."""
 
     @property
     def first_match_ranks(self) -> tuple[int | None, ...] | None:
@@ -112,16 +147,27 @@ class QueryResult:
             r.at("status").nullable(lambda s: s.choice(Status)),
             r.at("cause").nullable(lambda c: c.choice(Cause)),
             _read_span_causes(r),
+            RuleResult.from_json(r.at("other_rule")) if "other_rule" in r.mapping() else None,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "ranked": [e.to_json() for e in self.ranked],
             "values": {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()},
             "status": None if self.status is None else self.status.value,
             "cause": None if self.cause is None else self.cause.value,
             "span_causes": [None if c is None else c.value for c in self.span_causes],
         }
+        if self.other is not None:
+            data["other_rule"] = self.other.to_json()
+        return data
+
+    def cause_under(self, n: int, declared: bool) -> Cause | None:
+        """Span `n`'s cause under the declared rule, or under the other one."""
+        if declared:
+            return self.span_cause(n)
+        causes = () if self.other is None else self.other.span_causes
+        return causes[n] if n < len(causes) else None
 
 
 def _read_span_causes(r: Reader) -> tuple[Cause | None, ...]:

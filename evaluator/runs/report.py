@@ -6,9 +6,10 @@ with `--include-text`. Every figure is labelled and formatted by the measure reg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Comparison, Status
 from evaluator.metrics.registry import (
     CHROMA_IOU,
@@ -27,6 +28,7 @@ from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
+from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 
 PUBLISHED = (
     "Published beside these (Chroma, *Evaluating Chunking Strategies for Retrieval*, 2024, "
@@ -44,33 +46,35 @@ def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
 
-def embedding_name(run: RunFile) -> str:
-    settings = run.manifest.settings
-    if settings.retriever == "lexical":
-        return "none (lexical)"
-    return run.manifest.model_id or settings.embedding
-
-
 def skipped_note(run: RunFile) -> str | None:
-    skipped = run.manifest.skipped_queries
-    if not skipped:
-        return None
-    listed = ", ".join(skipped[:8]) + (" …" if len(skipped) > 8 else "")
-    return (
-        f"{len(skipped)} quer(y/ies) without evidence and not marked abstain were "
-        f"left out (drafts not yet labelled): {listed}"
-    )
+    """The queries left out, orphaned ones named as such (never called drafts)."""
+    orphaned = run.manifest.orphaned_queries
+    drafts = [q for q in run.manifest.skipped_queries if q not in orphaned]
+    parts = []
+    if drafts:
+        parts.append(f"{len(drafts)} quer(y/ies) without evidence and not marked abstain were "
+                     f"left out (drafts not yet labelled): {_listed(drafts)}")  # fmt: skip
+    if orphaned:
+        parts.append(f"{len(orphaned)} labelled quer(y/ies) were left out because their "
+                     f"evidence was orphaned by a corpus change (label them again or mark "
+                     f"abstain): {_listed(orphaned)}")  # fmt: skip
+    return "; ".join(parts) or None
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
 
 
 def report_md(run: RunFile) -> str:
     include_text = run.manifest.include_text
-    lines = [*_head(run), *_candidates_table(run)]
+    lines = [*_head(run), *_candidates_table(run), "", *rules_table(run)]
     if run.manifest.candidates_file.path == PRESET_WITH_PUBLISHED:
         lines += ["", PUBLISHED]
     lines += ["", *frontier_table(run), "", "## Gates", "", *_gates_table(run)]
     lines += breakdown_tables(run)
     for name, comp in run.comparisons.items():
         lines += _changes(run, name, comp)
+    lines += ["", f"_Causes under `{run.match}`: {legend(run.match)}._"]
     lines += [
         "",
         "Run folder holds offsets and hashes only"
@@ -83,16 +87,49 @@ def _head(run: RunFile) -> list[str]:
     settings = run.manifest.settings
     verdict = "**PASS**" if run.passed else "**FAIL**"
     queries = run.queries.values()
+    named = " · ".join(f"{name} `{value}`" for name, value in settings_items(run))
     return [
         f"# spanlab run {run.id} — {verdict}",
         "",
         f"{len(queries)} queries ({sum(q.answerable for q in queries)} answerable)"
-        f" · k={settings.k} · depth={settings.depth} · retriever `{settings.retriever}`"
-        f" · embedding `{embedding_name(run)}`"
-        f" · baseline `{settings.baseline}`",
+        f" · baseline `{settings.baseline}` · gates decided under match `{run.match}`",
+        "",
+        named,
         "",
         *([f"_{note}_", ""] if (note := skipped_note(run)) else []),
     ]
+
+
+RULE_COLUMNS = (RECALL, HIT, ORACLE)
+"""The figures the match rule changes, shown under both rules side by side."""
+
+
+def rules_table(run: RunFile) -> list[str]:
+    """Each candidate under the declared rule and the other, side by side (§7)."""
+    if not run.both_rules:
+        return ["_This run was written before both match rules were kept: "
+                f"only `{run.match}` is recorded._"]  # fmt: skip
+    heads = " | ".join(shown(n).short for n in RULE_COLUMNS)
+    lines = [f"## Both match rules: `{run.match}` (gates) · `{run.other_match}` "
+             f"({rule_note(run)})", "", f"| candidate | {heads} | lost | Δ recall |",
+             "|---" * (len(RULE_COLUMNS) + 3) + "|"]  # fmt: skip
+    for cand in run.candidates:
+        cells = [_pair_text(cand, n) for n in RULE_COLUMNS]
+        comp, other = run.comparisons.get(cand.name), run.other_comparisons.get(cand.name)
+        if comp is None or other is None:
+            cells += ["baseline", ""]
+        else:
+            recall = shown(RECALL)
+            cells += [f"{comp.overall.counts.lost} · {other.overall.counts.lost}",
+                      f"{recall.delta_text(comp.overall.deltas.get(RECALL))} · "
+                      f"{recall.delta_text(other.overall.deltas.get(RECALL))}"]  # fmt: skip
+        lines.append(f"| `{cand.name}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _pair_text(cand: CandidateRecord, name: str) -> str:
+    fmt = shown(name)
+    return f"{fmt.text(cand.metric(name))} · {fmt.text(cand.metric_under(name, False))}"
 
 
 def frontier_table(run: RunFile) -> list[str]:
@@ -166,6 +203,8 @@ def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:
         for change in sorted(changes, key=lambda c: c.query):
             query = run.queries[change.query]
             cause = f" — {change.cause}" if change.cause else ""
+            if status == Status.LOST and (scope := loss_scope(run, name, change.query)):
+                cause += f" · {scope}"
             tags = ", ".join([query.boundary, *query.slices])
             text = f" “{query.text}”" if run.manifest.include_text else ""
             lines.append(f"- `{change.query}` ({tags}){cause}{text}")
@@ -179,17 +218,25 @@ def breakdown_tables(run: RunFile) -> list[str]:
     lines: list[str] = []
     for dim, title in (("slice", "slice"), ("boundary", "boundary pattern")):
         if run.baseline.breakdowns.get(dim):
-            lines += _breakdown(run.baseline, list(run.comparisons.items()), dim, title)
+            counts = answerable_by(run, dim)
+            lines += _breakdown(run.baseline, list(run.comparisons.items()), dim, title, counts)
     return lines
 
 
 def _breakdown(
-    base: CandidateRecord, comps: Sequence[tuple[str, Comparison]], dim: str, title: str
+    base: CandidateRecord,
+    comps: Sequence[tuple[str, Comparison]],
+    dim: str,
+    title: str,
+    answerable: Mapping[str, int],
 ) -> list[str]:
+    """One breakdown table; `answerable` counts the queries the recall averages (abstention
+    queries are in the group but out of every recall denominator, §7)."""
     recall = shown(RECALL)
     heads = " | ".join(f"`{name}` Δ (lost)" for name, _ in comps)
     rule = "|---" * (3 + len(comps)) + "|"
-    lines = ["", f"## Recall@k by {title}", "", f"| {title} | queries | baseline | {heads} |", rule]
+    lines = ["", f"## Recall@k by {title}", "",
+             f"| {title} | answerable (of queries) | baseline | {heads} |", rule]  # fmt: skip
     for key, group in base.breakdowns[dim].items():
         cells = []
         for _, comp in comps:
@@ -201,7 +248,18 @@ def _breakdown(
             lost = cmp.counts.lost
             cells.append(f"{delta} (**{lost}**)" if lost else f"{delta} (0)")
         cells_text = " | ".join(cells)
+        count = f"{answerable.get(key, 0)} (of {group.queries})"
         lines.append(
-            f"| {key} | {group.queries} | {recall.text(group.metrics.get(RECALL))} | {cells_text} |"
+            f"| {key} | {count} | {recall.text(group.metrics.get(RECALL))} | {cells_text} |"
         )
     return lines
+
+
+def answerable_by(run: RunFile, dim: str) -> dict[str, int]:
+    """Answerable queries per key of a breakdown (slice, boundary pattern, document)."""
+    counts: dict[str, int] = {}
+    for q in run.queries.values():
+        keys = q.slices if dim == "slice" else (q.boundary,) if dim == "boundary" else q.docs
+        for key in keys if q.answerable else ():
+            counts[key] = counts.get(key, 0) + 1
+    return counts

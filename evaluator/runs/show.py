@@ -13,7 +13,8 @@ from pathlib import Path
 from rich.text import Text
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.causes import Cause
+from evaluator.metrics.causes import Cause, percent
+from evaluator.metrics.compare import Status
 from evaluator.runs import index as runs_index
 from evaluator.runs.boundary import (
     BASELINE_MARK,
@@ -30,10 +31,12 @@ from evaluator.runs.boundary_text import (
     holder,
     inner_cuts,
     ranked_lines,
+    where_text,
     window,
 )
 from evaluator.runs.model import RunFile, read_run
 from evaluator.runs.model_queries import QueryRecord, QueryResult
+from evaluator.runs.verdict_words import cause_text, loss_scope, settings_line
 from labeler.core.corpus import Corpus
 from labeler.core.display import masked, shown
 from labeler.core.errors import SpanlabError
@@ -45,22 +48,36 @@ def load_run(runs_dir: Path, run: str) -> RunFile:
     return read_run(folder)
 
 
-def ranks_text(ranks: Sequence[int | None] | None, k: int, result: QueryResult) -> str:
-    """First-match ranks in words, each span's cause as run.json states it."""
+def ranks_text(
+    ranks: Sequence[int | None] | None, k: int, result: QueryResult, match: str = "chunk"
+) -> str:
+    """First-match ranks in words, each missed span's cause as run.json states it. Under
+    `union` a rank is where the chunks so far cover the span together, not one chunk."""
     if ranks is None:
         return "abstention query: no evidence"
     words = []
     for n, r in enumerate(ranks):
         cause = result.span_cause(n)
-        if cause is None and r is not None and r <= k:
-            words.append(f"{r}")
-        elif cause is Cause.SPLIT or (cause is None and r is None):
-            words.append("none alone (split: the top k hold it in pieces)" if cause else "none")
-        elif r is not None:
-            words.append(f"{r} ({cause or 'crowded'}: below k)")
+        if cause is None:
+            words.append("none" if r is None else f"{r}")
+        elif r is None:
+            words.append(f"none within depth ({cause})")
+        elif match == "union" and cause is not Cause.CROWDED:
+            words.append(f"{r} ({cause}: covered together only there, below k)")
         else:
-            words.append(f"none within depth ({cause or 'disappeared'})")
+            words.append(f"{r} ({cause}{': below k' if r > k else ''})")
     return ", ".join(words)
+
+
+def span_verdict(result: QueryResult, n: int, k: int, *, declared: bool) -> str:
+    """Span `n` under one rule: `matched`, or its cause in its own words with coverage."""
+    cause = result.cause_under(n, declared)
+    cover = result.coverage
+    share = None if cover is None else cover[n]
+    if cause is None:
+        return "matched within k"
+    covered = "" if share is None or cause is Cause.SPLIT else f"; top {k} cover {percent(share)}"
+    return f"{cause} ({cause.said(share)}{covered})"
 
 
 def _pair(run: RunFile, query: str, candidate: str | None, corpus: Corpus) -> tuple[str, str]:
@@ -79,15 +96,24 @@ def _pair(run: RunFile, query: str, candidate: str | None, corpus: Corpus) -> tu
     return base, other
 
 
-def _head(entry: QueryRecord, other: str, base: str, text: str | None) -> list[str]:
+def _head(run: RunFile, entry: QueryRecord, other: str, base: str, text: str | None
+          ) -> list[str]:  # fmt: skip
     kind = "abstention query" if entry.abstain else entry.boundary
     lines = [f"{entry.id}  {kind}  {', '.join(entry.slices)}"]
     if text is not None:
         lines.append(f"“{text}”")
     change = entry.candidates[other]
     if change.status:
-        cause = f" ({change.cause}: {change.cause.words})" if change.cause else ""
-        lines.append(f"{other} vs {base}: {change.status}{cause}")
+        cause = f" — {cause_text(change)}" if change.cause else ""
+        scope = (
+            f" · {s}"
+            if change.status == Status.LOST and (s := loss_scope(run, other, entry.id))
+            else ""
+        )
+        lines.append(f"{other} vs {base} under {run.match}: {change.status}{cause}{scope}")
+    if change.other is not None and change.other.status:
+        cause = f" — {cause_text(change, declared=False)}" if change.other.cause else ""
+        lines.append(f"{other} vs {base} under {run.other_match}: {change.other.status}{cause}")
     return [shown(line, lines=False) for line in lines]
 
 
@@ -98,19 +124,19 @@ def _terminal_safe(line: Text) -> Text:
     return line
 
 
-def _span_line(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], k: int) -> str:
-    """`e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15 — split …`."""
-    ev = entry.evidence[n]
+def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
+                ) -> list[str]:  # fmt: skip
+    """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`,
+    then each side's verdict under each rule, on its own line (never two rules in one)."""
+    ev, k = entry.evidence[n], run.manifest.settings.k
     fates = "; ".join(fate_words(name, chunks, ev) for name, chunks in cut.items())
-    line = f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"
+    lines = [f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"]
+    rules = [(run.match, True)] + ([(run.other_match, False)] if run.both_rules else [])
     for name in cut:
         result = entry.candidates[name]
-        cause = result.span_cause(n)
-        if cause is not None:
-            cover = result.coverage
-            share = "" if cover is None else f", top {k} cover {cover[n]:.0%}"
-            line += f" — in {name}: {cause} ({cause.words}{share})"
-    return line
+        said = [f"{rule}: {span_verdict(result, n, k, declared=d)}" for rule, d in rules]
+        lines.append(f"    {name} — " + " · ".join(said))
+    return lines
 
 
 def show_view(
@@ -127,23 +153,30 @@ def show_view(
     k = run.manifest.settings.k
     entry = run.queries[query]
     specs = {n: candidate_spec(run, n) for n in (base, other)}
-    lines = [Text(line) for line in _head(entry, other, base, (texts or {}).get(query))]
+    lines = [Text(line) for line in _head(run, entry, other, base, (texts or {}).get(query))]
+    lines.append(Text(settings_line(run), "dim"))
     docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
     cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
-    lines += [Text(_span_line(n, entry, cut, k)) for n in range(len(entry.evidence))]
+    lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
     for doc in docs:
         lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
-    for name in (base, other):
+    pair = dict.fromkeys((base, other))
+    # One column width for both lists, so long paths do not shift the coverage columns.
+    where_width = max((len(where_text(e)) for n in pair
+                       for e in entry.candidates[n].ranked[:k]), default=0)  # fmt: skip
+    for name in pair:
         result = entry.candidates[name]
-        ranks = ranks_text(result.first_match_ranks, k, result)
-        lines += [Text(""), Text(f"top {k} — {name}  (first match: {ranks})", "bold")]
-        lines += [Text(row) for row in ranked_lines(result, k, entry.evidence)]
+        ranks = ranks_text(result.first_match_ranks, k, result, run.match)
+        head = f"top {k} — {name}  (first match under {run.match}: {ranks})"
+        lines += [Text(""), Text(head, "bold")]
+        lines += [Text(row) for row in ranked_lines(result, k, entry.evidence, where_width)]
     return [_terminal_safe(line) for line in lines]
 
 
 def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequence[Chunk]],
                width: int | None) -> list[Text]:  # fmt: skip
-    base, other = cut
+    names = list(cut)
+    base, other = names[0], names[-1]  # one name when the baseline is shown alone
     spans = [(ev.start, ev.end) for ev in entry.evidence if ev.doc == doc]
     view = doc_view(doc, text, spans, cut[base], cut[other])
     broke = {x for ev in entry.evidence if ev.doc == doc for chunks in cut.values()
@@ -152,6 +185,9 @@ def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequen
         f"── {doc} {view.start}..{view.end}   ", (BASELINE_MARK, STYLES[BASELINE_MARK]),
         f" {base}  ", (CANDIDATE_MARK, STYLES[CANDIDATE_MARK]), f" {other}  ",
         (BOTH_MARK, STYLES[BOTH_MARK]), f" both  {EVIDENCE_RULE} evidence",
+    ) if base != other else Text.assemble(
+        f"── {doc} {view.start}..{view.end}   ", (BOTH_MARK, STYLES[BOTH_MARK]),
+        f" {base} (the baseline alone)  {EVIDENCE_RULE} evidence",
     )  # fmt: skip
     # One column spare: a ruler marks a cut at a line's end one column past its text.
     wrap = None if width is None else max(20, width - 1)

@@ -14,11 +14,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.metrics.compare import Cause, Status
+from evaluator.metrics.causes import legend
+from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
+from evaluator.runs.verdict_words import loss_scope, rule_note, settings_line
 from labeler.core import display
 
 COLUMNS = (RECALL, HIT, ORACLE, CHUNK_COUNT)
@@ -30,14 +32,19 @@ def _outside(text: str) -> str:
     return escape(display.shown(text, lines=False))
 
 
-def causes_legend() -> str:
-    """Every cause in its own words, on one line."""
-    return " · ".join(f"{cause}: {cause.words}" for cause in Cause)
+def causes_legend(match: str = "chunk") -> str:
+    """Every cause under the run's rule, in its own words, on one line."""
+    return f"causes under {match}: {legend(match)}"
 
 
-def summary_table(run: RunFile) -> Table:
+def summary_table(run: RunFile, *, declared: bool = True) -> Table:
+    """The candidates under the declared rule (which gates), or under the other one."""
+    title = (
+        f"Candidates against the baseline (*) — match {run.match}, gating"
+        if declared else f"Under match {run.other_match} ({rule_note(run)}), not gating"
+    )  # fmt: skip
     table = Table(
-        title="Candidates against the baseline (*)", title_justify="left",
+        title=title, title_justify="left",
         box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1),
     )  # fmt: skip
     table.add_column("candidate", no_wrap=True)
@@ -45,9 +52,10 @@ def summary_table(run: RunFile) -> Table:
         table.add_column(shown(name).short, justify="right", no_wrap=True)
     for header in ("+", "−", "Δ recall", "95% CI"):
         table.add_column(header, justify="right", no_wrap=True)
+    comparisons = run.comparisons if declared else run.other_comparisons
     for cand in run.candidates:
-        cells = [shown(name).text(cand.metric(name)) for name in COLUMNS]
-        comp = run.comparisons.get(cand.name)
+        cells = [shown(name).text(cand.metric_under(name, declared)) for name in COLUMNS]
+        comp = comparisons.get(cand.name)
         if comp is None:
             table.add_row(f"{_outside(cand.name)} *", *cells, "", "", "", "")
             continue
@@ -71,6 +79,9 @@ def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> N
             console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
             for change in changes:
                 cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
+                if status == Status.LOST:
+                    scope = loss_scope(run, name, change.query).replace("lost under ", "")
+                    cause += f" [dim]{_outside(scope):<12}[/]" if scope else ""
                 text = _outside(texts.get(change.query, ""))
                 line = f"    {_outside(change.query)}{cause}  {text}"
                 console.print(line, no_wrap=True, overflow="ellipsis")
@@ -98,9 +109,13 @@ def print_run(
     if note := skipped_note(run):
         console.print(f"[yellow]{note}[/]")
     console.print()
+    console.print(_outside(settings_line(run)))
+    console.print()
     console.print(summary_table(run))
+    if run.both_rules:
+        console.print(summary_table(run, declared=False))
     print_changes(run, console, texts or {})
-    console.print(f"\n[dim]{causes_legend()}[/]")
+    console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
     files = "report.md, run.json, junit.xml, frontier.svg"
     console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")

@@ -145,12 +145,18 @@ def gate_command(
     candidate: Annotated[
         str | None, typer.Option(help="Judge only this candidate's gates (default: every one).")
     ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(help="Also gate against a stored run (folder, run.json or id): main's."),
+    ] = None,
 ) -> None:
     """Evaluate; exit 0 when every gate holds, 1 when one breaks, 2 on bad input (3 if
     spanlab itself fails, so a crash never reads as a broken gate). Without spanlab.toml the
     corpus is ./corpus."""
     from evaluator.pipeline.project import evaluate_project
     from evaluator.runs.gate_text import gate_line
+    from evaluator.runs.report import skipped_note
+    from evaluator.runs.verdict_words import settings_line
 
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
@@ -167,16 +173,54 @@ def gate_command(
         raise typer.Exit(3) from None
     run = done.run
     job_summary(run)
+    say(settings_line(run))
+    if run.manifest.skipped_queries:
+        say(f"left out: {skipped_note(run)}")
     judged = run.others if candidate is None else [run.candidate(candidate).name]
     for g in (g for g in run.gates if g.candidate in judged):
         say(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
+    broken = [n for n in judged if not run.passed_for(n)]
+    if against is not None:
+        broken += against_lines(run, against, candidates_file, preset, candidate)
     for name in judged:
         say(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
     say(f"run folder: {done.folder}")
-    broken = [n for n in judged if not run.passed_for(n)]
     if broken:
         say(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)
+
+
+def against_lines(
+    run: RunFile,
+    against: str,
+    candidates_file: Path | None,
+    preset: str | None,
+    candidate: str | None,
+) -> list[str]:
+    """Print the gates against the stored run; the names whose gates broke there."""
+    from evaluator import candidates as cands
+    from evaluator.pipeline.against import gate_against
+    from evaluator.runs.diff import load_run_ref
+    from evaluator.runs.gate_text import gate_line
+
+    stored = load_run_ref(project(None).root / RUNS_DIR, against)
+    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    found, diffs = gate_against(run, stored, cfile.gates)
+    records = [g for g in found if candidate is None or g.candidate == candidate]
+    if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
+        from evaluator.runs.diff_text import diff_markdown
+        from evaluator.runs.folder import append_summary_text
+
+        for d in diffs:
+            if candidate is None or d.candidate_b == candidate:
+                append_summary_text(diff_markdown(d), Path(summary))
+    for g in records:
+        mark = "pass" if g.passed else "FAIL"
+        say(f"{mark}  {g.candidate} against {stored.id}  {gate_line(g)}")
+    broken = sorted({f"{g.candidate} (against {stored.id})" for g in records if not g.passed})
+    verdict = "FAIL" if broken else "PASS"
+    say(f"{verdict}  against stored run {stored.id}")
+    return broken
 
 
 @app.command("show", epilog="Example: spanlab show latest q-0007 --candidate tok128-ov0")

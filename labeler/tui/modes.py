@@ -150,7 +150,19 @@ def build_triage(world: World) -> Screen[Any]:
     texts = world.texts
     if texts is None and world.store is not None:
         texts = {q.id: q.text for q in world.store.queries()}
-    return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts)
+    return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts,
+                        label_set_hash=store_label_set_hash(world))  # fmt: skip
+
+
+def store_label_set_hash(world: World) -> str | None:
+    """The label set `eval` would measure from the store now, to tell a run whose labels
+    moved since (§9); None without a store."""
+    from labeler.core import labelset
+
+    if world.store is None:
+        return None
+    queries, _ = world.store.decided_queries()
+    return str(labelset.to_json(queries, world.corpus)["label_set_hash"])
 
 
 def agreement_missing(world: World) -> str | None:

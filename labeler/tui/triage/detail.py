@@ -18,7 +18,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
-from evaluator.metrics.causes import Cause
+from evaluator.metrics.causes import Cause, span_cause
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import EvidenceRef, RankedEntry
 from labeler.core.corpus import Corpus
@@ -46,9 +46,10 @@ class SpanFate:
     """What became of one evidence span in one candidate."""
 
     verdict: str
-    """hit (rank ≤ k), or the span's cause from run.json: split, crowded, disappeared, cut."""
+    """hit (a top-k chunk holds it, or under `union` the top k together), or the span's
+    cause from run.json: split, crowded, disappeared, cut."""
     rank: int | None
-    """First-match rank within depth, as run.json records it."""
+    """Rank of the first single chunk that holds it, within depth; None when none does."""
     chunk: Chunk | None
     """The chunk that holds the span (for a cut: the one covering most of it)."""
     share: float
@@ -66,7 +67,9 @@ class Side:
     beyond: tuple[RankedRow, ...]
     """First matches ranked below k (within depth): what crowding looks like."""
     fates: tuple[SpanFate, ...]
-    """One per evidence span, in evidence order."""
+    """One per evidence span, in evidence order, under the run's declared match rule."""
+    other_fates: tuple[SpanFate, ...] = ()
+    """The same under the other rule; empty for a run written before both were kept."""
 
 
 @dataclass(frozen=True)
@@ -133,33 +136,45 @@ def ranked_row(rank: int, item: RankedEntry, spans: Sequence[Span], threshold: f
 
 def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequence[Chunk],
          k: int, threshold: float, cause: Cause | None = None,
-         coverage: float | None = None) -> SpanFate:  # fmt: skip
-    """What became of `span`; `cause` is run.json's (the one every view states) when given."""
-    if cause is Cause.SPLIT:
-        pieces = [r.chunk for r in rows[:k]]
-        best = max(pieces, key=lambda c: share(c, span), default=None)
-        return SpanFate("split", rank, best, 0.0 if best is None else share(best, span), coverage)
-    if rank is not None:
-        held = rows[rank - 1].chunk
-        verdict = "hit" if rank <= k else "crowded"
-        return SpanFate(verdict, rank, held, share(held, span), coverage)
+         coverage: float | None = None, *, recorded: bool = False,
+         match: str = "chunk") -> SpanFate:  # fmt: skip
+    """What became of `span` under the rule `match`. `cause` is run.json's (the one every
+    view states) when `recorded`; else it is decided here by the same `span_cause`. The
+    chunk named is always a single chunk: the first that holds the span, or for a split or a
+    cut the one that covers most of it (never the rank where a union completes)."""
+    single = next((r for r in rows if covers(r.chunk, span, threshold)), None)
     in_doc = [c for c in index if c.doc == span.doc]
     holders = [c for c in in_doc if covers(c, span, threshold)]
+    if not recorded:
+        cause = span_cause(None if single is None else single.rank, coverage or 0.0,
+                           bool(holders), k=k, threshold=threshold, match=match)  # fmt: skip
+    if single is not None and (cause is Cause.CROWDED or (cause is None and single.rank <= k)):
+        verdict = "hit" if cause is None else "crowded"
+        return SpanFate(verdict, single.rank, single.chunk, share(single.chunk, span), coverage)
+    if cause is None or cause is Cause.SPLIT:  # in pieces in the top k (a hit under union)
+        pieces = [r.chunk for r in rows[:k]]
+        best = max(pieces, key=lambda c: share(c, span), default=None)
+        verdict = "split" if cause else "hit"
+        return SpanFate(verdict, None, best, 0.0 if best is None else share(best, span), coverage)
     best = max(holders or in_doc, key=lambda c: share(c, span), default=None)
-    verdict = cause.value if cause is not None else "disappeared" if holders else "cut"
-    return SpanFate(verdict, None, best, 0.0 if best is None else share(best, span), coverage)
+    return SpanFate(cause.value, None, best, 0.0 if best is None else share(best, span), coverage)
 
 
 def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
          index: Sequence[Chunk]) -> Side:  # fmt: skip
     entry = run.file.queries[qid].candidates[name]
     rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry.ranked, 1)]
-    ranks: list[int | None] = list(entry.first_match_ranks or [None] * len(spans))
     shares = entry.coverage or (None,) * len(spans)
-    fates = tuple(fate(s, r, rows, index, run.k, run.threshold, entry.span_cause(n), shares[n])
-                  for n, (s, r) in enumerate(zip(spans, ranks, strict=True)))  # fmt: skip
-    beyond = sorted({r for r in ranks if r is not None and r > run.k})
-    return Side(name, tuple(rows[: run.k]), tuple(rows[r - 1] for r in beyond), fates)
+    rules = [(run.file.match, True)] + ([(run.file.other_match, False)] if entry.other else [])
+    fates = [
+        tuple(fate(s, None, rows, index, run.k, run.threshold, entry.cause_under(n, declared),
+                   shares[n], recorded=bool(entry.span_causes), match=rule)
+              for n, s in enumerate(spans))
+        for rule, declared in rules
+    ]  # fmt: skip
+    beyond = sorted({f.rank for f in fates[0] if f.rank is not None and f.rank > run.k})
+    other = fates[1] if len(fates) > 1 else ()
+    return Side(name, tuple(rows[: run.k]), tuple(rows[r - 1] for r in beyond), fates[0], other)
 
 
 def check_corpus(run: RunView, corpus: Corpus) -> None:

@@ -104,6 +104,8 @@ class ChangeRow:
     """Whether one of its slices is `critical`."""
     text: str = ""
     """The query text: the run's own (`--include-text`) or the label store's; "" if neither."""
+    declared_only: bool = False
+    """A loss under the declared match rule only: under the other the query is not lost."""
 
     def sort_key(self) -> tuple[int, int, int, float, str]:
         """Losses first: critical, then cut/disappeared before crowded, then worst delta;
@@ -163,11 +165,15 @@ class RunView:
             entry = self.file.queries[qid]
             text = entry.text if entry.text is not None else (texts or {}).get(qid, "")
             text = safe(text, lines=False)  # a list row: drawn as is
+            other = entry.candidates[name].other
+            only = (
+                change.status == Status.LOST and other is not None and other.status != Status.LOST
+            )
             rows.append(
                 ChangeRow(
                     qid, change.status, change.cause, change.recall_delta, entry.boundary,
                     entry.slices, entry.docs, bool(self.critical_slices & set(entry.slices)),
-                    text,
+                    text, only,
                 )
             )  # fmt: skip
         return sorted(rows, key=ChangeRow.sort_key)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from textual.content import Content
 
 from evaluator.chunk import Chunk
+from evaluator.metrics.causes import Cause, percent
 from evaluator.runs.boundary import BASELINE_MARK as BASELINE_MARK  # shared glyphs
 from evaluator.runs.boundary import CANDIDATE_MARK as CANDIDATE_MARK
 from evaluator.runs.boundary import DocView
@@ -113,31 +114,40 @@ def evidence_start(content: Content) -> int | None:
 
 
 def _cut_spans(detail: QueryDetail, side: Side, doc: str) -> list[tuple[int, int]]:
+    """The spans this side holds in no chunk (cut, or split across chunks): a cut inside
+    one of them broke it."""
     return [(s.start, s.end) for s, f in zip(detail.spans, side.fates, strict=True)
-            if s.doc == doc and f.verdict == "cut"]  # fmt: skip
+            if s.doc == doc and f.verdict in ("cut", "split")]  # fmt: skip
 
 
 def verdict_content(fate: SpanFate, k: int, threshold: float) -> Content:
-    """`CUT no chunk holds ≥80% of it (best 1658..2294 covers 77%)` and the like."""
+    """`CUT no chunk holds ≥80% of it (best 1658..2294 covers 77%)` and the like, short
+    enough for one line at 80 columns; split in `Cause.said`'s words, coverage included."""
     word, style = VERDICTS[fate.verdict]
     where = "" if fate.chunk is None else f"{fate.chunk.start}..{fate.chunk.end}"
-    if fate.verdict == "hit":
+    if fate.verdict == "hit" and fate.rank is not None:
         why = f" rank {fate.rank} ≤ k={k}, chunk {where}"
+    elif fate.verdict == "hit":
+        together = "" if fate.coverage is None else f" ({percent(fate.coverage)})"
+        why = f" in pieces: the top k={k} cover it together{together}"
     elif fate.verdict == "crowded":
         why = f" first match at rank {fate.rank} > k={k}, chunk {where}"
     elif fate.verdict == "disappeared":
         why = f" chunk {where} holds it, ranked below depth"
     elif fate.verdict == "split":
-        whole = "" if fate.coverage is None else f" cover {fate.coverage:.0%} of it together"
-        why = f" every part retrieved: the top k={k}{whole}, no one chunk holds ≥{threshold:.0%}"
+        why = f" {Cause.SPLIT.said(fate.coverage)}; no one chunk holds ≥{threshold:.0%}"
     else:
         best = "" if fate.chunk is None else f" (best {where} covers {fate.share:.0%})"
         why = f" no chunk holds ≥{threshold:.0%} of it{best}"
     return Content.assemble((word, style), why)
 
 
-def fates_content(detail: QueryDetail, k: int, threshold: float) -> Content:
-    """Per span: where it is, then one line per candidate saying what became of it."""
+def fates_content(
+    detail: QueryDetail, k: int, threshold: float, rules: tuple[str, str] = ("chunk", "union")
+) -> Content:
+    """Per span: where it is, then per candidate what became of it under the declared rule
+    (`rules[0]`, named in the screen's head) and, where the other rule says otherwise, a
+    second line naming it."""
     lines: list[Content] = []
     for n, span in enumerate(detail.spans, 1):
         size = span.end - span.start
@@ -145,13 +155,19 @@ def fates_content(detail: QueryDetail, k: int, threshold: float) -> Content:
                                       f" ({size} ch)"))  # fmt: skip
         for mark, style, side in ((BASELINE_MARK, BASELINE, detail.baseline),
                                   (CANDIDATE_MARK, CANDIDATE, detail.candidate)):  # fmt: skip
-            verdict = verdict_content(side.fates[n - 1], k, threshold)
+            fate = side.fates[n - 1]
+            other = side.other_fates[n - 1] if side.other_fates else None
+            verdict = verdict_content(fate, k, threshold)
             lines.append(Content.assemble("  ", (mark, style), f" {safe(side.name)}: ", verdict))
+            if other is not None and other.verdict != fate.verdict:  # the rules disagree
+                lines.append(Content.assemble("    ", (f"under {rules[1]}: ", MUTED),
+                                              verdict_content(other, k, threshold)))  # fmt: skip
     return Content("\n").join(lines)
 
 
 def ranked_content(side: Side, k: int, depth: int) -> Content:
-    """Rank, score, chunk offsets and matched spans; first matches beyond k after a rule."""
+    """Rank, score, chunk offsets and matched spans; first matches beyond k after a rule;
+    then each missed span in its cause's own words."""
     lines = [_row(r) for r in side.top]
     if side.beyond:
         lines.append(Content.styled(f"{'┄' * 3} below k={k} {'┄' * 20}", "$warning"))
@@ -159,8 +175,10 @@ def ranked_content(side: Side, k: int, depth: int) -> Content:
     for n, fate in enumerate(side.fates, 1):
         if fate.verdict == "split":
             lines.append(Content.styled(f"  — e{n}: split across the top {k}", "$warning"))
-        elif fate.rank is None:
+        elif fate.verdict == "disappeared":
             lines.append(Content.styled(f"  — e{n}: no match within depth {depth}", "$error"))
+        elif fate.verdict == "cut":
+            lines.append(Content.styled(f"  — e{n}: cut, no chunk holds it", "$error"))
     return Content("\n").join(lines)
 
 

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, Ta
 
 from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
+from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
@@ -38,6 +39,7 @@ from labeler.tui.triage.widgets import (
     ChangeList,
     GatesPanel,
     MetricsTable,
+    OtherRulePanel,
     RunList,
     SignificancePanel,
 )
@@ -72,8 +74,11 @@ class TriageScreen(Screen[None]):
     ]
 
     def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
-                 texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
+                 texts: Mapping[str, str] | None = None,
+                 label_set_hash: str | None = None) -> None:  # fmt: skip
         super().__init__()
+        self.label_set_hash = label_set_hash
+        """The store's label set now (None: unknown), to say when a run's labels moved."""
         self.runs_dir = runs_dir
         """Where the run folders are (`.spanlab/runs`)."""
         self.corpus = corpus
@@ -99,6 +104,7 @@ class TriageScreen(Screen[None]):
                 with Vertical(id="summary-left"):
                     yield CandidateList(id="candidates")
                     yield GatesPanel(id="gates")
+                    yield OtherRulePanel(id="other-rule")
                 with Vertical(id="summary-right"):
                     yield MetricsTable(id="metrics")
                     yield SignificancePanel(id="significance")
@@ -110,6 +116,7 @@ class TriageScreen(Screen[None]):
                 yield FrontierView(id="frontier-view")
             with TabPane("4 Runs", id="runs"):
                 yield RunList(id="run-list")
+                yield Static(id="run-settings")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -154,15 +161,14 @@ class TriageScreen(Screen[None]):
         self.query_one(MetricsTable).show(run.metric_lines(name))
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
+        self.query_one(OtherRulePanel).show(run, name)
         counts = run.comparison(name).overall.counts
-        passed = run.file.passed_for(name)  # this candidate's gates, not the whole run's
-        verdict = ("PASS", "$success") if passed else ("FAIL", "bold $error")
         self._head(Content.assemble(
-            (run.id, "bold"), " ", verdict,
-            f" · {run.settings.retriever} k={run.k} · ",
-            (safe(name), "bold $boundary-candidate"), " vs ",
-            (safe(run.baseline), "bold $boundary-baseline"),
+            (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
+            (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
+            " vs ", (safe(run.baseline), "bold $boundary-baseline"),
             " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+            "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
         ))  # fmt: skip
         self.show_changes()
 
@@ -178,9 +184,25 @@ class TriageScreen(Screen[None]):
             self.query_one("#change-count", Static).update(Content.styled(unknown, "$error"))
             return
         total = "" if self.filter == ChangeFilter() else f" (of {len(every)})"
+        only = f" · * lost under {self.run.file.match} only" if any(
+            r.declared_only for r in self.rows) else ""  # fmt: skip
         self.query_one("#change-count", Static).update(
             f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
+            + only
         )
+
+    def _moved(self, run: RunView) -> list[tuple[str, str]]:
+        """`corpus moved since this run · ` when the corpus folder is not the one measured;
+        `labels moved` when the store's label set is not the one measured."""
+        moved = []
+        if run.file.manifest.corpus_hash != self.corpus.hash:
+            moved.append("corpus")
+        labels = self.label_set_hash
+        if labels is not None and run.file.manifest.label_set_hash != labels:
+            moved.append("labels")
+        if not moved:
+            return []
+        return [(f"{' and '.join(moved)} moved since this run", "bold $error"), (" · ", "")]
 
     def _head(self, content: Content) -> None:
         self.query_one("#triage-head", Static).update(content)
@@ -197,6 +219,22 @@ class TriageScreen(Screen[None]):
     @on(OptionList.OptionSelected, "#candidates")
     def candidate_opened(self) -> None:
         self.action_tab("queries")
+
+    @on(OptionList.OptionHighlighted, "#run-list")
+    def run_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Under the list: the highlighted run's settings and whether its corpus moved."""
+        entry = next((r for r in self.runs if r.id == event.option.id), None)
+        if entry is None:
+            return
+        try:
+            file = read_run(entry.folder)
+        except SpanlabError as exc:
+            self.query_one("#run-settings", Static).update(Content.styled(str(exc), "$error"))
+            return
+        moved = self._moved(RunView(file))
+        self.query_one("#run-settings", Static).update(Content.assemble(
+            (f"{file.id}  ", "bold"), *moved, settings_line(file),
+        ))  # fmt: skip
 
     @on(OptionList.OptionSelected, "#run-list")
     def run_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -265,3 +303,7 @@ class TriageScreen(Screen[None]):
         query = self.query_one(ChangeList).current_id
         if self.query_one(TabbedContent).active == "queries" and query is not None:
             self.post_message(LabelRequested(query))
+
+
+def _verdict(passed: bool) -> tuple[str, str]:
+    return ("PASS", "$success") if passed else ("FAIL", "bold $error")

@@ -17,7 +17,9 @@ from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
+from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
+from evaluator.runs.verdict_words import RULE_NOTES
 from labeler.core.display import shown as safe
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
@@ -115,7 +117,9 @@ def change_line(row: ChangeRow) -> Content:
     glyph, style = STATUS_GLYPH[row.status]
     delta = "" if row.recall_delta is None else f"{row.recall_delta:+.2f}"
     slices = ", ".join(row.slices)
-    what = row.cause or STATUS_SHORT.get(row.status, row.status)
+    what = (row.cause or STATUS_SHORT.get(row.status, row.status)) + (
+        "*" if row.declared_only else ""
+    )
     text = " ".join(row.text.split())
     text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
     return Content.assemble(
@@ -163,10 +167,29 @@ class GatesPanel(Static):
         for gate in run.gates(candidate):
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
-            value = "–" if gate.value is None else f"{gate.value:.3g}"
+            value = gate_number(gate.gate, gate.value)  # one number format with every view
             bound = "≥" if gate.gate.startswith("min_") else "≤"
             name = GATE_NAMES.get(gate.gate, gate.gate)
-            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{gate.limit:g}"))
+            limit = gate_number(gate.gate, gate.limit)
+            lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{limit}"))
         if len(lines) == 1:
             lines.append(Content("no gates declared"))
         self.update(Content("\n").join(lines))
+
+
+class OtherRulePanel(Static):
+    """The candidate under the rule the run did not declare (§7): lost, gained, Δ recall."""
+
+    def show(self, run: RunView, candidate: str) -> None:
+        file = run.file
+        other = file.other_comparisons.get(candidate)
+        if other is None:
+            self.update(Content.styled("other match rule: not in this run", "$text-muted"))
+            return
+        counts = other.overall.counts
+        delta = shown(RECALL).delta_text(other.overall.deltas.get(RECALL))
+        self.update(Content.assemble(
+            (f"under {file.other_match}", "$text-muted"), f" ({RULE_NOTES[file.other_match]})\n",
+            (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+            f"  Δrecall {delta}",
+        ))  # fmt: skip

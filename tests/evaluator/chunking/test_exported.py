@@ -111,3 +111,19 @@ def test_random_bytes_never_crash_the_reader(data: bytes) -> None:
             read_chunk_file(str(path))
         except ConfigError as exc:
             assert exc.file == str(path)
+
+
+def test_the_boundary_view_recuts_one_document_of_a_chunk_file(tmp_path: Path) -> None:
+    # Issue 22: `show` re-cut one document from a corpus holding only it, and the chunk
+    # file's other document was refused as "not in the corpus".
+    from evaluator.runs.boundary import chunks_for_doc
+
+    path = _write(tmp_path, [
+        {"doc": "a.md", "start": 0, "end": 11},
+        {"doc": "a.md", "start": 11, "end": 34},
+        {"doc": "b.txt", "start": 0, "end": 4},
+    ])  # fmt: skip
+    assert [(c.doc, c.start, c.end) for c in chunks_for_doc(_spec(path), CORPUS, "b.txt")] == [
+        ("b.txt", 0, 4)
+    ]
+    assert len(chunks_for_doc(_spec(path), CORPUS, "a.md")) == 2

@@ -194,7 +194,10 @@ def test_show_marks_evidence_and_both_candidates_cuts(project: Path) -> None:
     assert ruler_under(out, text, 60) == "╫"
     assert ruler_under(out, text, 80) == "▌"
     assert ruler_under(out, text, 50) == "▔"  # inside the evidence 41..80, no cut
-    assert "c60-ov20 holds it whole in 40..100; c30 cuts it at 60 — in c30: cut" in out
+    assert "c60-ov20 holds it whole in 40..100; c30 cuts it at 60\n" in out
+    # Issue 22: each side's verdict under each rule, on its own line.
+    assert "    c30 — chunk: cut (no chunk holds the evidence and the top k do not cover it" in out
+    assert " · union: cut (" in out
     assert "e1 " in out and "%" in out  # the ranked lists carry each span's coverage
     assert "top 2 — c60-ov20" in out and "top 2 — c30" in out
 
@@ -243,7 +246,7 @@ def test_report_breaks_recall_down_by_slice_and_pattern(project: Path) -> None:
     assert delta is not None
     lost = cmp.counts.lost
     cell = f"{delta:+.3f} (**{lost}**)" if lost else f"{delta:+.3f} (0)"
-    row = f"| critical | 1 | {base.metrics['evidence_recall@k']:.3f} | {cell} |"
+    row = f"| critical | 1 (of 1) | {base.metrics['evidence_recall@k']:.3f} | {cell} |"
     assert "## Recall@k by slice" in report and "## Recall@k by boundary pattern" in report
     assert row in report
 
@@ -273,7 +276,12 @@ def test_show_explains_ranks_and_causes(project: Path) -> None:
     result = CliRunner().invoke(app, ["show", run.id[:15], lost[0]])
     assert result.exit_code == 0, result.output
     assert "evidence e1: " in result.output
-    assert "c30 vs c60-ov20: lost (" in result.output
+    assert "c30 vs c60-ov20 under chunk: lost — " in result.output
+    assert "c30 vs c60-ov20 under union: " in result.output
+    # Naming the baseline itself shows it alone (it was a traceback, issue 22).
+    alone = CliRunner().invoke(app, ["show", "latest", lost[0], "--candidate", "c60-ov20"])
+    assert alone.exit_code == 0, alone.output
+    assert "(the baseline alone)" in alone.output and "top 2 — c30" not in alone.output
     abstain = CliRunner().invoke(app, ["show", "latest", "q-0004"])
     assert "abstention query" in abstain.output
 

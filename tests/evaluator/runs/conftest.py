@@ -104,6 +104,8 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
                 "cause": None if change is None else change.cause,
                 # Issue 13 adds each span's cause; the rest is the legacy file, unchanged.
                 "span_causes": list(run.result.span_causes[q.id]),
+                # Issue 22 adds the same query under the other match rule.
+                "other_rule": _other_rule_json(result, name, q.id),
             }
         queries[q.id] = entry
     return {
@@ -136,12 +138,30 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
                 "timings": run.timings,
                 "embeddings": run.embeddings,
                 "index": run.extra,
+                "metrics_other_rule": run.other.aggregates if run.other else None,
             }
             for name, run in result.runs.items()
         },
         "comparisons": {name: comp.to_json() for name, comp in result.comparisons.items()},
         "gates": [g.to_json() for g in result.gates],
         "queries": queries,
+        "comparisons_other_rule": {
+            name: comp.to_json() for name, comp in result.other_comparisons.items()
+        },
+    }
+
+
+def _other_rule_json(result: RunResult, name: str, qid: str) -> dict[str, Any]:
+    other = result.runs[name].other
+    assert other is not None
+    change = (
+        result.other_comparisons[name].queries[qid] if name in result.other_comparisons else None
+    )
+    return {
+        "values": other.per_query[qid],
+        "status": None if change is None else change.status,
+        "cause": None if change is None else change.cause,
+        "span_causes": list(other.span_causes[qid]),
     }
 
 

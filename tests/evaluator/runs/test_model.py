@@ -60,3 +60,42 @@ def test_an_unknown_candidate_is_a_clear_error(small_run: SmallRun) -> None:
 def test_a_run_from_its_own_json_is_equal(small_run: SmallRun) -> None:
     run = run_file(small_run.result, include_text=True)
     assert RunFile.from_json(json.loads(run.dumps()), file="run.json") == run
+
+
+def test_a_run_holds_both_match_rules(small_run: SmallRun) -> None:
+    run = run_file(small_run.result, include_text=False)
+    assert (run.match, run.other_match, run.both_rules) == ("chunk", "union", True)
+    c30 = run.candidate("c30")
+    assert c30.other_metrics is not None and "evidence_recall@k" in c30.other_metrics
+    # Union can only add matches: recall under it is never lower.
+    union, chunk = c30.metric_under("evidence_recall@k", False), c30.metric("evidence_recall@k")
+    assert union is not None and chunk is not None and union >= chunk
+    # A figure the rule does not change reads the same under both.
+    assert c30.metric_under("chunk_count", False) == c30.metric("chunk_count")
+    assert set(run.other_comparisons) == {"c30"}
+    other = run.queries["q-0001"].candidates["c30"].other
+    assert other is not None and len(other.span_causes) == 1
+
+
+def test_a_run_written_before_both_rules_were_kept_still_reads(
+    small_run: SmallRun, tmp_path: Path
+) -> None:
+    data = run_file(small_run.result, include_text=False).to_json()
+    data.pop("comparisons_other_rule")
+    for cand in data["candidates"].values():
+        cand.pop("metrics_other_rule")
+    for query in data["queries"].values():
+        for result in query["candidates"].values():
+            result.pop("other_rule")
+    old = RunFile.from_json(data, file="run.json")
+    assert not old.both_rules and old.other_comparisons == {}
+    assert old.candidate("c30").metric_under("evidence_recall@k", False) is None
+    assert old.queries["q-0001"].candidates["c30"].other is None
+
+
+def test_an_other_rule_comparison_of_no_candidate_is_refused(small_run: SmallRun) -> None:
+    data = run_file(small_run.result, include_text=False).to_json()
+    data["comparisons_other_rule"]["c99"] = data["comparisons_other_rule"]["c30"]
+    with pytest.raises(RunFileError, match="compares no candidate of the run") as caught:
+        RunFile.from_json(data, file="run.json")
+    assert caught.value.key == "comparisons_other_rule.c99"

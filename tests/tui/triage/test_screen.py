@@ -13,8 +13,11 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
 
+from labeler.core import labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.store import Store
+from labeler.core.values import Query, Span
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.launch import run_app
@@ -55,7 +58,9 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert screen.run is not None and screen.run.id == LATEST
         assert screen.candidate == "c40"
         assert text(screen, "#triage-head") == (
-            f"{LATEST} FAIL · lexical k=1 · c40 vs c40-ov20 · ▲1 ▼2"
+            f"{LATEST} run FAIL · c40 FAIL vs c40-ov20 · ▲1 ▼2\n"
+            "k 1 · depth 3 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
+            "candidates candidates.toml · embedding none (lexical)"
         )
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"
@@ -99,7 +104,7 @@ async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
         assert lines(screen, "#q-cand-text") == [
             "┊ c40 · rank score chunk ev",
             "  1  0.500 a 0..40               e1~51%",
-            "  — e1: no match within depth 3",
+            "  — e1: cut, no chunk holds it",
         ]
 
 
@@ -192,11 +197,17 @@ async def test_an_older_run_opens_from_the_runs_tab(app: SpanlabApp) -> None:
         runs = triage(pilot).query_one(RunList)
         assert [runs.get_option_at_index(i).id for i in range(2)] == [LATEST, OLDER]
         assert runs.current_id == LATEST
-        await pilot.press("down", "enter")
+        await pilot.press("down")
+        await pilot.pause()
+        # Issue 22: the highlighted run's settings, under the list.
+        assert text(triage(pilot), "#run-settings").startswith(
+            f"{OLDER}  k 1 · depth 3 · match chunk"
+        )
+        await pilot.press("enter")
         await pilot.pause()
         screen = triage(pilot)
         assert screen.run is not None and screen.run.id == OLDER
-        assert text(screen, "#triage-head").startswith(f"{OLDER} FAIL")
+        assert text(screen, "#triage-head").startswith(f"{OLDER} run FAIL")
         assert screen.query_one(TabbedContent).active == "summary"
 
 
@@ -266,3 +277,34 @@ async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: Sp
         assert (screen.rows, text(screen, "#change-count")) == (
             [], "0 lost, 0 gained (of 3) · critical first; cut, disappeared, crowded, split"
         )  # fmt: skip
+
+
+async def test_the_head_says_when_the_labels_moved_since_the_run(
+    project: Project, store: Store
+) -> None:
+    # The fixture's runs record a hand-made label set hash; the store's three queries plus a
+    # fourth labelled since are not it. (On the demo, a run made from the store shows none.)
+    corpus = project.corpus
+    text_a = corpus.text("a.md")
+    extra = Query("q-0009", "a query labelled after the run", evidence=(
+        Span.from_text(text_a, "a.md", 0, 10),))  # fmt: skip
+    labelset.import_queries(store, [extra], corpus, annotator="pilot")
+    after = triage_app(project, store)
+    async with after.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        assert "labels moved since this run" in text(triage(pilot), "#triage-head")
+
+
+def test_the_store_label_set_hash_is_the_one_eval_would_record(
+    project: Project, store: Store
+) -> None:
+    from labeler.tui.modes import store_label_set_hash
+
+    app = triage_app(project, store)
+    queries_now, _ = store.decided_queries()
+    expected = labelset.to_json(queries_now, project.corpus)["label_set_hash"]
+    assert store_label_set_hash(app) == expected
+    text_a = project.corpus.text("a.md")
+    extra = Query("q-0009", "labelled later", evidence=(Span.from_text(text_a, "a.md", 0, 10),))
+    labelset.import_queries(store, [extra], project.corpus, annotator="pilot")
+    assert store_label_set_hash(app) != expected

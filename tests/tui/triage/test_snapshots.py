@@ -23,8 +23,11 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """Head: 20250102-120000-000000 FAIL · lexical k=1 · c40 (candidate colour) vs
-    c40-ov20 (baseline colour) · ▲1 ▼2. Left: c40-ov20 (baseline, dimmed) then c40
+    """Head: 20250102-120000-000000 run FAIL · c40 (candidate colour) FAIL vs c40-ov20
+    (baseline colour) · ▲1 ▼2; under it the settings (k 1 · depth 3 · match chunk (also
+    union) · coverage ≥ 0.8 · retriever lexical · candidates …), issue 22.
+    Left: c40-ov20 (baseline, dimmed) then c40; under the gates, the candidate under the
+    other match rule (under union (split evidence counted), gained, lost, Δrecall).
     highlighted with +1 −2 Δrecall -0.333; gates ✗ lost 2 ≤1 and ✗ critical lost 1 ≤0.
     Right: the metrics table with ▌ baseline / ┊ candidate / Δ columns (recall@k 0.667
     0.333 -0.333 ✗ in the error colour, chunks 8 5 -3 unmarked), then the bootstrap
@@ -39,9 +42,9 @@ def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: Span
     bb and cc) bold and shaded like the legend's "evidence", a baseline mark ▌ before
     every block, a candidate mark ┊ before every other block, the ┊ at 40 (inside the
     evidence) reversed, and the baseline's chunk 20..60 underlined. The ranked lists sit
-    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: no match
-    within depth 3". Footer: esc Back, n p Next/prev, e Fix label, z Zoom text, ^q Quit,
-    ? Keys."""
+    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: cut, no
+    chunk holds it" (a cut's own words since issue 22). Footer: esc Back, n p Next/prev,
+    e Fix label, z Zoom text, ^q Quit, ? Keys."""
 
     async def open_cut_loss(pilot: Pilot[None]) -> None:
         await pilot.press("2", "down", "enter")

@@ -1,0 +1,124 @@
+"""A run-against-run comparison in words (§16): the terminal's lines and the markdown
+report, from one `RunDiff`, so the two say the same thing.
+
+It reads as a reviewer's answer: what was compared and on how many queries, what differs
+in settings and manifests, the measures side by side with their deltas and the paired
+statistics, then each gained and lost query with its cause under each run.
+"""
+
+from __future__ import annotations
+
+from evaluator.metrics.causes import query_cause
+from evaluator.metrics.compare import Comparison, QueryChange, Status
+from evaluator.metrics.registry import HIT, ORACLE, RECALL, shown
+from evaluator.runs.diff import RunDiff
+from labeler.core.corpus_walk import shown as plain
+
+MEASURES = (RECALL, HIT, ORACLE)
+"""The figures compared side by side (the rule-dependent ones, under each run's rule)."""
+
+
+def _title(d: RunDiff) -> str:
+    a, b = d.a, d.b
+    return (f"{plain(d.candidate_a)} ({a.id}, match {a.match}) → "
+            f"{plain(d.candidate_b)} ({b.id}, match {b.match})")  # fmt: skip
+
+
+def _scope(d: RunDiff) -> str:
+    answerable = d.comparison.significance.answerable
+    text = f"on {len(d.shared)} shared queries ({answerable} answerable)"
+    if d.left_out:
+        listed = ", ".join(d.left_out[:8]) + (" …" if len(d.left_out) > 8 else "")
+        text += f"; {len(d.left_out)} left out (in one run only, or other evidence): {listed}"
+    if d.partial:
+        text += " — corpora or label sets differ: only the shared part is compared"
+    return text
+
+
+def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
+    """(label, A, B, Δ) per measure; the other rule's in a second block when present."""
+    rows = []
+    blocks = [(d.comparison, d.sides, "")]
+    if d.other is not None and d.other_sides is not None:
+        oa, ob = d.a.other_match, d.b.other_match
+        rule = f" under {oa}" if oa == ob else f" under {oa} · {ob}"
+        blocks.append((d.other, d.other_sides, rule))
+    for comp, (ra, rb), rule in blocks:
+        for name in MEASURES:
+            fmt, delta = shown(name), comp.overall.deltas.get(name)
+            a, b = ra.aggregates.get(name), rb.aggregates.get(name)
+            rows.append((f"{fmt.short}{rule}", fmt.text(a), fmt.text(b), fmt.delta_text(delta)))
+    return rows
+
+
+def _statistics(comp: Comparison) -> str:
+    sig = comp.significance
+    ci = sig.recall_interval
+    recall = shown(RECALL)
+    parts = [f"Δ {recall.short} {recall.delta_text(comp.overall.deltas.get(RECALL))}"]
+    if ci is not None:
+        parts.append(f"95% CI [{ci.low:+.3f}, {ci.high:+.3f}] (paired bootstrap, seed {ci.seed})")
+    if sig.decisive and sig.mcnemar_p is not None:
+        parts.append(f"McNemar exact p = {sig.mcnemar_p:.3g}")
+    else:
+        parts.append(sig.reason or "")
+    counts = comp.overall.counts
+    parts.append(f"{counts.gained} gained, {counts.lost} lost")
+    return " · ".join(p for p in parts if p)
+
+
+def _cause(d: RunDiff, qid: str, side_a: bool) -> str:
+    run, name = (d.a, d.candidate_a) if side_a else (d.b, d.candidate_b)
+    cause = query_cause(run.queries[qid].candidates[name].span_causes)
+    return "hit" if cause is None else str(cause)
+
+
+def _change_line(d: RunDiff, change: QueryChange) -> str:
+    a, b = _cause(d, change.query, True), _cause(d, change.query, False)
+    entry = d.a.queries[change.query]
+    tags = ", ".join([entry.boundary, *entry.slices])
+    return f"{change.query} ({plain(tags)}): {a} in A → {b} in B"
+
+
+def diff_lines(d: RunDiff) -> list[str]:
+    """The comparison as terminal lines (plain text; no query or document text)."""
+    lines = [f"diff {_title(d)}", _scope(d), ""]
+    lines += _differences(d, "  ")
+    rows = _measure_rows(d)
+    width = max(len(r[0]) for r in rows)
+    lines += ["", f"{'measure':<{width}} {'A':>8} {'B':>8} {'Δ':>8}"]
+    lines += [f"{label:<{width}} {a:>8} {b:>8} {delta:>8}" for label, a, b, delta in rows]
+    lines += ["", _statistics(d.comparison)]
+    for status in (Status.LOST, Status.GAINED):
+        changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)
+        lines += ["", f"{status.value} ({len(changes)})"]
+        lines += [f"  {_change_line(d, c)}" for c in changes]
+    return lines
+
+
+def _differences(d: RunDiff, indent: str) -> list[str]:
+    if not d.settings and not d.manifest:
+        return ["settings and manifests: the same"]
+    lines = ["what differs (A → B):"]
+    lines += [f"{indent}setting {n}: {a} → {b}" for n, a, b in d.settings]
+    lines += [f"{indent}{n}: {plain(a)} → {plain(b)}" for n, a, b in d.manifest]
+    return lines
+
+
+def diff_markdown(d: RunDiff) -> str:
+    """The comparison as a markdown report (fits a CI job summary)."""
+    lines = [f"# spanlab diff: {_title(d)}", "", _scope(d), ""]
+    if d.settings or d.manifest:
+        lines += ["| what differs | A | B |", "|---|---|---|"]
+        lines += [f"| setting `{n}` | `{a}` | `{b}` |" for n, a, b in d.settings]
+        lines += [f"| {n} | `{plain(a)}` | `{plain(b)}` |" for n, a, b in d.manifest]
+    else:
+        lines.append("Settings and manifests are the same.")
+    lines += ["", "| measure | A | B | Δ |", "|---|---|---|---|"]
+    lines += [f"| {label} | {a} | {b} | {delta} |" for label, a, b, delta in _measure_rows(d)]
+    lines += ["", _statistics(d.comparison)]
+    for status, title in ((Status.LOST, "Lost"), (Status.GAINED, "Gained")):
+        changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)
+        lines += ["", f"**{title} ({len(changes)})**", ""]
+        lines += [f"- `{_change_line(d, c)}`" for c in changes] or ["- none"]
+    return "\n".join(lines) + "\n"
