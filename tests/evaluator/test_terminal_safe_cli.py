@@ -162,3 +162,14 @@ def test_label_commands_print_no_raw_control(project: Path, command: list[str]) 
     done = CliRunner().invoke(app, command)
     assert done.exit_code == 0, done.output
     assert raw_in(done.stdout) == [] and raw_in(done.stderr) == [], done.output
+
+
+def test_diff_prints_no_raw_control(project: Path) -> None:
+    """`spanlab diff` (run against run) prints candidate names escaped like `show`."""
+    hostile = "c30\x1b]0;NAME\x07"
+    folder = run_folder(project)
+    rename_candidate(folder, "c30", hostile)
+    done = CliRunner().invoke(app, ["diff", str(folder), str(folder), "--candidate", hostile])
+    assert done.exit_code == 0, done.output
+    assert raw_in(done.stdout) == [] and raw_in(done.stderr) == []
+    assert "c30\\x1b]0;NAME\\x07" in done.stdout
