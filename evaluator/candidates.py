@@ -9,6 +9,7 @@ the file, the candidate and the key.
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -19,8 +20,10 @@ from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
+from labeler.core.names import check_name
 from labeler.core.reading import read_bounded
 from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
+from labeler.core.values import valid_slice
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
@@ -230,6 +233,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     if raw.get("splitter") == "chunks":
         args.setdefault("size", 0)
         args["options"] = _relative_to(file, args.get("options", {}))
+    check_name(raw["name"], "candidate name", file=file, key=f"{where}.name", error=ConfigError)
     try:
         spec = SplitterSpec(**args).validate(raw["name"])
     except ConfigError as exc:
@@ -269,6 +273,11 @@ def _gates(raw: Any, file: str) -> Gates:
         isinstance(v, dict) for v in slices_raw.values()
     ):
         raise ConfigError("[gates.slice.NAME] must be tables", file=file, key="gates.slice")
+    for name in slices_raw:
+        if not valid_slice(name):
+            check_name(name, "slice name", file=file, key=f"gates.slice.{name}", error=ConfigError)
+            raise ConfigError(f"slice name {name!r} holds white space or a comma", file=file,
+                              key=f"gates.slice.{name}")  # fmt: skip
     overall = limits({k: v for k, v in raw.items() if k != "slice"}, "gates")
     per_slice = {name: limits(t, f"gates.slice.{name}") for name, t in slices_raw.items()}
     return Gates(overall, per_slice)
@@ -306,7 +315,22 @@ def read(path: Path) -> CandidatesFile:
         data = toml_tree(raw.decode("utf-8"), _Path(str(path)))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
-    return parse(data, file=str(path), digest="sha256:" + hashlib.sha256(raw).hexdigest())
+    try:
+        return parse(data, file=str(path), digest="sha256:" + hashlib.sha256(raw).hexdigest())
+    except ConfigError as exc:
+        exc.line = exc.line or _table_line(raw.decode("utf-8"), exc.key)
+        raise
+
+
+def _table_line(text: str, key: str | None) -> int | None:
+    """The line of the `[[candidate]]` table a `candidate[N]…` key sits in (TOML keeps none)."""
+    found = re.match(r"candidate\[(\d+)\]", key or "")
+    if found is None:
+        return None
+    heads = [n for n, line in enumerate(text.splitlines(), 1)
+             if re.match(r"\s*\[\[\s*candidate\s*\]\]", line)]  # fmt: skip
+    index = int(found.group(1))
+    return heads[index] if index < len(heads) else None
 
 
 def settings_fields() -> tuple[str, ...]:

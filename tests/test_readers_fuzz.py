@@ -22,6 +22,8 @@ from evaluator.runs.model import read_run
 from labeler.core import config, formats, labelset
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.names import name_problem
+from labeler.core.values import Query, control_at
 
 TEXT = "Refunds take 30 days. Cafe\u0301 au lait. 👍🏽\n"
 CORPUS = Corpus.from_texts({"a.md": TEXT})
@@ -55,7 +57,9 @@ KEYS = sorted(
 
 HOSTILE_TEXT = st.sampled_from(
     ["", "\x00", "\ud800", "a\udfffb", "e\u0301", "\u0301", "👍🏽", "\r\n", "..", "/etc/x.txt",
-     "a\tb.md", "a.md", "rot13", "http://[::1:8000", "q-0001", "other", "x" * 20_000]
+     "a\tb.md", "a.md", "rot13", "http://[::1:8000", "q-0001", "other", "x" * 20_000,
+     "\x1b]52;c;UFdORUQ=\x1b\\", "\x1b]0;T\x07", "\x1b[2J", "\x1b]0;open", "\x9b2J",
+     "a\u202eb", "\u2066x\u2069", "../../pwned", "a/b", "\u200f", "n" * 65]
 )  # fmt: skip
 LEAVES = st.one_of(
     st.none(), st.booleans(), HOSTILE_TEXT, st.text(max_size=8),
@@ -115,8 +119,21 @@ def bases() -> dict[str, Any]:
     cands = {"settings": {"baseline": "a", "k": 3, "resamples": 10},
              "candidate": [{"name": "a", "splitter": "recursive", "size": 50}],
              "gates": {"max_lost": 1}}  # fmt: skip
+    spans = [{"start": 13, "end": 20, "text": "30 days"}]
+    prodigy = {"text": TEXT, "spans": spans, "meta": {"question": "How?"}, "_annotator_id": "u"}
+    doccano = {"text": TEXT, "label": [[13, 20, "E"]], "question": "How?"}
+    argilla = [
+        {
+            "fields": {"text": TEXT, "question": "How?"},
+            "responses": {
+                "evidence": [{"value": [{"label": "E", "start": 13, "end": 20}], "user_id": "u"}]
+            },
+        }
+    ]
+    ls_min = [{"text": TEXT, "question": "How?", "annotator": "u", "label": spans}]
     return {"spanlab": ls, "squad": sq, "label-studio": [task], "candidates": cands,
-            "spanlab.toml": {"corpus": "c", "encoding": "utf-8"}}  # fmt: skip
+            "spanlab.toml": {"corpus": "c", "encoding": "utf-8"}, "prodigy": prodigy,
+            "doccano": doccano, "argilla": argilla, "label-studio-min": ls_min}  # fmt: skip
 
 
 def paths(tree: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -142,15 +159,29 @@ def swapped(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 def write(tmp: Path, reader: str, data: bytes) -> Path:
-    path = tmp / (reader if reader in FIXED_NAMES else f"in.{reader}")
+    suffix = {"prodigy": "jsonl", "doccano": "jsonl", "argilla": "json"}.get(reader, reader)
+    path = tmp / (reader if reader in FIXED_NAMES else f"in.{suffix}")
     path.write_bytes(data)
     return path
 
 
 def only_spanlab_errors(reader: str, path: Path) -> None:
-    """Read; a refusal is fine, any other exception fails the test."""
+    """Read; a refusal is fine, any other exception fails the test, and what is accepted
+    keeps the rules of §13 (no control in a question or note, names that are names)."""
     with contextlib.suppress(SpanlabError):
-        READERS[reader](path)
+        found = READERS[reader](path)
+        for query in accepted_queries(found):
+            assert control_at(query.text) is None and control_at(query.notes) is None
+            assert not query.annotator or name_problem(query.annotator) is None
+            assert all(name_problem(s) is None for s in query.slices)
+        if isinstance(found, candidates.CandidatesFile):
+            assert all(name_problem(c.name) is None for c in found.candidates)
+
+
+def accepted_queries(found: object) -> tuple[Query, ...]:
+    """The queries a label reader returned (an Imported or a LabelSet), else none."""
+    queries = getattr(found, "queries", ())
+    return tuple(q for q in queries if isinstance(q, Query))
 
 
 def is_toml(reader: str) -> bool:

@@ -22,6 +22,7 @@ import numpy as np
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write, why_not_writable
+from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
 
 SCHEMA_VERSION = 1
@@ -60,8 +61,8 @@ class EmbeddingCache:
             message, hint = refused_write(Path(self.path), exc)
             raise StoreError(f"embedding cache: {message}", file=self.path, hint=hint) from None
         if self.refused:
-            print(f"warning: embedding cache read-only, new vectors are not kept: {self.refused}",
-                  file=sys.stderr)  # fmt: skip
+            said = f"warning: embedding cache read-only, new vectors are not kept: {self.refused}"
+            print(shown(said), file=sys.stderr)
 
     def _writable(self) -> sqlite3.Connection:
         if self.path != ":memory:":

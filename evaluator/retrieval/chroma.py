@@ -37,6 +37,7 @@ from evaluator.retrieval.chroma_lease import (
 from evaluator.retrieval.request import IndexRequest
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write
+from labeler.core.display import shown
 from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
@@ -216,7 +217,9 @@ def _sweep(client: Any, name: str, now: float | None = None) -> list[str]:
             _drop(client, found.name)
             removed.append(found.name)
             age = f"untouched for {(now - touched) / 60:.0f} min"
-            print(f"removed {found.name}: a killed build's leftover ({age})", file=sys.stderr)
+            print(
+                shown(f"removed {found.name}: a killed build's leftover ({age})"), file=sys.stderr
+            )
     return removed
 
 
@@ -294,7 +297,10 @@ def build_lock(folder: Path, name: str) -> Iterator[None]:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            print(f"waiting: another spanlab run is building {name} in {folder}", file=sys.stderr)
+            print(
+                shown(f"waiting: another spanlab run is building {name} in {folder}"),
+                file=sys.stderr,
+            )
             fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

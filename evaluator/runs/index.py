@@ -19,6 +19,7 @@ from typing import Any
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
 from labeler.core import sharing
 from labeler.core.access import refusal_hint
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
 
 INDEX_NAME = "runs.db"
@@ -128,7 +129,8 @@ def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
         # The run is written; listings read the folders where the index cannot be written.
         path = index_path(runs_dir)
         why = refusal_hint(path, sharing.disk_full(str(exc)), database=True)
-        print(f"warning: {path}: the runs index was not updated ({exc}): {why}", file=sys.stderr)
+        said = f"warning: {path}: the runs index was not updated ({exc}): {why}"
+        print(shown(said), file=sys.stderr)  # a path, a server's words: terminal-safe
     return entry
 
 

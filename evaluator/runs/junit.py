@@ -16,6 +16,7 @@ from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryRecord
 from evaluator.runs.verdict_words import cause_text, loss_scope
+from labeler.core.display import shown
 
 
 def junit_xml(run: RunFile) -> str:
@@ -29,7 +30,10 @@ def junit_xml(run: RunFile) -> str:
     suites.set("tests", str(tests))
     suites.set("failures", str(failures))
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
+    xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
+    # XML 1.0 holds no C0 control but tab and newline, even escaped: a name or question
+    # holding one is written as a visible escape (`\x1b`), so the file stays well-formed.
+    return shown(xml)
 
 
 def _suite(run: RunFile, name: str) -> ET.Element:

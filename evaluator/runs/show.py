@@ -38,6 +38,7 @@ from evaluator.runs.model import RunFile, read_run
 from evaluator.runs.model_queries import QueryRecord, QueryResult
 from evaluator.runs.verdict_words import cause_text, loss_scope, settings_line
 from labeler.core.corpus import Corpus
+from labeler.core.display import masked, shown
 from labeler.core.errors import SpanlabError
 
 
@@ -113,7 +114,14 @@ def _head(run: RunFile, entry: QueryRecord, other: str, base: str, text: str | N
     if change.other is not None and change.other.status:
         cause = f" — {cause_text(change, declared=False)}" if change.other.cause else ""
         lines.append(f"{other} vs {base} under {run.other_match}: {change.other.status}{cause}")
-    return lines
+    return [shown(line, lines=False) for line in lines]
+
+
+def _terminal_safe(line: Text) -> Text:
+    """The line with every control or bidi character drawn as one placeholder: the same
+    length, so the rulers under the document text keep their columns (§13)."""
+    line.plain = masked(line.plain)
+    return line
 
 
 def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
@@ -152,17 +160,17 @@ def show_view(
     lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
     for doc in docs:
         lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
-    shown = dict.fromkeys((base, other))
+    pair = dict.fromkeys((base, other))
     # One column width for both lists, so long paths do not shift the coverage columns.
-    where_width = max((len(where_text(e)) for n in shown
+    where_width = max((len(where_text(e)) for n in pair
                        for e in entry.candidates[n].ranked[:k]), default=0)  # fmt: skip
-    for name in shown:
+    for name in pair:
         result = entry.candidates[name]
         ranks = ranks_text(result.first_match_ranks, k, result, run.match)
         head = f"top {k} — {name}  (first match under {run.match}: {ranks})"
         lines += [Text(""), Text(head, "bold")]
         lines += [Text(row) for row in ranked_lines(result, k, entry.evidence, where_width)]
-    return lines
+    return [_terminal_safe(line) for line in lines]
 
 
 def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequence[Chunk]],

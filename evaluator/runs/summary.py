@@ -21,9 +21,15 @@ from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_line
+from labeler.core import display
 
 COLUMNS = (RECALL, HIT, ORACLE, CHUNK_COUNT)
 """What fits an 80-column terminal, by registry name; report.md has every metric."""
+
+
+def _outside(text: str) -> str:
+    """A name or a question from a run or a store, safe for the terminal and for markup."""
+    return escape(display.shown(text, lines=False))
 
 
 def causes_legend(match: str = "chunk") -> str:
@@ -51,14 +57,14 @@ def summary_table(run: RunFile, *, declared: bool = True) -> Table:
         cells = [shown(name).text(cand.metric_under(name, declared)) for name in COLUMNS]
         comp = comparisons.get(cand.name)
         if comp is None:
-            table.add_row(f"{escape(cand.name)} *", *cells, "", "", "", "")
+            table.add_row(f"{_outside(cand.name)} *", *cells, "", "", "", "")
             continue
         ci = comp.significance.recall_interval
         delta = shown(RECALL).delta_text(comp.overall.deltas.get(RECALL) or 0.0)
         interval = "" if ci is None else f"{ci.low:+.2f}..{ci.high:+.2f}"
         counts = comp.overall.counts
         table.add_row(
-            escape(cand.name), *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", delta,
+            _outside(cand.name), *cells, f"[green]{counts.gained}", f"[red]{counts.lost}", delta,
             interval,
         )  # fmt: skip
     return table
@@ -67,7 +73,7 @@ def summary_table(run: RunFile, *, declared: bool = True) -> Table:
 def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> None:
     """Gained and lost query ids with their causes, and the text of those in `texts`."""
     for name, comp in run.comparisons.items():
-        console.print(f"\n[bold]{escape(name)}[/] against {escape(comp.baseline)}")
+        console.print(f"\n[bold]{_outside(name)}[/] against {_outside(comp.baseline)}")
         for status, colour in ((Status.LOST, "red"), (Status.GAINED, "green")):
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
@@ -75,9 +81,9 @@ def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> N
                 cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
                 if status == Status.LOST:
                     scope = loss_scope(run, name, change.query).replace("lost under ", "")
-                    cause += f" [dim]{scope:<12}[/]" if scope else ""
-                text = escape(texts.get(change.query, ""))
-                line = f"    {escape(change.query)}{cause}  {text}"
+                    cause += f" [dim]{_outside(scope):<12}[/]" if scope else ""
+                text = _outside(texts.get(change.query, ""))
+                line = f"    {_outside(change.query)}{cause}  {text}"
                 console.print(line, no_wrap=True, overflow="ellipsis")
 
 
@@ -91,9 +97,9 @@ def print_gates(run: RunFile, console: Console) -> None:
     console.print(f"\ngates  {verdict}")
     for name in run.others:
         mark = "[green]PASS[/]" if run.passed_for(name) else "[red]FAIL[/]"
-        console.print(f"  {mark}  {escape(name)}")
+        console.print(f"  {mark}  {_outside(name)}")
     for g in broken:
-        console.print(f"    {escape(g.candidate)}  {escape(gate_line(g))}")
+        console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g))}")
 
 
 def print_run(
@@ -103,7 +109,7 @@ def print_run(
     if note := skipped_note(run):
         console.print(f"[yellow]{note}[/]")
     console.print()
-    console.print(escape(settings_line(run)))
+    console.print(_outside(settings_line(run)))
     console.print()
     console.print(summary_table(run))
     if run.both_rules:
@@ -111,4 +117,5 @@ def print_run(
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
-    console.print(f"\nrun folder  {folder}  (report.md, run.json, junit.xml, frontier.svg)")
+    files = "report.md, run.json, junit.xml, frontier.svg"
+    console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")

@@ -29,6 +29,7 @@ from labeler.core import sharing
 from labeler.core.access import refused_write
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.names import inside
 from labeler.core.values import Span
 
 
@@ -154,20 +155,23 @@ def _write(path: Path, lines: list[str]) -> Path:
 
 
 def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
-    """Write every candidate's run and qrels files into `out`; return the paths."""
+    """Write every candidate's run and qrels files into `out`; return the paths. Every
+    path is built (and checked to stay inside `out`, §13) before anything is written."""
     queries = evidence(run, corpus)
     threshold = run.manifest.settings.coverage_threshold
+    files = {name: [inside(out, f"{name}{end}") for end in (".run", ".qrels", ".spans.run")]
+             for name in run.names}  # fmt: skip
     try:
         sharing.make_folder(out)
     except OSError as exc:
         message, hint = refused_write(out, exc)
         raise SpanlabError(message, file=str(out), hint=hint) from None
     written = [_write(out / "spans.qrels", span_qrels(queries))]
-    for name in run.names:
+    for name, (run_path, qrels_path, spans_path) in files.items():
         chunks = chunk_corpus(candidate_spec(run, name), corpus)
         written += [
-            _write(out / f"{name}.run", run_lines(run, name, queries)),
-            _write(out / f"{name}.qrels", chunk_qrels(chunks, queries, threshold)),
-            _write(out / f"{name}.spans.run", span_run_lines(run, name, queries, threshold)),
+            _write(run_path, run_lines(run, name, queries)),
+            _write(qrels_path, chunk_qrels(chunks, queries, threshold)),
+            _write(spans_path, span_run_lines(run, name, queries, threshold)),
         ]
     return written

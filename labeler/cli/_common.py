@@ -1,7 +1,8 @@
 """What every `spanlab` command shares: its options, written once, and the error wrapper.
 
 Domain errors become one message on stderr and exit code 2 (Ctrl-C: 130); stdout carries
-data only. An option's help text lives here and nowhere else.
+data only; every line printed passes `say` (terminal-safe). An option's help text lives
+here and nowhere else.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import typer
 from labeler.core import binding, config, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
+from labeler.core.names import check_name
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
 
@@ -40,8 +43,14 @@ RetrieverOpt = Annotated[
 ]
 
 
+def say(text: str, *, err: bool = False) -> None:
+    """Print a line of output; text from outside (questions, names, paths, a server's
+    words) passes `shown`, so no control or bidi character reaches the terminal raw."""
+    typer.echo(shown(text), err=err)
+
+
 def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    say(f"error: {message}", err=True)
 
 
 def handles_errors(fn: F) -> F:
@@ -63,9 +72,14 @@ def handles_errors(fn: F) -> F:
 
 
 def member(proj: config.Project, given: str | None, act: Act | None = None) -> Member:
-    """Who runs the command: the login (`--annotator` only as `[team]` allows), refused
-    when `[team]` gives their role no right to `act`."""
+    """Who runs the command: the login (`--annotator` only as `[team]` allows), whose name
+    must be a name (§13), refused when `[team]` gives their role no right to `act`."""
+    if given:
+        check_name(given, "annotator name", key="--annotator")
     who = team.member(proj.team, given)
+    if not given:
+        hint = "pass --annotator" if proj.team is None else None
+        check_name(who.name, "annotator name (your login name)", hint=hint)
     if act is not None:
         who.require(act)
     return who

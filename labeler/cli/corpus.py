@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project
+from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
 from labeler.core import binding, config, shared_project
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_files import FileRule, skipped_summary
@@ -62,28 +62,28 @@ def init(
     config.write(proj)
     warn_passed_over(docs, proj.include)
     for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
-        typer.echo(
+        say(
             f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
             "its text may be garbled",
             err=True,
         )
     chars = sum(len(d.text) for d in docs)
-    typer.echo(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
-    typer.echo(f"hash     {docs.hash}")
-    typer.echo(f"store    {proj.db}  ({store.count('queries')} queries)")
+    say(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
+    say(f"hash     {docs.hash}")
+    say(f"store    {proj.db}  ({store.count('queries')} queries)")
     if status.waiting:
-        typer.echo(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
-    typer.echo(f"time     {time.perf_counter() - started:.2f} s")
+        say(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
+    say(f"time     {time.perf_counter() - started:.2f} s")
 
 
 def warn_passed_over(docs: Corpus, rule: FileRule) -> None:
     """One line for the files that are not documents; each entry passed over, and why."""
     if docs.skipped:
-        typer.echo(f"warning: {skipped_summary(docs.skipped)}", err=True)
+        say(f"warning: {skipped_summary(docs.skipped)}", err=True)
     for glob in rule.unmatched(d.id for d in docs):
-        typer.echo(f"warning: include glob {glob!r} matches no document", err=True)
+        say(f"warning: include glob {glob!r} matches no document", err=True)
     for entry in docs.passed_over:
-        typer.echo(f"warning: skipped {entry}", err=True)
+        say(f"warning: skipped {entry}", err=True)
 
 
 def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
@@ -109,7 +109,7 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
     proj, docs, _store, status = open_project(corpus, db, reading=True)
     who = shared_project.writers(proj)
     for entry in docs.passed_over:
-        typer.echo(f"warning: skipped {entry}", err=True)
+        say(f"warning: skipped {entry}", err=True)
     report: dict[str, Any] = {
         "documents": len(docs),
         "corpus_hash": docs.hash,
@@ -122,21 +122,21 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
         "sharing": writers_json(who),
     }
     if as_json:
-        typer.echo(json.dumps(report, indent=2))
+        say(json.dumps(report, indent=2))
         return
-    typer.echo(f"documents  {len(docs)}")
-    typer.echo(f"corpus     {docs.hash}")
+    say(f"documents  {len(docs)}")
+    say(f"corpus     {docs.hash}")
     bound = "same" if status.bound_hash == docs.hash else status.bound_hash
-    typer.echo(f"bound to   {bound}")
+    say(f"bound to   {bound}")
     for key in ("changed", "added", "removed"):
         for doc in report[key]:
-            typer.echo(f"  {key:<8} {doc}")
+            say(f"  {key:<8} {doc}")
     spans = ", ".join(f"{n} {state}" for state, n in report["spans"].items())
-    typer.echo(f"spans      {spans or 'none'}")
+    say(f"spans      {spans or 'none'}")
     if status.waiting:
-        typer.echo(f"{status.waiting} span(s) wait for review: run `spanlab review`")
+        say(f"{status.waiting} span(s) wait for review: run `spanlab review`")
     for line in writers_lines(who):
-        typer.echo(line)
+        say(line)
 
 
 def writers_json(who: shared_project.Writers) -> dict[str, Any]:

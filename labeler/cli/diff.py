@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from evaluator.runs.place import RUNS_DIR
-from labeler.cli._common import CorpusOpt, handles_errors, project
+from labeler.cli._common import CorpusOpt, handles_errors, project, say
 
 app = typer.Typer()
 """The diff command, at the top of the command line."""
@@ -58,7 +58,7 @@ def diff_command(
     diffs = [diff_runs(a, b, x, y, shared_only=shared)
              for x, y in candidate_pairs(a, b, candidate, against_candidate)]  # fmt: skip
     for n, d in enumerate(diffs):
-        typer.echo(("\n" if n else "") + "\n".join(diff_lines(d)))
+        say(("\n" if n else "") + "\n".join(diff_lines(d)))
     if markdown is not None:
         from labeler.core.formats._common import write_atomic
 

@@ -32,6 +32,7 @@ from labeler.cli._common import (
     member,
     project,
     read_corpus,
+    say,
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
@@ -181,21 +182,21 @@ def gate_command(
         raise typer.Exit(3) from None
     run = done.run
     job_summary(run)
-    typer.echo(settings_line(run))
+    say(settings_line(run))
     if run.manifest.skipped_queries:
-        typer.echo(f"left out: {skipped_note(run)}")
+        say(f"left out: {skipped_note(run)}")
     judged = run.others if candidate is None else [run.candidate(candidate).name]
     for g in (g for g in run.gates if g.candidate in judged):
-        typer.echo(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
+        say(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
     broken = [n for n in judged if not run.passed_for(n)]
     if against is not None:
         broken += against_lines(run, against, candidates_file, preset, candidate)
     for name in judged:
-        typer.echo(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
-    typer.echo(f"run folder: {done.folder}")
+        say(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
+    say(f"run folder: {done.folder}")
     cache_line(done)
     if broken:
-        typer.echo(f"gates broken by: {', '.join(broken)}", err=True)
+        say(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)
 
 
@@ -225,10 +226,10 @@ def against_lines(
                 append_summary_text(diff_markdown(d), Path(summary))
     for g in records:
         mark = "pass" if g.passed else "FAIL"
-        typer.echo(f"{mark}  {g.candidate} against {stored.id}  {gate_line(g)}")
+        say(f"{mark}  {g.candidate} against {stored.id}  {gate_line(g)}")
     broken = sorted({f"{g.candidate} (against {stored.id})" for g in records if not g.passed})
     verdict = "FAIL" if broken else "PASS"
-    typer.echo(f"{verdict}  against stored run {stored.id}")
+    say(f"{verdict}  against stored run {stored.id}")
     return broken
 
 
@@ -275,4 +276,4 @@ def trec_command(
 
     proj = project(corpus)
     for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
-        typer.echo(str(path))
+        say(str(path))

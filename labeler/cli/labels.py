@@ -22,9 +22,11 @@ from labeler.cli._common import (
     member,
     open_project,
     project,
+    say,
 )
 from labeler.core import formats as label_formats
 from labeler.core import team
+from labeler.core.names import check_name
 from labeler.core.team import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
@@ -70,6 +72,14 @@ def labels_import(
         list[str] | None,
         typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
     ] = None,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Skip records whose fields cannot be read (counted and named) instead of "
+            "refusing the file: Prodigy, doccano, Argilla, Label Studio JSON-MIN/CSV.",
+        ),
+    ] = False,
     as_version: Annotated[
         bool,
         typer.Option(
@@ -90,49 +100,48 @@ def labels_import(
     if fmt is None:
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
-            typer.echo(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+            say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
     from labeler.core import imports
 
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=who.name, replace=replace,
         encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()), as_version=as_version, version_of=version_of or annotator,
+        slices=tuple(slices or ()), skip_bad=skip_bad, as_version=as_version,
+        version_of=version_of or annotator,
     )  # fmt: skip
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
-        typer.echo(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
+        say(f"span labels seen: {seen}; counted as evidence: {chosen}", err=True)
     if done.versions and done.joined is None:
-        typer.echo(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
-                   "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
+        say(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
+            "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
-        typer.echo(
+        say(
             f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
             err=True,
         )
     for w in done.warnings:
-        typer.echo(f"warning: {w}", err=True)
+        say(f"warning: {w}", err=True)
     for line in done.removed:
-        typer.echo(line, err=True)
+        say(line, err=True)
     if done.summary:
-        typer.echo(done.summary)
+        say(done.summary)
     if done.joined is not None:
         j = done.joined
         names = f" ({', '.join(j.annotators)})" if j.annotators else ""
-        typer.echo(f"{j.versions} version(s) written{names} from {file}: {j.new} new, "
-                   f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
+        say(f"{j.versions} version(s) written{names} from {file}: {j.new} new, "
+            f"{j.joined} joined, {j.skipped} skipped of {done.total} queries")  # fmt: skip
         return
     known = sum(1 for w in done.warnings if ", already query " in w)
     if known:
-        typer.echo(f"hint: {known} quer(y/ies) of the file are already in the store and were "
-                   "skipped; another annotator's file comes in as their versions with "
-                   "--as-version", err=True)  # fmt: skip
+        say(f"hint: {known} quer(y/ies) of the file are already in the store and were "
+            "skipped; another annotator's file comes in as their versions with "
+            "--as-version", err=True)  # fmt: skip
     same = done.total - done.imported
     unchanged = f" ({same} already in the store with the same labels)" if same else ""
     skipped = f" ({known} skipped, already in the store)" if known else ""
-    typer.echo(
-        f"imported {done.imported} of {done.total + known} queries from {file}{unchanged}{skipped}"
-    )
+    say(f"imported {done.imported} of {done.total + known} queries from {file}{unchanged}{skipped}")
 
 
 ExportFormatOpt = Annotated[
@@ -166,16 +175,16 @@ def labels_export(
     names = Names(from_name, to_name, text_key)
     done = exports.export_file(store, docs, out, fmt, names)
     for why, n in done.left_out:
-        typer.echo(f"warning: {n} {why}", err=True)
+        say(f"warning: {n} {why}", err=True)
     for note in done.notes:
-        typer.echo(f"note: {note}", err=True)
+        say(f"note: {note}", err=True)
     if done.drafts:
         shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
-        typer.echo(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
-                   f"abstain ({shown}); eval leaves them out", err=True)  # fmt: skip
+        say(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
+            f"abstain ({shown}); eval leaves them out", err=True)  # fmt: skip
     records = f" in {done.records} records" if done.records != done.queries else ""
-    typer.echo(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
-               f"label set {done.label_set_hash})")  # fmt: skip
+    say(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
+        f"label set {done.label_set_hash})")  # fmt: skip
 
 
 @group.command("stats", epilog="Example: spanlab labels stats --json")
@@ -187,9 +196,9 @@ def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag =
 
     stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
     if as_json:
-        typer.echo(json.dumps(asdict(stats), indent=2))
+        say(json.dumps(asdict(stats), indent=2))
         return
-    typer.echo(render_stats(stats))
+    say(render_stats(stats))
 
 
 WORK_COLUMNS = {"queries": "created", "spans": "spans", "reviewed": "reviewed",
@@ -240,6 +249,8 @@ def labels_assign(
     """Put queries on annotators' queues, round robin; `U` in the app opens the next one."""
     proj = project(corpus, db)
     lead = member(proj, annotator, Act.ASSIGN)
+    for who in annotators:
+        check_name(who, "annotator name", key="ANNOTATORS")
     team.refuse_outsiders(proj.team, annotators)
     _, _, store, _ = open_project(corpus, db)
     from labeler.core import assign
@@ -247,8 +258,8 @@ def labels_assign(
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
     added = store.assign(pairs, by=lead.name)
     for who, ids in store.assigned().items():
-        typer.echo(f"{who}: {len(ids)} queries")
-    typer.echo(f"assigned {added} new (query, annotator) pairs", err=True)
+        say(f"{who}: {len(ids)} queries")
+    say(f"assigned {added} new (query, annotator) pairs", err=True)
 
 
 @group.command("agreement", epilog="Example: spanlab labels agreement --json")
@@ -261,11 +272,11 @@ def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFl
 
     report = agreement(store.query_rows(), store.versions(), lengths)
     if as_json:
-        typer.echo(json.dumps(report_json(report), indent=2))
+        say(json.dumps(report_json(report), indent=2))
     elif report.overall is None:
-        typer.echo(NO_DOUBLE, err=True)
+        say(NO_DOUBLE, err=True)
     else:
-        typer.echo(render_agreement(report))
+        say(render_agreement(report))
 
 
 def report_json(report: Report) -> dict[str, Any]:

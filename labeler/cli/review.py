@@ -22,6 +22,7 @@ from labeler.cli._common import (
     member,
     project,
     read_corpus,
+    say,
 )
 from labeler.core import binding
 from labeler.core.corpus import Corpus
@@ -62,7 +63,7 @@ def review_command(
             from labeler.core import review
 
             items = review.proposals(store, docs)
-            typer.echo(render_json(store, docs, items) if as_json else render_table(items))
+            say(render_json(store, docs, items) if as_json else render_table(items))
             return
         binding.sync(store, docs)
         from labeler.tui.launch import run_app  # Textual loads only for the screen

@@ -19,6 +19,7 @@ from labeler.core.binding import CorpusStatus
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.formats import label_studio, label_studio_min
+from labeler.core.names import check_name
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store
 from labeler.core.values import Query, valid_slice
@@ -69,15 +70,17 @@ def import_file(
     encoding: str = "utf-8",
     labels: frozenset[str] | None = None,
     slices: tuple[str, ...] = (),
+    skip_bad: bool = False,
     as_version: bool = False,
     version_of: str | None = None,
 ) -> ImportResult:
     """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
 
     `labels` (Label Studio only) chooses which span labels count as evidence; every
-    imported query is tagged with `slices` as well as its own. With `as_version` the
-    file's annotations become versions (of `version_of`, else of the annotator the file
-    names) of the queries they share with the store.
+    imported query is tagged with `slices` as well as its own; `skip_bad` skips (and
+    counts) records that cannot be read instead of refusing the file. With `as_version`
+    the file's annotations become versions (of `version_of`, else of the annotator the
+    file names) of the queries they share with the store.
     """
     if labels and fmt not in LABEL_STUDIO:
         formats_ = ", ".join(LABEL_STUDIO)
@@ -88,6 +91,8 @@ def import_file(
         if not valid_slice(name):
             raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
                              key="--slice")  # fmt: skip
+    if skip_bad and fmt == "spanlab":
+        raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
     removed: list[str] = []
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)
@@ -96,12 +101,16 @@ def import_file(
         )
         return ImportResult(n, len(queries), tuple(import_warnings(queries)),
                             removed=tuple(removed))  # fmt: skip
-    imported = _read(path, corpus, fmt, () if as_version else store.queries(), labels)
+    existing = () if as_version else store.queries()
+    imported = _read(path, corpus, fmt, existing, labels, skip_bad=skip_bad)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
     if as_version:
         # doccano writes each member's annotations to `{username}.jsonl`
         # (doccano 1.8.4, backend/data_export/celery_tasks.py)
         whose = version_of or (path.stem if fmt == "doccano" else None)
+        if whose is not None:  # a name (§13), like every annotator a reader returns
+            key, file = ("--version-of", None) if version_of else (None, str(path))
+            check_name(whose, "annotator name", key=key, file=file, error=LabelError)
         return _joined(store, corpus, imported, whose, annotator, replace)
     added: tuple[str, ...] = ()
     if imported.documents:
@@ -125,8 +134,16 @@ def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, 
 
 
 def _read(
-    path: Path, corpus: Corpus, fmt: str, existing: Sequence[Query], labels: frozenset[str] | None
+    path: Path,
+    corpus: Corpus,
+    fmt: str,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None,
+    *,
+    skip_bad: bool = False,
 ) -> formats.Imported:
+    if skip_bad:
+        return formats.read_skipping(fmt, path, corpus, existing=existing, labels=labels)
     if labels and fmt == "label-studio":
         return label_studio.read(path, corpus, existing=existing, labels=labels)
     if labels:

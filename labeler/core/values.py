@@ -7,11 +7,14 @@ a value is built, so nothing invalid reaches the database or a label file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import InitVar, dataclass, field, replace
 from enum import StrEnum
 
+from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import LabelError
 from labeler.core.graphemes import check_edges
+from labeler.core.names import name_problem
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""
@@ -23,7 +26,7 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 """NUL, and lone surrogates (no UTF-8 form): text no file or database can hold."""
 
 
-def _check_text(qid: str, key: str, value: str, limit: int) -> None:
+def _check_text(qid: str, key: str, value: str, limit: int, *, stored: bool = False) -> None:
     if len(value) > limit:
         raise LabelError(
             f"query {qid}: {key} is {len(value):,} characters, over the limit of {limit:,}",
@@ -32,6 +35,31 @@ def _check_text(qid: str, key: str, value: str, limit: int) -> None:
     if bad := _UNSTORABLE.search(value):
         what = "a NUL character" if bad.group() == "\x00" else "a lone surrogate"
         raise LabelError(f"query {qid}: {key} holds {what}", key=key, offset=bad.start())
+    if not stored:
+        check_plain(qid, key, value)
+
+
+def check_changed(query: Query, keys: Iterable[str]) -> None:
+    """The rules for new text and names, on the fields `keys` of a query built from a
+    stored row (`stored=True`): what an edit changes is checked, the rest kept as stored."""
+    for key in keys:
+        if key in ("text", "notes"):
+            check_plain(query.id, key, getattr(query, key))
+        elif key == "slices" and (bad := [s for s in query.slices if not valid_slice(s)]):
+            raise LabelError(f"query {query.id}: invalid slice {bad[0]!r}", key="slices")
+
+
+def check_plain(qid: str, key: str, value: str) -> None:
+    """Refuse a question or notes holding a control character (the readers' rule)."""
+    if (at := control_at(value)) is not None:
+        raise LabelError(f"query {qid}: {key} holds {describe(value, at)}", key=key, offset=at)
+
+
+def control_at(text: str) -> int | None:
+    """Where `text` holds a control character, ESC sequence or bidi control (newline and
+    tab excepted): the rule every reader applies to questions and notes, so the store never
+    takes text a terminal would act on (§13). None when there is none."""
+    return unsafe_at(text, lines=True)
 
 
 class Boundary(StrEnum):
@@ -66,8 +94,13 @@ file could hold: a surrogate in a slice made every later export fail)."""
 
 
 def valid_slice(name: str) -> bool:
-    """A slice name: 1–64 characters, no white space, comma, control or lone surrogate."""
-    return _SLICE.fullmatch(name) is not None
+    """A slice name: a name (labeler.core.names) with no white space or comma."""
+    return _SLICE.fullmatch(name) is not None and name_problem(name) is None
+
+
+def annotator_problem(name: str) -> str | None:
+    """What is wrong with an annotator's name (empty means nobody in particular)."""
+    return None if not name else name_problem(name)
 
 
 def parse_boundary(value: str, *, key: str = "boundary") -> Boundary:
@@ -231,19 +264,24 @@ class Query:
     """The spans that answer it, in document then offset order."""
     revision: int = 0
     """The store's edit counter for this query (0 when it never came from a store)."""
+    stored: InitVar[bool] = False
+    """True only for a row read back from a store: text stored before the control-character
+    rule still loads (and is shown escaped); everything new is checked."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, stored: bool) -> None:
         if not _QUERY_ID.fullmatch(self.id):
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")
-        _check_text(self.id, "text", self.text, MAX_QUERY_TEXT)
-        _check_text(self.id, "notes", self.notes, MAX_NOTES)
+        _check_text(self.id, "text", self.text, MAX_QUERY_TEXT, stored=stored)
+        _check_text(self.id, "notes", self.notes, MAX_NOTES, stored=stored)
+        if not stored and (problem := annotator_problem(self.annotator)):
+            raise LabelError(f"query {self.id}: annotator name {problem}", key="annotator")
         # Callers such as `Store.update_query(boundary="control")` may pass plain strings.
         object.__setattr__(self, "boundary", parse_boundary(self.boundary))
         object.__setattr__(self, "status", parse_status(self.status))
-        for s in self.slices:
-            if not valid_slice(s):
+        for s in self.slices:  # a stored slice keeps the rule it was stored under
+            if not (_SLICE.fullmatch(s) if stored else valid_slice(s)):
                 raise LabelError(f"query {self.id}: invalid slice {s!r}", key="slices")
         object.__setattr__(self, "slices", tuple(sorted(set(self.slices))))
         if self.abstain and self.evidence:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from labeler.core import labelset
 from labeler.core.canonical import doc_hash
 from labeler.core.corpus import Corpus
+from labeler.core.display import BIDI
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.graphemes import snap
 from labeler.core.store import Store
@@ -349,8 +350,11 @@ def spans(draw: st.DrawFn) -> Span:
     return Span.from_text(text, doc, start, end)
 
 
-STORABLE = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
-"""Any text a query may hold: everything but NUL and lone surrogates."""
+STORABLE = st.characters(
+    exclude_categories=["Cs", "Cc", "Zl", "Zp"], exclude_characters=BIDI
+) | st.sampled_from("\n\t")
+"""Any text a query may hold: everything but lone surrogates, controls other than newline
+and tab, and bidi controls (labeler.core.display)."""
 
 
 def _place(s: Span) -> tuple[str, int, int]:

@@ -74,6 +74,29 @@ _MODULES = {
 
 FORMATS = ("spanlab", *_MODULES)
 """Every format name the CLI accepts."""
+SKIPPABLE = ("prodigy", "doccano", "argilla", "label-studio-min", "label-studio-csv")
+"""Formats of independent records, whose reader can skip (and count) a bad one."""
+
+
+def read_skipping(
+    name: str,
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    labels: frozenset[str] | None = None,
+) -> Imported:
+    """Read with `--skip-bad`: records that cannot be read are skipped and counted
+    (`labels`: the Label Studio span labels that count, as `--label` chose)."""
+    if name not in SKIPPABLE:
+        raise LabelError(
+            f"--skip-bad applies to {', '.join(SKIPPABLE)} files, not {name}", key="--skip-bad"
+        )
+    chosen = {"labels": labels} if labels else {}
+    imported: Imported = importlib.import_module(_MODULES[name]).read(
+        path, corpus, existing=existing, skip_bad=True, **chosen
+    )
+    return imported
 
 
 def get(name: str) -> Format:

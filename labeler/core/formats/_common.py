@@ -12,7 +12,7 @@ import itertools
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ from labeler.core.values import Query, Span
 
 BOM = "\ufeff"
 _FRESH_ID = re.compile(r"^q-(\d+)$")
+QUESTION = {"text": "question"}
+"""A Query's `text` is the `question` of most files (for `Where.query`)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,17 @@ class Where:
     def refuse(self, refusal: Refusal) -> LabelError:
         """How `labeler.core.typed` refuses a value here: its plain wording, located."""
         return self.error(refusal.message, offset=refusal.offset)
+
+    def query(self, names: Mapping[str, str] | None = None, **fields: Any) -> Query:
+        """A Query built from this record's fields; its refusal (a control character in
+        the question, say) names this file, line and key (`names`: the record's own key
+        for a Query field, `{"text": "question"}`)."""
+        try:
+            return Query(**fields)
+        except LabelError as exc:
+            key = (names or {}).get(exc.key or "", exc.key)
+            place = self.at(key) if key else self
+            raise place.error(exc.message, offset=exc.offset) from None
 
 
 def clean_text(text: str) -> str:

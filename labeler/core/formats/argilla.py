@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,15 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported, Wrote
 from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import (
+    Reading,
+    Skipping,
+    SpanIn,
+    TaskIn,
+    build,
+    checked,
+    some_records,
+)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -36,16 +45,21 @@ def _is_spans(value: Any) -> bool:
     )
 
 
-def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[Any, str, str, Where]]:
-    """(value, user, status, where) of every response, nested or flattened."""
+User = tuple[str, str]
+"""A response's user id and the key, relative to the record, that holds it."""
+
+
+def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[str, Any, User, str, Where]]:
+    """(question, value, user, status, where) of every response, nested or flattened."""
     if isinstance(record.get("responses"), dict):
         for name, responses in record["responses"].items():
             for i, r in enumerate(typed(responses, list, where.at(f"responses.{name}"))):
                 at = where.at(f"responses.{name}[{i}]")
                 r = typed(r, dict, at)
                 yield (
+                    name,
                     r.get("value"),
-                    str(r.get("user_id", "")),
+                    (str(r.get("user_id", "")), f"responses.{name}[{i}].user_id"),
                     str(r.get("status") or "submitted"),
                     at,
                 )
@@ -54,8 +68,20 @@ def _answers(record: dict[str, Any], where: Where) -> Iterator[tuple[Any, str, s
         if key.endswith(".responses") and isinstance(values, list):
             users = record.get(f"{key}.users") or [""] * len(values)
             status = record.get(f"{key}.status") or ["submitted"] * len(values)
+            name = key.removesuffix(".responses")
             for i, value in enumerate(values):
-                yield value, str(users[i]), str(status[i] or "submitted"), where.at(f"{key}[{i}]")
+                at = where.at(f"{key}[{i}]")
+                user = (str(users[i]), f"{key}.users[{i}]")
+                yield name, value, user, str(status[i] or "submitted"), at
+
+
+def _claims_spans(question: str, value: Any) -> bool:
+    """Whether a response means to be span evidence: an answer to spanlab's span question,
+    or a list holding objects. One that is not a list of spans is refused, never read as
+    a response without evidence."""
+    if question == QUESTION:
+        return value is not None
+    return isinstance(value, list) and any(isinstance(v, dict) for v in value)
 
 
 def _suggestions(record: dict[str, Any]) -> int:
@@ -85,13 +111,20 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[Ta
     one task without spans when nobody did."""
     fields, meta = _flat(record)
     by_user: dict[str, list[SpanIn]] = {}
-    for value, user, status, at in _answers(record, where):
+    keys: dict[str, str] = {}
+    for name, value, (user, user_key), status, at in _answers(record, where):
         if not _is_spans(value):
+            if _claims_spans(name, value):
+                raise at.at("value").error(
+                    f"the response to {name!r} holds {type(value).__name__} "
+                    f"{str(value)[:40]!r}, not a list of spans ({{label, start, end}})"
+                )
             continue
         if status != "submitted":
             skipped[f"{status} responses"] += 1
             continue
         spans = by_user.setdefault(user, [])
+        keys.setdefault(user, user_key)
         for j, v in enumerate(value):
             sat = at.at(f"value[{j}]")
             spans.append(SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat))
@@ -103,28 +136,37 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[Ta
             where, question if isinstance(question, str) else None, tuple(spans),
             text=_text(fields), doc=doc if isinstance(doc, str) else None,
             query_id=qid if isinstance(qid, str) else None, annotator=user,
+            annotator_key=keys.get(user, "user_id"),
             task_id=f"record:{rid}" if rid is not None else f"record:{where.key}",
         )
         for user, spans in (by_user.items() or [("", [])])
     ]  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def _record(raw: Any, where: Where, skipped: Counter[str]) -> list[TaskIn]:
+    return task(typed(raw, dict, where), where, skipped)
+
+
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+) -> Imported:
     data = load_json(path)
     if not isinstance(data, list):
         raise LabelError(
             "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
         )
     skipped: Counter[str] = Counter()
-    tasks = []
+    some_records(len(data), str(path))
+    skip = Skipping(skip_bad)
+    tasks: list[TaskIn] = []
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
-        tasks += task(typed(r, dict, where), where, skipped)
+        tasks += skip.read(partial(_record, r, where, skipped)) or []
     reading = Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:
             reading.warnings.append(f"{path}: {n} {what} were not used as evidence")
-    return build(tasks, reading, existing, LOOKED)
+    return skip.told(build(tasks, reading, existing, LOOKED))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:

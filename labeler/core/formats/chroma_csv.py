@@ -22,6 +22,7 @@ from typing import Any
 from labeler.core.corpus import Corpus
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (
+    QUESTION,
     FreshIds,
     RawView,
     Where,
@@ -116,7 +117,8 @@ def _build(
             continue
         spans = tuple(dict.fromkeys(row.spans))
         queries.append(
-            Query(
+            Where(file, row.line).query(
+                QUESTION,
                 id=ids.next(),
                 text=row.text,
                 boundary=Boundary.OTHER,

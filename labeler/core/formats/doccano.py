@@ -10,6 +10,7 @@ Extra columns of an imported file come back at the top level of each exported li
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,15 @@ from labeler.core.formats import Imported, Wrote
 from labeler.core.formats._common import Where, left_out, overlapping, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import (
+    Reading,
+    Skipping,
+    SpanIn,
+    TaskIn,
+    build,
+    checked,
+    some_records,
+)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -60,9 +69,13 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
     )  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    tasks = [task(obj, where) for where, obj in records(path)]
-    return build(tasks, Reading(corpus, ORDER, "doccano"), existing, LOOKED)
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+) -> Imported:
+    skip = Skipping(skip_bad)
+    found = [skip.read(partial(task, obj, where)) for where, obj in records(path)]
+    some_records(len(found), str(path))
+    return skip.told(build(skip.kept(found), Reading(corpus, ORDER, "doccano"), existing, LOOKED))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:

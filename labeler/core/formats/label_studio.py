@@ -33,6 +33,7 @@ from labeler.core.formats._common import (
     valid_id,
     write_atomic,
 )
+from labeler.core.names import check_name
 from labeler.core.store.rows import Version
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
@@ -180,8 +181,18 @@ def _annotations(
         results = need(a, "result", list, at)
         rs = [(typed(r, dict, at.at(f"result[{j}]")), at.at(f"result[{j}]"))
               for j, r in enumerate(results)]  # fmt: skip
-        out.append((annotator_of(a, i, named if isinstance(named, list) else ()), rs))
+        listed = named if isinstance(named, list) else []
+        out.append((_who(a, i, listed, where.at(f"data.annotators[{i}]"), at), rs))
     return out
+
+
+def _who(annotation: dict[str, Any], index: int, named: list[Any], listed: Where, at: Where) -> str:
+    """`annotator_of`, which must be a name (§13): refused at the key it came from
+    (`listed`: its place in `data.annotators`, `at`: the annotation's)."""
+    who = annotator_of(annotation, index, named)
+    from_list = index < len(named) and who == str(named[index]).strip()
+    key = listed.key if from_list else f"{at.key}.completed_by"
+    return check_name(who, "annotator name", file=at.file, key=key, error=LabelError)
 
 
 def _question(

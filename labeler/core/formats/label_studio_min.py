@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +22,19 @@ from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, csv_rows, load_json
 from labeler.core.formats.offsets import CODE_POINTS, UTF16
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build
-from labeler.core.typed import need, typed
+from labeler.core.formats.tasks import Reading, Skipping, SpanIn, TaskIn, build, some_records
+from labeler.core.typed import json_tree, need, typed
 from labeler.core.values import Query
 
 ROW_KEYS = ("annotator", "annotation_id", "created_at", "updated_at", "lead_time")
 """Keys label-studio-converter adds to every JSON-MIN / CSV row."""
 LOOKED = "a 'question' or 'query' column"
 _SKIP = {"id", "question", "query", "doc", "query_id", "agreement", "annotators", *ROW_KEYS}
+
+
+CONTROLS = ("label", "labels", "evidence")
+"""Column names of a Labels control (Label Studio's default, its plural, spanlab's own
+word): such a column holds span results or nothing, never anything else."""
 
 
 def _results(value: Any) -> list[Any] | None:
@@ -47,6 +53,35 @@ def _results(value: Any) -> list[Any] | None:
     return None
 
 
+def _claims_spans(name: str, value: Any) -> bool:
+    """Whether a column means to hold span results: a control's name, or a list (or a
+    CSV cell's JSON list) of objects. Such a column that cannot be read is refused, never
+    read as no evidence."""
+    if name.lower() in CONTROLS:
+        return value not in (None, "", [])
+    if isinstance(value, str) and value.lstrip().startswith("[{"):
+        return True
+    return isinstance(value, list) and any(isinstance(v, dict) for v in value)
+
+
+def _control(name: str, value: Any, where: Where) -> list[Any]:
+    """The span results a control column holds; refused (file, row, key) when unreadable."""
+    at = where.at(name)
+    if isinstance(value, str):
+        try:
+            value = json_tree(value, at)
+        except json.JSONDecodeError as exc:
+            raise at.error(f"the evidence cell is not valid JSON: {exc.msg}") from None
+    results = _results(value)
+    if results is None:
+        got = type(value).__name__
+        raise at.error(
+            f"the evidence column holds {got} {str(value)[:40]!r}, not a list of span "
+            "results ({start, end, text, labels})"
+        )
+    return results
+
+
 def _spans(
     row: dict[str, Any], where: Where, labels: frozenset[str] | None, seen: set[str]
 ) -> list[SpanIn]:
@@ -54,7 +89,9 @@ def _spans(
     labels of all of them noted in `seen`."""
     out = []
     for name, value in row.items():
-        results = _results(value) if name not in _SKIP else None
+        if name in _SKIP:
+            continue
+        results = _control(name, value, where) if _claims_spans(name, value) else None
         for i, r in enumerate(results or []):
             at = where.at(f"{name}[{i}]")
             found = typed(r.get("labels", []), list, at.at("labels"))
@@ -71,7 +108,7 @@ def _text(row: dict[str, Any]) -> str | None:
     if isinstance(row.get("text"), str):
         return str(row["text"])
     strings = [v for k, v in row.items() if isinstance(v, str) and k not in _SKIP
-               and _results(v) is None]  # fmt: skip
+               and not _claims_spans(k, v) and _results(v) is None]  # fmt: skip
     return strings[0] if len(strings) == 1 else None
 
 
@@ -127,6 +164,7 @@ def task(
         where, opt("question") or opt("query"), tuple(_spans(row, where, labels, seen)),
         text=_text(row), doc=opt("doc"), query_id=opt("query_id"),
         annotator=named or annotator(row.get("annotator")),
+        annotator_key="annotators" if named else "annotator",
         task_id=None if tid in (None, "") else f"task:{tid}",
     )  # fmt: skip
 
@@ -147,17 +185,22 @@ def read(
     *,
     existing: Sequence[Query],
     labels: frozenset[str] | None = None,
+    skip_bad: bool = False,
 ) -> Imported:
     """Every row; only span results whose labels meet `labels` count (default: every
     label; the labels seen are reported). Rows of one task by several annotators give
-    each annotator a version of the query."""
+    each annotator a version of the query. With `skip_bad` a row that cannot be read is
+    skipped and counted."""
     seen: set[str] = set()
+    skip = Skipping(skip_bad)
     rows = _rows(path)
     named = _named(rows)
-    tasks = [task(row, where, labels, seen, named.get(n)) for n, (where, row) in enumerate(rows)]
+    found = [skip.read(partial(task, row, where, labels, seen, named.get(n)))
+             for n, (where, row) in enumerate(rows)]  # fmt: skip
+    some_records(len(found), str(path))
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
-    built = build(tasks, Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
-    return replace(built, labels_seen=frozenset(seen))
+    built = build(skip.kept(found), Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    return skip.told(replace(built, labels_seen=frozenset(seen)))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,15 @@ from labeler.core.formats import Imported, Wrote
 from labeler.core.formats._common import Where, left_out, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
-from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build, checked
+from labeler.core.formats.tasks import (
+    Reading,
+    Skipping,
+    SpanIn,
+    TaskIn,
+    build,
+    checked,
+    some_records,
+)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -45,21 +54,27 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
         text=need(obj, "text", str, where), doc=_meta(obj, "doc", where),
         query_id=_meta(obj, "query_id", where),
         annotator=str(obj.get("_annotator_id") or obj.get("_session_id") or ""),
+        annotator_key="_annotator_id" if obj.get("_annotator_id") else "_session_id",
     )  # fmt: skip
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
-    tasks, skipped = [], Counter[str]()
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+) -> Imported:
+    found: list[TaskIn | None] = []
+    skipped, skip = Counter[str](), Skipping(skip_bad)
     for where, obj in records(path):
         answer = typed(obj.get("answer", "accept"), str, where.at("answer"))
         if answer == "accept":
-            tasks.append(task(obj, where))
+            found.append(skip.read(partial(task, obj, where)))
         else:
             skipped[answer] += 1
+    some_records(len(found) + sum(skipped.values()), str(path))
+    tasks = skip.kept(found)
     reading = Reading(corpus, (CODE_POINTS,), "prodigy")
     for answer, n in sorted(skipped.items()):
         reading.warnings.append(f"{path}: {n} task(s) answered {answer!r} were not imported")
-    return build(tasks, reading, existing, LOOKED)
+    return skip.told(build(tasks, reading, existing, LOOKED))
 
 
 def _hash(*parts: str) -> int:

@@ -9,6 +9,7 @@ a document by its id or, failing that, by its unique file stem. Writing gives th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -51,11 +52,25 @@ def _rows(path: Path) -> list[tuple[Where, str, str, int]]:
             raise where.error("a qrels line is 'query-id corpus-id score' or 'qid 0 docid rel'")
         qid, doc, score = (cells[0], cells[1], cells[2]) if len(cells) == 3 else (
             cells[0], cells[2], cells[3])  # fmt: skip
-        try:
-            out.append((where, qid.strip(), doc.strip(), int(score)))
-        except ValueError:
-            raise where.error(f"relevance {score.strip()!r} is not an integer") from None
+        out.append((where, qid.strip(), doc.strip(), relevance(score.strip(), where)))
     return out
+
+
+_RELEVANCE = re.compile(r"-?[0-9]{1,4}")
+"""A relevance grade: plain ASCII digits, an optional minus (TREC marks -1, -2), at most
+four digits. Python's int() also takes `1_0`, `١` (Arabic-Indic one) and 23-digit numbers."""
+MAX_RELEVANCE = 1000
+"""Largest relevance grade magnitude accepted (graded qrels use 0–4, some 0–100)."""
+
+
+def relevance(cell: str, where: Where) -> int:
+    """The relevance of a qrels line: a plain ASCII integer within ±MAX_RELEVANCE."""
+    if not _RELEVANCE.fullmatch(cell) or abs(int(cell)) > MAX_RELEVANCE:
+        raise where.at("score").error(
+            f"relevance {cell[:30]!r} is not a plain integer between -{MAX_RELEVANCE} and "
+            f"{MAX_RELEVANCE}"
+        )
+    return int(cell)
 
 
 def _doc(corpus: Corpus, corpus_id: str, where: Where) -> str:

@@ -20,7 +20,9 @@ from pathlib import Path
 from labeler.core.corpus import Corpus
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (
+    QUESTION,
     FreshIds,
+    Where,
     clean_text,
     csv_rows,
     read_lines,
@@ -28,7 +30,7 @@ from labeler.core.formats._common import (
     write_atomic,
 )
 from labeler.core.typed import MAX_QUERIES_FILE
-from labeler.core.values import Query, Status
+from labeler.core.values import Query
 
 
 def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
@@ -44,7 +46,8 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
             warnings.append((line, f"{path}:{line}: skipped {text[:60]!r}, already {seen[key]}"))
             continue
         seen[key] = f"line {line}"
-        queries.append(Query(id=ids.next(), text=text, status=Status.DRAFT))
+        names = QUESTION if path.suffix.lower() == ".csv" else {"text": ""}
+        queries.append(Where(str(path), line).query(names, id=ids.next(), text=text))
     summary = _summary(path, read_lines, len(queries), len(questions) - len(queries), comments)
     said = tuple(w for _, w in sorted(warnings))  # in line order
     return Imported(tuple(queries), warnings=said, fresh=frozenset(ids.handed), summary=summary)

@@ -21,6 +21,7 @@ from labeler.core.corpus import DOCUMENT_SUFFIXES, Corpus, check_new_doc_id
 from labeler.core.errors import CorpusError, LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (
+    QUESTION,
     FreshIds,
     RawView,
     Where,
@@ -143,7 +144,8 @@ def _queries(questions: Iterable[_Question], existing: Sequence[Query]) -> tuple
     for q in questions:
         spans = tuple(dict.fromkeys(q.spans))
         out.append(
-            Query(
+            q.where.query(
+                QUESTION,
                 id=q.squad_id if valid_id(q.squad_id) else ids.next(),
                 text=q.text,
                 abstain=q.abstain,

@@ -9,16 +9,28 @@ and merges records of one query, so the rules are written once for all of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from labeler.core.canonical import canonicalize
 from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
-from labeler.core.formats._common import FreshIds, RawView, Where, raw_span, text_key, valid_id
+from labeler.core.formats._common import (
+    QUESTION,
+    FreshIds,
+    RawView,
+    Where,
+    raw_span,
+    text_key,
+    valid_id,
+)
 from labeler.core.formats.offsets import UnitReport, UnitView
 from labeler.core.store.rows import Version
-from labeler.core.values import Query, Span, Status
+from labeler.core.values import Query, Span, Status, annotator_problem
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,8 @@ class TaskIn:
     """The spanlab query id, when the record carries one (a file spanlab wrote)."""
     annotator: str = ""
     """Who made the annotation."""
+    annotator_key: str = "annotator"
+    """The record's key that names who, for errors about the name."""
     task_id: str | None = None
     """The tool's task id, when rows of one task (one per annotator) carry it."""
 
@@ -117,6 +131,47 @@ class Reading:
         return raw_span(view, doc, found[0], found[1], None, span.where)
 
 
+@dataclass
+class Skipping:
+    """`--skip-bad`: a record whose fields cannot be read is skipped and counted, its
+    refusal kept for the warnings, never dropped unsaid; without it the first refuses."""
+
+    on: bool = False
+    """Whether bad records are skipped (else the first one is the error)."""
+    refusals: list[LabelError] = field(default_factory=list)
+    """What each skipped record was refused for."""
+
+    def read(self, make: Callable[[], T]) -> T | None:
+        """What `make` reads of a record, or None when it is bad and skipping is on."""
+        try:
+            return make()
+        except LabelError as exc:
+            if not self.on:
+                raise
+            self.refusals.append(exc)
+            return None
+
+    def kept(self, found: Iterable[TaskIn | None]) -> list[TaskIn]:
+        return [t for t in found if t is not None]
+
+    def told(self, imported: Imported) -> Imported:
+        """`imported` with the skipped records counted in its summary and named one by one
+        in its warnings."""
+        if not self.refusals:
+            return imported
+        count = f"skipped {len(self.refusals)} record(s) that cannot be read (--skip-bad)"
+        summary = f"{imported.summary}; {count}" if imported.summary else count
+        said = tuple(f"skipped: {exc}" for exc in self.refusals)
+        return replace(imported, warnings=(*imported.warnings, *said), summary=summary)
+
+
+def some_records(count: int, file: str) -> None:
+    """Refuse a file without a single record: an empty export imports nothing, which is
+    a wrong file far more often than a wish (§13: never a silent success)."""
+    if count == 0:
+        raise LabelError("the file holds no records: nothing to import", file=file)
+
+
 def _key(task: TaskIn, question: str) -> str:
     return f"id:{task.query_id}" if task.query_id else f"text:{text_key(question)}"
 
@@ -162,6 +217,7 @@ def build(
         if task.query_id is not None and not valid_id(task.query_id):
             raise task.where.error(f"invalid query id {task.query_id!r}")
         question = _question(task, looked)
+        _check_annotator(task)
         group = groups.setdefault(_key(task, question), _Group(task, question))
         group.add(task, reading.spans(task))
     kept = [g.first.query_id for g in groups.values() if g.first.query_id]
@@ -185,6 +241,14 @@ def build(
                     versions=tuple(versions))  # fmt: skip
 
 
+def _check_annotator(task: TaskIn) -> None:
+    """Every record's annotator follows the names rule (§13), also one whose spans become
+    a version only (a double-annotated query's own annotator is nobody, so the Query's
+    check never sees them)."""
+    if problem := annotator_problem(task.annotator):
+        raise task.where.at(task.annotator_key).error(f"annotator name {problem}")
+
+
 def _sorted(spans: list[Span]) -> tuple[Span, ...]:
     return tuple(sorted(dict.fromkeys(spans), key=lambda s: (s.doc, s.start, s.end)))
 
@@ -193,8 +257,9 @@ def _query(g: _Group, qid: str, reading: Reading) -> Query:
     spans = [s for group in g.by_who.values() for s in group]
     evidence = () if g.double else _sorted(spans)
     status = Status.LABELLED if spans else Status.DRAFT
-    return Query(
-        id=qid, text=g.question, slices=(reading.format,), status=status,
+    keys = {**QUESTION, "annotator": g.first.annotator_key}
+    return g.first.where.query(
+        keys, id=qid, text=g.question, slices=(reading.format,), status=status,
         annotator="" if g.double else g.first.annotator, evidence=evidence,
     )  # fmt: skip
 

@@ -228,7 +228,8 @@ class Decided(Adjudication):
                 abstain = not v.spans and (v.abstain or q.abstain)
                 q = replace(q, abstain=abstain, evidence=v.spans, boundary=v.boundary or q.boundary,
                             slices=q.slices if v.slices is None else v.slices,
-                            notes=q.notes if v.notes is None else v.notes)  # fmt: skip
+                            notes=q.notes if v.notes is None else v.notes,
+                            stored=True)  # fmt: skip
             out.append(q)
         return out, waiting
 

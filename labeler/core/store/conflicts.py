@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from labeler.core.errors import StoreError
@@ -35,7 +36,9 @@ def show(value: Any) -> str:
     """A field value as a message shows it."""
     if isinstance(value, tuple | list):
         return "[" + ", ".join(str(v) for v in value) + "]"
-    return repr(value) if isinstance(value, str) else str(getattr(value, "value", value))
+    if isinstance(value, Enum):  # a StrEnum is a str too, whose repr is `<Status.X: 'x'>`
+        return str(value.value)
+    return repr(value) if isinstance(value, str) else str(value)
 
 
 def last_change(

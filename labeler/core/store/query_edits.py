@@ -14,7 +14,7 @@ from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import FIELDS, ConflictError, gone, refusal, show
 from labeler.core.store.edits import Edits
 from labeler.core.store.rows import VERSION_FIELDS, query_row, utcnow
-from labeler.core.values import Query, Status
+from labeler.core.values import Query, Status, check_changed
 
 
 class QueryEdits(Edits):
@@ -48,7 +48,7 @@ class QueryEdits(Edits):
                 self._check_fields(old, seen, changes)
             now = utcnow()
             self.touch_version(query_id, now=now)
-            new = query_row(replace(old, **changes))
+            new = query_row(_changed(old, changes))
             sets = ", ".join(f"{k} = ?" for k in changes)
             self.conn.execute(
                 f"UPDATE versions SET {sets} WHERE query_id = ? AND annotator = ?",
@@ -93,7 +93,7 @@ class QueryEdits(Edits):
                 self._check_fields(old, seen, changes)
             if changes.get("status") == Status.REVIEWED and not undoing:
                 refuse_self_review(self.conn, query_id, annotator)
-            new = replace(old, **changes, updated=utcnow(), revision=old.revision + 1)
+            new = _changed(old, changes, updated=utcnow(), revision=old.revision + 1)
             columns = {k: v for k, v in query_row(new).items() if k in {*changes, "updated"}}
             db.table("queries").update(query_id, {**columns, "revision": new.revision})
             self.log_event(
@@ -159,6 +159,14 @@ class QueryEdits(Edits):
         if _edges(now) != _edges(seen):
             detail = f"you saw {len(seen.evidence)} span(s), it has {len(now.evidence)}"
             raise refusal(self.conn, now.id, "its evidence", detail, span=-1)
+
+
+def _changed(old: Query, changes: Mapping[str, Any], **stamps: Any) -> Query:
+    """`old` with `changes`, where only what changes is checked: a row stored before the
+    control-character rule keeps its other fields (shown escaped) and can still be edited."""
+    new = replace(old, **changes, **stamps, stored=True)
+    check_changed(new, changes)
+    return new
 
 
 def _edges(q: Query) -> list[tuple[int | None, str, int, int]]:

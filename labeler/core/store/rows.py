@@ -155,6 +155,7 @@ def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
         updated=row["updated"],
         evidence=tuple(spans),
         revision=row["revision"],
+        stored=True,
     )
 
 

@@ -16,11 +16,13 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
 from labeler.core.team import Act, Member
@@ -103,7 +105,7 @@ class AgreementScreen(Screen[None]):
         options = self.query_one(OptionList)
         options.clear_options()
         for r in self.model.rows:
-            line = f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}"
+            line = shown(f"{r.query_id}  F1 {r.f1:.2f}  {'+'.join(r.pair)}", lines=False)
             options.add_option(Option(line, r.query_id))
         gone = self.current if self._index(self.current) is None else None
         if gone is not None:
@@ -134,7 +136,7 @@ class AgreementScreen(Screen[None]):
         title = f"{query_id} · F1 {row.f1:.2f} · {self.model.describe(query_id)}"
         if self.pattern_from is not None:
             title += f" · pattern from {self.pattern_from}"
-        self.query_one("#agreement-title", Label).update(title)
+        self.query_one("#agreement-title", Label).update(Content(shown(title, lines=False)))
         self.query_one(VersionsView).show(row.pair, self.model.sides(query_id))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -10,6 +10,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.widgets import Static
 
+from labeler.core.display import masked, shown
 from labeler.tui.agreement.model import Piece
 
 
@@ -32,14 +33,14 @@ class VersionsView(Static):
         text.append("legend: ")
         text.append("both", self.get_component_rich_style("versions-view--both"))
         text.append(" · ")
-        text.append(f"only {pair[0]}", self.get_component_rich_style(first))
+        text.append(f"only {shown(pair[0], lines=False)}", self.get_component_rich_style(first))
         text.append(" · ")
-        text.append(f"only {pair[1]}", self.get_component_rich_style(second))
+        text.append(f"only {shown(pair[1], lines=False)}", self.get_component_rich_style(second))
         for doc, pieces in sides:
-            text.append(f"\n\n{doc}\n", "bold")
+            text.append(f"\n\n{shown(doc, lines=False)}\n", "bold")
             for p in pieces:
                 style = None if p.mark == "none" else f"versions-view--{p.mark}"
-                text.append(p.text, self.get_component_rich_style(style) if style else "")
+                text.append(masked(p.text), self.get_component_rich_style(style) if style else "")
         if not sides:
             text.append("\n\nNeither version has a span (both abstain, or neither marked).")
         self.update(text)

@@ -11,6 +11,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
+from labeler.core.display import shown
 from labeler.core.values import Query
 from labeler.tui.label.query_list import GLYPHS
 from labeler.tui.widgets.document_view import annotators_of
@@ -27,13 +28,14 @@ def query_meta(q: Query, me: str) -> Text:
         per = Counter(s.annotator for s in q.evidence)
         count = f"{len(q.evidence)} span" + ("" if len(q.evidence) == 1 else "s")
         if len(per) > 1:
-            count += " (" + ", ".join(f"{n} {per[n]}" for n in annotators_of(q.evidence, me)) + ")"
+            who = annotators_of(q.evidence, me)
+            count += " (" + ", ".join(f"{shown(n, lines=False)} {per[n]}" for n in who) + ")"
         line.append(count, style="bold" if q.evidence else "dim")
     line.append(f" · {q.boundary.value}")
     if q.slices:
-        line.append(" · " + ", ".join(q.slices), style="italic")
+        line.append(" · " + shown(", ".join(q.slices), lines=False), style="italic")
     if q.notes:
-        line.append(" · ✎ " + q.notes, style="dim")
+        line.append(" · ✎ " + shown(q.notes, lines=False), style="dim")
     return line
 
 
@@ -50,7 +52,7 @@ def query_summary(
                     style="dim")  # fmt: skip
     if q is None:
         return Text("No query. Press ctrl+n to create one.", style="dim")
-    return Group(query_meta(q, me), Text(q.text, style="bold"))
+    return Group(query_meta(q, me), Text(shown(q.text), style="bold"))
 
 
 class QueryPanel(Static):

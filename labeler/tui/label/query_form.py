@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select
 
+from labeler.core.display import shown
 from labeler.core.errors import LabelError
 from labeler.core.values import Boundary, Query, Status
 from labeler.tui.settings import Field
@@ -100,7 +101,10 @@ class QueryForm(ModalScreen[QueryFields | None]):
             yield Label(self._title, classes="dialog-title")
             with Horizontal(classes="row"):
                 yield Label("Text", classes="name")
-                yield Field(f.text, placeholder="the question, as a user asks it", id="text")
+                # A question stored before the control-character rule is shown (and saved)
+                # with its controls as visible escapes: what the person sees is what is kept.
+                yield Field(shown(f.text), placeholder="the question, as a user asks it",
+                            id="text")  # fmt: skip
             with Horizontal(classes="row"):
                 yield Label("Pattern", classes="name")
                 patterns = [(b.value, b) for b in Boundary]
@@ -119,7 +123,7 @@ class QueryForm(ModalScreen[QueryFields | None]):
                 yield Tick("no evidence exists", f.abstain, compact=True, id="abstain")
             with Horizontal(classes="row"):
                 yield Label("Notes", classes="name")
-                yield Field(f.notes, id="notes")
+                yield Field(shown(f.notes), id="notes")
             yield Label("", id="error", classes="dialog-error")
             yield Label(
                 "ctrl+s (or enter in a text field): save · esc: cancel · tab: next",

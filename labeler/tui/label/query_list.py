@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from labeler.core.display import shown
 from labeler.core.store import QueryRow
 from labeler.core.values import Status
 
@@ -46,7 +47,7 @@ def prompt(q: QueryRow) -> Text:
     line.append(short_id(q.id), style="bold")
     line.append(" ")
     line.append(count, style="dim")
-    line.append(" " + " ".join(q.text.split()))
+    line.append(" " + shown(" ".join(q.text.split()), lines=False))
     return line
 
 

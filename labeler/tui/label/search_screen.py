@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from labeler.core.display import shown
 from labeler.tui.label.corpus_search import CorpusSearch, Hit
 from labeler.tui.settings import Field
 
@@ -32,7 +33,7 @@ def hit_prompt(hit: Hit) -> Text:
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f"{hit.score:>3.0f}% ", style="bold")
     line.append(f"{hit.doc} @{hit.start:,} ", style="dim")
-    line.append(re.sub(r"\s+", " ", hit.text))
+    line.append(shown(re.sub(r"\s+", " ", hit.text), lines=False))
     return line
 
 
@@ -41,7 +42,7 @@ def preview(hit: Hit | None) -> Text:
     if hit is None:
         return Text("")
     out = Text(f"{hit.doc} {hit.start:,}–{hit.end:,}\n", style="dim")
-    out.append(hit.text)
+    out.append(shown(hit.text))
     return out
 
 

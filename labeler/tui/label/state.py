@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections import Counter
 from operator import attrgetter
 
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import QueryRow, Store
 from labeler.core.values import Query, Span
@@ -299,4 +300,4 @@ class LabelState:
         if not self.by_annotator or q is None:
             return ""
         names = annotators_of(q.evidence, self.editor.annotator) or ["-"]
-        return f"A {names[0]} · B {', '.join(names[1:]) or '-'}"
+        return shown(f"A {names[0]} · B {', '.join(names[1:]) or '-'}", lines=False)

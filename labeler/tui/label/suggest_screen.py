@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from labeler.core.corpus import Corpus
+from labeler.core.display import masked
 from labeler.core.suggest import Suggestion
 
 if TYPE_CHECKING:  # the embedder and numpy load on the first `E`, not with the app
@@ -50,7 +51,8 @@ class Picked:
 
 def marked(s: Suggestion, *, flat: bool = False) -> Text:
     """The sentence with the query's words marked; `flat` puts it on one line."""
-    body = re.sub(r"\s", " ", s.text) if flat else s.text  # same length: marks stay put
+    # Same length (masked, spaces for white space): the marks stay put.
+    body = masked(re.sub(r"\s", " ", s.text) if flat else s.text)
     out = Text(body)
     for start, end in s.marks:
         out.stylize(MARK, start - s.start, end - s.start)

@@ -94,6 +94,7 @@ class Replay:
         bare = replace(
             query,
             evidence=tuple(replace(s, id=o) for s, o in zip(query.evidence, olds, strict=True)),
+            stored=True,  # as it was stored: restoring is not a new text
         )
         texts = {s.doc: self.text(s.doc) for s in query.evidence}
         restored = self.store.restore_query(bare, texts, annotator=self.annotator)
@@ -220,7 +221,8 @@ class QueryChanged:
     def _put(
         self, r: Replay, values: Mapping[str, Any], now: Mapping[str, Any], *, undoing: bool
     ) -> Focus:
-        seen = None if r.force else replace(r.store.query(self.query_id), revision=0, **now)
+        seen = None if r.force else replace(r.store.query(self.query_id), revision=0, **now,
+                                            stored=True)  # fmt: skip
         r.store.update_query(
             self.query_id, annotator=r.annotator, seen=seen, undoing=undoing, **values
         )

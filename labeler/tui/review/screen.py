@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from labeler.core import review
 from labeler.core.anchoring import AnchorCandidate, Proposal, propose
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
@@ -121,14 +122,14 @@ class ReviewScreen(Screen[None]):
         now = review.pending(self.store, self.corpus)
         if [i.span_id for i in now] == [i.span_id for i in self.items]:
             return
-        shown, self.items = self.current, now
+        before, self.items = self.current, now
         self.query_one(SpanList).show(self.items)
         ids = [i.span_id for i in now]
-        if shown is not None and shown.span_id in ids:
-            self._select(ids.index(shown.span_id))
+        if before is not None and before.span_id in ids:
+            self._select(ids.index(before.span_id))
             return
-        if shown is not None:
-            self.notify(f"{shown.query_id}: its span in {shown.span.doc} was decided by someone "
+        if before is not None:
+            self.notify(f"{before.query_id}: its span in {before.span.doc} was decided by someone "
                         "else", title="Review", timeout=4)  # fmt: skip
         self._select(0)
 
@@ -188,7 +189,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-info", Static).update(
             Text.assemble(
                 (item.query_id, "bold"), f"  {s.doc}  ", (item.state.value, "italic"), "\n",
-                item.question,
+                shown(item.question),
             )
         )  # fmt: skip
         proposal = self.proposals.get(item.span_id)
@@ -278,7 +279,7 @@ class ReviewScreen(Screen[None]):
         question = (
             f"Mark the span of {item.query_id} in {item.span.doc} orphaned? It is deleted; "
             f"the decision keeps its offsets and quote, and ctrl+z brings it back.\n\n"
-            f"“{item.span.quote[:120]}”"
+            f"“{shown(item.span.quote[:120])}”"
         )
 
         def answered(yes: bool | None) -> None:

@@ -28,6 +28,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from labeler.core.anchoring import AnchorCandidate, Proposal
+from labeler.core.display import masked
 from labeler.core.review import PendingSpan
 from labeler.core.values import SpanState
 from labeler.tui.review.diff import context_window
@@ -224,6 +225,7 @@ class QuoteView(VerticalScroll):
         self.border_title = self.border_subtitle = ""
 
     def _quote_text(self, text: str, start: int, end: int, marks: Ranges, kind: str) -> Text:
+        text = masked(text)  # same length: the marks and the quote stay at their offsets
         lo, hi = context_window(text, start, end)
         context = self._style("context")
         out = Text("…" if lo > 0 else "", style=context)

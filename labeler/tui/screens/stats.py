@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from labeler.core.display import shown
 from labeler.core.stats import LabelStats, label_stats
 from labeler.core.store import Store
 from labeler.tui.messages import LabelsChanged
@@ -35,7 +37,12 @@ def bar_table(title: str, counts: Mapping[str, int], total: int) -> Table:
     top = max(counts.values(), default=0)
     for name, n in counts.items():
         share = f"{100 * n / total:.0f}" if total else "-"
-        table.add_row(name, str(n), share, "█" * max(1, round(BAR * n / top)) if n else "")
+        table.add_row(
+            Text(shown(name, lines=False)),
+            str(n),
+            share,
+            "█" * max(1, round(BAR * n / top)) if n else "",
+        )
     if not counts:
         table.add_row("(none)", "0", "-", "")
     return table
@@ -58,7 +65,7 @@ def work_table(work: Mapping[str, Mapping[str, int]]) -> Table:
     for heading in WORK.values():
         table.add_column(heading, justify="right")
     for who, done in work.items():
-        table.add_row(who, *(str(done[k]) for k in WORK))
+        table.add_row(Text(shown(who, lines=False)), *(str(done[k]) for k in WORK))
     if not work:
         table.add_row("(none)", *("0" for _ in WORK))
     return table

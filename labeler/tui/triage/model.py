@@ -17,6 +17,7 @@ from evaluator.metrics.registry import SUMMARY, shown
 from evaluator.metrics.shown import Shown
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
+from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary
 
@@ -163,6 +164,7 @@ class RunView:
                 continue
             entry = self.file.queries[qid]
             text = entry.text if entry.text is not None else (texts or {}).get(qid, "")
+            text = safe(text, lines=False)  # a list row: drawn as is
             other = entry.candidates[name].other
             only = (
                 change.status == Status.LOST and other is not None and other.status != Status.LOST

@@ -19,6 +19,7 @@ from textual_plotext import PlotextPlot
 
 from evaluator.metrics.registry import CHUNK_COUNT, DUPLICATES, RECALL, shown
 from evaluator.runs.frontier import FrontierPoint, frontier_points
+from labeler.core.display import shown as safe
 from labeler.tui.triage.model import RunView
 
 PANELS = (("chunk_count", CHUNK_COUNT, "recall@k vs chunks"),
@@ -142,7 +143,7 @@ class FrontierView(Vertical):
             style = "bold" if role == "foreground" else f"bold ${role}"
             rows.append(Content.assemble(
                 (f" {mark} ", style),
-                f"{p.name[:18]:<18}{shown(RECALL).text(p.recall):>9}"
+                f"{safe(p.name, lines=False)[:18]:<18}{shown(RECALL).text(p.recall):>9}"
                 f"{shown(CHUNK_COUNT).text(p.chunk_count):>8}"
                 f"{shown(DUPLICATES).text(p.duplicate_pairs):>7}",
             ))  # fmt: skip

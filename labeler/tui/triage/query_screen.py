@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.triage.detail import QueryDetail, query_detail
 from labeler.tui.triage.messages import LabelRequested
@@ -144,7 +145,8 @@ class QueryScreen(Screen[None]):
         for pane, mark, style, side in (("#q-base-text", BASELINE_MARK, BASELINE, detail.baseline),
                                         ("#q-cand-text", CANDIDATE_MARK, CANDIDATE,
                                          detail.candidate)):  # fmt: skip
-            title = Content.assemble((f"{mark} {side.name}", style), (RANKED_TITLE, "$text-muted"))
+            title = Content.assemble((f"{mark} {safe(side.name)}", style),
+                                     (RANKED_TITLE, "$text-muted"))  # fmt: skip
             self._set(pane, Content("\n").join([title, ranked_content(side, run.k, run.depth)]))
 
     def _scroll_to_evidence(self, boundary: Content) -> None:
@@ -160,13 +162,14 @@ class QueryScreen(Screen[None]):
         status = detail.status or "abstention"
         cause = f" ({detail.cause})" if detail.cause else ""
         where = f"{self.index + 1}/{len(self.queries)}"
+        slices = safe(", ".join(detail.slices), lines=False) or "no slice"
         head = Content.assemble(
             (detail.query, "bold"), " ", (status + cause, STATUS_STYLE.get(status, "bold")),
-            f" · {detail.boundary} · {', '.join(detail.slices) or 'no slice'} · ",
+            f" · {detail.boundary} · {slices} · ",
             (where, "$text-muted"),
         )  # fmt: skip
         if detail.text:
-            head = Content("\n").join([head, Content.styled(f"“{detail.text}”", "italic")])
+            head = Content("\n").join([head, Content.styled(f"“{safe(detail.text)}”", "italic")])
         return head
 
     def _set(self, selector: str, content: Content) -> None:

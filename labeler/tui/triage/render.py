@@ -16,6 +16,8 @@ from evaluator.metrics.causes import Cause, percent
 from evaluator.runs.boundary import BASELINE_MARK as BASELINE_MARK  # shared glyphs
 from evaluator.runs.boundary import CANDIDATE_MARK as CANDIDATE_MARK
 from evaluator.runs.boundary import DocView
+from labeler.core.display import masked
+from labeler.core.display import shown as safe
 from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
 
 EVIDENCE = "bold on $span-current"
@@ -76,7 +78,7 @@ def boundary_content(
         style = [EVIDENCE] if seg.evidence else []
         if any(c.doc == view.doc and c.start <= seg.start and seg.end <= c.end for c in held):
             style.append(HELD)
-        parts.append((text[seg.start : seg.end], " ".join(style)))
+        parts.append((masked(text[seg.start : seg.end]), " ".join(style)))
     parts.extend(_marks(view.end, view, (False, False)))
     return Content.assemble(*parts)
 
@@ -84,7 +86,8 @@ def boundary_content(
 def legend(baseline: str, candidate: str) -> Content:
     """`▌ base  ┊ cand  evidence  held  ┊ broke it`, each in its own style."""
     return Content.assemble(
-        (BASELINE_MARK, BASELINE), f" {baseline}  ", (CANDIDATE_MARK, CANDIDATE), f" {candidate}  ",
+        (BASELINE_MARK, BASELINE), f" {safe(baseline)}  ", (CANDIDATE_MARK, CANDIDATE),
+        f" {safe(candidate)}  ",
         ("evidence", EVIDENCE), "  ", ("baseline chunk", HELD), "  ",
         (CANDIDATE_MARK, CANDIDATE + THROUGH), " cut that broke it",
     )  # fmt: skip
@@ -155,7 +158,7 @@ def fates_content(
             fate = side.fates[n - 1]
             other = side.other_fates[n - 1] if side.other_fates else None
             verdict = verdict_content(fate, k, threshold)
-            lines.append(Content.assemble("  ", (mark, style), f" {side.name}: ", verdict))
+            lines.append(Content.assemble("  ", (mark, style), f" {safe(side.name)}: ", verdict))
             if other is not None and other.verdict != fate.verdict:  # the rules disagree
                 lines.append(Content.assemble("    ", (f"under {rules[1]}: ", MUTED),
                                               verdict_content(other, k, threshold)))  # fmt: skip

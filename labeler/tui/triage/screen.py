@@ -26,6 +26,7 @@ from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
 from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus import Corpus
+from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
@@ -164,8 +165,8 @@ class TriageScreen(Screen[None]):
         counts = run.comparison(name).overall.counts
         self._head(Content.assemble(
             (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
-            (name, "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
-            " vs ", (run.baseline, "bold $boundary-baseline"),
+            (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
+            " vs ", (safe(run.baseline), "bold $boundary-baseline"),
             " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
             "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
         ))  # fmt: skip

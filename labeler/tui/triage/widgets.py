@@ -20,6 +20,7 @@ from evaluator.metrics.shown import Shown
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from evaluator.runs.verdict_words import RULE_NOTES
+from labeler.core.display import shown as safe
 from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
 
 LOST, GAINED = "bold $error", "bold $success"
@@ -91,13 +92,13 @@ class CandidateList(IdList):
     """The compared candidates with their gained/lost counts and recall delta."""
 
     def show(self, run: RunView, current: str | None) -> None:
-        options = [Option(Content.styled(f"{run.baseline}  (baseline)", "$text-muted"),
+        options = [Option(Content.styled(f"{safe(run.baseline)}  (baseline)", "$text-muted"),
                           id=run.baseline, disabled=True)]  # fmt: skip
         for name in run.others:
             overall = run.comparison(name).overall
             delta = overall.deltas.get(RECALL)
             line = Content.assemble(
-                (name, "bold"),
+                (safe(name, lines=False), "bold"),
                 f"\n +{overall.counts.gained} −{overall.counts.lost}",
                 f"  Δrecall {shown(RECALL).delta_text(delta)}" if delta is not None else "",
             )

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from rich.cells import split_graphemes
 
+from labeler.core.display import masked
 from labeler.tui.widgets.document_view.blocks import Block
 
 TAB_CELLS = 4
@@ -22,9 +23,6 @@ TAB_CELLS = 4
 
 _PLAIN = re.compile(r"[ -~]*")
 """Printable ASCII: one code point, one cell, drawn as itself."""
-
-_CONTROLS = {i: "·" for i in (*range(0x20), *range(0x7F, 0xA0)) if i not in (9, 10)}
-"""Control characters are drawn as a middle dot so they never reach the terminal raw."""
 
 
 class Glyph(NamedTuple):
@@ -51,7 +49,9 @@ def glyphs(text: str, start: int, end: int) -> list[Glyph]:
     piece = text[start:end]
     if is_plain(piece):
         return [Glyph(start + i, start + i + 1, 1, ch) for i, ch in enumerate(piece)]
-    shown = piece.translate(_CONTROLS).replace("\t", " ")
+    # Controls and bidi characters are drawn as one placeholder cell (display.masked): they
+    # never reach the terminal raw, and each still takes one offset and one cell.
+    shown = masked(piece).replace("\t", " ")
     spans, _ = split_graphemes(shown)
     out: list[Glyph] = []
     for a, b, cells in spans:
