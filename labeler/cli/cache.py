@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from labeler.cli._common import handles_errors, project
+from labeler.cli._common import handles_errors, project, say
 from labeler.core.corpus_walk import shown
 
 app = typer.Typer()
@@ -35,16 +35,16 @@ def cache_command(
     if prune:
         dropped, freed = storage.prune(proj)
         for c in dropped:
-            typer.echo(f"removed  {c.name}  {shown(c.candidate)}")
-        typer.echo(f"{len(dropped)} collection(s) removed, {megabytes(freed)} freed")
+            say(f"removed  {c.name}  {shown(c.candidate)}")
+        say(f"{len(dropped)} collection(s) removed, {megabytes(freed)} freed")
         return
     found = storage.storage(proj)
-    typer.echo(f"embedding cache  {shown(str(found.cache_path))}  {megabytes(found.cache_bytes)}")
+    say(f"embedding cache  {shown(str(found.cache_path))}  {megabytes(found.cache_bytes)}")
     for model, n in sorted(found.vectors.items()):
-        typer.echo(f"  {n:>9,} vectors  {shown(model)}")
-    typer.echo(f"chroma           {shown(str(found.chroma_path))}  {megabytes(found.chroma_bytes)}")
+        say(f"  {n:>9,} vectors  {shown(model)}")
+    say(f"chroma           {shown(str(found.chroma_path))}  {megabytes(found.chroma_bytes)}")
     for c in found.collections:
         state = "stale" if c.name in found.stale else "live" if c.complete else "building"
-        typer.echo(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks")
+        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks")
     if found.stale:
-        typer.echo(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")
+        say(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")

@@ -102,7 +102,7 @@ def cache_line(done: Evaluated) -> None:
     """How many texts were embedded and how many the cache gave, on stderr (stdout is data)."""
     line = done.cache_line()
     if line is not None:
-        typer.echo(line, err=True)
+        say(line, err=True)
 
 
 @app.command("eval", epilog="Example: spanlab eval candidates.toml --labels frozen.json")
