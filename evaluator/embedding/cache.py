@@ -59,7 +59,11 @@ class EmbeddingCache:
             raise self._error(exc) from None
         except OSError as exc:
             message, hint = refused_write(Path(self.path), exc)
-            raise StoreError(f"embedding cache: {message}", file=self.path, hint=hint) from None
+            elsewhere = "or point SPANLAB_CACHE (or embedding_cache in spanlab.toml) elsewhere"
+            raise ConfigError(
+                f"the embedding cache cannot be written: {message}", file=self.path,
+                key="embedding_cache", hint=f"{hint}; {elsewhere}" if hint else elsewhere,
+            ) from None  # fmt: skip
         if self.refused:
             said = f"warning: embedding cache read-only, new vectors are not kept: {self.refused}"
             print(shown(said), file=sys.stderr)
