@@ -74,15 +74,24 @@ def look(path: Path) -> Access | None:
 
 
 def fix(found: Access, share: Share | None) -> str:
-    """The command that lets the group write `found` (run by its owner, or root)."""
+    """The command that lets the group write `found` (run by its owner, or root); when
+    the group may write it already and we are not in that group, the `usermod` that adds us."""
     steps = []
     group = name_of_group(share.gid) if share else found.group
+    if found.group_writable and found.group == group and not _in_group(group):
+        me = name_of_user(os.geteuid())
+        return f"ask root to run `usermod -aG {group} {me}` (then log in again): not in {group}"
     if share is not None and found.group != group:
         steps.append(f"chgrp {group} {found.path}")
     steps.append(f"chmod {'g+rwxs' if found.folder else 'g+rw'} {found.path}")
     command = " && ".join(steps)
     mine = found.owner == name_of_user(os.geteuid())
     return f"run `{command}`" if mine else f"ask {found.owner} (or root) to run `{command}`"
+
+
+def _in_group(group: str) -> bool:
+    """Whether this process has `group` (primary or supplementary)."""
+    return group in {name_of_group(g) for g in (os.getegid(), *os.getgroups())}
 
 
 def why_not_writable(path: Path, *, database: bool = False) -> str | None:

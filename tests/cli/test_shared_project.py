@@ -346,3 +346,18 @@ def test_a_runs_index_the_lead_left_unwritable_does_not_stop_alices_run(
     runs = project / ".spanlab" / "runs"
     latest = in_child(alice, project, lambda: {"id": find_run(runs, "latest").id})
     assert latest == {"id": mine[0]}  # listed from the folders: the index could not be written
+
+
+def test_status_tells_a_user_outside_the_group_to_join_it_not_to_chmod(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    """trial of issue 19: an account not in the group was told to `chmod g+rw` files that
+    were group-writable already; the fix is to add the account to the group."""
+    lead, alice, _ = team
+    spanlab(lead, project, "init", "corpus")
+    outside = Account(alice.name, alice.uid, alice.gid, group=alice.gid)  # not in GROUP
+    status = as_user(outside, project, ["corpus", "status"]).out
+    store = project / STORE
+    assert f"store            group-writable, not writable by you {store}" in status
+    assert f"fix: ask root to run `usermod -aG {GROUP} {alice.name}` (then log in again)" in status
+    assert "chmod" not in status

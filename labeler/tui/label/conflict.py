@@ -28,18 +28,21 @@ class ConflictScreen(ModalScreen[Choice]):
         Binding("a", "choose('reapply')", "Reapply mine"),
     ]
 
-    def __init__(self, message: str, *, verb: str = "save") -> None:
+    def __init__(self, message: str, *, verb: str = "save", reapply: bool = True) -> None:
+        """`reapply=False`: a refusal no retry overrides (a blind delete), so no `a`."""
         super().__init__()
         self._message = message
         self._verb = verb
+        self._reapply = reapply
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog conflict"):
             yield Label(f"Conflict: cannot {self._verb}", classes="dialog-title")
             yield Label(self._message, id="conflict-message")
-            yield Label(
-                "r: reload (keep theirs) · a: reapply mine over theirs", classes="dialog-hint"
-            )
+            mine = " · a: reapply mine over theirs" if self._reapply else ""
+            yield Label(f"r: reload (keep theirs){mine}", classes="dialog-hint")
 
     def action_choose(self, choice: Choice) -> None:
+        if choice == "reapply" and not self._reapply:
+            return
         self.dismiss(choice)

@@ -430,7 +430,7 @@ class LabelScreen(Screen[None]):
                 self._edit(reapply, query_id)
             self.reload()
 
-        self.app.push_screen(ConflictScreen(exc.message), chosen)
+        self.app.push_screen(ConflictScreen(exc.message, reapply=reapply is not None), chosen)
 
     def _seen_edges(self, span_id: int) -> tuple[int, int] | None:
         """The edges this screen showed for a span of the current query."""

@@ -125,3 +125,27 @@ async def test_an_import_replacing_the_query_on_screen_is_explained_and_undo_ref
         assert "was removed by lead's import (--replace)" in str(shown)
         kinds = [r[0] for r in store.conn.execute("SELECT kind FROM events ORDER BY id")]
         assert kinds[-1] == "query-replaced"
+
+
+async def test_a_blind_delete_refused_offers_no_reapply(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    """trial of issue 19: bob's delete of a query holding alice's version was refused in a
+    conflict dialog that offered `a: reapply mine over theirs`, which could never succeed."""
+    alice = Store.open(tmp_path / "labels.db")
+    alice.view = "alice"
+    alice.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING,
+                   annotator="alice")  # fmt: skip
+    app = blind_app(store, corpus, "bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("D", "y")
+        await pilot.pause()
+        hint = str(app.screen.query(Label).last().render())
+        assert "holds alice's version" in str(app.screen.query_one("#conflict-message").render())
+        assert "reload" in hint and "reapply" not in hint
+        await pilot.press("a")  # nothing to reapply: the dialog stays
+        assert app.screen.query("#conflict-message")
+        await pilot.press("r")
+        await pilot.pause()
+        assert not app.screen.query("#conflict-message")
+    assert "q-0001" in {q.id for q in alice.queries()}
