@@ -224,12 +224,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
     args = {k: v for k, v in raw.items() if k != "name"}
     if library:
-        options = raw.get("options", {})
-        size = options.get(library.size_option, 0)
-        args.setdefault("size", size if isinstance(size, int) else 0)
-        overlap = options.get(library.overlap_option, 0) if library.overlap_option else 0
-        # the library's own overlap, so run.json does not say 0 for chunk_overlap = 50
-        args.setdefault("overlap", overlap if isinstance(overlap, int) and overlap >= 0 else 0)
+        args.setdefault("size", 0)  # validate() takes the library's own size and overlap
     if raw.get("splitter") == "chunks":
         args.setdefault("size", 0)
         args["options"] = _relative_to(file, args.get("options", {}))

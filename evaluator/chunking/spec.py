@@ -12,10 +12,12 @@ import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from labeler.core.errors import ConfigError
+
+T = TypeVar("T")
 
 SPLITTER_VERSION = "spanlab-splitters/1"
 """Part of every fingerprint; bump it when any splitter cuts differently."""
@@ -43,8 +45,9 @@ class SplitterSpec:
     """chars | words | tokens | sentences | recursive | markdown | python."""
     size: int
     """Chunk size limit, in `unit`."""
-    overlap: int = 0
-    """Units shared by consecutive chunks (sentences for the `sentences` splitter)."""
+    overlap: int | float = 0
+    """Units shared by consecutive chunks (sentences for the `sentences` splitter); a
+    library's own overlap may be a fraction of the size (semchunk's `overlap = 0.25`)."""
     unit: str = ""
     """chars | words | tokens; empty means the splitter's default."""
     tokenizer: str | None = None
@@ -73,10 +76,11 @@ class SplitterSpec:
             object.__setattr__(self, "tokenizer", DEFAULT_TOKENIZER)
 
     def validate(self, candidate: str) -> SplitterSpec:
-        """Raise ConfigError naming the candidate and the key; return self when valid."""
+        """Raise ConfigError naming the candidate and the key; return self when valid (a
+        library splitter's with the size and overlap the library itself runs with)."""
         if self.library:
             self._check_loads(candidate, "options", self._check_library)
-            return self
+            return self._check_loads(candidate, "options", self._effective)
         if self.exported:
             self._check_loads(candidate, "options.path", self._check_exported)
             return self
@@ -103,6 +107,11 @@ class SplitterSpec:
             ("overlap", self.overlap < 0, f"overlap must be >= 0, got {self.overlap}"),
             (
                 "overlap",
+                not isinstance(self.overlap, int),
+                f"overlap must be an integer, got {self.overlap!r}",
+            ),
+            (
+                "overlap",
                 self.overlap >= self.size,
                 f"overlap ({self.overlap}) must be smaller than size ({self.size})",
             ),
@@ -116,6 +125,12 @@ class SplitterSpec:
         from evaluator.chunking.adapters import check_options
 
         check_options(self.splitter, self.options)
+
+    def _effective(self) -> SplitterSpec:
+        from evaluator.chunking.adapters import effective_options
+
+        size, overlap = effective_options(self.splitter, self.options)
+        return replace(self, size=size, overlap=overlap)
 
     def _check_exported(self) -> None:
         from evaluator.chunking.exported import read_chunk_file
@@ -133,9 +148,9 @@ class SplitterSpec:
         return load_tokenizer(self.tokenizer or DEFAULT_TOKENIZER)
 
     @staticmethod
-    def _check_loads(candidate: str, key: str, load: Callable[[], object]) -> None:
+    def _check_loads(candidate: str, key: str, load: Callable[[], T]) -> T:
         try:
-            load()
+            return load()
         except ConfigError as exc:
             message = f"candidate {candidate!r}: {exc.message}"
             raise replace(exc, message=message, key=exc.key or key) from None

@@ -48,13 +48,13 @@ def split_text(spec: SplitterSpec, text: str, doc: str = "") -> list[Piece]:
     if spec.exported:
         return exported_pieces(str(spec.options["path"]), doc, text)
     if spec.splitter == "python":
-        return python_pieces(text, spec.function or "", spec.size, spec.overlap)
+        return python_pieces(text, spec.function or "", spec.size, int(spec.overlap))
     splitter = SPLITTERS.get(spec.splitter)
     if splitter is None:
         raise ConfigError(f"unknown splitter {spec.splitter!r}", key="splitter")
     if not text:
         return []
-    return splitter(text, units_for(spec.unit, text, spec.tokenizer), spec.size, spec.overlap)
+    return splitter(text, units_for(spec.unit, text, spec.tokenizer), spec.size, int(spec.overlap))
 
 
 def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:

@@ -114,7 +114,7 @@ def read_spec(r: Reader) -> SplitterSpec:
     splitter's or chunk file's `options` too (§14)."""
     options = r.at("options").mapping() if "options" in r.mapping() else {}
     return SplitterSpec(
-        r.at("splitter").text(), r.at("size").integer(), r.at("overlap").integer(),
+        r.at("splitter").text(), r.at("size").integer(), r.at("overlap").number(),
         r.at("unit").text(), r.at("tokenizer").opt_text(), r.at("function").opt_text(),
         options,
     )  # fmt: skip

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from evaluator.chunking.adapters.base import Adapter, LibraryChunk, Options
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS, Entry
@@ -32,9 +33,13 @@ __all__ = [
     "SkippedWhitespace",
     "adapter_for",
     "check_options",
+    "effective_options",
     "library_chunks",
     "library_pieces",
 ]
+
+
+T = TypeVar("T")
 
 
 class SkippedWhitespace(UserWarning):
@@ -60,12 +65,33 @@ def check_options(splitter: str, options: Options) -> None:
         raise ConfigError(message, key=f"options.{entry.size_option}")
 
 
+def effective_options(splitter: str, options: Options) -> tuple[int, int | float]:
+    """The size and overlap the library runs with: read back from its built splitter where
+    the registry names the attribute, else the option as given (a fraction stays one)."""
+    entry, adapter = adapter_for(splitter)
+    build = adapter.build if entry.size_attribute else None
+    built = _failing_as_config(splitter, lambda: build(options)) if build else None
+    size = _read(built, entry.size_attribute, options.get(entry.size_option, 0))
+    overlap = _read(built, entry.overlap_attribute, options.get(entry.overlap_option, 0))
+    # a [low, high] capacity is recorded by the most a chunk may hold; `options` keeps both
+    return int(max(size) if isinstance(size, list | tuple) else size), overlap
+
+
+def _read(built: Any, attribute: str, given: Any) -> Any:
+    value = getattr(built, attribute, None) if built is not None and attribute else None
+    return given if value is None else value
+
+
 def library_chunks(splitter: str, options: Options, text: str) -> list[LibraryChunk]:
     """The chunks exactly as the library reported them (unverified)."""
     entry, adapter = adapter_for(splitter)
     entry.version()
+    return _failing_as_config(splitter, lambda: adapter.split(text, options))
+
+
+def _failing_as_config(splitter: str, call: Callable[[], T]) -> T:
     try:
-        return adapter.split(text, options)
+        return call()
     except ConfigError:
         raise
     except Exception as exc:  # a library can fail in any way on any text

@@ -49,6 +49,9 @@ class Adapter:
     """Why these options cannot give exact offsets (and the nearest spanlab splitter)."""
     minimum: Mapping[str, float] = field(default_factory=dict)
     """Option name -> the least value the library survives (semchunk recurses forever on 0)."""
+    build: Callable[[Options], Any] | None = None
+    """The library's splitter object for these options (the one `split` cuts with), whose
+    attributes the registry names to read back the size and overlap it really uses."""
 
     def check(self, options: Options) -> None:
         """Raise ConfigError on key `options.NAME` for an unknown, missing or mistyped option."""

@@ -32,14 +32,21 @@ def _tokenizer(name: str) -> Any:
     return encoding(name) if is_tiktoken(name) else hf_tokenizer(name)
 
 
-def _split_with(kind: str) -> Any:
-    def split(text: str, options: Options) -> list[LibraryChunk]:
+def _build_with(kind: str) -> Any:
+    def build(options: Options) -> Any:
         kwargs = {k: v for k, v in options.items() if k != "tokenizer"}
         if isinstance(kwargs.get("delim"), list):
             kwargs["delim"] = list(kwargs["delim"])
         tokenizer = _tokenizer(options.get("tokenizer", "character"))
-        chunker = getattr(library("chonkie"), kind)(tokenizer=tokenizer, **kwargs)
-        return [LibraryChunk(c.start_index, c.end_index, c.text) for c in chunker.chunk(text)]
+        return getattr(library("chonkie"), kind)(tokenizer=tokenizer, **kwargs)
+
+    return build
+
+
+def _split_with(kind: str) -> Any:
+    def split(text: str, options: Options) -> list[LibraryChunk]:
+        chunks = _build_with(kind)(options).chunk(text)
+        return [LibraryChunk(c.start_index, c.end_index, c.text) for c in chunks]
 
     return split
 
@@ -79,11 +86,14 @@ _SENTENCE: dict[str, Kind] = {
 _RECURSIVE: dict[str, Kind] = {**_COMMON, "min_characters_per_chunk": int, "recipe": str}
 _TOKEN: dict[str, Kind] = {**_COMMON, "chunk_overlap": (int, float)}
 
+
+def _adapter(kind: str, options: dict[str, Kind], refuse: Any) -> Adapter:
+    return Adapter(_split_with(kind), options, refuse=refuse, build=_build_with(kind))
+
+
 ADAPTERS = {
-    "SentenceChunker": Adapter(_split_with("SentenceChunker"), _SENTENCE, refuse=_refuse_counting),
-    "RecursiveChunker": Adapter(
-        _split_with("RecursiveChunker"), _RECURSIVE, refuse=_refuse_counting
-    ),
-    "TokenChunker": Adapter(_split_with("TokenChunker"), _TOKEN, refuse=_refuse_token),
+    "SentenceChunker": _adapter("SentenceChunker", _SENTENCE, _refuse_counting),
+    "RecursiveChunker": _adapter("RecursiveChunker", _RECURSIVE, _refuse_counting),
+    "TokenChunker": _adapter("TokenChunker", _TOKEN, _refuse_token),
 }
 """Kind -> adapter."""

@@ -29,17 +29,26 @@ def _kwargs(options: Options) -> dict[str, Any]:
     return kwargs
 
 
-def _split_with(kind: str) -> Any:
-    def split(text: str, options: Options) -> list[LibraryChunk]:
+def _build_with(kind: str) -> Any:
+    def build(options: Options) -> Any:
         cls = getattr(library("langchain_text_splitters"), kind)
         kwargs = _kwargs(options)
         if "encoding_name" in kwargs:
             encoding(kwargs["encoding_name"])  # tiktoken caches it by name: no download
             if kind != "TokenTextSplitter":
-                return _documents(cls.from_tiktoken_encoder(**kwargs), text)
-        return _documents(cls(**kwargs), text)
+                return cls.from_tiktoken_encoder(**kwargs)
+        return cls(**kwargs)
 
-    return split
+    return build
+
+
+def _split_with(kind: str) -> Any:
+    build = _build_with(kind)
+    return lambda text, options: _documents(build(options), text)
+
+
+def _adapter(kind: str, options: dict[str, Kind], **more: Any) -> Adapter:
+    return Adapter(_split_with(kind), options, searched=True, build=_build_with(kind), **more)
 
 
 def _refuse_markdown_headers(options: Options) -> str | None:
@@ -60,15 +69,11 @@ _COMMON: dict[str, Kind] = {
 _CHARACTER: dict[str, Kind] = {**_COMMON, "keep_separator": (bool, str), "is_separator_regex": bool}
 
 ADAPTERS = {
-    "RecursiveCharacterTextSplitter": Adapter(
-        _split_with("RecursiveCharacterTextSplitter"),
-        {**_CHARACTER, "separators": list},
-        searched=True,
+    "RecursiveCharacterTextSplitter": _adapter(
+        "RecursiveCharacterTextSplitter", {**_CHARACTER, "separators": list}
     ),
-    "CharacterTextSplitter": Adapter(
-        _split_with("CharacterTextSplitter"), {**_CHARACTER, "separator": str}, searched=True
-    ),
-    "TokenTextSplitter": Adapter(_split_with("TokenTextSplitter"), _COMMON, searched=True),
+    "CharacterTextSplitter": _adapter("CharacterTextSplitter", {**_CHARACTER, "separator": str}),
+    "TokenTextSplitter": _adapter("TokenTextSplitter", _COMMON),
     "MarkdownHeaderTextSplitter": Adapter(
         _split_with("MarkdownHeaderTextSplitter"),
         {"headers_to_split_on": list, "strip_headers": bool},

@@ -53,16 +53,23 @@ def _nodes(parser: Any, text: str, separator: str) -> list[LibraryChunk]:
     return out
 
 
-def _split_with(kind: str) -> Any:
-    def split(text: str, options: Options) -> list[LibraryChunk]:
+def _build_with(kind: str) -> Any:
+    def build(options: Options) -> Any:
         cls = getattr(library("llama_index.core.node_parser"), kind)
         kwargs = dict(options)
-        separator = str(kwargs.get("header_path_separator", "/"))
         if kind != "MarkdownNodeParser":
             kwargs["tokenizer"] = _tokenizer(kwargs.get("tokenizer", DEFAULT_TOKENIZER))
         if isinstance(kwargs.get("backup_separators"), list):
             kwargs["backup_separators"] = list(kwargs["backup_separators"])
-        return _nodes(cls(**kwargs), text, separator)
+        return cls(**kwargs)
+
+    return build
+
+
+def _split_with(kind: str) -> Any:
+    def split(text: str, options: Options) -> list[LibraryChunk]:
+        separator = str(options.get("header_path_separator", "/"))
+        return _nodes(_build_with(kind)(options), text, separator)
 
     return split
 
@@ -79,9 +86,13 @@ ADAPTERS = {
         _split_with("SentenceSplitter"),
         {**_WINDOWS, "paragraph_separator": str, "secondary_chunking_regex": str},
         searched=True,
+        build=_build_with("SentenceSplitter"),
     ),
     "TokenTextSplitter": Adapter(
-        _split_with("TokenTextSplitter"), {**_WINDOWS, "backup_separators": list}, searched=True
+        _split_with("TokenTextSplitter"),
+        {**_WINDOWS, "backup_separators": list},
+        searched=True,
+        build=_build_with("TokenTextSplitter"),
     ),
     "MarkdownNodeParser": Adapter(
         _split_with("MarkdownNodeParser"),

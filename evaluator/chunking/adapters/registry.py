@@ -27,6 +27,12 @@ class Entry:
     """The library's own option that holds the chunk size."""
     overlap_option: str = ""
     """The library's own option that holds the overlap, recorded as the candidate's."""
+    size_attribute: str = ""
+    """The attribute of the built splitter that holds the size it runs with; empty: the
+    library keeps none readable, so the option as given is recorded."""
+    overlap_attribute: str = ""
+    """Likewise for the overlap (chonkie turns a fraction into units, langchain defaults
+    to 200): what run.json records is the library's own value, never a guessed 0."""
 
     def version(self) -> str:
         """The installed version; a missing extra is a ConfigError naming the install."""
@@ -66,13 +72,21 @@ def _entries() -> dict[str, Entry]:
         ("llama-index:MarkdownNodeParser", "llama-index-core", "llama_index",
          "MarkdownNodeParser", ""),
     ]  # fmt: skip
-    return {name: Entry(lib, module, kind, size, _OVERLAP.get(module, ""))
+    return {name: Entry(lib, module, kind, size, _OVERLAP.get(module, ""),
+                        *_READ_BACK.get(module, ("", "")) if size else ("", ""))
             for name, lib, module, kind, size in rows}  # fmt: skip
 
 
 _OVERLAP = {"semchunk": "overlap", "semantic_text": "overlap", "chonkie": "chunk_overlap",
             "langchain": "chunk_overlap", "llama_index": "chunk_overlap"}  # fmt: skip
 """Adapter module -> the library's overlap option."""
+
+_READ_BACK = {"langchain": ("_chunk_size", "_chunk_overlap"),
+              "llama_index": ("chunk_size", "chunk_overlap"),
+              "chonkie": ("chunk_size", "chunk_overlap"),
+              "semchunk": ("chunk_size", "")}  # fmt: skip
+"""Adapter module -> (size, overlap) attributes of its built splitter. semchunk takes the
+overlap per call and semantic-text-splitter's Rust objects expose neither: as given."""
 
 
 LIBRARY_SPLITTERS: dict[str, Entry] = _entries()

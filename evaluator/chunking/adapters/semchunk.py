@@ -7,6 +7,8 @@ tokenizer from local files; semchunk never gets a name it could download.
 
 from __future__ import annotations
 
+from typing import Any
+
 from evaluator.chunking.adapters.base import (
     Adapter,
     LibraryChunk,
@@ -22,13 +24,15 @@ def _counter(name: str) -> object:
     return encoding(name) if is_tiktoken(name) else counter(name)
 
 
-def _split(text: str, options: Options) -> list[LibraryChunk]:
-    semchunk = library("semchunk")
+def _build(options: Options) -> Any:
     kwargs = {k: options[k] for k in ("memoize", "max_token_chars") if k in options}
-    chunker = semchunk.chunkerify(
+    return library("semchunk").chunkerify(
         _counter(options["tokenizer_or_token_counter"]), options["chunk_size"], **kwargs
     )
-    texts, offsets = chunker(text, offsets=True, overlap=options.get("overlap"))
+
+
+def _split(text: str, options: Options) -> list[LibraryChunk]:
+    texts, offsets = _build(options)(text, offsets=True, overlap=options.get("overlap"))
     return [LibraryChunk(s, e, t) for t, (s, e) in zip(texts, offsets, strict=True)]
 
 
@@ -44,6 +48,7 @@ ADAPTERS = {
         },
         required=("chunk_size", "tokenizer_or_token_counter"),
         minimum={"overlap": 0, "max_token_chars": 1},  # chunk_size: every library's size
+        build=_build,
     ),
 }
 """Kind -> adapter; semchunk has one entry point."""

@@ -98,7 +98,8 @@ def test_run_json_rebuilds_a_library_spec_with_the_same_fingerprint() -> None:
 
     options = {"chunk_size": 40, "chunk_overlap": 5, "separators": ["\n\n", " "]}
     spec = SplitterSpec("langchain:RecursiveCharacterTextSplitter", 40, options=options)
-    fields = json.loads(json.dumps(spec.validate("lc").fingerprint_fields()))
+    spec = spec.validate("lc")  # the spec a run cuts with: the library's size and overlap
+    fields = json.loads(json.dumps(spec.fingerprint_fields()))
     assert read_spec(Reader(fields, "run.json")).fingerprint() == spec.fingerprint()
 
 

@@ -42,4 +42,4 @@ def test_library_and_version_in_the_fingerprint() -> None:
     b = spec("semchunk", chunk_size=21, tokenizer_or_token_counter="character")
     assert a.fingerprint_fields()["version"].endswith("semchunk==4.1.1")
     assert a.fingerprint() != b.fingerprint()
-    assert a.size == 0 and a.fingerprint_fields()["options"]["chunk_size"] == 20
+    assert a.size == 20 and a.fingerprint_fields()["options"]["chunk_size"] == 20
