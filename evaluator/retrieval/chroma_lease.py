@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from labeler.core import sharing
+
 FAMILY = "spanlab_family"
 """Metadata key: which candidate and model a collection indexes, whatever the corpus."""
 BUILT = "spanlab_built"
@@ -64,6 +66,16 @@ def family(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
     return hashlib.sha256(payload).hexdigest()[:24]
 
 
+def _lock_handle(path: Path) -> IO[str]:
+    """The lease file opened for a lock (held open: the lock lives with it); flock needs no
+    write access, so another account's older lease file that is not the group's still
+    serves."""
+    try:
+        return path.open("a")
+    except PermissionError:
+        return path.open()
+
+
 def _lease_path(folder: Path, name: str) -> Path:
     return folder / f".{name}.lease"
 
@@ -77,8 +89,9 @@ def hold(folder: Path, name: str) -> None:
             handle, count = _held[key]
             _held[key] = (handle, count + 1)
         else:
-            folder.mkdir(parents=True, exist_ok=True)
-            handle = Path(key).open("a")  # noqa: SIM115 - held open: the lock lives with it
+            sharing.make_folder(folder)
+            sharing.create_empty(Path(key))  # the group's: another member's run takes it too
+            handle = _lock_handle(Path(key))
             fcntl.flock(handle, fcntl.LOCK_SH)
             _held[key] = (handle, 1)
     if taken is not None:
@@ -92,18 +105,8 @@ def unused(folder: Path, name: str) -> Iterator[bool]:
     if str(path) in _held:  # this very process uses it
         yield False
         return
-    with path.open("a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with _exclusive(path, remove=True) as free:
+        yield free
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,20 @@ def _not_building(lock: Path) -> Iterator[bool]:
     if not lock.exists():
         yield True
         return
-    with lock.open("a") as handle:
+    with _exclusive(lock, remove=False) as free:
+        yield free
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path, *, remove: bool) -> Iterator[bool]:
+    """Yield True holding `path`'s lock alone (no one else holds it), else False at once;
+    `remove` deletes the lock file before letting go (a lease nobody holds any more)."""
+    try:
+        handle = path.open("a")
+    except PermissionError:  # another account's lock file: not ours to take or remove
+        yield False
+        return
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -181,6 +197,9 @@ def _not_building(lock: Path) -> Iterator[bool]:
         try:
             yield True
         finally:
+            if remove:
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
