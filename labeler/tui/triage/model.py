@@ -148,6 +148,10 @@ class RunView:
     def comparison(self, name: str) -> Comparison:
         return self.file.comparisons[name]
 
+    def rules(self, name: str) -> tuple[str, str]:
+        """Candidate `name`'s declared match rule and its other (a diff's sides may differ)."""
+        return self.file.match, self.file.other_match
+
     def metric_lines(self, name: str) -> list[MetricLine]:
         base, cand = self.file.baseline, self.file.candidate(name)
         return [MetricLine(m, base.metric(m), cand.metric(m)) for m in MEASURES]
