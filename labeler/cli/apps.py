@@ -122,15 +122,15 @@ def triage(
     """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
     proj = project(corpus, db)
     who = member(proj, annotator)
-    docs = read_corpus(proj)
-    from labeler.tui.launch import run_app
-
     diff = None
-    if against is not None:
+    if against is not None:  # refused as `spanlab diff` refuses, before the corpus is read
         from labeler.tui.triage.diff_model import open_diff
 
         diff = open_diff(proj.root / RUNS_DIR, against, run or "latest", candidate=candidate,
                          against_candidate=against_candidate, shared=shared)  # fmt: skip
+    docs = read_corpus(proj)
+    from labeler.tui.launch import run_app
+
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,

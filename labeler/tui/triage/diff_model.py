@@ -70,9 +70,12 @@ class DiffView(RunView):
         return run.match, run.other_match
 
     def metric_lines(self, name: str) -> list[MetricLine]:
-        """The measures on the shared queries, each side under its run's rule (the diff's)."""
-        ra, rb = self.diff.sides
-        return [MetricLine(m, ra.aggregates.get(m), rb.aggregates.get(m)) for m in MEASURES]
+        """The measures on the shared queries, each side under its run's rule (the diff's);
+        a figure of the whole index (chunk count, tokens) as each run recorded it."""
+        (ra, rb), d = self.diff.sides, self.diff
+        a, b = d.a.candidate(d.candidate_a), d.b.candidate(d.candidate_b)
+        return [MetricLine(m, ra.aggregates.get(m, a.metric(m)), rb.aggregates.get(m, b.metric(m)))
+                for m in MEASURES]  # fmt: skip
 
     def gates(self, name: str) -> list[GateRecord]:
         return []
