@@ -8,10 +8,12 @@ second code path. No Textual here: tests read it headless.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from evaluator.metrics.compare import Comparison
+from evaluator.metrics.registry import RECALL, shown
 from evaluator.runs.diff import RunDiff, candidate_pairs, diff_runs, load_run_ref
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
@@ -81,20 +83,40 @@ class DiffView(RunView):
         return []
 
     def head(self) -> str:
-        """The diff's title and scope in plain words, for triage's header."""
+        """Which two runs, each with its rule, for triage's header (fits 80 columns)."""
+        d = self.diff
+        return f"A {d.a.id} match {d.a.match} → B {d.b.id} match {d.b.match}"
+
+    def scope(self) -> str:
+        """On how many queries; what was left out; whether only the shared part counts."""
         d = self.diff
         left = f", {len(d.left_out)} left out" if d.left_out else ""
-        part = " · corpora or label sets differ: shared part only" if d.partial else ""
-        return (f"diff {d.a.id} (match {d.a.match}) → {d.b.id} (match {d.b.match})"
-                f" · {len(d.shared)} shared queries{left}{part}")  # fmt: skip
+        part = " (other corpora or label sets: shared part only)" if d.partial else ""
+        return f"{len(d.shared)} shared queries{left}{part}"
+
+    def other_rule_line(self) -> str | None:
+        """The pair under each run's other rule, or None when either run lacks it."""
+        d = self.diff
+        if d.other is None:
+            return None
+        counts = d.other.overall.counts
+        delta = shown(RECALL).delta_text(d.other.overall.deltas.get(RECALL))
+        return (f"A under {d.a.other_match}, B under {d.b.other_match}: "
+                f"+{counts.gained} −{counts.lost} Δrecall {delta}")  # fmt: skip
 
     def difference_lines(self) -> list[str]:
-        """What differs between the two runs (settings, splitter, manifests), A → B."""
+        """What differs between the two runs (settings, splitter, manifests), A → B; a hash
+        cut to 12 hex digits to fit the summary's column."""
         d = self.diff
         rows = [*(("setting " + n, a, b) for n, a, b in d.settings), *d.manifest]
         if not rows:
             return ["settings and manifests: the same"]
-        return ["what differs (A → B):", *(f"{n}: {a} → {b}" for n, a, b in rows)]
+        return ["what differs (A → B):",
+                *(f"{n}: {_short(a)} → {_short(b)}" for n, a, b in rows)]  # fmt: skip
+
+
+def _short(value: str) -> str:
+    return re.sub(r"(sha256:[0-9a-f]{12})[0-9a-f]+", r"\1…", value)
 
 
 def open_diff(runs_dir: Path, run_a: str, run_b: str, *, candidate: str | None = None,

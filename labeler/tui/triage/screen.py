@@ -180,6 +180,9 @@ class TriageScreen(Screen[None]):
         if isinstance(run, DiffView):
             self._head(_diff_head(run, name, counts))
             self.query_one(GatesPanel).update("\n".join(run.difference_lines()))
+            other = run.other_rule_line()
+            if other is not None:
+                self.query_one(OtherRulePanel).update(other)
             self.show_changes()
             return
         self._head(Content.assemble(
@@ -329,7 +332,7 @@ def _diff_head(run: DiffView, name: str, counts: StatusCounts) -> Content:
         (safe(name), "bold $boundary-candidate"), " vs ",
         (safe(run.baseline), "bold $boundary-baseline"),
         " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
-        "\n", (safe(run.head()), "$text-muted"),
+        f" · {run.scope()}\n", (safe(run.head()), "$text-muted"),
     )  # fmt: skip
 
 

@@ -8,10 +8,17 @@ runs. The summary, the queries list and the boundary view must say exactly that.
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
+from pathlib import Path
+
 import pytest
 from textual.pilot import Pilot
 
+from evaluator.candidates import parse
 from evaluator.metrics.registry import RECALL
+from evaluator.pipeline import run_evaluation, run_file
+from evaluator.runs.folder import write_run
 from evaluator.runs.model import read_run
 from labeler.core.errors import SpanlabError
 from labeler.tui.app import SpanlabApp
@@ -19,7 +26,7 @@ from labeler.tui.triage import QueryScreen, TriageScreen
 from labeler.tui.triage.diff_model import DiffView, open_diff
 from labeler.tui.triage.model import RunView
 from labeler.tui.triage.widgets import ChangeList
-from tests.tui.triage.conftest import LATEST, OLDER, QUIET, Project, queries
+from tests.tui.triage.conftest import CANDIDATES, LATEST, OLDER, QUIET, Project, queries
 from tests.tui.triage.test_screen import lines, text
 
 
@@ -56,9 +63,8 @@ async def test_a_diff_opens_on_its_summary_with_the_deltas_and_what_differs(
         await pilot.pause()
         screen = triage(pilot)
         head = lines(screen, "#triage-head")
-        assert head[0] == "B c40 vs A c40-ov20 · ▲1 ▼2"
-        assert head[1].startswith(f"diff {OLDER} (match chunk) → {LATEST} (match chunk)")
-        assert "3 shared queries" in head[1]
+        assert head[0] == "B c40 vs A c40-ov20 · ▲1 ▼2 · 3 shared queries"
+        assert head[1] == f"A {OLDER} match chunk → B {LATEST} match chunk"
         metrics = text(screen, "#metrics")
         assert "0.667" in metrics and "0.333" in metrics and "-0.333" in metrics
         assert "1 gained / 2 lost" in text(screen, "#significance")
@@ -92,7 +98,7 @@ async def test_the_same_candidate_in_two_runs_of_the_same_results_changes_nothin
     async with diff_app(project, "c40", "c40").run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = triage(pilot)
-        assert lines(screen, "#triage-head")[0] == "B c40 vs A c40 · ▲0 ▼0"
+        assert lines(screen, "#triage-head")[0] == "B c40 vs A c40 · ▲0 ▼0 · 3 shared queries"
         assert text(screen, "#gates") == "settings and manifests: the same"
         assert text(screen, "#change-count").startswith("0 lost, 0 gained")
 
@@ -100,3 +106,37 @@ async def test_the_same_candidate_in_two_runs_of_the_same_results_changes_nothin
 def test_an_unknown_candidate_is_refused_before_any_terminal(project: Project) -> None:
     with pytest.raises(SpanlabError, match=f"no candidate 'nope' in run {OLDER}"):
         open_diff(project.runs, OLDER, LATEST, candidate="nope")
+
+
+UNION = "20250103-120000-000000"
+"""The same candidates measured with `match = "union"`."""
+
+
+@pytest.fixture
+def with_union(project: Project, tmp_path: Path) -> Project:
+    """The project's runs plus a `match = "union"` run of the same candidates and labels."""
+    runs = tmp_path / "runs"
+    shutil.copytree(project.runs, runs)
+    settings = {**CANDIDATES["settings"], "match": "union"}
+    cfile = parse({**CANDIDATES, "settings": settings}, file="union.toml")
+    result = run_evaluation(cfile, project.corpus, queries(project.corpus),
+                            label_corpus_hash=project.corpus.hash,
+                            label_set_hash="sha256:test")  # fmt: skip
+    run = dataclasses.replace(result, id=UNION, started="2025-01-03T12:00:00Z")
+    write_run(run_file(run, include_text=False), runs)
+    return dataclasses.replace(project, runs=runs)
+
+
+async def test_a_chunk_run_against_a_union_run_names_each_side_s_rule(with_union: Project) -> None:
+    diff = open_diff(with_union.runs, LATEST, UNION, candidate="c40")
+    app = SpanlabApp(None, with_union.corpus, annotator="pilot", screen="triage",
+                     runs_dir=with_union.runs, theme="dark", settings=QUIET, diff=diff)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = triage(pilot)
+        assert lines(screen, "#triage-head")[1] == f"A {LATEST} match chunk → B {UNION} match union"
+        assert "setting match: chunk → union" in text(screen, "#gates")
+        assert text(screen, "#other-rule").startswith("A under union, B under chunk: +")
+        assert isinstance(screen.run, DiffView)
+        assert screen.run.rules("A c40") == ("chunk", "union")
+        assert screen.run.rules("B c40") == ("union", "chunk")
