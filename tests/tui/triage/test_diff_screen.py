@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 from pathlib import Path
+from typing import cast
 
 import pytest
 from textual.pilot import Pilot
@@ -117,7 +118,7 @@ def with_union(project: Project, tmp_path: Path) -> Project:
     """The project's runs plus a `match = "union"` run of the same candidates and labels."""
     runs = tmp_path / "runs"
     shutil.copytree(project.runs, runs)
-    settings = {**CANDIDATES["settings"], "match": "union"}
+    settings = {**cast(dict[str, object], CANDIDATES["settings"]), "match": "union"}
     cfile = parse({**CANDIDATES, "settings": settings}, file="union.toml")
     result = run_evaluation(cfile, project.corpus, queries(project.corpus),
                             label_corpus_hash=project.corpus.hash,
