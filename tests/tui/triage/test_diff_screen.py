@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -141,3 +142,19 @@ async def test_a_chunk_run_against_a_union_run_names_each_side_s_rule(with_union
         assert isinstance(screen.run, DiffView)
         assert screen.run.rules("A c40") == ("chunk", "union")
         assert screen.run.rules("B c40") == ("union", "chunk")
+
+
+def test_snapshot_of_a_diff_summary(snap_compare: Callable[..., bool], project: Project) -> None:
+    """Head: B c40 (candidate colour) vs A c40-ov20 (baseline colour) · ▲1 ▼2 · 3 shared
+    queries; under it A 20250101-120000-000000 match chunk → B 20250102-120000-000000 match
+    chunk. Left: A c40-ov20 (baseline, dimmed), B c40 with +1 −2 Δrecall -0.333; then
+    "what differs (A → B):" and splitter overlap: 20 → 0; then A under union, B under
+    union: +1 −2 Δrecall -0.333. Right: the metrics table (recall@k 0.667 0.333 -0.333 ✗,
+    chunks 8 5 -3) and the bootstrap interval with "too small to be decisive". No gate
+    lines: a diff has no gates. Footer: c Candidate, / Filter, ^q Quit, ? Keys."""
+
+    async def settle(pilot: Pilot[None]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(diff_app(project), terminal_size=(80, 24), run_before=settle)
