@@ -66,6 +66,7 @@ class DiffView(RunView):
         super().__init__(folded(diff))
         self.diff = diff
         """The comparison as `spanlab diff` computes it."""
+        self.columns = ("run A", "run B")
 
     def rules(self, name: str) -> tuple[str, str]:
         run = self.diff.a if name == self.baseline else self.diff.b

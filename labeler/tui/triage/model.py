@@ -137,6 +137,8 @@ class RunView:
         """How deep each ranked list was searched."""
         self.threshold = float(file.manifest.settings.coverage_threshold)
         """Share of a span a chunk must cover to match it."""
+        self.columns = ("baseline", "candidate")
+        """What the metrics table calls its two sides."""
         self.critical_slices = frozenset({CRITICAL})
         """Slices whose losses come first and carry the `!` marker: `critical` only (a
         gated slice is judged by its gate, not marked critical)."""

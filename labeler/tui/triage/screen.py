@@ -172,7 +172,7 @@ class TriageScreen(Screen[None]):
                 Content(f"run {run.id}: only the baseline {run.baseline}, nothing to compare")
             )
             return
-        self.query_one(MetricsTable).show(run.metric_lines(name))
+        self.query_one(MetricsTable).show(run.metric_lines(name), run.columns)
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
         self.query_one(OtherRulePanel).show(run, name)

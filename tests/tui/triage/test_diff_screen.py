@@ -68,6 +68,7 @@ async def test_a_diff_opens_on_its_summary_with_the_deltas_and_what_differs(
         assert head[0] == "B c40 vs A c40-ov20 · ▲1 ▼2 · 3 shared queries"
         assert head[1] == f"A {OLDER} match chunk → B {LATEST} match chunk"
         metrics = text(screen, "#metrics")
+        assert metrics.split("\n")[0].split() == ["▌", "run", "A", "┊", "run", "B", "Δ"]
         assert "0.667" in metrics and "0.333" in metrics and "-0.333" in metrics
         assert "1 gained / 2 lost" in text(screen, "#significance")
         assert "what differs (A → B):\nsplitter overlap: 20 → 0" in text(screen, "#gates")
@@ -149,9 +150,10 @@ def test_snapshot_of_a_diff_summary(snap_compare: Callable[..., bool], project: 
     queries; under it A 20250101-120000-000000 match chunk → B 20250102-120000-000000 match
     chunk. Left: A c40-ov20 (baseline, dimmed), B c40 with +1 −2 Δrecall -0.333; then
     "what differs (A → B):" and splitter overlap: 20 → 0; then A under union, B under
-    union: +1 −2 Δrecall -0.333. Right: the metrics table (recall@k 0.667 0.333 -0.333 ✗,
-    chunks 8 5 -3) and the bootstrap interval with "too small to be decisive". No gate
-    lines: a diff has no gates. Footer: c Candidate, / Filter, ^q Quit, ? Keys."""
+    union: +1 −2 Δrecall -0.333. Right: the metrics table, its columns ▌ run A and ┊ run B
+    (recall@k 0.667 0.333 -0.333 ✗, chunks 8 5 -3) and the bootstrap interval with "too
+    small to be decisive". No gate lines: a diff has no gates. Footer: c Candidate,
+    / Filter, ^q Quit, ? Keys."""
 
     async def settle(pilot: Pilot[None]) -> None:
         await pilot.app.workers.wait_for_complete()
