@@ -106,14 +106,33 @@ def triage(
     annotator: AnnotatorOpt = None,
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    against: Annotated[
+        str | None, typer.Option(help="Triage RUN against this run (§16): as `spanlab diff`.")
+    ] = None,
+    candidate: Annotated[
+        str | None, typer.Option(help="With --against: RUN's candidate (in both runs).")
+    ] = None,
+    against_candidate: Annotated[
+        str | None, typer.Option(help="With --against: that run's candidate to compare with.")
+    ] = None,
+    shared: Annotated[
+        bool, typer.Option(help="With --against: compare the shared queries across corpora.")
+    ] = False,
 ) -> None:
     """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
     proj = project(corpus, db)
     who = member(proj, annotator)
+    diff = None
+    if against is not None:  # refused as `spanlab diff` refuses, before the corpus is read
+        from labeler.tui.triage.diff_model import open_diff
+
+        diff = open_diff(proj.root / RUNS_DIR, against, run or "latest", candidate=candidate,
+                         against_candidate=against_candidate, shared=shared)  # fmt: skip
     docs = read_corpus(proj)
     from labeler.tui.launch import run_app
 
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            diff=diff)  # fmt: skip

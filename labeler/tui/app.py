@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
@@ -34,6 +34,9 @@ from labeler.tui.prefs import save_theme
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.settings import Settings
 from labeler.tui.triage import LabelRequested
+
+if TYPE_CHECKING:
+    from evaluator.runs.diff import RunDiff  # run.json's model: triage of a diff only
 
 
 @runtime_checkable
@@ -61,7 +64,7 @@ class SpanlabApp(ThemedApp):
                  theme: str | None = None, settings: Settings | None = None,
                  prefs: Path | None = None, trim_spans: bool = True,
                  source: CorpusSource | None = None,
-                 member: Member | None = None) -> None:  # fmt: skip
+                 member: Member | None = None, diff: RunDiff | None = None) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -75,6 +78,8 @@ class SpanlabApp(ThemedApp):
         self.member = member or Member(annotator, annotator)
         """Who is at the keyboard and what `[team]` lets them decide (§15)."""
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
+        self.diff = diff
+        """Run against run for triage (§16), or None: triage opens `run_id`."""
         self._editor = (
             Editor(store, corpus, annotator, trim=trim_spans) if store is not None else None
         )

@@ -5,6 +5,7 @@ is touched."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
@@ -15,20 +16,27 @@ from labeler.tui.prefs import prefs_path, saved_theme
 from labeler.tui.settings import Settings
 from labeler.tui.themes import load_themes
 
+if TYPE_CHECKING:
+    from evaluator.runs.diff import RunDiff
+
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
             run_id: str | None = None, trim_spans: bool = True,
             source: CorpusSource | None = None, member: Member | None = None,
-            embedding_cache: Path | None = None) -> None:  # fmt: skip
+            embedding_cache: Path | None = None,
+            diff: RunDiff | None = None) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
-    StoreError. `trim_spans` is spanlab.toml's: added spans leave out edge whitespace.
+    StoreError; with `diff`, triage opens on that run against run (§16). `trim_spans` is
+    spanlab.toml's: added spans leave out edge whitespace.
     With `source`, the app reads the corpus again when its folder changes. Suggestions
     keep their sentence vectors in `embedding_cache`, shared by every app on the project.
     """
-    if screen == "triage":
+    if diff is not None:  # already read and compared: the run id is B's
+        run_id = diff.b.id
+    elif screen == "triage":
         from evaluator.runs.index import find_run  # run.json's model: triage only
 
         assert runs_dir is not None
@@ -37,7 +45,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
                      prefs=prefs, trim_spans=trim_spans, source=source,
-                     member=member,
+                     member=member, diff=diff,
                      settings=Settings(embedding_cache=embedding_cache))  # fmt: skip
     app.run()
 

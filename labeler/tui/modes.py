@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -22,6 +22,9 @@ from labeler.core.store import Store
 from labeler.core.team import Act, Member
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
+
+if TYPE_CHECKING:
+    from evaluator.runs.diff import RunDiff  # run.json's model: triage of a diff only
 
 KeyGroups = list[tuple[str, Sequence[BindingType]]]
 """Titled lists of bindings, as `HelpScreen` shows them."""
@@ -38,6 +41,7 @@ class World(Protocol):
     run_id: str | None
     texts: Mapping[str, str] | None
     prefs: Path | None
+    diff: RunDiff | None
 
     @property
     def editor(self) -> Editor:
@@ -151,7 +155,7 @@ def build_triage(world: World) -> Screen[Any]:
     if texts is None and world.store is not None:
         texts = {q.id: q.text for q in world.store.queries()}
     return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts,
-                        label_set_hash=store_label_set_hash(world))  # fmt: skip
+                        label_set_hash=store_label_set_hash(world), diff=world.diff)  # fmt: skip
 
 
 def store_label_set_hash(world: World) -> str | None:

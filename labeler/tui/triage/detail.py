@@ -165,7 +165,8 @@ def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
     entry = run.file.queries[qid].candidates[name]
     rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry.ranked, 1)]
     shares = entry.coverage or (None,) * len(spans)
-    rules = [(run.file.match, True)] + ([(run.file.other_match, False)] if entry.other else [])
+    match, other_match = run.rules(name)
+    rules = [(match, True)] + ([(other_match, False)] if entry.other else [])
     fates = [
         tuple(fate(s, None, rows, index, run.k, run.threshold, entry.cause_under(n, declared),
                    shares[n], recorded=bool(entry.span_causes), match=rule)

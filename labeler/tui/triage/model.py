@@ -137,6 +137,8 @@ class RunView:
         """How deep each ranked list was searched."""
         self.threshold = float(file.manifest.settings.coverage_threshold)
         """Share of a span a chunk must cover to match it."""
+        self.columns = ("baseline", "candidate")
+        """What the metrics table calls its two sides."""
         self.critical_slices = frozenset({CRITICAL})
         """Slices whose losses come first and carry the `!` marker: `critical` only (a
         gated slice is judged by its gate, not marked critical)."""
@@ -147,6 +149,10 @@ class RunView:
 
     def comparison(self, name: str) -> Comparison:
         return self.file.comparisons[name]
+
+    def rules(self, name: str) -> tuple[str, str]:
+        """Candidate `name`'s declared match rule and its other (a diff's sides may differ)."""
+        return self.file.match, self.file.other_match
 
     def metric_lines(self, name: str) -> list[MetricLine]:
         base, cand = self.file.baseline, self.file.candidate(name)

@@ -131,7 +131,8 @@ class QueryScreen(Screen[None]):
         self.detail = detail
         run = self.run
         self._set("#q-head", self._head(detail))
-        fates = fates_content(detail, run.k, run.threshold, (run.file.match, run.file.other_match))
+        fates = fates_content(detail, run.k, run.threshold, run.rules(run.baseline),
+                              run.rules(self.candidate))  # fmt: skip
         if detail.note is not None:
             # Another corpus: no cuts to draw over this text, but the ranked lists stand.
             note = Content.styled(detail.note, "bold $error")

@@ -143,24 +143,31 @@ def verdict_content(fate: SpanFate, k: int, threshold: float) -> Content:
 
 
 def fates_content(
-    detail: QueryDetail, k: int, threshold: float, rules: tuple[str, str] = ("chunk", "union")
+    detail: QueryDetail,
+    k: int,
+    threshold: float,
+    rules: tuple[str, str] = ("chunk", "union"),
+    candidate_rules: tuple[str, str] | None = None,
 ) -> Content:
     """Per span: where it is, then per candidate what became of it under the declared rule
     (`rules[0]`, named in the screen's head) and, where the other rule says otherwise, a
-    second line naming it."""
+    second line naming it. In a diff the candidate's run may declare the other rule:
+    `candidate_rules` are its."""
     lines: list[Content] = []
     for n, span in enumerate(detail.spans, 1):
         size = span.end - span.start
         lines.append(Content.assemble((f"e{n} ", MUTED), f"{span.doc} {span.start}..{span.end}"
                                       f" ({size} ch)"))  # fmt: skip
-        for mark, style, side in ((BASELINE_MARK, BASELINE, detail.baseline),
-                                  (CANDIDATE_MARK, CANDIDATE, detail.candidate)):  # fmt: skip
+        for mark, style, side, (_, other_rule) in (
+            (BASELINE_MARK, BASELINE, detail.baseline, rules),
+            (CANDIDATE_MARK, CANDIDATE, detail.candidate, candidate_rules or rules),
+        ):
             fate = side.fates[n - 1]
             other = side.other_fates[n - 1] if side.other_fates else None
             verdict = verdict_content(fate, k, threshold)
             lines.append(Content.assemble("  ", (mark, style), f" {safe(side.name)}: ", verdict))
             if other is not None and other.verdict != fate.verdict:  # the rules disagree
-                lines.append(Content.assemble("    ", (f"under {rules[1]}: ", MUTED),
+                lines.append(Content.assemble("    ", (f"under {other_rule}: ", MUTED),
                                               verdict_content(other, k, threshold)))  # fmt: skip
     return Content("\n").join(lines)
 

@@ -22,6 +22,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane, Tabs
 
+from evaluator.metrics.compare import StatusCounts
+from evaluator.runs.diff import RunDiff
 from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
 from evaluator.runs.verdict_words import settings_line
@@ -30,6 +32,7 @@ from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
+from labeler.tui.triage.diff_model import DiffView
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.model import ChangeFilter, ChangeRow, RunView
 from labeler.tui.triage.plot import FrontierView
@@ -75,8 +78,11 @@ class TriageScreen(Screen[None]):
 
     def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
                  texts: Mapping[str, str] | None = None,
-                 label_set_hash: str | None = None) -> None:  # fmt: skip
+                 label_set_hash: str | None = None,
+                 diff: RunDiff | None = None) -> None:  # fmt: skip
         super().__init__()
+        self.diff = diff
+        """A run-against-run comparison to triage instead of one run (§16), or None."""
         self.label_set_hash = label_set_hash
         """The store's label set now (None: unknown), to say when a run's labels moved."""
         self.runs_dir = runs_dir
@@ -121,6 +127,10 @@ class TriageScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.runs = list_runs(self.runs_dir)
+        if self.diff is not None:
+            self.open_view(DiffView(self.diff), self.diff.b.id)
+            self.query_one(CandidateList).focus()
+            return
         wanted = self._wanted or (self.runs[0].id if self.runs else None)
         entry = next((r for r in self.runs if r.id == wanted), None)
         if entry is None:
@@ -133,11 +143,15 @@ class TriageScreen(Screen[None]):
 
     def open_run(self, entry: RunEntry) -> None:
         try:
-            self.run = RunView(read_run(entry.folder))
+            view = RunView(read_run(entry.folder))
         except SpanlabError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.query_one(RunList).show(self.runs, entry.id)
+        self.open_view(view, entry.id)
+
+    def open_view(self, view: RunView, run_id: str) -> None:
+        self.run = view
+        self.query_one(RunList).show(self.runs, run_id)
         self.candidate = self.run.others[0] if self.run.others else None
         self.query_one(CandidateList).show(self.run, self.candidate)
         self.show_candidate()
@@ -158,11 +172,19 @@ class TriageScreen(Screen[None]):
                 Content(f"run {run.id}: only the baseline {run.baseline}, nothing to compare")
             )
             return
-        self.query_one(MetricsTable).show(run.metric_lines(name))
+        self.query_one(MetricsTable).show(run.metric_lines(name), run.columns)
         self.query_one(SignificancePanel).show(run, name)
         self.query_one(GatesPanel).show(run, name)
         self.query_one(OtherRulePanel).show(run, name)
         counts = run.comparison(name).overall.counts
+        if isinstance(run, DiffView):
+            self._head(_diff_head(run, name, counts))
+            self.query_one(GatesPanel).update("\n".join(run.difference_lines()))
+            other = run.other_rule_line()
+            if other is not None:
+                self.query_one(OtherRulePanel).update(other)
+            self.show_changes()
+            return
         self._head(Content.assemble(
             (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
             (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
@@ -303,6 +325,15 @@ class TriageScreen(Screen[None]):
         query = self.query_one(ChangeList).current_id
         if self.query_one(TabbedContent).active == "queries" and query is not None:
             self.post_message(LabelRequested(query))
+
+
+def _diff_head(run: DiffView, name: str, counts: StatusCounts) -> Content:
+    return Content.assemble(
+        (safe(name), "bold $boundary-candidate"), " vs ",
+        (safe(run.baseline), "bold $boundary-baseline"),
+        " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+        f" · {run.scope()}\n", (safe(run.head()), "$text-muted"),
+    )  # fmt: skip
 
 
 def _verdict(passed: bool) -> tuple[str, str]:

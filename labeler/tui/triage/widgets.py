@@ -132,10 +132,12 @@ def change_line(row: ChangeRow) -> Content:
 class MetricsTable(Static):
     """Metric, baseline, candidate and delta; ✓ marks an improvement, ✗ a regression."""
 
-    def show(self, lines: Sequence[MetricLine]) -> None:
+    def show(
+        self, lines: Sequence[MetricLine], columns: tuple[str, str] = ("baseline", "candidate")
+    ) -> None:
         rows = [Content.assemble(
-            f"{'':<15}", (f"{'▌ baseline':>12}", "bold $boundary-baseline"),
-            (f"{'┊ candidate':>12}", "bold $boundary-candidate"), (f"{'Δ':>10}", "bold"),
+            f"{'':<15}", (f"{'▌ ' + columns[0]:>12}", "bold $boundary-baseline"),
+            (f"{'┊ ' + columns[1]:>12}", "bold $boundary-candidate"), (f"{'Δ':>10}", "bold"),
         )]  # fmt: skip
         for line in lines:
             mark = {True: ("✓", "$success"), False: ("✗", "$error"), None: (" ", "")}[line.better]

@@ -1,0 +1,47 @@
+"""`spanlab triage RUN_B --against RUN_A` (§16) refuses what `spanlab diff` refuses, with the
+same words and exit 2, before any terminal is touched: runs on other corpora (unless
+--shared), runs that share no query, a folder that is not a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from labeler.core.corpus import Corpus
+from labeler.core.labelset import to_json, write_json
+from labeler.core.values import Boundary, Query
+from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
+from tests.cli.test_ci import gate
+from tests.cli.test_diff_cli import main_artifact, run
+from tests.evaluator.pipeline.test_run import span
+
+
+def test_triage_against_refuses_other_corpora_with_both_hashes(ci_folder: Path) -> None:
+    kept = main_artifact(ci_folder)
+    doc = ci_folder / "corpus" / "shipping.md"
+    doc.write_text(doc.read_text("utf-8") + "\nReturns are free.\n", "utf-8")
+    corpus = Corpus.read(ci_folder / "corpus")
+    queries = [Query("q-0001", "damaged order refund days", evidence=(
+        span(corpus, "refunds.md", "we refund the full price within 14 days"),),
+        boundary=Boundary.CONDITION_CONSEQUENCE, slices=("critical",))]  # fmt: skip
+    write_json(to_json(queries, corpus), ci_folder / "frozen.json")
+    gate()
+    code, _, err = run("triage", "latest", "--against", str(kept), "--candidate", "c60")
+    assert code == 2 and "were made on different corpora: sha256:" in err
+    assert "--shared" in err and "Traceback" not in err
+
+
+def test_triage_against_refuses_runs_that_share_no_query(ci_folder: Path) -> None:
+    kept = main_artifact(ci_folder)
+    corpus = Corpus.read(ci_folder / "corpus")
+    queries = [Query("q-0099", "express", evidence=(
+        span(corpus, "shipping.md", "Express shipping takes one day"),))]  # fmt: skip
+    write_json(to_json(queries, corpus), ci_folder / "frozen.json")
+    gate()
+    code, _, err = run("triage", "latest", "--against", str(kept), "--shared")
+    assert code == 2 and "share no query" in err
+
+
+def test_triage_against_a_folder_that_is_not_a_run(ci_folder: Path) -> None:
+    main_artifact(ci_folder)
+    code, _, err = run("triage", "latest", "--against", "frozen.json")
+    assert code == 2 and "not a run" in err and "Traceback" not in err
