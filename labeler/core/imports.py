@@ -93,6 +93,13 @@ def import_file(
                              key="--slice")  # fmt: skip
     if skip_bad and fmt == "spanlab":
         raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
+    if as_version and fmt == "spanlab":  # it was read as a plain import: --replace overwrote
+        raise SpanlabError(
+            "--as-version does not apply to a spanlab label set: it holds whole queries",
+            key="--as-version",
+            hint="export the other annotator's labels in a tool format (prodigy, doccano, "
+            "label-studio) and import that with --as-version",
+        )
     removed: list[str] = []
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)

@@ -51,3 +51,30 @@ def test_a_label_no_span_carries_is_refused_not_an_evidence_free_import(workdir:
     right = run("labels", "import", "min.json", "--format", "label-studio-min", "--label", "Answer")
     assert right.exit_code == 0, right.output
     assert dump(workdir)["spans"]
+
+
+def test_as_version_with_a_spanlab_label_set_is_refused_not_a_replace(workdir: Path) -> None:
+    assert run("labels", "import", "q.txt", "--format", "queries").exit_code != 0  # no file yet
+    (workdir / "q.txt").write_text("How long do refunds take?\n", encoding="utf-8")
+    assert run("labels", "import", "q.txt", "--format", "queries").exit_code == 0
+    assert run("labels", "export", "set.json").exit_code == 0
+    data = json.loads((workdir / "set.json").read_text(encoding="utf-8"))
+    data.pop("label_set_hash")
+    data["queries"][0]["notes"] = "bob's notes"
+    (workdir / "bob.json").write_text(json.dumps(data), encoding="utf-8")
+    before = dump(workdir)
+    args = ("labels", "import", "bob.json", "--as-version", "--version-of", "bob", "--replace")
+    done = run(*args)
+    assert done.exit_code == 2, done.output
+    assert "--as-version" in done.output and "spanlab label set" in done.output
+    assert dump(workdir) == before  # the lead's query is not replaced by bob's file
+
+
+def test_version_of_without_as_version_is_refused_not_a_plain_import(workdir: Path) -> None:
+    row = {"text": "How long do refunds take?"}
+    (workdir / "p.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    before = dump(workdir)
+    done = run("labels", "import", "p.jsonl", "--format", "prodigy", "--version-of", "bob")
+    assert done.exit_code == 2, done.output
+    assert "--version-of" in done.output and "--as-version" in done.output
+    assert dump(workdir) == before
