@@ -78,3 +78,18 @@ def test_version_of_without_as_version_is_refused_not_a_plain_import(workdir: Pa
     assert done.exit_code == 2, done.output
     assert "--version-of" in done.output and "--as-version" in done.output
     assert dump(workdir) == before
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("http://127.0.0.1:8000/\x1b]0;PWN\x07", "holds a control character (\\x1b)"),
+     ("http://lead:sk-SECRET-1@127.0.0.1:8000", "holds a user or password"),
+     ("http://sk-SECRET-1@[::1:8000", "Invalid IPv6 URL")],
+)  # fmt: skip
+def test_a_chroma_url_with_a_control_or_a_password_is_refused_unquoted(
+    workdir: Path, url: str, words: str
+) -> None:
+    done = run("eval", "--preset", "chroma-report", "--chroma-url", url)
+    assert done.exit_code == 2, (done.output, done.exception)
+    assert words in done.stderr and "chroma_url" in done.stderr
+    assert "sk-SECRET" not in done.output and "\x1b" not in done.output
