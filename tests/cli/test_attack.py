@@ -93,3 +93,21 @@ def test_a_chroma_url_with_a_control_or_a_password_is_refused_unquoted(
     assert done.exit_code == 2, (done.output, done.exception)
     assert words in done.stderr and "chroma_url" in done.stderr
     assert "sk-SECRET" not in done.output and "\x1b" not in done.output
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("http://[::1:8000", "Invalid IPv6 URL"), ("http://127.0.0.1:99999", "Port out of range"),
+     ("http://127.0.0.1:1/\x1b]0;PWN\x07", "control character"), ("ftp://x", "http(s)://")],
+)  # fmt: skip
+def test_a_bad_embedding_server_url_is_one_error_not_a_traceback(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, url: str, words: str
+) -> None:
+    from evaluator.embedding.server import OpenAIEmbedder
+    from labeler.core.errors import ConfigError
+
+    monkeypatch.setenv("SPANLAB_EMBEDDING_URL", url)
+    with pytest.raises(ConfigError) as caught:
+        OpenAIEmbedder("some-model")
+    assert words in caught.value.message and caught.value.key == "SPANLAB_EMBEDDING_URL"
+    assert "\x1b" not in str(caught.value)
