@@ -111,3 +111,12 @@ def test_a_bad_embedding_server_url_is_one_error_not_a_traceback(
         OpenAIEmbedder("some-model")
     assert words in caught.value.message and caught.value.key == "SPANLAB_EMBEDDING_URL"
     assert "\x1b" not in str(caught.value)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n  \n", "# only a comment\n", "question\n"])
+def test_a_queries_file_without_a_question_is_refused(workdir: Path, content: str) -> None:
+    name = "q.csv" if content == "question\n" else "q.txt"  # a CSV with its header only
+    (workdir / name).write_text(content, encoding="utf-8")
+    done = run("labels", "import", name, "--format", "queries")
+    assert done.exit_code == 2, done.output
+    assert name in done.stderr and "no question" in done.stderr
