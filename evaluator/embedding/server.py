@@ -22,6 +22,7 @@ import numpy as np
 
 from evaluator.embedding.base import Progress, Vectors, l2_normalize, vector_problem
 from evaluator.embedding.http import Cancel, Endpoint, post_json
+from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import ConfigError
 
 DEFAULT_URL = "https://api.openai.com/v1"
@@ -38,11 +39,28 @@ def base_url() -> str:
 
 
 def public_url(url: str) -> str:
-    """The URL without credentials or query, as fingerprints and messages show it."""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
+    """The URL without credentials or query, as fingerprints and messages show it; one
+    that is no http(s) URL (a bad port or IPv6 host, a control character) is a ConfigError
+    naming the variable, never quoting the URL, which may hold a key."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535"
+        raise _bad_url(str(exc)) from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise _bad_url("expected http(s)://host[:port]/path")
+    if (at := unsafe_at(url)) is not None:
+        raise _bad_url(f"it holds {describe(url, at)}")
+    netloc = f"{host}:{port}" if port else host
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def _bad_url(why: str) -> ConfigError:
+    return ConfigError(
+        f"the embedding server URL is not a URL: {why}",
+        key="SPANLAB_EMBEDDING_URL",
+        hint="set SPANLAB_EMBEDDING_URL (or OPENAI_BASE_URL) to http://host:port/v1",
+    )
 
 
 class OpenAIEmbedder:

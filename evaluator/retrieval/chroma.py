@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import re
 import secrets
 import sys
 import time
@@ -37,7 +38,7 @@ from evaluator.retrieval.chroma_lease import (
 from evaluator.retrieval.request import IndexRequest
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write
-from labeler.core.display import shown
+from labeler.core.display import describe, shown, unsafe_at
 from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
@@ -57,17 +58,32 @@ def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_finge
 
 
 def parse_url(url: str) -> tuple[ParseResult, int]:
-    """`http://host:port` parsed, with its port; anything else is a clear error."""
+    """`http://host:port` parsed, with its port; anything else is a clear error. A URL
+    with a control character (http.client's traceback) or a user and password (spanlab
+    sends none; the password would be printed in every error naming the URL) is refused."""
+    quoted = _USERINFO.sub("//…@", url)
+    if (at := unsafe_at(url)) is not None:
+        raise ConfigError(f"not a Chroma URL: it holds {describe(url, at)}", key="chroma_url")
     try:
         parsed = urlparse(url)
         port = parsed.port or (443 if parsed.scheme == "https" else 8000)
     except ValueError as exc:  # "Invalid IPv6 URL", a port out of range or not a number
-        raise ConfigError(f"not a Chroma URL: {url!r} ({exc})", key="chroma_url") from None
+        raise ConfigError(f"not a Chroma URL: {quoted!r} ({exc})", key="chroma_url") from None
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ConfigError(
-            f"not a Chroma URL: {url!r} (expected http://host:port)", key="chroma_url"
+            f"not a Chroma URL: {quoted!r} (expected http://host:port)", key="chroma_url"
+        )
+    if quoted != url:
+        raise ConfigError(
+            f"not a Chroma URL: {quoted!r} holds a user or password, which spanlab never "
+            "sends (expected http://host:port)",
+            key="chroma_url",
         )
     return parsed, port
+
+
+_USERINFO = re.compile(r"//[^/?#]*@")
+"""The `user:password@` part of a URL, hidden before the URL is quoted."""
 
 
 def connect(url: str | None, path: str | None, *, timeout: float | None = None) -> Any:

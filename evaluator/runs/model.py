@@ -21,8 +21,10 @@ from evaluator.runs.model_queries import QueryRecord, read_comparison
 from labeler.core import sharing
 from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
+from labeler.core.names import name_problem
 from labeler.core.reading import read_bounded
 from labeler.core.typed import Refusal
+from labeler.core.values import valid_query_id
 
 FORMAT = "spanlab.run/1"
 """The `format` every run.json this spanlab reads and writes carries."""
@@ -135,6 +137,7 @@ class RunFile:
 
     def _check(self, r: Reader) -> None:
         """What the views rely on beyond types: one baseline, every candidate everywhere."""
+        self._check_names(r)
         if sum(c.baseline for c in self.candidates) != 1:
             r.at("candidates").fail("must hold exactly one candidate with `baseline: true`")
         names = self.names
@@ -149,6 +152,17 @@ class RunFile:
                     r.at(key).at(name).fail("compares no candidate of the run")
                 if unknown := set(comp.queries) - set(self.queries):
                     r.at(key).at(name).fail(f"names unknown query {min(unknown)!r}")
+
+    def _check_names(self, r: Reader) -> None:
+        """Candidate names and query ids as a candidates file and the store allow them: they
+        become file names (trec) and reach the terminal, so a hand-edited run cannot smuggle
+        a path, a control character or a lone surrogate in."""
+        for c in self.candidates:
+            if (problem := name_problem(c.name)) is not None:
+                r.at("candidates").fail(f"candidate name {c.name[:40]!r} {problem}")
+        for qid in self.queries:
+            if not valid_query_id(qid):
+                r.at("queries").fail(f"invalid query id {qid[:40]!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The run.json document, key for key as spanlab writes it."""

@@ -26,6 +26,7 @@ from labeler.cli._common import (
 )
 from labeler.core import formats as label_formats
 from labeler.core import team
+from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.team import Act
 
@@ -95,6 +96,9 @@ def labels_import(
     ] = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
+    if version_of is not None and not as_version:  # else it is a plain import, silently
+        raise SpanlabError("--version-of names whose versions --as-version writes; "
+                           "pass --as-version too", key="--version-of")  # fmt: skip
     who = member(project(corpus, db), annotator, Act.IMPORT)
     proj, docs, store, status = open_project(corpus, db)
     if fmt is None:

@@ -93,6 +93,13 @@ def import_file(
                              key="--slice")  # fmt: skip
     if skip_bad and fmt == "spanlab":
         raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
+    if as_version and fmt == "spanlab":  # it was read as a plain import: --replace overwrote
+        raise SpanlabError(
+            "--as-version does not apply to a spanlab label set: it holds whole queries",
+            key="--as-version",
+            hint="export the other annotator's labels in a tool format (prodigy, doccano, "
+            "label-studio) and import that with --as-version",
+        )
     removed: list[str] = []
     if fmt == "spanlab":
         queries = tagged(labelset.read(path, corpus).queries, slices)
@@ -103,6 +110,7 @@ def import_file(
                             removed=tuple(removed))  # fmt: skip
     existing = () if as_version else store.queries()
     imported = _read(path, corpus, fmt, existing, labels, skip_bad=skip_bad)
+    _labels_seen(path, labels, imported.labels_seen)
     imported = replace_fields(imported, queries=tagged(imported.queries, slices))
     if as_version:
         # doccano writes each member's annotations to `{username}.jsonl`
@@ -131,6 +139,16 @@ def tagged(queries: tuple[Query, ...], slices: tuple[str, ...]) -> tuple[Query, 
     if not slices:
         return queries
     return tuple(replace_fields(q, slices=(*q.slices, *slices)) for q in queries)
+
+
+def _labels_seen(path: Path, labels: frozenset[str] | None, seen: frozenset[str]) -> None:
+    """Refuse `--label`s no span of the file carries: a typo there would import every
+    query without its evidence (a file with other labels too is told what it counts)."""
+    if labels and not labels & seen:
+        names = ", ".join(repr(n) for n in sorted(labels))
+        found = ", ".join(repr(n) for n in sorted(seen)) or "none"
+        raise LabelError(f"no span in the file has the label {names} (labels seen: {found})",
+                         file=str(path), key="--label")  # fmt: skip
 
 
 def _read(

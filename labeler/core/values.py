@@ -93,6 +93,11 @@ _SLICE = re.compile(r"[^\s,\x00-\x1f\x7f\ud800-\udfff]{1,64}")
 file could hold: a surrogate in a slice made every later export fail)."""
 
 
+def valid_query_id(qid: str) -> bool:
+    """A query id: a letter or digit, then up to 63 of letters, digits and `._:-`."""
+    return _QUERY_ID.fullmatch(qid) is not None
+
+
 def valid_slice(name: str) -> bool:
     """A slice name: a name (labeler.core.names) with no white space or comma."""
     return _SLICE.fullmatch(name) is not None and name_problem(name) is None
@@ -269,7 +274,7 @@ class Query:
     rule still loads (and is shown escaped); everything new is checked."""
 
     def __post_init__(self, stored: bool) -> None:
-        if not _QUERY_ID.fullmatch(self.id):
+        if not valid_query_id(self.id):
             raise LabelError(f"invalid query id {self.id!r}", key="id")
         if not self.text.strip():
             raise LabelError(f"query {self.id} has empty text", key="text")

@@ -398,7 +398,14 @@ def _query(g: _Group, qid: str) -> Query:
             annotator=single[0] if len(single) == 1 and not g.double else "",
         )
     except LabelError as exc:
-        raise (at.at(exc.key) if exc.key else at).error(exc.message) from None
+        key = _question_key(data) if exc.key == "text" else exc.key
+        raise (at.at(key) if key else at).error(exc.message, offset=exc.offset) from None
+
+
+def _question_key(data: dict[str, Any]) -> str:
+    """The `data` key the question came from (`text` is the document's key), for an error."""
+    given = (k for k in QUESTION_KEYS if isinstance(data.get(k), str) and data[k].strip())
+    return next(given, "question")
 
 
 @dataclass(frozen=True)

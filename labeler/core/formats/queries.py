@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (
     QUESTION,
@@ -39,6 +40,8 @@ def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
     ids = FreshIds.after(existing)
     queries: list[Query] = []
     read_lines, questions, comments = _questions(path)
+    if not questions:  # as the task readers refuse a file without a record (issue 20)
+        raise LabelError("the file holds no question: nothing to import", file=str(path))
     warnings = [(line, f"{path}:{line}: skipped a # comment line") for line in comments]
     for line, text in questions:
         key = text_key(text)

@@ -115,7 +115,7 @@ READERS: dict[str, tuple[str, Build, str]] = {
     "doccano": ("doccano", doccano, "question"),
     "queries (text)": ("queries", queries_txt, ""),
     "queries (csv)": ("queries", queries_csv, "question"),
-    "label-studio": ("label-studio", label_studio, "data"),
+    "label-studio": ("label-studio", label_studio, "data.question"),
     "label-studio-min": ("label-studio-min", label_studio_min, "question"),
     "argilla": ("argilla", argilla, "question"),
     "chroma-csv": ("chroma-csv", chroma_csv, "question"),

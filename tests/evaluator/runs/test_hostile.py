@@ -40,6 +40,11 @@ def edit(change: Callable[[Doc], object]) -> Callable[[str], str]:
     return make
 
 
+def rename(old: str, new: str) -> Callable[[str], str]:
+    """A hostile file where every `old` (a JSON string, key or value) is the name `new`."""
+    return lambda text: text.replace(old, json.dumps(new))
+
+
 def no_baseline(doc: Doc) -> None:
     for cand in doc["candidates"].values():
         cand["baseline"] = False
@@ -96,6 +101,14 @@ CASES: list[tuple[str, Callable[[str], str], str | None, str]] = [
     ("a doc breakdown a list", edit(lambda d: d["candidates"]["c30"]["breakdowns"][
         "doc"].update({"refunds.md": []})), 'candidates.c30.breakdowns.doc["refunds.md"]',
      "must be an object"),
+    ("a candidate name with ESC", rename('"c30"', "c\x1b]52;c;UA==\x1b\\"), "candidates",
+     "holds a control character"),
+    ("a candidate name with a lone surrogate", lambda t: t.replace('"c30"', '"c\\ud800"'),
+     "candidates", "holds a lone surrogate"),
+    ("a candidate name that is a path", rename('"c30"', "../../pwned"), "candidates",
+     "path separator"),
+    ("a query id with ESC", rename('"q-0001"', "q\x1b]0;T\x07"), "queries",
+     "invalid query id"),
 ]  # fmt: skip
 
 
