@@ -86,7 +86,8 @@ def fix(found: Access, share: Share | None) -> str:
     steps.append(f"chmod {'g+rwxs' if found.folder else 'g+rw'} {found.path}")
     command = " && ".join(steps)
     mine = found.owner == name_of_user(os.geteuid())
-    return f"run `{command}`" if mine else f"ask {found.owner} (or root) to run `{command}`"
+    who = found.owner if found.owner == "root" else f"{found.owner} (or root)"
+    return f"run `{command}`" if mine else f"ask {who} to run `{command}`"
 
 
 def _in_group(group: str) -> bool:
