@@ -7,12 +7,15 @@ nothing new after it switches to the account's uid, gid and groups with umask 00
 
 from __future__ import annotations
 
+import contextlib
 import grp
+import importlib
 import json
 import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -96,6 +99,20 @@ def as_user(who: Account, cwd: Path, args: Sequence[str], *, umask: int = 0o002)
 
     data = in_child(who, cwd, command, umask=umask)
     return Done(int(data["code"]), str(data["out"]), str(data["err"]))
+
+
+def warm_imports(folder: Path) -> None:
+    """Import what `tests.cli.warm_imports` loads running the commands in `folder` (in a
+    root subprocess, so no thread starts here), before any child drops its uid."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.cli.warm_imports", str(folder)],
+        capture_output=True, text=True, timeout=600, check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    for name in json.loads(done.stdout.splitlines()[-1]):
+        if name not in sys.modules and name != "__main__":
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
 
 
 def in_child(

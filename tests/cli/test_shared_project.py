@@ -20,7 +20,16 @@ from evaluator.runs.index import find_run
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
 from labeler.core.values import Span
-from tests.cli.accounts import GROUP, Account, accounts, as_user, in_child, modes, shared_folder
+from tests.cli.accounts import (
+    GROUP,
+    Account,
+    accounts,
+    as_user,
+    in_child,
+    modes,
+    shared_folder,
+    warm_imports,
+)
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="switching uids needs root (CI is)")
 
@@ -51,14 +60,30 @@ def team() -> tuple[Account, ...]:
     return accounts()
 
 
+def fill(folder: Path) -> None:
+    (folder / "corpus").mkdir()
+    (folder / "corpus" / "a.md").write_text(TEXT, encoding="utf-8")
+    (folder / "q.txt").write_text("How long do refunds take?\n", encoding="utf-8")
+    (folder / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warmed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every module these tests' commands load, imported here first (tests.cli.warm_imports)."""
+    folder = tmp_path_factory.mktemp("warm")
+    fill(folder)
+    chroma = CANDIDATES.replace(
+        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "minilm"'
+    )
+    (folder / "chroma.toml").write_text(chroma, encoding="utf-8")
+    warm_imports(folder)
+
+
 @pytest.fixture
 def project(team: tuple[Account, ...]) -> Iterator[Path]:
     """A setgid folder of the group, holding a corpus everyone may read."""
     with shared_folder(team[0].group) as folder:
-        (folder / "corpus").mkdir()
-        (folder / "corpus" / "a.md").write_text(TEXT, encoding="utf-8")
-        (folder / "q.txt").write_text("How long do refunds take?\n", encoding="utf-8")
-        (folder / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+        fill(folder)
         subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
         yield folder
 
