@@ -108,7 +108,9 @@ def test_diff_refuses_a_folder_that_is_not_a_run(ci_folder: Path) -> None:
     assert code == 2 and "not a run" in err
 
 
-def test_diff_refuses_other_corpora_with_both_hashes_unless_asked(ci_folder: Path) -> None:
+def run_on_a_moved_corpus(ci_folder: Path) -> Path:
+    """main's run kept as an artifact, then a document edited and the gate run again: the
+    stored run and `latest` are on different corpora. Returns the stored run's folder."""
     kept = main_artifact(ci_folder)
     doc = ci_folder / "corpus" / "shipping.md"
     doc.write_text(doc.read_text("utf-8") + "\nReturns are free.\n", "utf-8")
@@ -118,6 +120,11 @@ def test_diff_refuses_other_corpora_with_both_hashes_unless_asked(ci_folder: Pat
         boundary=Boundary.CONDITION_CONSEQUENCE, slices=("critical",))]  # fmt: skip
     write_json(to_json(queries, corpus), ci_folder / "frozen.json")
     gate()
+    return kept
+
+
+def test_diff_refuses_other_corpora_with_both_hashes_unless_asked(ci_folder: Path) -> None:
+    kept = run_on_a_moved_corpus(ci_folder)
     code, _, err = run("diff", str(kept), "latest", "--candidate", "c60")
     assert code == 2 and "were made on different corpora: sha256:" in err
     assert err.count("sha256:") >= 4  # both corpus hashes, in the message and the details

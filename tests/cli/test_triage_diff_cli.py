@@ -8,23 +8,15 @@ from pathlib import Path
 
 from labeler.core.corpus import Corpus
 from labeler.core.labelset import to_json, write_json
-from labeler.core.values import Boundary, Query
+from labeler.core.values import Query
 from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
 from tests.cli.test_ci import gate
-from tests.cli.test_diff_cli import main_artifact, run
+from tests.cli.test_diff_cli import main_artifact, run, run_on_a_moved_corpus
 from tests.evaluator.pipeline.test_run import span
 
 
 def test_triage_against_refuses_other_corpora_with_both_hashes(ci_folder: Path) -> None:
-    kept = main_artifact(ci_folder)
-    doc = ci_folder / "corpus" / "shipping.md"
-    doc.write_text(doc.read_text("utf-8") + "\nReturns are free.\n", "utf-8")
-    corpus = Corpus.read(ci_folder / "corpus")
-    queries = [Query("q-0001", "damaged order refund days", evidence=(
-        span(corpus, "refunds.md", "we refund the full price within 14 days"),),
-        boundary=Boundary.CONDITION_CONSEQUENCE, slices=("critical",))]  # fmt: skip
-    write_json(to_json(queries, corpus), ci_folder / "frozen.json")
-    gate()
+    kept = run_on_a_moved_corpus(ci_folder)
     code, _, err = run("triage", "latest", "--against", str(kept), "--candidate", "c60")
     assert code == 2 and "were made on different corpora: sha256:" in err
     assert "--shared" in err and "Traceback" not in err
