@@ -4,8 +4,8 @@ terminal or a path would act on (§13, issue 20).
 A real run on a corpus whose evidence document holds escape sequences; the store's
 question is rewritten in its table to hold them too (as a store from before the rule may),
 and run.json's candidate is renamed to a hostile name (as a run made before the names
-rule may hold). Nothing printed holds a raw control; junit.xml parses; TREC files stay in
-their folder.
+rule, or forged, may hold): every reader refuses it, quoting it escaped. Nothing printed
+holds a raw control; junit.xml parses; TREC files stay in their folder.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import read_run
+from evaluator.runs.model_json import RunFileError
 from labeler.cli import app
 from labeler.core.corpus import Corpus
 from labeler.core.display import BIDI
@@ -93,15 +94,27 @@ def rename_candidate(folder: Path, old: str, new: str) -> None:
 
 
 def test_show_prints_no_raw_control(project: Path) -> None:
-    hostile = "c30\x1b]0;NAME\x07"
-    rename_candidate(run_folder(project), "c30", hostile)
-    done = CliRunner().invoke(app, ["show", "latest", "q-0001", "--candidate", hostile])
+    done = CliRunner().invoke(app, ["show", "latest", "q-0001", "--candidate", "c30"])
     assert done.exit_code == 0, done.output
     assert raw_in(done.stdout) == []
     assert "\\x1b]52;c;UFdORUQtQ0xJUEJPQVJE" in done.stdout  # the question, visibly escaped
-    assert "c30\\x1b]0;NAME\\x07" in done.stdout  # the name too
     # the document text keeps its columns: one placeholder per control, rulers aligned
     assert "We refund ·]52;c;" in done.stdout
+
+
+def test_a_run_whose_candidate_is_no_name_is_refused_escaped(project: Path) -> None:
+    """A run.json from before the names rule (or forged) is refused by every reader of it,
+    and the refusal quotes the name escaped."""
+    hostile = "c30\x1b]0;NAME\x07"
+    folder = run_folder(project)
+    rename_candidate(folder, "c30", hostile)
+    for args in (["show", "latest", "q-0001", "--candidate", hostile],
+                 ["diff", str(folder), str(folder), "--candidate", hostile]):  # fmt: skip
+        done = CliRunner().invoke(app, args)
+        assert done.exit_code == 2, done.output
+        assert "run.json, key candidates" in done.stderr
+        assert raw_in(done.stdout) == [] and raw_in(done.stderr) == []
+        assert "c30\\x1b]0;NAME\\x07" in done.stderr
 
 
 def test_an_error_quoting_outside_text_prints_no_raw_control(project: Path) -> None:
@@ -111,14 +124,16 @@ def test_an_error_quoting_outside_text_prints_no_raw_control(project: Path) -> N
     assert "\\x1b[2J" in done.stderr
 
 
-def test_junit_stays_well_formed_with_a_name_holding_esc(project: Path) -> None:
+def test_junit_stays_well_formed_with_outside_text(project: Path) -> None:
     folder = run_folder(project)
-    rename_candidate(folder, "c30", "c30\x1b[31m\x00\x9b")
     xml = junit_xml(read_run(folder))
     suites = ET.fromstring(xml)
-    names = [s.get("name") for s in suites.iter("testsuite")]
-    assert names == ["c30\\x1b[31m\\x00\\x9b"]
+    assert [s.get("name") for s in suites.iter("testsuite")] == ["c30"]
     assert raw_in(xml) == []
+    rename_candidate(folder, "c30", "c30\x1b[31m\x00\x9b")
+    with pytest.raises(RunFileError) as refused:  # such a name never reaches junit.xml
+        read_run(folder)
+    assert raw_in(str(refused.value)) == []
 
 
 def test_trec_never_writes_outside_its_folder(project: Path) -> None:
@@ -165,11 +180,8 @@ def test_label_commands_print_no_raw_control(project: Path, command: list[str]) 
 
 
 def test_diff_prints_no_raw_control(project: Path) -> None:
-    """`spanlab diff` (run against run) prints candidate names escaped like `show`."""
-    hostile = "c30\x1b]0;NAME\x07"
+    """`spanlab diff` (run against run) prints outside text escaped like `show`."""
     folder = run_folder(project)
-    rename_candidate(folder, "c30", hostile)
-    done = CliRunner().invoke(app, ["diff", str(folder), str(folder), "--candidate", hostile])
+    done = CliRunner().invoke(app, ["diff", str(folder), str(folder), "--candidate", "c30"])
     assert done.exit_code == 0, done.output
     assert raw_in(done.stdout) == [] and raw_in(done.stderr) == []
-    assert "c30\\x1b]0;NAME\\x07" in done.stdout
