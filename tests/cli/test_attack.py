@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
-from labeler.core.store import Store
-from tests.conftest import table_dump, write_corpus
+from tests.cli.test_import_writes import dump
+from tests.conftest import write_corpus
 
 TEXT = "Refunds take 30 days.\n"
 
@@ -29,14 +29,6 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     write_corpus(tmp_path / "corpus", {"a.md": TEXT})
     assert run("init", "corpus").exit_code == 0
     return tmp_path
-
-
-def dump(workdir: Path) -> dict[str, list[tuple[object, ...]]]:
-    store = Store.open(workdir / ".spanlab/labels.db", create=False)
-    try:
-        return table_dump(store)
-    finally:
-        store.close()
 
 
 def test_a_label_no_span_carries_is_refused_not_an_evidence_free_import(workdir: Path) -> None:

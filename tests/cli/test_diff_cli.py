@@ -133,13 +133,20 @@ def test_diff_refuses_other_corpora_with_both_hashes_unless_asked(ci_folder: Pat
     assert "only the shared part is compared" in out
 
 
-def test_diff_of_runs_that_share_no_query_is_refused(ci_folder: Path) -> None:
+def run_sharing_no_query(ci_folder: Path) -> Path:
+    """main's run kept, then a gate on a label set with none of its queries; returns the
+    stored run's folder."""
     kept = main_artifact(ci_folder)
     corpus = Corpus.read(ci_folder / "corpus")
     queries = [Query("q-0099", "express", evidence=(
         span(corpus, "shipping.md", "Express shipping takes one day"),))]  # fmt: skip
     write_json(to_json(queries, corpus), ci_folder / "frozen.json")
     gate()
+    return kept
+
+
+def test_diff_of_runs_that_share_no_query_is_refused(ci_folder: Path) -> None:
+    kept = run_sharing_no_query(ci_folder)
     code, _, err = run("diff", str(kept), "latest", "--shared")
     assert code == 2 and "share no query" in err
 

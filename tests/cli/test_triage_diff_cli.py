@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
-from labeler.core.values import Query
 from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
-from tests.cli.test_ci import gate
-from tests.cli.test_diff_cli import main_artifact, run, run_on_a_moved_corpus
-from tests.evaluator.pipeline.test_run import span
+from tests.cli.test_diff_cli import (
+    main_artifact,
+    run,
+    run_on_a_moved_corpus,
+    run_sharing_no_query,
+)
 
 
 def test_triage_against_refuses_other_corpora_with_both_hashes(ci_folder: Path) -> None:
@@ -23,12 +23,7 @@ def test_triage_against_refuses_other_corpora_with_both_hashes(ci_folder: Path) 
 
 
 def test_triage_against_refuses_runs_that_share_no_query(ci_folder: Path) -> None:
-    kept = main_artifact(ci_folder)
-    corpus = Corpus.read(ci_folder / "corpus")
-    queries = [Query("q-0099", "express", evidence=(
-        span(corpus, "shipping.md", "Express shipping takes one day"),))]  # fmt: skip
-    write_json(to_json(queries, corpus), ci_folder / "frozen.json")
-    gate()
+    kept = run_sharing_no_query(ci_folder)
     code, _, err = run("triage", "latest", "--against", str(kept), "--shared")
     assert code == 2 and "share no query" in err
 

@@ -15,15 +15,7 @@ from labeler.core.schema import MIGRATIONS, SCHEMA_VERSION, migrate
 from labeler.core.store import Store, Version
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Span, Status
-
-TEXT = "Refunds: within 30 days. Exchanges: within 60 days."
-DOC = "policies/refunds.md"
-
-
-def blind(path: Path, who: str) -> Store:
-    store = Store.open(path)
-    store.view = who
-    return store
+from tests.core.test_versions import DOC, TEXT, blind
 
 
 @pytest.fixture
