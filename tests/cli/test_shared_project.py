@@ -10,12 +10,14 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evaluator.chunking.tokenizers import minilm_dir
 from evaluator.runs.index import find_run
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
@@ -42,6 +44,7 @@ baseline = "c40"
 k = 2
 depth = 5
 retriever = "lexical"
+tokenizer = "tok"
 
 [[candidate]]
 name = "c40"
@@ -61,6 +64,10 @@ def team() -> tuple[Account, ...]:
 
 
 def fill(folder: Path) -> None:
+    """The corpus, questions and candidates, and MiniLM's tokenizer files copied beside them:
+    an account may not read the test's venv (a clone in a 0700 folder, say), so nothing the
+    children read comes from it; embeddings come from the hash server (`embedded`)."""
+    shutil.copytree(minilm_dir(), folder / "tok")
     (folder / "corpus").mkdir()
     (folder / "corpus" / "a.md").write_text(TEXT, encoding="utf-8")
     (folder / "q.txt").write_text("How long do refunds take?\n", encoding="utf-8")
@@ -68,12 +75,30 @@ def fill(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def warmed(tmp_path_factory: pytest.TempPathFactory) -> None:
+def embedded() -> Iterator[None]:
+    """The hash embedding server in a process of its own (no thread here to fork under),
+    named by SPANLAB_EMBEDDING_URL for every command and child of this module."""
+    script = Path(__file__).resolve().parents[1] / "evaluator" / "embedding" / "hash_server.py"
+    server = subprocess.Popen([sys.executable, str(script), "0"], stdout=subprocess.PIPE,
+                              text=True)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[-1]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("SPANLAB_EMBEDDING_URL", url)
+            yield
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warmed(embedded: None, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Every module these tests' commands load, imported here first (tests.cli.warm_imports)."""
     folder = tmp_path_factory.mktemp("warm")
     fill(folder)
     chroma = CANDIDATES.replace(
-        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "minilm"'
+        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "openai:hash"'
     )
     (folder / "chroma.toml").write_text(chroma, encoding="utf-8")
     warm_imports(folder)
@@ -262,7 +287,9 @@ def test_exports_in_the_shared_folder_are_the_groups(
     shutil.rmtree(project / ".spanlab")
 
 
-EXACT = CANDIDATES.replace('retriever = "lexical"', 'retriever = "exact"\nembedding = "minilm"')
+EXACT = CANDIDATES.replace(
+    'retriever = "lexical"', 'retriever = "exact"\nembedding = "openai:hash"'
+)
 """The same candidates, embedded: the runs read and fill `.spanlab/embeddings.db`."""
 
 
@@ -329,7 +356,7 @@ def test_the_leads_chroma_folder_is_the_groups_and_a_locked_one_is_named(
 ) -> None:
     lead, alice, _ = team
     chroma = CANDIDATES.replace(
-        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "minilm"'
+        'retriever = "lexical"', 'retriever = "chroma"\nembedding = "openai:hash"'
     )
     (project / "c.toml").write_text(chroma, encoding="utf-8")
     spanlab(lead, project, "init", "corpus")
