@@ -53,7 +53,17 @@ def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryI
 def read_bounded(path: str | Path, limit: int, where: Place) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (a file that grows is cut off)."""
     with open_regular(path, limit, where) as handle:
-        return sized(handle.read(limit + 1), limit, where)  # a file that grew is cut off
+        # In pieces: one read(limit + 1) allocates the whole limit (256 MiB) up front.
+        pieces: list[bytes] = []
+        held = 0
+        while held <= limit and (piece := handle.read(min(_PIECE, limit + 1 - held))):
+            pieces.append(piece)
+            held += len(piece)
+        return sized(b"".join(pieces), limit, where)  # a file that grew is cut off
+
+
+_PIECE = 1 << 20
+"""Bytes read at a time."""
 
 
 LinePlace = Callable[[int], Place]
