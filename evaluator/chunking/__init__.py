@@ -6,7 +6,7 @@ with ids; `check_pieces` states the contract every splitter's output obeys.
 
 from evaluator.chunking.pieces import Piece, check_pieces
 from evaluator.chunking.spec import SPLITTER_VERSION, SplitterSpec
-from evaluator.chunking.split import chunk_corpus, split_text
+from evaluator.chunking.split import chunk_corpus, chunk_table, split_text
 from evaluator.chunking.tokenizers import TokenizerAdapter, load_tokenizer
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "TokenizerAdapter",
     "check_pieces",
     "chunk_corpus",
+    "chunk_table",
     "load_tokenizer",
     "split_text",
 ]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.adapters import library_pieces
 from evaluator.chunking.exported import exported_pieces, unknown_documents
 from evaluator.chunking.markdown import markdown_pieces
@@ -59,21 +60,15 @@ def split_text(spec: SplitterSpec, text: str, doc: str = "") -> list[Piece]:
 
 def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
     """Every document's chunks, documents in id order, chunks in offset order."""
-    corpus_hash = corpus.hash
-    fingerprint = spec.fingerprint()
+    return list(chunk_table(spec, corpus))
+
+
+def chunk_table(spec: SplitterSpec, corpus: Corpus) -> ChunkTable:
+    """`chunk_corpus` as columns, one document's text in hand at a time (§6)."""
     if spec.exported:
         _check_documents(str(spec.options["path"]), corpus)
-    return [
-        Chunk(
-            chunk_id(corpus_hash, doc.id, p.start, p.end, fingerprint),
-            doc.id,
-            p.start,
-            p.end,
-            p.prefix,
-        )
-        for doc in corpus
-        for p in split_text(spec, doc.text, doc.id)
-    ]
+    pieces = ((doc.id, split_text(spec, doc.text, doc.id)) for doc in corpus)
+    return ChunkTable.build(corpus.hash, spec.fingerprint(), pieces)
 
 
 def _check_documents(path: str, corpus: Corpus) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -91,13 +91,32 @@ class TokenCounter:
     def prime(self, chunks: Sequence[Chunk], count_many: Callable[[list[str]], list[int]]) -> None:
         """Count every chunk not counted yet in batched calls (one call per chunk is the
         slow part of a large corpus's statistics); the counts equal `__call__`'s."""
-        todo = [c for c in chunks if c.id not in self._cache]
-        for lo in range(0, len(todo), _PRIME_BATCH):  # texts of one batch in memory at once
-            part = todo[lo : lo + _PRIME_BATCH]
-            bodies = count_many([self.texts[c.doc][c.start : c.end] for c in part])
-            extra = iter(count_many([c.prefix for c in part if c.prefix]))
-            for chunk, body in zip(part, bodies, strict=True):
-                self._cache[chunk.id] = body + (next(extra) if chunk.prefix else 0)
+        for _ in self.counts(chunks, count_many):
+            pass
+
+    def counts(
+        self,
+        chunks: Sequence[Chunk],
+        count_many: Callable[[list[str]], list[int]],
+        keep: Container[str] | None = None,
+    ) -> Iterator[int]:
+        """Each chunk's tokens in order, counted in batched calls, once per chunk; a count
+        is kept only for chunks whose id is in `keep` (all when None), so a whole index
+        is counted with one batch of texts and counts in memory."""
+        for lo in range(0, len(chunks), _PRIME_BATCH):
+            part = chunks[lo : lo + _PRIME_BATCH]
+            todo = [c for c in part if c.id not in self._cache]
+            bodies = count_many([self.texts[c.doc][c.start : c.end] for c in todo])
+            extra = iter(count_many([c.prefix for c in todo if c.prefix]))
+            fresh = {c.id: body + (next(extra) if c.prefix else 0)
+                     for c, body in zip(todo, bodies, strict=True)}  # fmt: skip
+            for chunk in part:
+                found = self._cache.get(chunk.id)
+                if found is None:
+                    found = fresh[chunk.id]
+                    if keep is None or chunk.id in keep:
+                        self._cache[chunk.id] = found
+                yield found
 
     def total(self, chunks: Sequence[Chunk]) -> int:
         return sum(self(c) for c in chunks)

@@ -6,7 +6,7 @@ and share their token cache.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -55,4 +55,25 @@ def index_stats(
         indexed_tokens=sum(counts),
         mean_chunk_tokens=sum(counts) / len(counts) if counts else None,
         max_chunk_tokens=max(counts) if counts else None,
+    )
+
+
+def counted_stats(
+    chunks: Sequence[Chunk],
+    counter: TokenCounter,
+    count_many: Callable[[list[str]], list[int]],
+    keep: Container[str],
+) -> IndexStats:
+    """`index_stats` over a whole index, one batch in memory: each chunk counted once,
+    its count kept only when its id is in `keep` (the chunks the per-query measures
+    count again)."""
+    total = top = n = 0
+    for tokens in counter.counts(chunks, count_many, keep):
+        total, top, n = total + tokens, max(top, tokens), n + 1
+    return IndexStats(
+        chunk_count=chunk_count(chunks),
+        indexed_chars=indexed_chars(chunks),
+        indexed_tokens=total,
+        mean_chunk_tokens=total / n if n else None,
+        max_chunk_tokens=top if n else None,
     )

@@ -113,7 +113,7 @@ def evaluate_project(
         cfile = cands.with_retriever(cfile, retriever)
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,
-        follow_symlinks=proj.follow_symlinks, rule=proj.include,
+        follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
     ).require_documents(proj.include)  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
     options = RunOptions(

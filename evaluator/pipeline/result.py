@@ -6,6 +6,7 @@ or rendered.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from labeler.core.values import Query
 class CandidateRun:
     candidate: Candidate
     """What was run."""
-    chunks: list[Chunk]
+    chunks: Sequence[Chunk]
     """Every chunk of the candidate's index."""
     ranked: dict[str, list[Ranked]]
     """Query id -> ranked list to depth."""

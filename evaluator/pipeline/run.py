@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -19,14 +19,15 @@ import numpy as np
 
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
-from evaluator.chunking import chunk_corpus
+from evaluator.chunk_table import ChunkTable
+from evaluator.chunking import chunk_table
 from evaluator.chunking.tokenizers import TokenizerAdapter, count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.registry import RULED
-from evaluator.metrics.stats import index_stats
+from evaluator.metrics.stats import counted_stats
 from evaluator.pipeline import progress, sanity
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.options import RunOptions
@@ -48,8 +49,8 @@ class Context:
     """The frozen `[settings]`."""
     corpus: Corpus
     """The corpus as read."""
-    texts: dict[str, str]
-    """Document id -> canonical text."""
+    texts: Mapping[str, str]
+    """Document id -> canonical text (read when asked for: the corpus is not held, §6)."""
     counter: TokenCounter
     """Counts tokens with the settings' tokenizer."""
     tokenizer: TokenizerAdapter
@@ -77,7 +78,7 @@ def run_evaluation(
     sanity.check_labels(kept, corpus, label_corpus_hash)
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
-    chunks_by, chunk_seconds = cut(cfile, corpus)
+    chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
     inputs, query_embeddings = embed_queries(ctx, kept)
     runs: dict[str, CandidateRun] = {}
     with lease_session():  # the collections this run uses are not pruned under it
@@ -121,7 +122,7 @@ def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
 
 
 def context(settings: Settings, corpus: Corpus, options: RunOptions) -> Context:
-    texts = {d.id: d.text for d in corpus}
+    texts = corpus.texts()
     task = functools.partial(progress.task, enabled=options.progress)
     tokenizer = load_tokenizer(settings.tokenizer)
     return Context(
@@ -136,14 +137,15 @@ def run_order(cfile: CandidatesFile) -> list[str]:
     return [base] + [c.name for c in cfile.candidates if c.name != base]
 
 
-def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, list[Chunk]], dict[str, float]]:
-    """Every candidate's chunks, checked, and the seconds each cut took."""
-    chunks_by: dict[str, list[Chunk]] = {}
+def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], dict[str, float]]:
+    """Every candidate's chunks, checked, and the seconds each cut took. Tables hold a
+    few numbers per chunk, and each document's text is in hand only while it is cut."""
+    chunks_by: dict[str, ChunkTable] = {}
     seconds: dict[str, float] = {}
     for cand in cfile.candidates:
         t = time.perf_counter()
         try:
-            chunks_by[cand.name] = chunk_corpus(cand.spec, corpus)
+            chunks_by[cand.name] = chunk_table(cand.spec, corpus)
         except ConfigError as exc:  # a library splitter's verification names the chunk
             message = f"candidate {cand.name!r}: {exc.message}"
             raise replace(exc, message=message) from None
@@ -167,7 +169,7 @@ def embed_queries(
 def run_candidate(
     ctx: Context,
     cand: Candidate,
-    chunks: list[Chunk],
+    chunks: Sequence[Chunk],
     chunk_seconds: float,
     queries: Sequence[Query],
     inputs: Sequence[QueryInput],
@@ -181,11 +183,14 @@ def run_candidate(
     extra = dict(built.extra)
     if ctx.options.check_ann and settings.retriever == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
-    ctx.counter.prime(chunks, functools.partial(count_many, ctx.tokenizer))
+    retrieved = {r.chunk.id for hits in ranked.values() for r in hits}
+    stats = counted_stats(
+        chunks, ctx.counter, functools.partial(count_many, ctx.tokenizer), retrieved
+    )  # each chunk counted once; the retrieved ones kept
     result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks)
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     return CandidateRun(
-        cand, chunks, ranked, result, index_stats(chunks, ctx.texts, ctx.counter),
+        cand, chunks, ranked, result, stats,
         timings={
             "chunk_seconds": round(chunk_seconds, 4),
             "index_seconds": round(index_seconds, 4),
@@ -204,11 +209,12 @@ def measure_both_rules(
     name: str,
     queries: Sequence[Query],
     ranked: dict[str, list[Ranked]],
-    chunks: list[Chunk],
+    chunks: Sequence[Chunk],
 ) -> tuple[CandidateResult, CandidateResult]:
     """Every measure under the declared match rule, and the rule-dependent ones under the
-    other (§7: reports show both; only the declared one gates)."""
-    index = ChunkIndex.build(chunks)
+    other (§7: reports show both; only the declared one gates). Measures look up chunks
+    only in documents that hold evidence, so only those are indexed."""
+    index = ChunkIndex.build(of_documents(chunks, {s.doc for q in queries for s in q.evidence}))
     params = MetricSettings.of(ctx.settings)
     result = evaluate(queries, ranked, index, settings=params, texts=ctx.texts,
                       count_tokens=ctx.counter, name=name)  # fmt: skip
@@ -218,7 +224,14 @@ def measure_both_rules(
     return result, other
 
 
-def index_request(ctx: Context, cand: Candidate, chunks: list[Chunk]) -> IndexRequest:
+def of_documents(chunks: Sequence[Chunk], docs: set[str]) -> Sequence[Chunk]:
+    """The chunks in these documents."""
+    if isinstance(chunks, ChunkTable):
+        return chunks.of_docs(docs)
+    return [c for c in chunks if c.doc in docs]
+
+
+def index_request(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> IndexRequest:
     uses_vectors = RETRIEVERS[ctx.settings.retriever].uses_vectors
     return IndexRequest(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
@@ -279,7 +292,7 @@ def embedding_info(ctx: Context, query_embeddings: dict[str, int]) -> dict[str, 
 def ann_agreement(
     ctx: Context,
     ranked: dict[str, list[Ranked]],
-    chunks: list[Chunk],
+    chunks: Sequence[Chunk],
     inputs: Sequence[QueryInput],
 ) -> float | None:
     """Mean share of Chroma's top-k that the exact retriever also puts in its top-k."""

@@ -6,9 +6,10 @@ another corpus, is worse than no metric: these checks make such runs impossible.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Query
@@ -33,27 +34,25 @@ def check_labels(queries: Sequence[Query], corpus: Corpus, label_corpus_hash: st
 
 def check_chunks(name: str, chunks: Sequence[Chunk], corpus: Corpus) -> None:
     """In range, unique ids, and every character of every document covered; a gap of
-    whitespace only is allowed (trimming library splitters leave them, §14)."""
-    seen: set[str] = set()
-    by_doc: dict[str, list[Chunk]] = {}
-    for c in chunks:
-        if c.id in seen:
-            raise SanityError(f"candidate {name!r}: chunk id {c.id} occurs twice")
-        seen.add(c.id)
-        if c.doc not in corpus:
-            raise SanityError(f"candidate {name!r}: chunk in unknown document {c.doc!r}")
-        if not 0 <= c.start < c.end <= len(corpus.text(c.doc)):
-            raise SanityError(
-                f"candidate {name!r}: chunk {c.start}..{c.end} out of range in {c.doc}",
-                offset=c.start,
-            )
-        by_doc.setdefault(c.doc, []).append(c)
+    whitespace only is allowed (trimming library splitters leave them, §14). A table is
+    checked by its columns, one document's text in hand at a time."""
+    spans = _spans_by_doc(chunks)
+    repeat = chunks.first_repeat() if isinstance(chunks, ChunkTable) else _first_repeat(chunks)
+    if repeat is not None:
+        raise SanityError(f"candidate {name!r}: chunk id {chunks[repeat].id} occurs twice")
+    if unknown := sorted(set(spans) - set(corpus.documents)):
+        raise SanityError(f"candidate {name!r}: chunk in unknown document {unknown[0]!r}")
     for doc in corpus:
         covered = 0
-        for c in sorted(by_doc.get(doc.id, []), key=lambda c: c.start):
-            if c.start > covered and not doc.text[covered : c.start].isspace():
+        for start, end in sorted(spans.get(doc.id, ())):
+            if not 0 <= start < end <= len(doc.text):
+                raise SanityError(
+                    f"candidate {name!r}: chunk {start}..{end} out of range in {doc.id}",
+                    offset=start,
+                )
+            if start > covered and not doc.text[covered:start].isspace():
                 break
-            covered = max(covered, c.end)
+            covered = max(covered, end)
         if covered < len(doc.text) and not doc.text[covered:].isspace():
             raise SanityError(
                 f"candidate {name!r}: characters of {doc.id} from offset {covered} are in no chunk",
@@ -61,8 +60,47 @@ def check_chunks(name: str, chunks: Sequence[Chunk], corpus: Corpus) -> None:
             )
 
 
-def check_same_documents(chunks_by_candidate: Mapping[str, Sequence[Chunk]]) -> None:
-    docs = {name: {c.doc for c in chunks} for name, chunks in chunks_by_candidate.items()}
+def _spans_by_doc(chunks: Sequence[Chunk]) -> Mapping[str, Sequence[tuple[int, int]]]:
+    """Document id -> its chunks' (start, end); a table's are views of its columns."""
+    if isinstance(chunks, ChunkTable):
+        return _TableSpans(chunks)
+    by_doc: dict[str, list[tuple[int, int]]] = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc, []).append((c.start, c.end))
+    return by_doc
+
+
+class _TableSpans(Mapping[str, Sequence[tuple[int, int]]]):
+    def __init__(self, table: ChunkTable) -> None:
+        self.table = table
+
+    def __getitem__(self, doc: str) -> Sequence[tuple[int, int]]:
+        r = self.table.doc_range(doc)
+        if not r:
+            raise KeyError(doc)
+        starts, ends = self.table.starts[r.start : r.stop], self.table.ends[r.start : r.stop]
+        return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table.docs)
+
+    def __len__(self) -> int:
+        return len(self.table.docs)
+
+
+def _first_repeat(chunks: Sequence[Chunk]) -> int | None:
+    seen: set[str] = set()
+    for i, c in enumerate(chunks):
+        if c.id in seen:
+            return i
+        seen.add(c.id)
+    return None
+
+
+def check_same_documents(chunks_by_candidate: Mapping[str, Sequence[Chunk] | set[str]]) -> None:
+    """Every candidate cut the same documents (each given by its chunks or their ids)."""
+    docs = {name: chunks if isinstance(chunks, set) else documents_of(chunks)
+            for name, chunks in chunks_by_candidate.items()}  # fmt: skip
     names = list(docs)
     for name in names[1:]:
         if docs[name] != docs[names[0]]:
@@ -70,6 +108,11 @@ def check_same_documents(chunks_by_candidate: Mapping[str, Sequence[Chunk]]) -> 
             raise SanityError(
                 f"candidates {names[0]!r} and {name!r} saw different documents: {diff[:5]}"
             )
+
+
+def documents_of(chunks: Sequence[Chunk]) -> set[str]:
+    """The documents that have chunks."""
+    return set(chunks.docs) if isinstance(chunks, ChunkTable) else {c.doc for c in chunks}
 
 
 def check_gated_slices(gated: Mapping[str, object], queries: Sequence[Query]) -> None:

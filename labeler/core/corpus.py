@@ -1,12 +1,15 @@
 """A corpus is a folder of plain-text documents read into canonical text (SPEC §2).
 
 Reading is all-or-nothing: one undecodable file stops the whole read with its name and
-byte offset, so nothing half-ingested ever reaches the store.
+byte offset, so nothing half-ingested ever reaches the store. An evaluation reads with
+`keep_text=False`: every file is read and hashed once, and a text is read again when asked
+for (a few kept), so memory does not grow with the corpus (§6).
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -87,11 +90,17 @@ class Corpus:
 
     @property
     def hash(self) -> str:
-        return corpus_hash((d.id, d.hash) for d in self.documents.values())
+        return corpus_hash(self._hashes().items())
 
     @property
     def doc_hashes(self) -> dict[str, str]:
-        return {doc_id: self.documents[doc_id].hash for doc_id in sorted(self.documents)}
+        hashes = self._hashes()
+        return {doc_id: hashes[doc_id] for doc_id in sorted(hashes)}
+
+    def _hashes(self) -> Mapping[str, str]:
+        if isinstance(self.documents, OnDemand):
+            return self.documents.hashes
+        return {d.id: d.hash for d in self.documents.values()}
 
     def __iter__(self) -> Iterator[Document]:
         return (self.documents[k] for k in sorted(self.documents))
@@ -110,6 +119,11 @@ class Corpus:
         found = f"; {skipped_summary(self.skipped)}" if self.skipped else ", the folder is empty"
         raise CorpusError(f"the corpus holds no document{found}", file=where,
                           hint=f"documents are the files matching {rule.describe()}")  # fmt: skip
+
+    def texts(self) -> Mapping[str, str]:
+        """Document id -> canonical text, each read when asked for if the corpus was read
+        without keeping texts."""
+        return _Texts(self)
 
     def text(self, doc_id: str) -> str:
         try:
@@ -136,14 +150,15 @@ class Corpus:
     @classmethod
     def read(
         cls, root: Path, *, encoding: str = "utf-8", follow_symlinks: bool = False,
-        rule: FileRule = DEFAULT_RULE,
+        rule: FileRule = DEFAULT_RULE, keep_text: bool = True,
     ) -> Corpus:  # fmt: skip
         """Read every document (`rule`) below `root`; raise on the first bad file, ingest
-        nothing."""
+        nothing. Without `keep_text` only ids, paths and hashes stay in memory (`OnDemand`)."""
         if not root.is_dir():
             raise CorpusError("corpus folder does not exist or is not a folder", file=str(root))
         listing = walk(root, follow_symlinks=follow_symlinks)
         docs: dict[str, Document] = {}
+        paths: dict[str, tuple[Path, str]] = {}
         skipped: list[str] = []
         for rel, path in listing.files:
             if not rule.is_document(rel):
@@ -154,8 +169,73 @@ class Corpus:
             except CorpusError as exc:
                 exc.file, exc.key = shown(str(path)), None
                 raise
-            docs[rel] = _read_document(rel, path, encoding)
-        return cls(docs, root=root, skipped=tuple(skipped), passed_over=tuple(listing.passed_over))
+            doc = _read_document(rel, path, encoding)
+            if keep_text:
+                docs[rel] = doc
+            else:
+                paths[rel] = (path, doc.hash)
+        found: Mapping[str, Document] = docs if keep_text else OnDemand(paths, encoding)
+        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(listing.passed_over))
+
+
+class _Texts(Mapping[str, str]):
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    def __getitem__(self, doc_id: str) -> str:
+        return self.corpus.documents[doc_id].text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.corpus.documents)
+
+    def __len__(self) -> int:
+        return len(self.corpus.documents)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self.corpus.documents
+
+
+class OnDemand(Mapping[str, Document]):
+    """Documents read again from their files when asked for; the last few are kept, up to
+    KEPT_CHARS code points. A file whose text no longer has the hash it was read with is
+    an error naming it: the corpus changed under the run."""
+
+    KEPT_CHARS = 4 << 20
+
+    def __init__(self, paths: Mapping[str, tuple[Path, str]], encoding: str) -> None:
+        self.paths, self.encoding = dict(paths), encoding
+        self.hashes = {doc_id: h for doc_id, (_, h) in self.paths.items()}
+        """Document id -> doc_hash, as first read."""
+        self._kept: OrderedDict[str, Document] = OrderedDict()
+        self._chars = 0
+
+    def __getitem__(self, doc_id: str) -> Document:
+        if (doc := self._kept.get(doc_id)) is not None:
+            self._kept.move_to_end(doc_id)
+            return doc
+        path, expected = self.paths[doc_id]
+        doc = _read_document(doc_id, path, self.encoding)
+        if doc.hash != expected:
+            raise CorpusError("the document changed while spanlab was reading the corpus",
+                              file=shown(str(path)), hint="run the command again")  # fmt: skip
+        self._keep(doc)
+        return doc
+
+    def _keep(self, doc: Document) -> None:
+        self._kept[doc.id] = doc
+        self._chars += len(doc.text)
+        while self._chars > self.KEPT_CHARS and len(self._kept) > 1:
+            _, old = self._kept.popitem(last=False)
+            self._chars -= len(old.text)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self.paths
 
 
 def _read_document(doc_id: str, path: Path, encoding: str) -> Document:

@@ -1,0 +1,138 @@
+"""A candidate's chunks held as columns, so a run's memory does not grow by a Python object
+per chunk (§6: bounded by the batch, not the corpus).
+
+A `ChunkTable` is a `Sequence[Chunk]`: document index, start and end in numpy arrays, a
+prefix only where a chunk has one, and each `Chunk` (its id hashed then) made when asked
+for. Chunks are in document-id order, then offset order, as `chunk_corpus` returns them.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluator.chunk import Chunk, chunk_id
+
+
+class Cut(Protocol):
+    """What a splitter's piece gives a table (`evaluator.chunking.Piece`)."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def prefix(self) -> str: ...
+
+
+class ChunkTable(Sequence[Chunk]):
+    """Every chunk of one candidate over one corpus."""
+
+    def __init__(
+        self,
+        corpus_hash: str,
+        fingerprint: str,
+        docs: Sequence[str],
+        doc_of: npt.NDArray[np.int32],
+        starts: npt.NDArray[np.int64],
+        ends: npt.NDArray[np.int64],
+        prefixes: dict[int, str],
+    ) -> None:
+        self.corpus_hash, self.fingerprint = corpus_hash, fingerprint
+        """What chunk ids hash (SPEC §5)."""
+        self.docs = tuple(docs)
+        """Document ids that have chunks, in order; `doc_of` indexes them."""
+        self.doc_of, self.starts, self.ends = doc_of, starts, ends
+        self.prefixes = prefixes
+        """Chunk index -> its prefix, for the chunks that have one."""
+
+    @classmethod
+    def build(
+        cls, corpus_hash: str, fingerprint: str, pieces: Iterable[tuple[str, Sequence[Cut]]]
+    ) -> ChunkTable:
+        """From each document's pieces, documents in id order (`split_text`'s output)."""
+        docs: list[str] = []
+        doc_of, starts, ends = array("i"), array("q"), array("q")
+        prefixes: dict[int, str] = {}
+        shared: dict[str, str] = {}  # one string per distinct heading breadcrumb
+        for doc, cut in pieces:
+            if not cut:
+                continue
+            docs.append(doc)
+            for p in cut:
+                if p.prefix:
+                    prefixes[len(starts)] = shared.setdefault(p.prefix, p.prefix)
+                doc_of.append(len(docs) - 1)
+                starts.append(p.start)
+                ends.append(p.end)
+        return cls(
+            corpus_hash, fingerprint, docs, np.frombuffer(doc_of, dtype=np.int32),
+            np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64), prefixes,
+        )  # fmt: skip
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, i: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Chunk]: ...
+    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(i, slice):
+            return [self._chunk(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._chunk(i)
+
+    def _chunk(self, i: int) -> Chunk:
+        doc, start, end = self.docs[self.doc_of[i]], int(self.starts[i]), int(self.ends[i])
+        cid = chunk_id(self.corpus_hash, doc, start, end, self.fingerprint)
+        return Chunk(cid, doc, start, end, self.prefixes.get(i, ""))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return (self._chunk(i) for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def doc_range(self, doc: str) -> range:
+        """Indexes of `doc`'s chunks (empty when it has none)."""
+        d = self._doc_number.get(doc)
+        if d is None:
+            return range(0)
+        lo, hi = np.searchsorted(self.doc_of, [d, d + 1])
+        return range(int(lo), int(hi))
+
+    @property
+    def _doc_number(self) -> dict[str, int]:
+        numbers: dict[str, int] | None = getattr(self, "_numbers", None)
+        if numbers is None:
+            numbers = {doc: n for n, doc in enumerate(self.docs)}
+            self._numbers = numbers
+        return numbers
+
+    def of_docs(self, docs: Iterable[str]) -> list[Chunk]:
+        """The chunks of these documents, in table order."""
+        return [self._chunk(i) for doc in sorted(set(docs)) for i in self.doc_range(doc)]
+
+    def chars(self) -> int:
+        """Code points indexed: the sum of chunk lengths."""
+        return int((self.ends - self.starts).sum())
+
+    def first_repeat(self) -> int | None:
+        """The index of a chunk with the same document, start and end as another (it would
+        have the same id), or None."""
+        order = np.lexsort((self.ends, self.starts, self.doc_of))
+        keys = np.stack([self.doc_of[order], self.starts[order], self.ends[order]])
+        same = np.flatnonzero((np.diff(keys, axis=1) == 0).all(axis=0))
+        return int(order[same[0] + 1]) if len(same) else None
