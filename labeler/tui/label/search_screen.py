@@ -72,7 +72,19 @@ class SearchScreen(ModalScreen[Hit | None]):
 
     def on_mount(self) -> None:
         if self._text.strip():
-            self.run_search(self._text)
+            self.start_search(self._text)
+
+    def start_search(self, text: str) -> None:
+        """Search in a worker, saying so meanwhile: the first search indexes the corpus,
+        which takes seconds on a large one."""
+        listing = self.query_one(OptionList)
+        listing.clear_options()
+        listing.loading = True
+        info = getattr(self._searcher, "cache_info", None)  # functools.cache: built yet?
+        first = info is not None and info().currsize == 0
+        words = "indexing the corpus for its first search…" if first else "searching…"
+        self.query_one("#preview", Static).update(Text(words, style="dim"))
+        self.run_search(text)
 
     @work(thread=True, exclusive=True, group="corpus-search")
     def run_search(self, text: str) -> None:
@@ -80,6 +92,8 @@ class SearchScreen(ModalScreen[Hit | None]):
         self.app.call_from_thread(self.show_hits, text, hits)
 
     def show_hits(self, text: str, hits: list[Hit]) -> None:
+        self.query_one(OptionList).loading = False
+        self.query_one("#preview", Static).update(preview(hits[0] if hits else None))
         self._searched = text
         self.hits = hits
         listing = self.query_one(OptionList)
@@ -95,7 +109,7 @@ class SearchScreen(ModalScreen[Hit | None]):
             listing = self.query_one(OptionList)
             self.dismiss(self.hits[listing.highlighted or 0])
             return
-        self.run_search(event.value)
+        self.start_search(event.value)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:

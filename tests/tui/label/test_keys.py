@@ -9,6 +9,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span, Status
 from labeler.tui.app import SpanlabApp
+from labeler.tui.label.corpus_search import CorpusSearch
 from labeler.tui.label.screen import LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 from tests.tui.conftest import BILLING, QUIET, record_notes
@@ -245,3 +246,36 @@ async def test_corpus_search_jumps_to_the_passage(app: SpanlabApp) -> None:
         view = screen(app).view
         # "How long do refunds take?" → "refunds", "take", "long": the first window wins.
         assert (view.doc_id, view.selection) == ("billing.md", (0, 59))
+
+
+async def test_the_first_corpus_search_says_it_is_indexing(
+    app: SpanlabApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from textual.widgets import OptionList, Static
+
+    from labeler.tui.label import screen as label_screen
+
+    built = threading.Event()
+    real = label_screen.search_index
+
+    def slow_index(corpus: Corpus) -> CorpusSearch:
+        built.wait(10)
+        return real(corpus)
+
+    monkeypatch.setattr(label_screen, "search_index", slow_index)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+f", *"refunds", "enter")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert dialog.query_one(OptionList).loading
+        assert "indexing the corpus" in str(dialog.query_one("#preview", Static).render())
+        built.set()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not dialog.query_one(OptionList).loading
+        assert dialog.query_one(OptionList).option_count > 0
+        await pilot.press("escape", "ctrl+f", *"refunds", "enter")  # built: only searching
+        await pilot.pause()
+        assert "indexing" not in str(pilot.app.screen.query_one("#preview", Static).render())
