@@ -80,7 +80,7 @@ def warn_passed_over(docs: Corpus, rule: FileRule) -> None:
     """One line for the files that are not documents; each entry passed over, and why."""
     if docs.skipped:
         say(f"warning: {skipped_summary(docs.skipped)}", err=True)
-    for glob in rule.unmatched(d.id for d in docs):
+    for glob in rule.unmatched(docs.documents):  # ids: no text is read for this
         say(f"warning: include glob {glob!r} matches no document", err=True)
     for entry in docs.passed_over:
         say(f"warning: skipped {entry}", err=True)
@@ -108,8 +108,7 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
     """Documents, hash, and what changed since the store was bound."""
     proj, docs, _store, status = open_project(corpus, db, reading=True)
     who = shared_project.writers(proj)
-    for entry in docs.passed_over:
-        say(f"warning: skipped {entry}", err=True)
+    warn_passed_over(docs, proj.include)
     report: dict[str, Any] = {
         "documents": len(docs),
         "corpus_hash": docs.hash,

@@ -100,3 +100,20 @@ def test_init_reads_rst_says_one_line_and_refuses_an_empty_corpus(
     assert again.exit_code == 2
     assert "the corpus holds no document; skipped 31 file(s)" in again.stderr
     assert "Traceback" not in again.stderr
+
+
+def test_status_names_a_glob_that_finds_nothing_and_the_skipped_files(
+    make_corpus: CorpusWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus({"a.md": "Alpha.\n", "b.md": "Beta.\n", "notes.rst": "Skipped.\n"})
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert CliRunner().invoke(app, ["init", os.path.relpath(root, work)]).exit_code == 0
+    toml = (work / "spanlab.toml").read_text("utf-8")
+    (work / "spanlab.toml").write_text(toml + 'include = ["*.md", "docs/*.rst"]\n', "utf-8")
+    done = CliRunner().invoke(app, ["corpus", "status"])
+    assert done.exit_code == 0, done.stderr
+    assert "include glob 'docs/*.rst' matches no document" in done.stderr
+    assert "skipped 1 file(s) that are not documents (1 .rst; first: notes.rst)" in done.stderr
+    assert "'*.md'" not in done.stderr
