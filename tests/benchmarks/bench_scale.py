@@ -7,19 +7,22 @@ and after one changed document, each in a fresh process so its peak RSS is its o
 it, embedding the same unique texts alone through the same server. Printed: seconds per
 MB, cold / embedding-alone, peak RSS, the changed-document re-run against the warm one,
 and disk growth after one and after a second changed document. SPANLAB_SCALE_MB picks
-the sizes (default "1,10,50").
+the sizes (default "1,10,50"). With SPANLAB_SCALE_CHROMA=server each size runs against its
+own real `chroma run` (the ANN index then lives in the server: its peak RSS is printed
+beside spanlab's, and disk counts the server's folder).
 Run: pytest tests/benchmarks/bench_scale.py -o python_files='bench_*.py' -s
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +34,7 @@ from evaluator.embedding.server import OpenAIEmbedder
 from evaluator.retrieval.base import embedded_text
 from labeler.core.corpus import Corpus
 from tests.benchmarks.scale_corpus import write_corpus, write_labels
+from tests.evaluator.chroma.conftest import _alive, _free_port
 from tests.evaluator.embedding.hash_server import HashState, serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,9 +88,39 @@ def server_url() -> Iterator[str]:
     httpd.shutdown()
 
 
-def spanlab(folder: Path, url: str) -> Measured:
+@contextlib.contextmanager
+def chroma_server(folder: Path) -> Iterator[tuple[str | None, Callable[[], float]]]:
+    """A `chroma run` of this size's own when SPANLAB_SCALE_CHROMA=server (its URL, and its
+    peak RSS in MB so far), else (None, 0)."""
+    if os.environ.get("SPANLAB_SCALE_CHROMA") != "server":
+        yield None, lambda: 0.0
+        return
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["chroma", "run", "--path", str(folder), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while not _alive(url):
+            assert proc.poll() is None and time.monotonic() < deadline, "chroma run did not start"
+            time.sleep(0.2)
+        yield url, lambda: _peak_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _peak_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
+
+
+def spanlab(folder: Path, url: str, chroma: str | None = None) -> Measured:
     env = os.environ | {"SPANLAB_EMBEDDING_URL": url, "CI": "true", "PYTHONPATH": str(ROOT)}
     args = ["eval", "candidates.toml", "--labels", "frozen.json"]
+    args += ["--chroma-url", chroma] if chroma else []
     done = subprocess.run([sys.executable, "-c", CHILD, *args], cwd=folder, env=env,
                           capture_output=True, text=True, check=False)  # fmt: skip
     line = next(x for x in done.stderr.splitlines() if x.startswith("CHILD "))
@@ -110,8 +144,10 @@ def embed_alone(folder: Path, url: str) -> tuple[float, int]:
     return time.perf_counter() - began, len(texts)
 
 
-def disk_mb(path: Path) -> float:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 1e6
+def disk_mb(folder: Path) -> float:
+    """What the run keeps on disk: the cache and index folder, and the server's folder."""
+    found = [p for sub in (".spanlab", "server") for p in (folder / sub).rglob("*")]
+    return sum(p.stat().st_size for p in found if p.is_file()) / 1e6
 
 
 def change_one_document(folder: Path, nth: int = 0) -> None:
@@ -130,21 +166,24 @@ def one_size(tmp: Path, megabytes: float, url: str) -> dict[str, float]:
     docs = write_corpus(folder / "corpus", megabytes)
     write_labels(Corpus.read(folder / "corpus"), folder / "frozen.json")
     (folder / "candidates.toml").write_text(CANDIDATES, encoding="utf-8")
-    cold = spanlab(folder, url)
-    disk_cold = disk_mb(folder / ".spanlab")
-    warm = spanlab(folder, url)
-    change_one_document(folder)
-    changed = spanlab(folder, url)
-    disk_changed = disk_mb(folder / ".spanlab")
-    change_one_document(folder, nth=1)
-    spanlab(folder, url)
-    disk_again = disk_mb(folder / ".spanlab")
+    with chroma_server(folder / "server") as (chroma, server_peak):
+        cold = spanlab(folder, url, chroma)
+        server_rss = server_peak()
+        disk_cold = disk_mb(folder)
+        warm = spanlab(folder, url, chroma)
+        change_one_document(folder)
+        changed = spanlab(folder, url, chroma)
+        disk_changed = disk_mb(folder)
+        change_one_document(folder, nth=1)
+        spanlab(folder, url, chroma)
+        disk_again = disk_mb(folder)
     alone, unique = embed_alone(folder, url)
     return {"mb": megabytes, "docs": docs, "unique": unique, "cold_s": cold.seconds,
             "warm_s": warm.seconds, "changed_s": changed.seconds, "alone_s": alone,
             "rss_cold": cold.rss_mb, "rss_warm": warm.rss_mb, "embedded_cold": cold.embedded,
             "embedded_changed": changed.embedded, "disk_cold": disk_cold,
-            "disk_changed": disk_changed, "disk_again": disk_again}  # fmt: skip
+            "disk_changed": disk_changed, "disk_again": disk_again,
+            "server_rss": server_rss}  # fmt: skip
 
 
 def test_scale(tmp_path: Path, server_url: str) -> None:
@@ -152,14 +191,14 @@ def test_scale(tmp_path: Path, server_url: str) -> None:
     rows = [one_size(tmp_path, mb, server_url) for mb in sizes]
     print(f"\n{'MB':>5}{'docs':>6}{'texts':>8}{'cold s/MB':>10}{'cold/alone':>11}"
           f"{'warm/cold':>10}{'chg/warm':>9}{'chg emb':>8}{'RSS MB':>8}{'RSS/1st':>8}"
-          f"{'disk MB':>8}{'+disk':>7}{'+2nd':>6}")  # fmt: skip
+          f"{'disk MB':>8}{'+disk':>7}{'+2nd':>6}{'server MB':>10}")  # fmt: skip
     for r in rows:
         print(f"{r['mb']:>5g}{r['docs']:>6.0f}{r['unique']:>8.0f}{r['cold_s'] / r['mb']:>10.2f}"
               f"{r['cold_s'] / r['alone_s']:>11.2f}{r['warm_s'] / r['cold_s']:>10.3f}"
               f"{r['changed_s'] / r['warm_s']:>9.2f}{r['embedded_changed']:>8.0f}"
               f"{r['rss_cold']:>8.0f}{r['rss_cold'] / rows[0]['rss_cold']:>8.2f}"
               f"{r['disk_cold']:>8.1f}{r['disk_changed'] - r['disk_cold']:>7.1f}"
-              f"{r['disk_again'] - r['disk_changed']:>6.1f}")  # fmt: skip
+              f"{r['disk_again'] - r['disk_changed']:>6.1f}{r['server_rss']:>10.0f}")  # fmt: skip
     print(json.dumps(rows))
     for r in rows:
         assert r["embedded_cold"] > 0 and r["embedded_changed"] < r["embedded_cold"]
