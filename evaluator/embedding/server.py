@@ -74,7 +74,7 @@ def limit(name: str) -> int:
         return default
     if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
         raise ConfigError(
-            f"{name} ({what}) must be a whole number from {low} to {high}",
+            f"must be a whole number from {low} to {high} ({what})",
             key=name,
             hint=f"unset it for the default, {default}",
         )

@@ -78,7 +78,7 @@ def test_a_bad_limit_is_an_error_naming_the_variable_not_quoting_it(
     with pytest.raises(ConfigError) as caught:
         OpenAIEmbedder("m")
     assert caught.value.key == "SPANLAB_EMBEDDING_BATCH"
-    said = "SPANLAB_EMBEDDING_BATCH (texts per request) must be a whole number from 1 to 2048"
+    said = "must be a whole number from 1 to 2048 (texts per request)"
     assert caught.value.message == said  # the value itself is not quoted
 
 
@@ -130,7 +130,8 @@ def test_eval_with_a_bad_limit_is_exit_2_naming_it(
             "--corpus", str(demo / "corpus"), "--json", "run.json"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2, result.output
-    assert "SPANLAB_EMBEDDING_WORKERS (requests at once) must be a whole number" in result.output
+    said = "SPANLAB_EMBEDDING_WORKERS: must be a whole number from 1 to 64 (requests at once)"
+    assert said in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "run.json").exists()
     assert state.requests == []
