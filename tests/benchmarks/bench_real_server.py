@@ -4,8 +4,9 @@ Runs only when SPANLAB_BENCH_SERVER_URL names the server's API base; the two emb
 passages in alternating rounds (the machine is shared), and the cosine between their vectors
 says whether the server runs the same model. How to serve the packaged MiniLM with Infinity,
 offline: the README's "Embeddings from a server".
-Run: SPANLAB_BENCH_SERVER_URL=http://127.0.0.1:7997 \
-     pytest tests/benchmarks/bench_real_server.py -o python_files='bench_*.py' -s
+Run (a CPU server on this machine needs SPANLAB_EMBEDDING_WORKERS=1 to answer within 30 s):
+SPANLAB_BENCH_SERVER_URL=http://127.0.0.1:7997 SPANLAB_EMBEDDING_WORKERS=1 \
+    pytest tests/benchmarks/bench_real_server.py -o python_files='bench_*.py' -s
 """
 
 from __future__ import annotations
