@@ -257,10 +257,19 @@ def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None
     raise _failure(endpoint, last, time.monotonic() - start)
 
 
+URL_HINT = "check the URL (SPANLAB_EMBEDDING_URL or OPENAI_BASE_URL) and that the server runs"
+SLOW_HINT = (
+    "a slow server (it answers the texts in flight together): allow more time per request"
+    " with SPANLAB_EMBEDDING_TIMEOUT, or send fewer texts at once with"
+    " SPANLAB_EMBEDDING_WORKERS and SPANLAB_EMBEDDING_BATCH"
+)
+
+
 def _failure(endpoint: Endpoint, last: str, spent: float) -> ConfigError:
     said = endpoint.redact(last)[:300]
+    slow = last.startswith("no whole answer within")
     return ConfigError(
         f"embedding server {endpoint.url} failed after {spent:.1f} s: {said}",
         key="embedding",
-        hint="check the URL (SPANLAB_EMBEDDING_URL or OPENAI_BASE_URL) and that the server runs",
+        hint=SLOW_HINT if slow else URL_HINT,
     )

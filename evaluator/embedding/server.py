@@ -6,7 +6,8 @@ Texts go in batches, several batches at once; the base URL comes from
 SPANLAB_EMBEDDING_URL (else OPENAI_BASE_URL, else OpenAI's), the key from the variable
 SPANLAB_EMBEDDING_KEY_ENV names (default OPENAI_API_KEY), so no key reaches a run file.
 The fingerprint holds model, endpoint, dimensions and a probe text's vector, so a model
-swapped behind the same alias changes it.
+swapped behind the same alias changes it. A CPU server answers the texts in flight together,
+so batch, workers and timeout are settings (LIMITS) a slow one can be met with.
 """
 
 from __future__ import annotations
@@ -30,6 +31,15 @@ PROBE = "spanlab embedding probe: the quick brown fox jumps over the lazy dog"
 """Embedded once per process; its rounded vector is part of the fingerprint."""
 BATCH = 64
 WORKERS = 4
+TIMEOUT = 30
+"""Seconds for one request, whole: 64 × 4 texts in flight need a server of 9 texts/s or more."""
+BUDGET = 60.0
+LIMITS = {
+    "SPANLAB_EMBEDDING_BATCH": (BATCH, 1, 2048, "texts per request"),
+    "SPANLAB_EMBEDDING_WORKERS": (WORKERS, 1, 64, "requests at once"),
+    "SPANLAB_EMBEDDING_TIMEOUT": (TIMEOUT, 1, 3600, "seconds for one request"),
+}
+"""Variable: default, lowest, highest, what it counts."""
 
 
 def base_url() -> str:
@@ -55,6 +65,22 @@ def public_url(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
+def limit(name: str) -> int:
+    """The whole number the variable `name` of LIMITS sets, else its default; out of range or
+    not a number is a ConfigError naming the variable (the value is not quoted)."""
+    default, low, high, what = LIMITS[name]
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
+        raise ConfigError(
+            f"must be a whole number from {low} to {high} ({what})",
+            key=name,
+            hint=f"unset it for the default, {default}",
+        )
+    return int(raw)
+
+
 def _bad_url(why: str) -> ConfigError:
     return ConfigError(
         f"the embedding server URL is not a URL: {why}",
@@ -66,9 +92,11 @@ def _bad_url(why: str) -> ConfigError:
 class OpenAIEmbedder:
     """Embeds through a server; vectors are L2-normalised here whatever the server does."""
 
-    def __init__(self, model: str, url: str | None = None, *, batch: int = BATCH,
-                 workers: int = WORKERS, timeout: float = 30.0, retries: int = 4,
-                 budget: float = 60.0, dimensions: int | None = None) -> None:  # fmt: skip
+    def __init__(self, model: str, url: str | None = None, *, batch: int | None = None,
+                 workers: int | None = None, timeout: float | None = None, retries: int = 4,
+                 budget: float | None = None, dimensions: int | None = None) -> None:  # fmt: skip
+        """Batch, workers and timeout left None come from LIMITS' variables, else defaults;
+        the budget is at least two timeouts."""
         if not model:
             raise ConfigError("openai: needs a model name (openai:MODEL)", key="embedding")
         self.model = model
@@ -76,11 +104,13 @@ class OpenAIEmbedder:
         self.base = public_url(url or base_url())
         """The API base (`http://host:port/v1`)."""
         key = os.environ.get(os.environ.get("SPANLAB_EMBEDDING_KEY_ENV", "OPENAI_API_KEY"), "")
+        timeout = limit("SPANLAB_EMBEDDING_TIMEOUT") if timeout is None else timeout
+        budget = max(BUDGET, 2.0 * timeout) if budget is None else budget
         self.endpoint = Endpoint(f"{self.base}/embeddings", key, timeout, retries, budget=budget)
         """Where requests go; holds the key, which nothing writes out."""
-        self.batch = batch
+        self.batch = limit("SPANLAB_EMBEDDING_BATCH") if batch is None else batch
         """Texts per request."""
-        self.workers = workers
+        self.workers = limit("SPANLAB_EMBEDDING_WORKERS") if workers is None else workers
         """Requests in flight at once."""
         self.dimensions = dimensions
         """Asked-for width (models that can shorten vectors), or the model's own."""
