@@ -22,12 +22,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import ParseResult, urlparse
 
-import numpy as np
-
 from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
-from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
-from evaluator.retrieval.chroma_follow import ContentIds, Version, follow, own_results, version_key
+from evaluator.retrieval.base import embedded_text
+from evaluator.retrieval.chroma_follow import (
+    ChromaRetriever,
+    ContentIds,
+    Version,
+    follow,
+    version_key,
+)
 from evaluator.retrieval.chroma_lease import (
     BUILT,
     COMPLETE,
@@ -131,53 +135,6 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
     with server_errors(url, timeout):
         ssl = parsed.scheme == "https"
         return connect_server(parsed.hostname or "", port, ssl, timeout, settings)
-
-
-class ChromaRetriever:
-    """Searches a collection that may also hold other corpus versions' chunks (a deferred
-    cleanup, another run adding meanwhile): asks for as many more results as there are such
-    chunks and keeps this run's, found again by their offsets (no table of every chunk)."""
-
-    def __init__(
-        self, collection: Any, chunks: Sequence[Chunk], ids: ContentIds, url: str | None = None,
-        timeout: float = 0,
-    ) -> None:  # fmt: skip
-        self.collection = collection
-        """The candidate's collection, holding every chunk of this run."""
-        self.chunks = chunks
-        """This run's chunks, by doc then start."""
-        self.ids = ids
-        """Their Chroma ids."""
-        self.url = url
-        """The server the collection lives on (None: embedded), for errors."""
-        self.timeout = timeout
-        """Seconds a call may take, for errors."""
-        self.foreign = -1
-        """Chunks in the collection that are not this run's (-1: not counted yet)."""
-
-    def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
-        from evaluator.retrieval.chroma_http import server_errors
-
-        if not queries or not self.chunks:
-            return [[] for _ in queries]
-        vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
-        want = min(depth, len(self.chunks))
-        with server_errors(self.url, self.timeout):
-            if self.foreign < 0:
-                self.foreign = max(0, self.collection.count() - len(self.chunks))
-            n = want + self.foreign
-            while True:
-                answer = self.collection.query(
-                    query_embeddings=vectors, n_results=n, include=["distances", "metadatas"]
-                )
-                rows = list(own_results(answer, self.chunks, self.ids))
-                if all(len(own) >= want or len(got) < n
-                       for own, got in zip(rows, answer["ids"], strict=True)):  # fmt: skip
-                    break
-                # Short: another run added chunks since they were counted.
-                self.foreign = max(0, self.collection.count() - len(self.chunks))
-                n = max(2 * n, want + self.foreign)
-        return [[Ranked(c, 1.0 - d) for c, d in own[:depth]] for own in rows]
 
 
 def chunks_digest(chunks: Sequence[Chunk], ids: ContentIds) -> str:

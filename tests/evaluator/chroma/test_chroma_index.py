@@ -12,8 +12,9 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import COMPLETE, STALE_BUILD, TOUCHED, connect, ensure_collection
+from evaluator.retrieval.chroma import STALE_BUILD, TOUCHED, connect, ensure_collection
 from evaluator.retrieval.chroma_follow import ContentIds
+from evaluator.retrieval.chroma_lease import COMPLETE
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span

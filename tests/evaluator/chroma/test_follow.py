@@ -20,8 +20,15 @@ from evaluator.candidates import parse
 from evaluator.chunk import Chunk
 from evaluator.chunking.split import chunk_corpus
 from evaluator.retrieval.base import QueryInput
-from evaluator.retrieval.chroma import HNSW, ChromaRetriever, connect
-from evaluator.retrieval.chroma_follow import ContentIds, Version, follow, present_ids, version_key
+from evaluator.retrieval.chroma import HNSW, connect
+from evaluator.retrieval.chroma_follow import (
+    ChromaRetriever,
+    ContentIds,
+    Version,
+    follow,
+    present_ids,
+    version_key,
+)
 from evaluator.retrieval.chroma_lease import hold, session, versions
 from labeler.core.corpus import Corpus
 from tests.evaluator.chroma.test_chroma_index import DOCS, ranked_ids

@@ -24,7 +24,8 @@ from evaluator.chunking.split import chunk_corpus
 from evaluator.embedding.vectors import VectorSource, no_progress
 from evaluator.pipeline import RunOptions, run_evaluation
 from evaluator.retrieval.base import QueryInput
-from evaluator.retrieval.chroma import ChromaRetriever, open_chroma_retriever
+from evaluator.retrieval.chroma import open_chroma_retriever
+from evaluator.retrieval.chroma_follow import ChromaRetriever
 from evaluator.retrieval.request import IndexRequest
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
@@ -78,7 +79,7 @@ def paused_build(url: str, nonce: str, ready: Path, go: Path, timeout: float) ->
     chunks = [Chunk(f"c{i}", "a.md", i, i + 1) for i in range(50)]
     request = IndexRequest(
         "c", f"split-{nonce}", f"sha256:{nonce}", chunks, {"a.md": "x" * 60}, None, url,
-        None, timeout,
+        None, timeout, {"a.md": "sha256:a"},
     )  # fmt: skip
     vectors = PausedVectors(ready, go)
     try:
