@@ -96,7 +96,7 @@ def follow(
         added = _add_missing(client, collection, v, vectors, batch)
         listed[v.corpus_hash] = len(v.chunks)
         _publish(collection, v, listed)
-    if len(listed) > 1:
+    if len(listed) > 1 or collection.count() != len(v.chunks):  # or an abandoned update's
         cleanup(collection, v, listed)
     return collection, added
 
@@ -210,20 +210,23 @@ class ChromaRetriever:
         if not queries or not self.chunks:
             return [[] for _ in queries]
         vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
-        want = min(depth, len(self.chunks))
         with server_errors(self.url, self.timeout):
-            if self.foreign < 0:
-                self.foreign = max(0, self.collection.count() - len(self.chunks))
-            n = want + self.foreign
-            while True:
-                answer = self.collection.query(
-                    query_embeddings=vectors, n_results=n, include=["distances", "metadatas"]
-                )
-                rows = list(own_results(answer, self.chunks, self.ids))
-                if all(len(own) >= want or len(got) < n
-                       for own, got in zip(rows, answer["ids"], strict=True)):  # fmt: skip
-                    break
-                # Short: another run added chunks since they were counted.
-                self.foreign = max(0, self.collection.count() - len(self.chunks))
-                n = max(2 * n, want + self.foreign)
+            rows = self._own(vectors, min(depth, len(self.chunks)))
         return [[Ranked(c, 1.0 - d) for c, d in own[:depth]] for own in rows]
+
+    def _own(self, vectors: np.ndarray, want: int) -> list[list[tuple[Chunk, float]]]:
+        """At least `want` of this run's chunks per query (or all the index has), by rank."""
+        if self.foreign < 0:
+            self.foreign = max(0, self.collection.count() - len(self.chunks))
+        n = want + self.foreign
+        while True:
+            answer = self.collection.query(
+                query_embeddings=vectors, n_results=n, include=["distances", "metadatas"]
+            )
+            rows = list(own_results(answer, self.chunks, self.ids))
+            got = [len(row) for row in answer["ids"]]
+            if all(len(own) >= want or k < n for own, k in zip(rows, got, strict=True)):
+                return rows
+            # Short: another run added chunks since they were counted.
+            self.foreign = max(0, self.collection.count() - len(self.chunks))
+            n = max(2 * n, want + self.foreign)

@@ -136,6 +136,17 @@ def test_an_interrupted_update_is_not_listed_and_the_next_run_adds_only_the_rest
     assert follow(client, b, Vectors, HNSW)[1] == 0  # warm: nothing added
 
 
+def test_an_abandoned_updates_chunks_are_removed_by_the_next_run(tmp_path: Path) -> None:
+    client = connect(None, str(tmp_path))
+    a, b = version(tmp_path, DOCS), version(tmp_path, GROWN)
+    follow(client, a, Vectors, HNSW)
+    with pytest.raises(KeyboardInterrupt):
+        follow(client, b, lambda chunks: Vectors(chunks, fail=2), HNSW, batch=2)
+    assert follow(client, a, Vectors, HNSW)[1] == 0  # a is whole: nothing added
+    assert stored(tmp_path, a.name) == ({a.ids.of(c) for c in a.chunks},
+                                        {a.corpus_hash: len(a.chunks)})  # fmt: skip
+
+
 def search(collection: Any, v: Version, depth: int, query: np.ndarray) -> list[Chunk]:
     retriever = ChromaRetriever(collection, v.chunks, v.ids)
     return [r.chunk for r in retriever.search([QueryInput("q", "q", query)], depth)[0]]
