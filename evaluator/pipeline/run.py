@@ -236,7 +236,7 @@ def index_request(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> Ind
     return IndexRequest(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
         ctx.vectors if uses_vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
-        ctx.options.chroma_timeout,
+        ctx.options.chroma_timeout, ctx.corpus.doc_hashes,
     )  # fmt: skip
 
 

@@ -1,8 +1,9 @@
 """One Chroma collection per candidate, embedded or on a `chroma run` server (§5, §6).
 
-The collection's name is a fingerprint of corpus, splitter and embedding, so an unchanged
-candidate finds its index again. A collection is marked complete only after its last
-chunk is in: an interrupted build is found incomplete next time and rebuilt, never used.
+Embedded, a candidate's collection follows the corpus in place (`chroma_follow`). On a
+server, with no lock across machines, each corpus version gets its own collection (named
+by corpus, splitter and embedding), built privately and published by a rename when
+complete, so no run there sees a half-built one; an unfinished build is never used.
 """
 
 from __future__ import annotations
@@ -21,13 +22,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import ParseResult, urlparse
 
-import numpy as np
-
 from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
-from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.base import embedded_text
+from evaluator.retrieval.chroma_follow import (
+    ChromaRetriever,
+    ContentIds,
+    Version,
+    follow,
+    version_key,
+)
 from evaluator.retrieval.chroma_lease import (
     BUILT,
+    COMPLETE,
     FAMILY,
     collections,
     family,
@@ -43,7 +50,6 @@ from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
-COMPLETE = "spanlab_complete"
 TOUCHED = "spanlab_touched"
 """When a private build last added a batch (Unix seconds): a killed build stops touching it."""
 STALE_BUILD = 900.0
@@ -53,7 +59,14 @@ CONNECT_TIMEOUT = 5.0
 
 
 def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_fingerprint: str) -> str:
+    """A server's collection of one corpus version."""
     payload = "\x1f".join([corpus_hash, splitter_fingerprint, embedding_fingerprint])
+    return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
+
+
+def family_name(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
+    """An embedded folder's collection of a candidate family, whatever the corpus version."""
+    payload = "\x1f".join([splitter_fingerprint, embedding_fingerprint])
     return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
@@ -124,40 +137,10 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
         return connect_server(parsed.hostname or "", port, ssl, timeout, settings)
 
 
-class ChromaRetriever:
-    def __init__(
-        self, collection: Any, chunks: Sequence[Chunk], url: str | None = None, timeout: float = 0
-    ) -> None:
-        self.collection = collection
-        """The candidate's complete collection."""
-        self.by_id = {c.id: c for c in chunks}
-        """Chunk id -> chunk, to turn Chroma's answers back into offsets."""
-        self.url = url
-        """The server the collection lives on (None: embedded), for errors."""
-        self.timeout = timeout
-        """Seconds a call may take, for errors."""
-
-    def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
-        from evaluator.retrieval.chroma_http import server_errors
-
-        if not queries:
-            return []
-        vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
-        n = min(depth, len(self.by_id))
-        with server_errors(self.url, self.timeout):
-            answer = self.collection.query(
-                query_embeddings=vectors, n_results=n, include=["distances"]
-            )
-        return [
-            [Ranked(self.by_id[i], 1.0 - float(d)) for i, d in zip(ids, dists, strict=True)]
-            for ids, dists in zip(answer["ids"], answer["distances"], strict=True)
-        ]
-
-
-def chunks_digest(chunks: Sequence[Chunk]) -> str:
+def chunks_digest(chunks: Sequence[Chunk], ids: ContentIds) -> str:
     """Which chunks an index holds: reuse needs the very same ids, not just as many."""
-    ids = "\n".join(sorted(c.id for c in chunks))
-    return hashlib.sha256(ids.encode("utf-8")).hexdigest()[:32]
+    joined = "\n".join(sorted(ids.of(c) for c in chunks))
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()[:32]
 
 
 def ensure_collection(
@@ -166,19 +149,21 @@ def ensure_collection(
     chunks: Sequence[Chunk],
     vectors: Any,
     *,
+    ids: ContentIds,
     candidate: str,
     batch: int | None = None,
     private: bool = False,
     family: str = "",
 ) -> tuple[Any, bool]:
-    """Return (collection, reused). `vectors()` is called only when (re)building.
+    """Return (collection, reused): a collection of exactly `chunks`, one corpus version (a
+    server's). `vectors()` is called only when (re)building.
 
     With `private` (a shared server) the collection is built under a name of its own and
     renamed to `name` only when complete; when another run published first, its
     collection is used and the private one dropped. Without it the caller holds the
     build lock (`build_lock`), so nobody else builds `name` meanwhile.
     """
-    digest = chunks_digest(chunks)
+    digest = chunks_digest(chunks, ids)
     existing = _usable_or_dropped(client, name, digest)
     if existing is not None:
         return existing, True
@@ -188,7 +173,7 @@ def ensure_collection(
     try:
         meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest,
                 FAMILY: family}  # fmt: skip
-        collection = _build(client, target, chunks, vectors, meta, batch)
+        collection = _build(client, target, chunks, ids, vectors, meta, batch)
     except BaseException as exc:
         if private and not _server_gone(exc):  # a gone server: one more call would only wait
             _drop(client, target)
@@ -247,8 +232,8 @@ def _drop(client: Any, name: str) -> None:
 
 
 def _build(
-    client: Any, name: str, chunks: Sequence[Chunk], vectors: Any, meta: dict[str, Any],
-    batch: int | None,
+    client: Any, name: str, chunks: Sequence[Chunk], ids: ContentIds, vectors: Any,
+    meta: dict[str, Any], batch: int | None,
 ) -> Any:  # fmt: skip
     collection = client.create_collection(
         name, configuration={"hnsw": HNSW}, embedding_function=None,
@@ -261,10 +246,9 @@ def _build(
             collection.modify(metadata={COMPLETE: False, TOUCHED: time.time(), **meta})
         part = chunks[lo : lo + batch]
         collection.add(
-            ids=[c.id for c in part],
+            ids=[ids.of(c) for c in part],
             embeddings=matrix[lo : lo + batch],
-            metadatas=[{"doc": c.doc, "start": c.start, "end": c.end, "chunk_id": c.id}
-                       for c in part],
+            metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
         )  # fmt: skip
     # Only now, with every chunk in, is the collection usable.
     collection.modify(metadata={COMPLETE: True, **meta, BUILT: time.time_ns()})
@@ -328,13 +312,18 @@ class LazyVectors:
     """A candidate's vectors as the build slices them: each slice of chunks is embedded
     (through the cache) when it is added, so memory holds one add batch, not the corpus."""
 
-    def __init__(self, request: IndexRequest, vectors: VectorSource, advance: Any) -> None:
+    def __init__(
+        self, request: IndexRequest, vectors: VectorSource, advance: Any,
+        chunks: Sequence[Chunk] | None = None,
+    ) -> None:  # fmt: skip
         self.request, self.vectors, self.advance = request, vectors, advance
+        self.chunks = request.chunks if chunks is None else chunks
+        """The chunks the slices index (all of the candidate's, or those missing)."""
         self.counts: dict[str, int] = {}
         """Texts computed and taken from the cache so far."""
 
     def __getitem__(self, part: slice) -> Any:
-        texts = [embedded_text(c, self.request.texts) for c in self.request.chunks[part]]
+        texts = [embedded_text(c, self.request.texts) for c in self.chunks[part]]
         matrix, counts = self.vectors.embed(texts, self.request.candidate, self.advance)
         for key, n in counts.items():
             self.counts[key] = self.counts.get(key, 0) + n
@@ -344,31 +333,63 @@ class LazyVectors:
 def open_chroma_retriever(
     request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
-    """The candidate's complete collection (reused, or built now) as a retriever."""
-    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
+    """The candidate's collection holding this corpus version whole (reused, updated or built
+    now) as a retriever."""
+    from evaluator.retrieval.chroma_http import CALL_TIMEOUT
 
     url, timeout = request.chroma_url, request.chroma_timeout or CALL_TIMEOUT
     folder = request.chroma_path or Path(".spanlab/chroma")
+    ids = ContentIds(request.doc_hashes, request.splitter_fingerprint)
+    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    if url is None:
+        name, collection, reused, counts = _embedded(request, vectors, folder, ids, kin)
+    else:
+        name, collection, reused, counts = _on_server(request, vectors, ids, kin)
+    extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
+    return ChromaRetriever(collection, request.chunks, ids, url, timeout), extra, counts
+
+
+def _embedded(
+    request: IndexRequest, vectors: VectorSource, folder: Path, ids: ContentIds, kin: str
+) -> tuple[str, Any, bool, dict[str, int]]:
+    """Update the family collection in place, then remove what it supersedes."""
+    name = family_name(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    hold(folder, name)  # before opening: pruning never removes it under this run
+    hold(folder, version_key(name, request.corpus_hash))  # nor cuts this version's chunks
+    lazy = LazyVectors(request, vectors, None)
+    with contextlib.ExitStack() as tasks, build_lock(folder, name), embedded_errors(folder):
+
+        def missing(chunks: Sequence[Chunk]) -> LazyVectors:
+            task = vectors.task(f"embedding {request.candidate}", len(chunks))
+            lazy.chunks, lazy.advance = chunks, tasks.enter_context(task)
+            return lazy
+
+        client = connect(None, str(folder))
+        meta = {"candidate": request.candidate, FAMILY: kin}
+        version = Version(folder, name, request.corpus_hash, request.chunks, ids, meta)
+        collection, added = follow(client, version, missing, HNSW)
+        doomed = [c for c in superseded(collections(client), {name}) if c.family == kin]
+        remove_unused(client, folder, doomed)
+    return name, collection, added == 0, lazy.counts
+
+
+def _on_server(
+    request: IndexRequest, vectors: VectorSource, ids: ContentIds, kin: str
+) -> tuple[str, Any, bool, dict[str, int]]:
+    """One collection per corpus version, built privately and published (no lock across
+    machines, so nothing on a server is updated in place)."""
+    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
+
+    url, timeout = request.chroma_url, request.chroma_timeout or CALL_TIMEOUT
     name = collection_name(
         request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
     )
-    chunks = request.chunks
-    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
-    if url is None:
-        hold(folder, name)  # before opening: pruning never removes it under this run
-    lock = build_lock(folder, name) if url is None else contextlib.nullcontext()
-    shared = embedded_errors(folder) if url is None else contextlib.nullcontext()
-    task = vectors.task(f"embedding {request.candidate}", len(chunks))
-    with server_errors(url, timeout), lock, shared, task as advance:
+    task = vectors.task(f"embedding {request.candidate}", len(request.chunks))
+    with server_errors(url, timeout), task as advance:
         lazy = LazyVectors(request, vectors, advance)
-        client = connect(url, str(folder), timeout=timeout)
+        client = connect(url, None, timeout=timeout)
         collection, reused = ensure_collection(
-            client, name, chunks, lambda: lazy, candidate=request.candidate,
-            private=url is not None, family=kin,
+            client, name, request.chunks, lambda: lazy, ids=ids, candidate=request.candidate,
+            private=True, family=kin,
         )  # fmt: skip
-    if url is None:
-        doomed = [c for c in superseded(collections(client), {name}) if c.family == kin]
-        remove_unused(client, folder, doomed)
-    embedded = lazy.counts
-    extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
-    return ChromaRetriever(collection, chunks, url, timeout), extra, embedded
+    return name, collection, reused, lazy.counts

@@ -1,11 +1,12 @@
 """One live collection per candidate in an embedded Chroma folder: leases and pruning (§6).
 
-A corpus change gives a candidate a new collection (its name holds the corpus hash); the
-one it supersedes is removed once no run uses it. A run holds a shared lock on a lease
-file for every collection it opens, taken before it opens it and kept until the run ends
-(`session`; without one, until the process ends); removal takes the lock exclusively
-without waiting, so a collection in use is never removed under a run — it is left for a
-later run or `spanlab cache prune`.
+A candidate's collection follows the corpus in place (`chroma_follow`); collections an
+earlier spanlab made per corpus version are superseded by it and removed once no run uses
+them. Leases also guard a corpus version inside a collection. A run holds a shared lock on
+a lease file for every collection (and version) it opens, taken before it opens it and
+kept until the run ends (`session`; without one, until the process ends); removal takes
+the lock exclusively without waiting, so nothing in use is removed under a run — it is
+left for a later run or `spanlab cache --prune`.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -29,6 +31,11 @@ FAMILY = "spanlab_family"
 """Metadata key: which candidate and model a collection indexes, whatever the corpus."""
 BUILT = "spanlab_built"
 """Metadata key: when the collection was completed (ns since the epoch)."""
+COMPLETE = "spanlab_complete"
+"""Metadata key: every chunk of the collection's (listed) corpus versions is in."""
+VERSIONS = "spanlab_versions"
+"""Metadata key (embedded family collections): JSON {corpus hash: chunk count} of the corpus
+versions whose chunks are all in the collection."""
 _held: dict[str, tuple[IO[str], int]] = {}
 """Lease files this process holds, by path, with how many sessions hold each (the handle
 stays open: the lock lives with it)."""
@@ -125,6 +132,8 @@ class Collection:
     """Candidate-and-model key ('' for collections built before families were recorded)."""
     built: int
     """When it was completed (0 unknown)."""
+    versions: int = 0
+    """Corpus versions it holds whole (0: a collection of one corpus version, by its name)."""
 
 
 def collections(client: Any) -> list[Collection]:
@@ -136,9 +145,19 @@ def collections(client: Any) -> list[Collection]:
         meta = col.metadata or {}
         found.append(Collection(
             col.name, str(meta.get("candidate", "")), int(meta.get("chunks", 0)),
-            bool(meta.get("spanlab_complete")), str(meta.get(FAMILY, "")), int(meta.get(BUILT, 0)),
+            bool(meta.get(COMPLETE)), str(meta.get(FAMILY, "")), int(meta.get(BUILT, 0)),
+            len(versions(meta)),
         ))  # fmt: skip
     return found
+
+
+def versions(meta: Mapping[str, Any]) -> dict[str, int]:
+    """The versions a collection's metadata lists ({} when none or unreadable)."""
+    with contextlib.suppress(TypeError, ValueError):
+        found = json.loads(str(meta.get(VERSIONS, "{}")))
+        if isinstance(found, dict):
+            return {str(k): int(v) for k, v in found.items()}
+    return {}
 
 
 def superseded(found: list[Collection], keep: set[str] | None = None) -> list[Collection]:

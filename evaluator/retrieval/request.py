@@ -38,6 +38,9 @@ class IndexRequest:
     """The embedded client's folder."""
     chroma_timeout: float | None = None
     """Seconds one call to a Chroma server may take (None: the default, 8 s)."""
+    doc_hashes: Mapping[str, str] = field(default_factory=dict)
+    """Document id -> doc hash: part of each chunk's Chroma id, so an unchanged document's
+    chunks keep their ids across corpus versions."""
 
 
 @dataclass(frozen=True)

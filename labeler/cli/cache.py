@@ -6,12 +6,16 @@ from the disk are shown through the same escaping as every other outside text.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from labeler.cli._common import handles_errors, project, say
 from labeler.core.corpus_walk import shown
+
+if TYPE_CHECKING:
+    from evaluator.retrieval.chroma_lease import Collection
 
 app = typer.Typer()
 """The cache command, at the top of the command line."""
@@ -37,6 +41,7 @@ def cache_command(
         for c in dropped:
             say(f"removed  {c.name}  {shown(c.candidate)}")
         say(f"{len(dropped)} collection(s) removed, {megabytes(freed)} freed")
+        deferred(storage.storage(proj).collections)
         return
     found = storage.storage(proj)
     say(f"embedding cache  {shown(str(found.cache_path))}  {megabytes(found.cache_bytes)}")
@@ -45,6 +50,15 @@ def cache_command(
     say(f"chroma           {shown(str(found.chroma_path))}  {megabytes(found.chroma_bytes)}")
     for c in found.collections:
         state = "stale" if c.name in found.stale else "live" if c.complete else "building"
-        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks")
+        held = f"  {c.versions} corpus version{'s' * (c.versions > 1)}" if c.versions else ""
+        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks{held}")
     if found.stale:
         say(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")
+    deferred(found.collections)
+
+
+def deferred(found: Sequence[Collection]) -> None:
+    """Say which collections still hold another corpus version's chunks (a run used it)."""
+    if n := sum(1 for c in found if c.versions > 1):
+        say(f"{n} collection(s) also hold an older corpus version a run was using: "
+            "the next eval removes its chunks")  # fmt: skip

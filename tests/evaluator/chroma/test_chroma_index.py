@@ -12,7 +12,9 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import COMPLETE, STALE_BUILD, TOUCHED, connect, ensure_collection
+from evaluator.retrieval.chroma import STALE_BUILD, TOUCHED, connect, ensure_collection
+from evaluator.retrieval.chroma_follow import ContentIds
+from evaluator.retrieval.chroma_lease import COMPLETE
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span
@@ -28,6 +30,8 @@ DOCS = {
         "day and costs 9 EUR. Orders over 50 EUR ship free.\n"
     ),
 }
+IDS = ContentIds({"a.md": "sha256:a"}, "test-splitter")
+"""Content ids of the hand-made chunks below."""
 CANDIDATES = {
     "settings": {"baseline": "w12-ov4", "k": 2, "depth": 8, "retriever": "chroma"},
     "candidate": [
@@ -142,19 +146,20 @@ def test_interrupted_build_is_never_marked_complete(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         interrupting = InterruptOnSecondBatch(matrix)
         ensure_collection(
-            client, "spanlab-test-interrupt", chunks, lambda: interrupting, candidate="c", batch=2
-        )
+            client, "spanlab-test-interrupt", chunks, lambda: interrupting, ids=IDS,
+            candidate="c", batch=2,
+        )  # fmt: skip
     half = client.get_collection("spanlab-test-interrupt", embedding_function=None)
     assert half.metadata[COMPLETE] is False
     assert half.count() == 2
     collection, reused = ensure_collection(
-        client, "spanlab-test-interrupt", chunks, lambda: matrix, candidate="c", batch=2
+        client, "spanlab-test-interrupt", chunks, lambda: matrix, ids=IDS, candidate="c", batch=2
     )
     assert reused is False
     assert collection.count() == 6
     assert collection.metadata[COMPLETE] is True
     _, reused_again = ensure_collection(
-        client, "spanlab-test-interrupt", chunks, lambda: matrix, candidate="c"
+        client, "spanlab-test-interrupt", chunks, lambda: matrix, ids=IDS, candidate="c"
     )
     assert reused_again is True
 
@@ -163,13 +168,13 @@ def test_a_complete_collection_with_other_chunks_is_rebuilt_not_reused(tmp_path:
     client = connect(None, str(tmp_path / "chroma"))
     matrix = np.random.default_rng(1).random((3, 4)).astype(np.float32)
     first = [Chunk(f"a{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]
-    ensure_collection(client, "spanlab-test-digest", first, lambda: matrix, candidate="c")
-    other = [Chunk(f"b{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]  # same count
+    ensure_collection(client, "spanlab-test-digest", first, lambda: matrix, ids=IDS, candidate="c")
+    other = [Chunk(f"b{i}", "a.md", i * 10 + 1, i * 10 + 11) for i in range(3)]  # same count
     collection, reused = ensure_collection(
-        client, "spanlab-test-digest", other, lambda: matrix, candidate="c"
+        client, "spanlab-test-digest", other, lambda: matrix, ids=IDS, candidate="c"
     )
     assert reused is False
-    assert sorted(collection.get()["ids"]) == ["b0", "b1", "b2"]
+    assert sorted(collection.get()["ids"]) == sorted(IDS.of(c) for c in other)
 
 
 def test_a_killed_builds_private_collection_is_removed_by_the_next_build(
@@ -188,7 +193,7 @@ def test_a_killed_builds_private_collection_is_removed_by_the_next_build(
         "spanlab-other-bdead0003", metadata={COMPLETE: False, TOUCHED: long_ago}
     )
     collection, reused = ensure_collection(
-        client, name, chunks, lambda: matrix, candidate="c", private=True
+        client, name, chunks, lambda: matrix, ids=IDS, candidate="c", private=True
     )
     assert (collection.name, reused, collection.count()) == (name, False, 3)
     names = sorted(c.name for c in client.list_collections())

@@ -1,5 +1,6 @@
-"""A corpus change leaves one live collection per candidate (§6): the superseded one is
-removed once no run holds it, and never while a run does."""
+"""A corpus change leaves one live collection per candidate (§6), updated in place; a
+collection an earlier spanlab made per corpus version is superseded by it and removed once
+no run holds it, and never while a run does."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import pytest
 
 from evaluator.candidates import parse
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import connect
-from evaluator.retrieval.chroma_lease import collections, hold
+from evaluator.retrieval.chroma import HNSW, collection_name, connect
+from evaluator.retrieval.chroma_follow import version_key
+from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY, collections, hold, session
 from labeler.core.corpus import Corpus
 from tests.evaluator.chroma.test_chroma_index import CANDIDATES, DOCS, queries
 from tests.evaluator.embedding.hash_server import HashState, serve
@@ -59,23 +61,37 @@ def collection_of(result: RunResult, candidate: str) -> str:
     return str(result.runs[candidate].extra["collection"])
 
 
-def test_a_changed_corpus_replaces_each_candidates_collection(tmp_path: Path) -> None:
-    first = evaluate(tmp_path, DOCS)
+def test_a_changed_corpus_keeps_one_collection_per_candidate(tmp_path: Path) -> None:
+    evaluate(tmp_path, DOCS)
     before = names(tmp_path)
     assert sorted(before.values()) == ["w12-ov4", "w20"]
     second = evaluate(tmp_path, EDITED)
-    after = names(tmp_path)
-    assert sorted(after.values()) == ["w12-ov4", "w20"]  # one live version each
-    assert set(after) == {collection_of(second, "w12-ov4"), collection_of(second, "w20")}
-    assert not set(after) & set(before)
-    assert collection_of(first, "w20") not in after
+    assert names(tmp_path) == before  # the same two, updated in place
+    assert set(before) == {collection_of(second, "w12-ov4"), collection_of(second, "w20")}
     folders = [p for p in (tmp_path / "chroma").iterdir() if p.is_dir()]
-    assert len(folders) <= 2  # the removed collections' index folders are gone too
+    assert len(folders) <= 2
+
+
+def old_style(tmp_path: Path, result: RunResult) -> str:
+    """A complete per-corpus-version collection of w20's family, as earlier spanlab made."""
+    client = connect(None, str(tmp_path / "chroma"))
+    family = client.get_collection(collection_of(result, "w20")).metadata[FAMILY]
+    name = collection_name("sha256:" + "0" * 64, "w20-split", "old-model")
+    client.create_collection(name, configuration={"hnsw": HNSW}, metadata={
+        COMPLETE: True, FAMILY: family, BUILT: 1, "candidate": "w20", "chunks": 0})  # fmt: skip
+    return name
+
+
+def test_an_earlier_per_corpus_collection_is_removed(tmp_path: Path) -> None:
+    first = evaluate(tmp_path, DOCS)
+    old = old_style(tmp_path, first)
+    evaluate(tmp_path, EDITED)
+    assert old not in names(tmp_path)
+    assert sorted(names(tmp_path).values()) == ["w12-ov4", "w20"]
 
 
 def test_a_collection_a_run_holds_is_not_removed(tmp_path: Path) -> None:
-    first = evaluate(tmp_path, DOCS)
-    old = collection_of(first, "w20")
+    old = old_style(tmp_path, evaluate(tmp_path, DOCS))
     env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     command = [sys.executable, "-c", HOLD, str(tmp_path / "chroma"), old]
     holder = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -92,10 +108,10 @@ def test_a_collection_a_run_holds_is_not_removed(tmp_path: Path) -> None:
 
 
 def test_this_process_keeps_what_it_holds(tmp_path: Path) -> None:
-    first = evaluate(tmp_path, DOCS)
-    hold(tmp_path / "chroma", collection_of(first, "w12-ov4"))
+    old = old_style(tmp_path, evaluate(tmp_path, DOCS))
+    hold(tmp_path / "chroma", old)
     evaluate(tmp_path, EDITED)
-    assert collection_of(first, "w12-ov4") in names(tmp_path)
+    assert old in names(tmp_path)
 
 
 def test_spanlab_cache_shows_sizes_and_prunes_what_no_run_needs(
@@ -116,9 +132,17 @@ def test_spanlab_cache_shows_sizes_and_prunes_what_no_run_needs(
     assert shown.exit_code == 0, shown.stderr
     assert "vectors  openai:hash" in shown.stdout
     assert shown.stdout.count("  live     ") == 2
+    assert shown.stdout.count(" chunks  1 corpus version\n") == 2
     assert "  stale    spanlab-half-built" in shown.stdout
     assert "1 collection(s) no run needs" in shown.stdout
     pruned = CliRunner().invoke(app, ["cache", "--prune"])
     assert pruned.exit_code == 0, pruned.stderr
     assert "removed  spanlab-half-built" in pruned.stdout
     assert set(names(folder)) == {collection_of(result, "w12-ov4"), collection_of(result, "w20")}
+    with session():  # a run still reads w20's first corpus version while the corpus changes
+        hold(folder / "chroma", version_key(collection_of(result, "w20"), result.corpus.hash))
+        evaluate(folder, EDITED)
+    shown = CliRunner().invoke(app, ["cache"])
+    assert shown.stdout.count(" chunks  1 corpus version\n") == 1
+    assert shown.stdout.count(" chunks  2 corpus versions\n") == 1
+    assert "1 collection(s) also hold an older corpus version a run was using" in shown.stdout

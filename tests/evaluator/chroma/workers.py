@@ -3,7 +3,9 @@
 `python -m tests.evaluator.chroma.workers eval FOLDER NONCE [URL]` evaluates the test
 corpus (plus one document that makes its collections new) and prints the ranked chunk ids
 as JSON; `... pause URL NONCE READY GO` builds one collection on a server, stopping before
-the first add until the file GO appears, and reports how the build ended.
+the first add until the file GO appears, and reports how the build ended; `... read FOLDER`
+opens candidate w20's embedded collection for the test corpus (holding its leases until it
+ends) and prints its ranked chunk ids, once at once and again after a line on stdin.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ import numpy as np
 
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
-from evaluator.embedding.vectors import no_progress
+from evaluator.chunking.split import chunk_corpus
+from evaluator.embedding.vectors import VectorSource, no_progress
 from evaluator.pipeline import RunOptions, run_evaluation
+from evaluator.retrieval.base import QueryInput
 from evaluator.retrieval.chroma import open_chroma_retriever
+from evaluator.retrieval.chroma_follow import ChromaRetriever
 from evaluator.retrieval.request import IndexRequest
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from tests.evaluator.chroma.test_chroma_index import CANDIDATES, DOCS, queries, ranked_ids
+from tests.evaluator.chroma.test_supersede import HASHED
 
 
 def corpus(nonce: str) -> Corpus:
@@ -73,7 +79,7 @@ def paused_build(url: str, nonce: str, ready: Path, go: Path, timeout: float) ->
     chunks = [Chunk(f"c{i}", "a.md", i, i + 1) for i in range(50)]
     request = IndexRequest(
         "c", f"split-{nonce}", f"sha256:{nonce}", chunks, {"a.md": "x" * 60}, None, url,
-        None, timeout,
+        None, timeout, {"a.md": "sha256:a"},
     )  # fmt: skip
     vectors = PausedVectors(ready, go)
     try:
@@ -85,7 +91,33 @@ def paused_build(url: str, nonce: str, ready: Path, go: Path, timeout: float) ->
     return 0
 
 
+def reader(folder: Path) -> tuple[ChromaRetriever, list[QueryInput]]:
+    """Candidate w20's retriever over the test corpus, and the test queries embedded."""
+    docs = Corpus.from_texts(DOCS)
+    spec = parse(HASHED, file="test.toml").candidate("w20").spec
+    source = VectorSource("openai:hash", folder / "cache.db")
+    request = IndexRequest(
+        "w20", spec.fingerprint(), docs.hash, chunk_corpus(spec, docs),
+        {d.id: d.text for d in docs}, source, None, folder / "chroma", None, docs.doc_hashes,
+    )  # fmt: skip
+    retriever, _, _ = open_chroma_retriever(request, source)
+    asked = queries(docs)
+    vectors, _ = source.embed([q.text for q in asked], "queries")
+    return retriever, [QueryInput(q.id, q.text, vectors[i]) for i, q in enumerate(asked)]
+
+
+def read(folder: Path) -> int:
+    retriever, inputs = reader(folder)
+    for _ in range(2):
+        ranked = zip(inputs, retriever.search(inputs, 8), strict=True)
+        print(json.dumps({q.id: [r.chunk.id for r in row] for q, row in ranked}), flush=True)
+        sys.stdin.readline()
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[0] == "read":
+        return read(Path(argv[1]))
     if argv[0] == "eval":
         url = argv[3] if len(argv) > 3 else None
         print(json.dumps(evaluate(Path(argv[1]), argv[2], url), sort_keys=True))

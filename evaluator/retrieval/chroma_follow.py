@@ -1,0 +1,232 @@
+"""An embedded collection that follows the corpus: one per candidate family, updated in place
+by what changed (§6), with the corpus versions it wholly holds listed in its metadata.
+
+Chroma ids are content ids (no corpus hash), so an unchanged document's chunks keep theirs
+across corpus versions; a version is listed only after its last chunk is in, and another
+version's chunks are deleted only when no run holds that version's lease.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluator.chunk import Chunk
+from evaluator.retrieval.base import QueryInput, Ranked
+from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, VERSIONS, unused, versions
+
+PAGE = 10_000
+"""Ids read (or deleted) per call."""
+_NO_SUCH_ID = "spanlab-catch-up"
+"""Deleting this never-added id makes this process apply other processes' writes to its
+in-memory index: measured with chromadb 1.5, a process that only reads keeps the index as
+it first loaded it (other processes' adds and deletes unseen) until it writes."""
+
+
+@dataclass(frozen=True)
+class ContentIds:
+    """Chroma ids of one candidate's chunks: sha256 over doc id, doc hash, start, end and the
+    splitter fingerprint, so they do not change with other documents."""
+
+    doc_hashes: Mapping[str, str]
+    """Document id -> doc hash."""
+    fingerprint: str
+    """The splitter fingerprint."""
+
+    def of(self, c: Chunk) -> str:
+        payload = "\x1f".join([c.doc, self.doc_hashes[c.doc], str(c.start), str(c.end),
+                               self.fingerprint])  # fmt: skip
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def lookup(chunks: Sequence[Chunk], doc: str, start: int, end: int) -> Chunk | None:
+    """The chunk at (doc, start, end) of `chunks` (sorted by doc, then start), by bisection."""
+    at = bisect.bisect_left(chunks, (doc, start), key=lambda c: (c.doc, c.start))
+    while at < len(chunks) and (chunks[at].doc, chunks[at].start) == (doc, start):
+        if chunks[at].end == end:
+            return chunks[at]
+        at += 1
+    return None
+
+
+def version_key(name: str, corpus_hash: str) -> str:
+    """The lease name of one corpus version of collection `name`."""
+    return f"{name}.{corpus_hash[7:23]}"
+
+
+@dataclass(frozen=True)
+class Version:
+    """What one run indexes: a corpus version's chunks in one family collection."""
+
+    folder: Path
+    """The embedded Chroma folder (for the leases)."""
+    name: str
+    """The family collection."""
+    corpus_hash: str
+    """The version."""
+    chunks: Sequence[Chunk]
+    """Its chunks, by doc then start."""
+    ids: ContentIds
+    """Their Chroma ids."""
+    meta: Mapping[str, Any]
+    """Metadata every publish writes (candidate, family)."""
+
+
+def follow(
+    client: Any, v: Version, vectors: Callable[[Sequence[Chunk]], Any], hnsw: Mapping[str, Any],
+    batch: int | None = None,
+) -> tuple[Any, int]:  # fmt: skip
+    """The family collection holding version `v` whole, and how many chunks were added. The
+    caller holds the version's lease (`version_key`), then the build lock; `vectors(missing)`
+    is sliced per add batch, each slice embedded as it is added."""
+    collection = _open(client, v, hnsw)
+    collection.delete(ids=[_NO_SUCH_ID])
+    listed = versions(collection.metadata or {})
+    added = 0
+    if listed.get(v.corpus_hash) != len(v.chunks):
+        added = _add_missing(client, collection, v, vectors, batch)
+        listed[v.corpus_hash] = len(v.chunks)
+        _publish(collection, v, listed)
+    if len(listed) > 1 or collection.count() != len(v.chunks):  # or an abandoned update's
+        cleanup(collection, v, listed)
+    return collection, added
+
+
+def _open(client: Any, v: Version, hnsw: Mapping[str, Any]) -> Any:
+    """The family collection, created empty (no version listed) if it is not there."""
+    from chromadb.errors import NotFoundError
+
+    try:
+        return client.get_collection(v.name, embedding_function=None)
+    except (NotFoundError, ValueError):
+        return client.create_collection(
+            v.name, configuration={"hnsw": dict(hnsw)}, embedding_function=None,
+            metadata={COMPLETE: False, VERSIONS: "{}", "chunks": 0, **v.meta},
+        )  # fmt: skip
+
+
+def present_ids(collection: Any) -> set[str]:
+    """Every id in the collection, read a page at a time."""
+    found: set[str] = set()
+    offset = 0
+    while page := collection.get(include=[], limit=PAGE, offset=offset)["ids"]:
+        found.update(page)
+        offset += len(page)
+    return found
+
+
+def _add_missing(
+    client: Any, collection: Any, v: Version, vectors: Callable[[Sequence[Chunk]], Any],
+    batch: int | None,
+) -> int:  # fmt: skip
+    have = present_ids(collection)
+    missing = [c for c in v.chunks if v.ids.of(c) not in have]
+    if not missing:
+        return 0
+    matrix = vectors(missing)
+    batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
+    for lo in range(0, len(missing), batch):
+        part = missing[lo : lo + batch]
+        collection.add(
+            ids=[v.ids.of(c) for c in part], embeddings=matrix[lo : lo + batch],
+            metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
+        )  # fmt: skip
+    return len(missing)
+
+
+def _publish(collection: Any, v: Version, listed: Mapping[str, int]) -> None:
+    """List the versions in `listed` (whole metadata: modify replaces it)."""
+    meta = {**(collection.metadata or {}), **v.meta, COMPLETE: True, BUILT: time.time_ns()}
+    listing = json.dumps(dict(sorted(listed.items())))
+    collection.modify(metadata={**meta, VERSIONS: listing, "chunks": len(v.chunks)})
+
+
+def cleanup(collection: Any, v: Version, listed: Mapping[str, int]) -> int:
+    """Delete every chunk not of `v` when no run holds another listed version, then list `v`
+    alone; while one is held, change nothing (a later run cleans up). Chunks deleted."""
+    others = [h for h in listed if h != v.corpus_hash]
+    with contextlib.ExitStack() as stack:
+        free = [stack.enter_context(unused(v.folder, version_key(v.name, h))) for h in others]
+        if not all(free):
+            return 0
+        keep = {v.ids.of(c) for c in v.chunks}
+        doomed = sorted(present_ids(collection) - keep)
+        for lo in range(0, len(doomed), PAGE):
+            collection.delete(ids=doomed[lo : lo + PAGE])
+        _publish(collection, v, {v.corpus_hash: len(v.chunks)})
+        return len(doomed)
+
+
+def own_results(
+    answer: Mapping[str, Any], chunks: Sequence[Chunk], ids: ContentIds
+) -> Iterator[list[tuple[Chunk, float]]]:
+    """Per query of a Chroma answer, this run's chunks in rank order with their distance;
+    another version's chunk (other doc hash, or offsets this run lacks) is left out."""
+    for row_ids, metas, dists in zip(answer["ids"], answer["metadatas"], answer["distances"],
+                                     strict=True):  # fmt: skip
+        own = []
+        for cid, meta, dist in zip(row_ids, metas, dists, strict=True):
+            m = meta or {}
+            c = lookup(chunks, str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1)))
+            if c is not None and ids.of(c) == cid:
+                own.append((c, float(dist)))
+        yield own
+
+
+class ChromaRetriever:
+    """Searches a collection that may also hold other corpus versions' chunks (a deferred
+    cleanup, another run adding meanwhile): asks for as many more results as there are such
+    chunks and keeps this run's, found again by their offsets (no table of every chunk)."""
+
+    def __init__(
+        self, collection: Any, chunks: Sequence[Chunk], ids: ContentIds, url: str | None = None,
+        timeout: float = 0,
+    ) -> None:  # fmt: skip
+        self.collection = collection
+        """The candidate's collection, holding every chunk of this run."""
+        self.chunks = chunks
+        """This run's chunks, by doc then start."""
+        self.ids = ids
+        """Their Chroma ids."""
+        self.url = url
+        """The server the collection lives on (None: embedded), for errors."""
+        self.timeout = timeout
+        """Seconds a call may take, for errors."""
+        self.foreign = -1
+        """Chunks in the collection that are not this run's (-1: not counted yet)."""
+
+    def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
+        from evaluator.retrieval.chroma_http import server_errors
+
+        if not queries or not self.chunks:
+            return [[] for _ in queries]
+        vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
+        with server_errors(self.url, self.timeout):
+            rows = self._own(vectors, min(depth, len(self.chunks)))
+        return [[Ranked(c, 1.0 - d) for c, d in own[:depth]] for own in rows]
+
+    def _own(self, vectors: np.ndarray, want: int) -> list[list[tuple[Chunk, float]]]:
+        """At least `want` of this run's chunks per query (or all the index has), by rank."""
+        if self.foreign < 0:
+            self.foreign = max(0, self.collection.count() - len(self.chunks))
+        n = want + self.foreign
+        while True:
+            answer = self.collection.query(
+                query_embeddings=vectors, n_results=n, include=["distances", "metadatas"]
+            )
+            rows = list(own_results(answer, self.chunks, self.ids))
+            got = [len(row) for row in answer["ids"]]
+            if all(len(own) >= want or k < n for own, k in zip(rows, got, strict=True)):
+                return rows
+            # Short: another run added chunks since they were counted.
+            self.foreign = max(0, self.collection.count() - len(self.chunks))
+            n = max(2 * n, want + self.foreign)
