@@ -121,6 +121,16 @@ class ChunkTable(Sequence[Chunk]):
             self._numbers = numbers
         return numbers
 
+    def find(self, doc: str, start: int, end: int) -> int | None:
+        """The index of the chunk at (doc, start, end), found in the columns, or None."""
+        r = self.doc_range(doc)
+        lo = r.start + int(np.searchsorted(self.starts[r.start : r.stop], start))
+        while lo < r.stop and self.starts[lo] == start:
+            if self.ends[lo] == end:
+                return lo
+            lo += 1
+        return None
+
     def of_docs(self, docs: Iterable[str]) -> list[Chunk]:
         """The chunks of these documents, in table order."""
         return [self._chunk(i) for doc in sorted(set(docs)) for i in self.doc_range(doc)]

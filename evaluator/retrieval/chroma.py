@@ -59,8 +59,10 @@ CONNECT_TIMEOUT = 5.0
 
 
 def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_fingerprint: str) -> str:
-    """A server's collection of one corpus version."""
-    payload = "\x1f".join([corpus_hash, splitter_fingerprint, embedding_fingerprint])
+    """A server's collection of one corpus version (`ids=content/1`: its Chroma ids are
+    content ids, so a spanlab that used chunk ids never takes it for its own, nor drops it)."""
+    payload = "\x1f".join([corpus_hash, splitter_fingerprint, embedding_fingerprint,
+                           "ids=content/1"])  # fmt: skip
     return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 

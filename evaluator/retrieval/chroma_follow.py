@@ -13,14 +13,16 @@ import contextlib
 import hashlib
 import json
 import time
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
 from evaluator.retrieval.base import QueryInput, Ranked
 from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, VERSIONS, unused, versions
 
@@ -49,7 +51,11 @@ class ContentIds:
 
 
 def lookup(chunks: Sequence[Chunk], doc: str, start: int, end: int) -> Chunk | None:
-    """The chunk at (doc, start, end) of `chunks` (sorted by doc, then start), by bisection."""
+    """The chunk at (doc, start, end) of `chunks` (sorted by doc, then start), by bisection
+    (a table's columns, when it is one: no chunk is made and hashed per probe)."""
+    if isinstance(chunks, ChunkTable):
+        at = chunks.find(doc, start, end)
+        return None if at is None else chunks[at]
     at = bisect.bisect_left(chunks, (doc, start), key=lambda c: (c.doc, c.start))
     while at < len(chunks) and (chunks[at].doc, chunks[at].start) == (doc, start):
         if chunks[at].end == end:
@@ -128,8 +134,7 @@ def _add_missing(
     client: Any, collection: Any, v: Version, vectors: Callable[[Sequence[Chunk]], Any],
     batch: int | None,
 ) -> int:  # fmt: skip
-    have = present_ids(collection)
-    missing = [c for c in v.chunks if v.ids.of(c) not in have]
+    missing = Picked(v.chunks, _missing(collection, v))
     if not missing:
         return 0
     matrix = vectors(missing)
@@ -141,6 +146,36 @@ def _add_missing(
             metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
         )  # fmt: skip
     return len(missing)
+
+
+def _missing(collection: Any, v: Version) -> array[int]:
+    """Indexes of `v`'s chunks the collection lacks, asked a window of ids at a time (no
+    set of every id, no list of every chunk)."""
+    found: array[int] = array("q")
+    for lo in range(0, len(v.chunks), PAGE):
+        window = [v.ids.of(c) for c in v.chunks[lo : lo + PAGE]]
+        have = set(collection.get(ids=window, include=[])["ids"])
+        found.extend(lo + i for i, cid in enumerate(window) if cid not in have)
+    return found
+
+
+class Picked(Sequence[Chunk]):
+    """Some chunks of a sequence, by index, made when asked for."""
+
+    def __init__(self, chunks: Sequence[Chunk], picked: Sequence[int]) -> None:
+        self.chunks, self.picked = chunks, picked
+
+    def __len__(self) -> int:
+        return len(self.picked)
+
+    @overload
+    def __getitem__(self, i: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Chunk]: ...
+    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(i, slice):
+            return [self.chunks[j] for j in self.picked[i]]
+        return self.chunks[self.picked[i]]
 
 
 def _publish(collection: Any, v: Version, listed: Mapping[str, int]) -> None:
@@ -160,9 +195,11 @@ def cleanup(collection: Any, v: Version, listed: Mapping[str, int]) -> int:
             return 0
         keep = {v.ids.of(c) for c in v.chunks}
         doomed = sorted(present_ids(collection) - keep)
+        # Unlist the others first: a cleanup cut short never leaves a version listed whole
+        # whose chunks are partly gone (what is left over, the count shows the next run).
+        _publish(collection, v, {v.corpus_hash: len(v.chunks)})
         for lo in range(0, len(doomed), PAGE):
             collection.delete(ids=doomed[lo : lo + PAGE])
-        _publish(collection, v, {v.corpus_hash: len(v.chunks)})
         return len(doomed)
 
 

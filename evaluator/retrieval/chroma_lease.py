@@ -97,12 +97,25 @@ def hold(folder: Path, name: str) -> None:
             _held[key] = (handle, count + 1)
         else:
             sharing.make_folder(folder)
-            sharing.create_empty(Path(key))  # the group's: another member's run takes it too
-            handle = _lock_handle(Path(key))
-            fcntl.flock(handle, fcntl.LOCK_SH)
-            _held[key] = (handle, 1)
+            _held[key] = (_locked_shared(Path(key)), 1)
     if taken is not None:
         taken.append(key)
+
+
+def _locked_shared(path: Path) -> IO[str]:
+    """The lease file, held shared. A remover unlinks a lease file it held alone, so a
+    lock won on a file no longer at `path` guards nothing: open it again until the lock
+    is on the file that is there."""
+    while True:
+        sharing.create_empty(path)  # the group's: another member's run takes it too
+        handle = _lock_handle(path)
+        fcntl.flock(handle, fcntl.LOCK_SH)
+        try:
+            if os.fstat(handle.fileno()).st_ino == path.stat().st_ino:
+                return handle
+        except FileNotFoundError:
+            pass
+        handle.close()
 
 
 @contextlib.contextmanager

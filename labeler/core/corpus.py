@@ -8,7 +8,9 @@ for (a few kept), so memory does not grow with the corpus (§6).
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -159,6 +161,7 @@ class Corpus:
         listing = walk(root, follow_symlinks=follow_symlinks)
         docs: dict[str, Document] = {}
         paths: dict[str, tuple[Path, str]] = {}
+        files: dict[str, tuple[int, int, int]] = {}
         skipped: list[str] = []
         for rel, path in listing.files:
             if not rule.is_document(rel):
@@ -174,7 +177,8 @@ class Corpus:
                 docs[rel] = doc
             else:
                 paths[rel] = (path, doc.hash)
-        found: Mapping[str, Document] = docs if keep_text else OnDemand(paths, encoding)
+                files[rel] = _identity(path)
+        found: Mapping[str, Document] = docs if keep_text else OnDemand(paths, encoding, files)
         return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(listing.passed_over))
 
 
@@ -202,8 +206,15 @@ class OnDemand(Mapping[str, Document]):
 
     KEPT_CHARS = 4 << 20
 
-    def __init__(self, paths: Mapping[str, tuple[Path, str]], encoding: str) -> None:
+    def __init__(
+        self,
+        paths: Mapping[str, tuple[Path, str]],
+        encoding: str,
+        files: Mapping[str, tuple[int, int, int]] | None = None,
+    ) -> None:
         self.paths, self.encoding = dict(paths), encoding
+        self.files = dict(files or {})
+        """Document id -> (device, inode, size) of its file as first read."""
         self.hashes = {doc_id: h for doc_id, (_, h) in self.paths.items()}
         """Document id -> doc_hash, as first read."""
         self._kept: OrderedDict[str, Document] = OrderedDict()
@@ -214,10 +225,11 @@ class OnDemand(Mapping[str, Document]):
             self._kept.move_to_end(doc_id)
             return doc
         path, expected = self.paths[doc_id]
-        doc = _read_document(doc_id, path, self.encoding)
+        raw = _reread(path, self.files.get(doc_id))
+        text = canonical_from_bytes(raw, file=str(path), encoding=self.encoding)
+        doc = Document(doc_id, text, doc_hash(text))
         if doc.hash != expected:
-            raise CorpusError("the document changed while spanlab was reading the corpus",
-                              file=shown(str(path)), hint="run the command again")  # fmt: skip
+            raise _changed(path)
         self._keep(doc)
         return doc
 
@@ -245,3 +257,30 @@ def _read_document(doc_id: str, path: Path, encoding: str) -> Document:
         raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
     text = canonical_from_bytes(raw, file=str(path), encoding=encoding)
     return Document(doc_id, text, doc_hash(text))
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino, info.st_size
+
+
+def _changed(path: Path) -> CorpusError:
+    return CorpusError("the document changed while spanlab was reading the corpus",
+                       file=shown(str(path)), hint="run the command again")  # fmt: skip
+
+
+def _reread(path: Path, identity: tuple[int, int, int] | None) -> bytes:
+    """A document's bytes again, from the very file first read: opened without blocking (a
+    FIFO put in its place never hangs the run) and refused unless it is that same regular
+    file at that same size (a link to a device, a bigger file: the corpus changed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        raise _changed(path) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        same = identity is None or (info.st_dev, info.st_ino, info.st_size) == identity
+        if not stat.S_ISREG(info.st_mode) or not same:
+            raise _changed(path)
+        os.set_blocking(fd, True)
+        return handle.read(info.st_size + 1)

@@ -4,6 +4,7 @@ both must answer exactly what the lists and texts they replace answered."""
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,32 @@ def test_an_on_demand_corpus_reads_again_and_notices_a_change(folder: Path) -> N
     assert [d.id for d in lazy] == [d.id for d in kept]
     assert lazy.text("a.md") == TEXTS["a.md"]
     (folder / "b" / "c.txt").write_text("changed", encoding="utf-8")
+    with pytest.raises(CorpusError, match="changed while spanlab was reading") as caught:
+        lazy.text("b/c.txt")
+    assert caught.value.file is not None and caught.value.file.endswith("c.txt")
+
+
+def test_find_is_the_columns_answer(folder: Path) -> None:
+    table = chunk_table(SPECS[1], Corpus.read(folder, keep_text=False))
+    for i in (0, 7, len(table) - 1):
+        c = table[i]
+        assert table.find(c.doc, c.start, c.end) == i
+    assert table.find("a.md", 1, 2) is None and table.find("none.md", 0, 5) is None
+
+
+@pytest.mark.parametrize("swap", ["deleted", "fifo", "device link", "grown"])
+def test_a_document_swapped_under_the_run_is_refused_at_once(folder: Path, swap: str) -> None:
+    lazy = Corpus.read(folder, keep_text=False)
+    lazy.documents.KEPT_CHARS = 0  # type: ignore[attr-defined]
+    lazy.text("a.md")  # b/c.txt is read from disk next time
+    path = folder / "b" / "c.txt"
+    path.unlink()
+    if swap == "fifo":
+        os.mkfifo(path)  # a plain open would wait for a writer for good
+    elif swap == "device link":
+        path.symlink_to("/dev/zero")  # a plain read would never end
+    elif swap == "grown":
+        path.write_text(TEXTS["b/c.txt"] + "more", encoding="utf-8")
     with pytest.raises(CorpusError, match="changed while spanlab was reading") as caught:
         lazy.text("b/c.txt")
     assert caught.value.file is not None and caught.value.file.endswith("c.txt")

@@ -208,3 +208,57 @@ def test_a_version_another_process_reads_is_kept_until_it_ends(tmp_path: Path) -
     assert ids == new["refunds.md"] | new["shipping.md"]
     assert third.runs["w20"].extra["reused"] is True
     assert ranked_ids(third) == ranked_ids(second)
+
+
+def test_a_cleanup_cut_short_never_leaves_a_version_listed_that_is_not_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import evaluator.retrieval.chroma_follow as follow_module
+
+    client = connect(None, str(tmp_path))
+    a, b = version(tmp_path, GROWN), version(tmp_path, EDITED)
+    follow(client, a, Vectors, HNSW)
+    collection = client.get_collection(a.name, embedding_function=None)
+    real_delete, calls = collection.delete, []
+
+    def delete_then_stop(ids: list[str]) -> None:
+        calls.append(ids)
+        if len(calls) > 2:  # the catch-up delete, one page of a's chunks, then Ctrl-C
+            raise KeyboardInterrupt
+        real_delete(ids=ids)
+
+    monkeypatch.setattr(follow_module, "PAGE", 2)
+    monkeypatch.setattr(follow_module, "_open", lambda *_: collection)
+    monkeypatch.setattr(collection, "delete", delete_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        follow(client, b, Vectors, HNSW)
+    monkeypatch.undo()
+    _, listed = stored(tmp_path, a.name)
+    assert listed == {b.corpus_hash: len(b.chunks)}  # a is no longer listed: it is not whole
+    assert follow(client, a, Vectors, HNSW)[1] > 0  # so its next run adds back what is gone
+    assert stored(tmp_path, a.name) == ({a.ids.of(c) for c in a.chunks},
+                                        {a.corpus_hash: len(a.chunks)})  # fmt: skip
+
+
+def test_a_lease_taken_while_its_file_is_removed_is_taken_again_on_the_new_file(
+    tmp_path: Path,
+) -> None:
+    import fcntl
+    import threading
+
+    from evaluator.retrieval.chroma_lease import _held, _lease_path, unused
+
+    key = "spanlab-x.version"
+    path = _lease_path(tmp_path, key)
+    with unused(tmp_path, key) as free:  # a cleanup holds the lease alone, then removes it
+        assert free
+        taker = threading.Thread(target=hold, args=(tmp_path, key))
+        taker.start()
+        taker.join(0.5)
+        assert taker.is_alive()  # waits for the cleanup
+    taker.join(5)
+    assert not taker.is_alive() and path.exists()
+    handle, _ = _held[str(path)]
+    assert os.fstat(handle.fileno()).st_ino == path.stat().st_ino  # the file that is there
+    with path.open() as other, pytest.raises(BlockingIOError):  # a later cleanup sees it held
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
