@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
 from evaluator.metrics.index import TokenCounter, as_counter
 
 
@@ -38,7 +39,9 @@ def chunk_count(chunks: Sequence[Chunk]) -> int:
 
 
 def indexed_chars(chunks: Sequence[Chunk]) -> int:
-    """Characters embedded: each chunk's range plus its prefix."""
+    """Characters embedded: each chunk's range plus its prefix (a table's from its columns)."""
+    if isinstance(chunks, ChunkTable):
+        return chunks.chars() + sum(len(p) for p in chunks.prefixes.values())
     return sum(c.length + len(c.prefix) for c in chunks)
 
 

@@ -60,5 +60,5 @@ def cache_command(
 def deferred(found: Sequence[Collection]) -> None:
     """Say which collections still hold another corpus version's chunks (a run used it)."""
     if n := sum(1 for c in found if c.versions > 1):
-        say(f"{n} collection(s) also hold an older corpus version a run was using: "
+        say(f"{n} collection(s) also hold another corpus version a run was using: "
             "the next eval removes its chunks")  # fmt: skip

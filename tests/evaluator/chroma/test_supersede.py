@@ -145,4 +145,4 @@ def test_spanlab_cache_shows_sizes_and_prunes_what_no_run_needs(
     shown = CliRunner().invoke(app, ["cache"])
     assert shown.stdout.count(" chunks  1 corpus version\n") == 1
     assert shown.stdout.count(" chunks  2 corpus versions\n") == 1
-    assert "1 collection(s) also hold an older corpus version a run was using" in shown.stdout
+    assert "1 collection(s) also hold another corpus version a run was using" in shown.stdout
