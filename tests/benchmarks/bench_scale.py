@@ -166,6 +166,8 @@ def one_size(tmp: Path, megabytes: float, url: str) -> dict[str, float]:
     docs = write_corpus(folder / "corpus", megabytes)
     write_labels(Corpus.read(folder / "corpus"), folder / "frozen.json")
     (folder / "candidates.toml").write_text(CANDIDATES, encoding="utf-8")
+    # A 4,096-chunk add to a loaded server can take longer than the default 8 s a call.
+    (folder / "spanlab.toml").write_text("chroma_timeout = 120\n", encoding="utf-8")
     with chroma_server(folder / "server") as (chroma, server_peak):
         cold = spanlab(folder, url, chroma)
         server_rss = server_peak()
