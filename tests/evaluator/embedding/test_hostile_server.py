@@ -87,8 +87,10 @@ def test_a_stalled_server_is_given_up_within_the_budget_retries_included(state: 
     with pytest.raises(ConfigError) as caught:
         _embedder(timeout=1.0, budget=3.5, retries=4).embed(["x"])
     # 4 retries were allowed, but 1 s per attempt and the waits between them (0.5 s, 1 s)
-    # leave room in a 3.5 s budget for two attempts at most (one, on a loaded machine)
-    assert state.requests in ([1], [1, 1])
+    # leave room in a 3.5 s budget for two attempts at most (one, on a loaded machine).
+    # Only this test's one-text requests count: on a loaded machine a batch of 4 that the
+    # previous test had in flight may reach the shared server after the fixture cleared it.
+    assert [n for n in state.requests if n == 1] in ([1], [1, 1])
     assert "no whole answer within 1 s" in caught.value.message
 
 
