@@ -19,6 +19,7 @@ from labeler.cli import app
 from labeler.core.errors import ConfigError
 
 from .openai_server import HashModel, State, serve
+from .test_hostile_server import CANDIDATES
 
 TEXTS = [f"how long do refunds take, case {n}?" for n in range(12)]
 
@@ -102,21 +103,6 @@ def test_a_refused_connection_keeps_the_url_hint(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ConfigError) as caught:
         OpenAIEmbedder("m", f"http://127.0.0.1:{port}/v1", retries=0).embed(["x"])
     assert caught.value.hint == URL_HINT
-
-
-CANDIDATES = """
-[settings]
-baseline = "w"
-k = 2
-retriever = "exact"
-embedding = "openai:m"
-
-[[candidate]]
-name = "w"
-splitter = "words"
-size = 20
-overlap = 0
-"""
 
 
 def test_eval_with_a_bad_limit_is_exit_2_naming_it(
