@@ -1,9 +1,9 @@
-"""One Chroma collection per candidate, embedded or on a `chroma run` server (§5, §6).
+"""One Chroma collection per candidate family, embedded or on a `chroma run` server (§5, §6).
 
-Embedded, a candidate's collection follows the corpus in place (`chroma_follow`). On a
-server, with no lock across machines, each corpus version gets its own collection (named
-by corpus, splitter and embedding), built privately and published by a rename when
-complete, so no run there sees a half-built one; an unfinished build is never used.
+Either way a candidate's collection follows the corpus in place (`chroma_follow`): a
+corpus change adds the changed documents' chunks and removes the superseded ones. An
+embedded folder guards it with lease files and a flock; a server, shared across machines,
+with marker collections (`chroma_marks`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ import contextlib
 import fcntl
 import hashlib
 import re
-import secrets
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import ParseResult, urlparse
@@ -28,20 +27,23 @@ from evaluator.retrieval.base import embedded_text
 from evaluator.retrieval.chroma_follow import (
     ChromaRetriever,
     ContentIds,
+    FileGuard,
+    Guard,
     Version,
     follow,
     version_key,
 )
 from evaluator.retrieval.chroma_lease import (
-    BUILT,
     COMPLETE,
     FAMILY,
+    MARK,
     collections,
     family,
     hold,
     remove_unused,
     superseded,
 )
+from evaluator.retrieval.chroma_marks import TOUCHED, Marks
 from evaluator.retrieval.request import IndexRequest
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write
@@ -50,24 +52,14 @@ from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
-TOUCHED = "spanlab_touched"
-"""When a private build last added a batch (Unix seconds): a killed build stops touching it."""
 STALE_BUILD = 900.0
-"""Seconds a private build may go untouched before the next build of its candidate removes
-it as a killed run's leftover (a live build touches it at every batch it adds)."""
+"""Seconds an earlier spanlab's private server build (it touched it at every batch it
+added) may go untouched before it counts as a killed run's leftover."""
 CONNECT_TIMEOUT = 5.0
 
 
-def collection_name(corpus_hash: str, splitter_fingerprint: str, embedding_fingerprint: str) -> str:
-    """A server's collection of one corpus version (`ids=content/1`: its Chroma ids are
-    content ids, so a spanlab that used chunk ids never takes it for its own, nor drops it)."""
-    payload = "\x1f".join([corpus_hash, splitter_fingerprint, embedding_fingerprint,
-                           "ids=content/1"])  # fmt: skip
-    return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
-
-
 def family_name(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
-    """An embedded folder's collection of a candidate family, whatever the corpus version."""
+    """The collection of a candidate family, whatever the corpus version."""
     payload = "\x1f".join([splitter_fingerprint, embedding_fingerprint])
     return "spanlab-" + hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
@@ -139,140 +131,6 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
         return connect_server(parsed.hostname or "", port, ssl, timeout, settings)
 
 
-def chunks_digest(chunks: Sequence[Chunk], ids: ContentIds) -> str:
-    """Which chunks an index holds: reuse needs the very same ids, not just as many."""
-    joined = "\n".join(sorted(ids.of(c) for c in chunks))
-    return hashlib.sha256(joined.encode("utf-8")).hexdigest()[:32]
-
-
-def ensure_collection(
-    client: Any,
-    name: str,
-    chunks: Sequence[Chunk],
-    vectors: Any,
-    *,
-    ids: ContentIds,
-    candidate: str,
-    batch: int | None = None,
-    private: bool = False,
-    family: str = "",
-) -> tuple[Any, bool]:
-    """Return (collection, reused): a collection of exactly `chunks`, one corpus version (a
-    server's). `vectors()` is called only when (re)building.
-
-    With `private` (a shared server) the collection is built under a name of its own and
-    renamed to `name` only when complete; when another run published first, its
-    collection is used and the private one dropped. Without it the caller holds the
-    build lock (`build_lock`), so nobody else builds `name` meanwhile.
-    """
-    digest = chunks_digest(chunks, ids)
-    existing = _usable_or_dropped(client, name, digest)
-    if existing is not None:
-        return existing, True
-    target = f"{name}-b{secrets.token_hex(4)}" if private else name
-    if private:
-        _sweep(client, name)
-    try:
-        meta = {"candidate": candidate, "chunks": len(chunks), "chunks_digest": digest,
-                FAMILY: family}  # fmt: skip
-        collection = _build(client, target, chunks, ids, vectors, meta, batch)
-    except BaseException as exc:
-        if private and not _server_gone(exc):  # a gone server: one more call would only wait
-            _drop(client, target)
-        raise
-    if not private:
-        return collection, False
-    return _publish(client, collection, name, digest)
-
-
-def _server_gone(exc: BaseException) -> bool:
-    import httpx
-
-    return isinstance(exc, httpx.HTTPError)
-
-
-def _usable_or_dropped(client: Any, name: str, digest: str) -> Any:
-    """The complete collection `name` with these chunks; anything else there is dropped."""
-    from chromadb.errors import NotFoundError
-
-    try:
-        existing = client.get_collection(name, embedding_function=None)
-    except (NotFoundError, ValueError):
-        return None
-    meta = existing.metadata or {}
-    if meta.get(COMPLETE) and meta.get("chunks_digest") == digest:
-        return existing
-    _drop(client, name)
-    return None
-
-
-def _sweep(client: Any, name: str, now: float | None = None) -> list[str]:
-    """Drop the private builds of `name` that a killed run left: incomplete, untouched for
-    STALE_BUILD seconds. Says what it removed on stderr; returns the names."""
-    now = time.time() if now is None else now
-    removed = []
-    for found in client.list_collections():
-        meta = found.metadata or {}
-        if not found.name.startswith(f"{name}-b") or meta.get(COMPLETE):
-            continue
-        touched = meta.get(TOUCHED)
-        if isinstance(touched, int | float) and now - touched > STALE_BUILD:
-            _drop(client, found.name)
-            removed.append(found.name)
-            age = f"untouched for {(now - touched) / 60:.0f} min"
-            print(
-                shown(f"removed {found.name}: a killed build's leftover ({age})"), file=sys.stderr
-            )
-    return removed
-
-
-def _drop(client: Any, name: str) -> None:
-    from chromadb.errors import NotFoundError
-
-    with contextlib.suppress(NotFoundError, ValueError):
-        client.delete_collection(name)
-
-
-def _build(
-    client: Any, name: str, chunks: Sequence[Chunk], ids: ContentIds, vectors: Any,
-    meta: dict[str, Any], batch: int | None,
-) -> Any:  # fmt: skip
-    collection = client.create_collection(
-        name, configuration={"hnsw": HNSW}, embedding_function=None,
-        metadata={COMPLETE: False, TOUCHED: time.time(), **meta},
-    )  # fmt: skip
-    matrix = vectors()  # lazy: each add batch is embedded as it is added, and touches the build
-    batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
-    for lo in range(0, len(chunks), batch):
-        if lo:
-            collection.modify(metadata={COMPLETE: False, TOUCHED: time.time(), **meta})
-        part = chunks[lo : lo + batch]
-        collection.add(
-            ids=[ids.of(c) for c in part],
-            embeddings=matrix[lo : lo + batch],
-            metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
-        )  # fmt: skip
-    # Only now, with every chunk in, is the collection usable.
-    collection.modify(metadata={COMPLETE: True, **meta, BUILT: time.time_ns()})
-    return collection
-
-
-def _publish(client: Any, collection: Any, name: str, digest: str) -> tuple[Any, bool]:
-    """Rename a complete private collection to `name`, unless another run got there first."""
-    from chromadb.errors import ChromaError
-
-    private = collection.name
-    try:
-        collection.modify(name=name)
-        return collection, False
-    except ChromaError:  # the name is taken: UNIQUE constraint
-        winner = _usable_or_dropped(client, name, digest)
-        _drop(client, private)
-        if winner is None:
-            raise
-        return winner, True
-
-
 @contextlib.contextmanager
 def embedded_errors(folder: Path) -> Iterator[None]:
     """While embedded Chroma works in `folder`: its files the group's (§15), and a write
@@ -335,63 +193,103 @@ class LazyVectors:
 def open_chroma_retriever(
     request: IndexRequest, vectors: VectorSource
 ) -> tuple[ChromaRetriever, dict[str, Any], dict[str, int]]:
-    """The candidate's collection holding this corpus version whole (reused, updated or built
-    now) as a retriever."""
+    """The candidate's family collection, holding this corpus version whole (reused, or
+    updated now by what changed), as a retriever."""
     from evaluator.retrieval.chroma_http import CALL_TIMEOUT
 
     url, timeout = request.chroma_url, request.chroma_timeout or CALL_TIMEOUT
-    folder = request.chroma_path or Path(".spanlab/chroma")
     ids = ContentIds(request.doc_hashes, request.splitter_fingerprint)
-    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
-    if url is None:
-        name, collection, reused, counts = _embedded(request, vectors, folder, ids, kin)
-    else:
-        name, collection, reused, counts = _on_server(request, vectors, ids, kin)
-    extra = {"collection": name, "reused": reused, "hnsw": HNSW, "server": url}
-    return ChromaRetriever(collection, request.chunks, ids, url, timeout), extra, counts
-
-
-def _embedded(
-    request: IndexRequest, vectors: VectorSource, folder: Path, ids: ContentIds, kin: str
-) -> tuple[str, Any, bool, dict[str, int]]:
-    """Update the family collection in place, then remove what it supersedes."""
-    name = family_name(request.splitter_fingerprint, vectors.embedder.fingerprint)
-    hold(folder, name)  # before opening: pruning never removes it under this run
-    hold(folder, version_key(name, request.corpus_hash))  # nor cuts this version's chunks
     lazy = LazyVectors(request, vectors, None)
-    with contextlib.ExitStack() as tasks, build_lock(folder, name), embedded_errors(folder):
+    kin = family(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    name = family_name(request.splitter_fingerprint, vectors.embedder.fingerprint)
+    meta = {"candidate": request.candidate, FAMILY: kin}
+
+    def version(guard: Guard) -> Version:
+        return Version(guard, name, request.corpus_hash, request.chunks, ids, meta)
+
+    if url is None:
+        folder = request.chroma_path or Path(".spanlab/chroma")
+        collection, added = _embedded(folder, version(FileGuard(folder, name)), vectors, lazy)
+        check = None
+    else:
+        collection, added, check = _on_server(url, timeout, name, version, vectors, lazy)
+    extra = {"collection": name, "reused": added == 0, "hnsw": HNSW, "server": url}
+    retriever = ChromaRetriever(collection, request.chunks, ids, url, timeout, check)
+    return retriever, extra, lazy.counts
+
+
+def _follow(client: Any, v: Version, vectors: VectorSource, lazy: LazyVectors) -> tuple[Any, int]:
+    """`follow` with the missing chunks embedded through `lazy`, under one progress bar."""
+    with contextlib.ExitStack() as tasks:
 
         def missing(chunks: Sequence[Chunk]) -> LazyVectors:
-            task = vectors.task(f"embedding {request.candidate}", len(chunks))
+            task = vectors.task(f"embedding {lazy.request.candidate}", len(chunks))
             lazy.chunks, lazy.advance = chunks, tasks.enter_context(task)
             return lazy
 
+        return follow(client, v, missing, HNSW)
+
+
+def _embedded(
+    folder: Path, v: Version, vectors: VectorSource, lazy: LazyVectors
+) -> tuple[Any, int]:
+    """Update the family collection in place, then remove what it supersedes."""
+    hold(folder, v.name)  # before opening: pruning never removes it under this run
+    hold(folder, version_key(v.name, v.corpus_hash))  # nor cuts this version's chunks
+    with build_lock(folder, v.name), embedded_errors(folder):
         client = connect(None, str(folder))
-        meta = {"candidate": request.candidate, FAMILY: kin}
-        version = Version(folder, name, request.corpus_hash, request.chunks, ids, meta)
-        collection, added = follow(client, version, missing, HNSW)
-        doomed = [c for c in superseded(collections(client), {name}) if c.family == kin]
+        collection, added = _follow(client, v, vectors, lazy)
+        kin = v.meta[FAMILY]
+        doomed = [c for c in superseded(collections(client), {v.name}) if c.family == kin]
         remove_unused(client, folder, doomed)
-    return name, collection, added == 0, lazy.counts
+    return collection, added
 
 
 def _on_server(
-    request: IndexRequest, vectors: VectorSource, ids: ContentIds, kin: str
-) -> tuple[str, Any, bool, dict[str, int]]:
-    """One collection per corpus version, built privately and published (no lock across
-    machines, so nothing on a server is updated in place)."""
-    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
+    url: str, timeout: float, name: str, version: Callable[[Guard], Version],
+    vectors: VectorSource, lazy: LazyVectors,
+) -> tuple[Any, int, Callable[[], None]]:  # fmt: skip
+    """Update the family collection in place under the server's lock and leases (marker
+    collections: no flock reaches across machines), then remove what an earlier spanlab
+    kept there per corpus version. Also returns the check that this run's lease holds."""
+    from evaluator.retrieval.chroma_http import server_errors
 
-    url, timeout = request.chroma_url, request.chroma_timeout or CALL_TIMEOUT
-    name = collection_name(
-        request.corpus_hash, request.splitter_fingerprint, vectors.embedder.fingerprint
-    )
-    task = vectors.task(f"embedding {request.candidate}", len(request.chunks))
-    with server_errors(url, timeout), task as advance:
-        lazy = LazyVectors(request, vectors, advance)
+    with server_errors(url, timeout):
         client = connect(url, None, timeout=timeout)
-        collection, reused = ensure_collection(
-            client, name, request.chunks, lambda: lazy, ids=ids, candidate=request.candidate,
-            private=True, family=kin,
-        )  # fmt: skip
-    return name, collection, reused, lazy.counts
+        marks = Marks(client, name, url)
+        v = version(marks)
+        marks.lease(v.corpus_hash)  # before the lock: a cleanup then never cuts this version
+        with marks.lock():
+            collection, added = _follow(client, v, vectors, lazy)
+            remove_per_version(client, name, str(v.meta[FAMILY]))
+    return collection, added, marks.check
+
+
+def remove_per_version(client: Any, name: str, kin: str, now: float | None = None) -> list[str]:
+    """Drop what an earlier spanlab left of family `kin` on a server beside its collection
+    `name`: collections of one corpus version each (complete: superseded by `name`), and
+    private builds a killed run left (incomplete, untouched for STALE_BUILD seconds, said on
+    stderr). The names dropped."""
+    now = time.time() if now is None else now
+    dropped = []
+    for found in client.list_collections():
+        meta = found.metadata or {}
+        if found.name == name or meta.get(MARK) or meta.get(FAMILY) != kin:
+            continue
+        touched = meta.get(TOUCHED)
+        age = now - touched if isinstance(touched, int | float) else 0.0
+        if not meta.get(COMPLETE) and age <= STALE_BUILD:
+            continue  # an earlier spanlab's build, still going
+        _drop(client, found.name)
+        dropped.append(found.name)
+        if not meta.get(COMPLETE):
+            print(shown(f"removed {found.name}: a killed build's leftover (untouched for "
+                        f"{age / 60:.0f} min)"), file=sys.stderr)  # fmt: skip
+    return dropped
+
+
+def _drop(client: Any, name: str) -> None:
+    from chromadb.errors import NotFoundError
+
+    with contextlib.suppress(NotFoundError, ValueError):
+        client.delete_collection(name)

@@ -1,9 +1,11 @@
-"""An embedded collection that follows the corpus: one per candidate family, updated in place
-by what changed (§6), with the corpus versions it wholly holds listed in its metadata.
+"""A collection that follows the corpus: one per candidate family, embedded or on a server,
+updated in place by what changed (§6), with the corpus versions it wholly holds listed in
+its metadata.
 
 Chroma ids are content ids (no corpus hash), so an unchanged document's chunks keep theirs
 across corpus versions; a version is listed only after its last chunk is in, and another
-version's chunks are deleted only when no run holds that version's lease.
+version's chunks are deleted only when no run holds that version's lease (lease files in
+an embedded folder, `FileGuard`; marker collections on a server, `chroma_marks.Marks`).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import json
 import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 import numpy as np
 
@@ -69,12 +72,39 @@ def version_key(name: str, corpus_hash: str) -> str:
     return f"{name}.{corpus_hash[7:23]}"
 
 
+class Guard(Protocol):
+    """Who else uses a family collection's corpus versions."""
+
+    def others_free(self, hashes: Sequence[str]) -> AbstractContextManager[bool]:
+        """Yield True while no other run holds a lease on any of these versions."""
+
+    def check(self) -> None:
+        """Raise when this run's guard of the collection lapsed (before each write)."""
+
+
+@dataclass(frozen=True)
+class FileGuard:
+    """The leases of an embedded folder's collection `name`: lease files (`chroma_lease`)."""
+
+    folder: Path
+    name: str
+
+    @contextlib.contextmanager
+    def others_free(self, hashes: Sequence[str]) -> Iterator[bool]:
+        with contextlib.ExitStack() as stack:
+            keys = [version_key(self.name, h) for h in hashes]
+            yield all([stack.enter_context(unused(self.folder, k)) for k in keys])
+
+    def check(self) -> None:
+        """A lease file's lock lives as long as this process: it never lapses."""
+
+
 @dataclass(frozen=True)
 class Version:
     """What one run indexes: a corpus version's chunks in one family collection."""
 
-    folder: Path
-    """The embedded Chroma folder (for the leases)."""
+    guard: Guard
+    """The leases of the collection's versions."""
     name: str
     """The family collection."""
     corpus_hash: str
@@ -141,6 +171,7 @@ def _add_missing(
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(missing), batch):
         part = missing[lo : lo + batch]
+        v.guard.check()
         collection.add(
             ids=[v.ids.of(c) for c in part], embeddings=matrix[lo : lo + batch],
             metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
@@ -189,9 +220,8 @@ def cleanup(collection: Any, v: Version, listed: Mapping[str, int]) -> int:
     """Delete every chunk not of `v` when no run holds another listed version, then list `v`
     alone; while one is held, change nothing (a later run cleans up). Chunks deleted."""
     others = [h for h in listed if h != v.corpus_hash]
-    with contextlib.ExitStack() as stack:
-        free = [stack.enter_context(unused(v.folder, version_key(v.name, h))) for h in others]
-        if not all(free):
+    with v.guard.others_free(others) as free:
+        if not free:
             return 0
         keep = {v.ids.of(c) for c in v.chunks}
         doomed = sorted(present_ids(collection) - keep)
@@ -199,6 +229,7 @@ def cleanup(collection: Any, v: Version, listed: Mapping[str, int]) -> int:
         # whose chunks are partly gone (what is left over, the count shows the next run).
         _publish(collection, v, {v.corpus_hash: len(v.chunks)})
         for lo in range(0, len(doomed), PAGE):
+            v.guard.check()
             collection.delete(ids=doomed[lo : lo + PAGE])
         return len(doomed)
 
@@ -226,7 +257,7 @@ class ChromaRetriever:
 
     def __init__(
         self, collection: Any, chunks: Sequence[Chunk], ids: ContentIds, url: str | None = None,
-        timeout: float = 0,
+        timeout: float = 0, check: Callable[[], None] | None = None,
     ) -> None:  # fmt: skip
         self.collection = collection
         """The candidate's collection, holding every chunk of this run."""
@@ -240,6 +271,9 @@ class ChromaRetriever:
         """Seconds a call may take, for errors."""
         self.foreign = -1
         """Chunks in the collection that are not this run's (-1: not counted yet)."""
+        self.check = check
+        """Raises when this run's lease on its version lapsed (a server's), after a search:
+        its chunks may be gone."""
 
     def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
         from evaluator.retrieval.chroma_http import server_errors
@@ -249,6 +283,8 @@ class ChromaRetriever:
         vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
         with server_errors(self.url, self.timeout):
             rows = self._own(vectors, min(depth, len(self.chunks)))
+        if self.check is not None:
+            self.check()
         return [[Ranked(c, 1.0 - d) for c, d in own[:depth]] for own in rows]
 
     def _own(self, vectors: np.ndarray, want: int) -> list[list[tuple[Chunk, float]]]:

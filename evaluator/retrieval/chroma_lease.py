@@ -20,7 +20,7 @@ import re
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -36,6 +36,9 @@ COMPLETE = "spanlab_complete"
 VERSIONS = "spanlab_versions"
 """Metadata key (embedded family collections): JSON {corpus hash: chunk count} of the corpus
 versions whose chunks are all in the collection."""
+MARK = "spanlab_mark"
+"""Metadata key of a server's marker collection (a build lock or a lease, `chroma_marks`):
+not an index."""
 _held: dict[str, tuple[IO[str], int]] = {}
 """Lease files this process holds, by path, with how many sessions hold each (the handle
 stays open: the lock lives with it)."""
@@ -46,15 +49,23 @@ _local = threading.local()
 @contextlib.contextmanager
 def session() -> Iterator[None]:
     """Leases taken inside (by this thread) are given back when it ends."""
-    taken: list[str] = []
+    taken: list[Callable[[], None]] = []
     outer = getattr(_local, "taken", None)
     _local.taken = taken
     try:
         yield
     finally:
         _local.taken = outer
-        for path in taken:
-            _release(path)
+        for release in reversed(taken):
+            release()
+
+
+def on_release(release: Callable[[], None]) -> None:
+    """Call `release` when this thread's lease session ends (a server's lease marker);
+    without a session it is never called, and the marker goes stale."""
+    taken = getattr(_local, "taken", None)
+    if taken is not None:
+        taken.append(release)
 
 
 def _release(path: str) -> None:
@@ -99,7 +110,7 @@ def hold(folder: Path, name: str) -> None:
             sharing.make_folder(folder)
             _held[key] = (_locked_shared(Path(key)), 1)
     if taken is not None:
-        taken.append(key)
+        taken.append(lambda: _release(key))
 
 
 def _locked_shared(path: Path) -> IO[str]:
@@ -156,6 +167,8 @@ def collections(client: Any) -> list[Collection]:
         if not col.name.startswith("spanlab-"):
             continue
         meta = col.metadata or {}
+        if meta.get(MARK):
+            continue
         found.append(Collection(
             col.name, str(meta.get("candidate", "")), int(meta.get("chunks", 0)),
             bool(meta.get(COMPLETE)), str(meta.get(FAMILY, "")), int(meta.get(BUILT, 0)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -55,3 +56,25 @@ def chroma_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def private_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A `chroma run` of this test alone, which it may stop or kill."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["chroma", "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
+         "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while not _alive(url):
+        assert proc.poll() is None and time.monotonic() < deadline, "chroma run did not start"
+        time.sleep(0.2)
+    try:
+        yield url, proc
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+        proc.kill()
+        proc.wait(timeout=30)

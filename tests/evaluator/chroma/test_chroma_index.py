@@ -6,15 +6,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from evaluator.candidates import parse
-from evaluator.chunk import Chunk
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import STALE_BUILD, TOUCHED, connect, ensure_collection
-from evaluator.retrieval.chroma_follow import ContentIds
-from evaluator.retrieval.chroma_lease import COMPLETE
+from evaluator.retrieval.chroma import STALE_BUILD, connect, remove_per_version
+from evaluator.retrieval.chroma_lease import COMPLETE, FAMILY, MARK
+from evaluator.retrieval.chroma_marks import TOUCHED
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span
@@ -30,8 +28,6 @@ DOCS = {
         "day and costs 9 EUR. Orders over 50 EUR ship free.\n"
     ),
 }
-IDS = ContentIds({"a.md": "sha256:a"}, "test-splitter")
-"""Content ids of the hand-made chunks below."""
 CANDIDATES = {
     "settings": {"baseline": "w12-ov4", "k": 2, "depth": 8, "retriever": "chroma"},
     "candidate": [
@@ -125,78 +121,27 @@ def test_unreachable_server_fails_within_five_seconds_naming_the_url() -> None:
     assert url in str(info.value)
 
 
-class InterruptOnSecondBatch:
-    """Vectors whose second slice raises, as Ctrl-C would arrive mid-build."""
-
-    def __init__(self, matrix: np.ndarray) -> None:
-        self.matrix = matrix
-        self.calls = 0
-
-    def __getitem__(self, index: slice) -> np.ndarray:
-        self.calls += 1
-        if self.calls == 2:
-            raise KeyboardInterrupt
-        return self.matrix[index]
-
-
-def test_interrupted_build_is_never_marked_complete(tmp_path: Path) -> None:
-    client = connect(None, str(tmp_path / "chroma"))
-    chunks = [Chunk(f"c{i:02d}", "a.md", i * 10, i * 10 + 10) for i in range(6)]
-    matrix = np.random.default_rng(0).random((6, 4)).astype(np.float32)
-    with pytest.raises(KeyboardInterrupt):
-        interrupting = InterruptOnSecondBatch(matrix)
-        ensure_collection(
-            client, "spanlab-test-interrupt", chunks, lambda: interrupting, ids=IDS,
-            candidate="c", batch=2,
-        )  # fmt: skip
-    half = client.get_collection("spanlab-test-interrupt", embedding_function=None)
-    assert half.metadata[COMPLETE] is False
-    assert half.count() == 2
-    collection, reused = ensure_collection(
-        client, "spanlab-test-interrupt", chunks, lambda: matrix, ids=IDS, candidate="c", batch=2
-    )
-    assert reused is False
-    assert collection.count() == 6
-    assert collection.metadata[COMPLETE] is True
-    _, reused_again = ensure_collection(
-        client, "spanlab-test-interrupt", chunks, lambda: matrix, ids=IDS, candidate="c"
-    )
-    assert reused_again is True
-
-
-def test_a_complete_collection_with_other_chunks_is_rebuilt_not_reused(tmp_path: Path) -> None:
-    client = connect(None, str(tmp_path / "chroma"))
-    matrix = np.random.default_rng(1).random((3, 4)).astype(np.float32)
-    first = [Chunk(f"a{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]
-    ensure_collection(client, "spanlab-test-digest", first, lambda: matrix, ids=IDS, candidate="c")
-    other = [Chunk(f"b{i}", "a.md", i * 10 + 1, i * 10 + 11) for i in range(3)]  # same count
-    collection, reused = ensure_collection(
-        client, "spanlab-test-digest", other, lambda: matrix, ids=IDS, candidate="c"
-    )
-    assert reused is False
-    assert sorted(collection.get()["ids"]) == sorted(IDS.of(c) for c in other)
-
-
-def test_a_killed_builds_private_collection_is_removed_by_the_next_build(
+def test_what_an_earlier_spanlab_kept_per_corpus_version_is_removed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     client = connect(None, str(tmp_path / "chroma"))
-    chunks = [Chunk(f"c{i}", "a.md", i * 10, i * 10 + 10) for i in range(3)]
-    matrix = np.random.default_rng(2).random((3, 4)).astype(np.float32)
-    name = "spanlab-test-sweep"
-    long_ago = time.time() - STALE_BUILD - 60
-    # what a killed run leaves: an incomplete private build nobody touches any more
-    client.create_collection(f"{name}-bdead0001", metadata={COMPLETE: False, TOUCHED: long_ago})
-    # a live build by another run (touched just now), and another candidate's old leftover
-    client.create_collection(f"{name}-blive0002", metadata={COMPLETE: False, TOUCHED: time.time()})
-    client.create_collection(
-        "spanlab-other-bdead0003", metadata={COMPLETE: False, TOUCHED: long_ago}
-    )
-    collection, reused = ensure_collection(
-        client, name, chunks, lambda: matrix, ids=IDS, candidate="c", private=True
-    )
-    assert (collection.name, reused, collection.count()) == (name, False, 3)
+    kin, now = "family-a", time.time()
+    long_ago = now - STALE_BUILD - 60
+
+    def made(name: str, **meta: Any) -> None:
+        client.create_collection(name, metadata={FAMILY: kin, **meta})
+
+    made("spanlab-family-a")  # the family collection itself
+    made("spanlab-old-version", **{COMPLETE: True})  # one corpus version each, superseded
+    made("spanlab-old-bdead0001", **{COMPLETE: False, TOUCHED: long_ago})  # a killed build
+    made("spanlab-old-blive0002", **{COMPLETE: False, TOUCHED: now})  # a build still going
+    made("spanlab-family-a-lock", **{MARK: "lock", TOUCHED: long_ago})  # markers: not these
+    client.create_collection("spanlab-other", metadata={FAMILY: "family-b", COMPLETE: True})
+    dropped = remove_per_version(client, "spanlab-family-a", kin, now)
+    assert sorted(dropped) == ["spanlab-old-bdead0001", "spanlab-old-version"]
     names = sorted(c.name for c in client.list_collections())
-    assert names == ["spanlab-other-bdead0003", name, f"{name}-blive0002"]
+    assert names == ["spanlab-family-a", "spanlab-family-a-lock", "spanlab-old-blive0002",
+                     "spanlab-other"]  # fmt: skip
     said = capsys.readouterr().err
-    assert f"removed {name}-bdead0001: a killed build's leftover (untouched for 16 min)" in said
+    assert "removed spanlab-old-bdead0001: a killed build's leftover (untouched for 16 min)" in said
+    assert "spanlab-old-version" not in said

@@ -16,13 +16,10 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.evaluator.chroma.conftest import _alive, _free_port
 
 ROOT = Path(__file__).parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
@@ -71,28 +68,6 @@ def test_evaluations_at_once_on_one_server_equal_a_lone_run(
     for code, out, err in [finish(p) for p in procs]:
         assert code == 0, err
         assert json.loads(out) == expected
-
-
-@pytest.fixture
-def private_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A `chroma run` of this test alone, which it may stop or kill."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        ["chroma", "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
-         "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while not _alive(url):
-        assert proc.poll() is None and time.monotonic() < deadline, "chroma run did not start"
-        time.sleep(0.2)
-    try:
-        yield url, proc
-    finally:
-        os.kill(proc.pid, signal.SIGCONT)
-        proc.kill()
-        proc.wait(timeout=30)
 
 
 @pytest.mark.slow

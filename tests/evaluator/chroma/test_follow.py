@@ -24,6 +24,7 @@ from evaluator.retrieval.chroma import HNSW, connect
 from evaluator.retrieval.chroma_follow import (
     ChromaRetriever,
     ContentIds,
+    FileGuard,
     Version,
     follow,
     present_ids,
@@ -111,7 +112,8 @@ def version(folder: Path, texts: dict[str, str]) -> Version:
     spec = parse(HASHED, file="test.toml").candidate("w20").spec
     ids = ContentIds(corpus.doc_hashes, spec.fingerprint())
     meta = {"candidate": "w20"}
-    return Version(folder, "spanlab-test-follow", corpus.hash, chunk_corpus(spec, corpus), ids,
+    name = "spanlab-test-follow"
+    return Version(FileGuard(folder, name), name, corpus.hash, chunk_corpus(spec, corpus), ids,
                    meta)  # fmt: skip
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from evaluator.candidates import parse
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
-from evaluator.retrieval.chroma import HNSW, collection_name, connect
+from evaluator.retrieval.chroma import HNSW, connect
 from evaluator.retrieval.chroma_follow import version_key
 from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY, collections, hold, session
 from labeler.core.corpus import Corpus
@@ -76,7 +76,7 @@ def old_style(tmp_path: Path, result: RunResult) -> str:
     """A complete per-corpus-version collection of w20's family, as earlier spanlab made."""
     client = connect(None, str(tmp_path / "chroma"))
     family = client.get_collection(collection_of(result, "w20")).metadata[FAMILY]
-    name = collection_name("sha256:" + "0" * 64, "w20-split", "old-model")
+    name = "spanlab-" + "0" * 40  # named by corpus, splitter and model
     client.create_collection(name, configuration={"hnsw": HNSW}, metadata={
         COMPLETE: True, FAMILY: family, BUILT: 1, "candidate": "w20", "chunks": 0})  # fmt: skip
     return name

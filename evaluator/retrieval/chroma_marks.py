@@ -1,0 +1,260 @@
+"""A Chroma server's build lock and version leases, as marker collections (§6, §13).
+
+A server is shared across machines, so no flock reaches every run that uses it; creating a
+collection is its one test-and-set (a second create of a name fails). A family collection
+`name` is guarded by:
+
+- `name-lock`: the build lock, held by whoever created it;
+- `name-r<version>-<token>`: one per run using a corpus version, its lease.
+
+A holder touches its markers every BEAT seconds from a daemon thread; a marker untouched
+for STALE seconds is a killed run's and the next run removes it (a lock only by winning
+`name-lock-x<its id>`, so two runs never both take one stale lock over). A holder whose
+marker another run removed meanwhile (it froze longer than STALE) stops with an error at
+its next step, never carrying on unguarded. Staleness reads the marker's wall-clock time:
+the machines sharing a server need clocks within a minute or so of each other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluator.retrieval.chroma_lease import MARK, on_release
+from labeler.core.display import shown
+from labeler.core.errors import SpanlabError
+
+TOUCHED = "spanlab_touched"
+"""Metadata key: when a marker (or an older spanlab's private build) was last touched."""
+STALE = 300.0
+"""Seconds a marker may go untouched before it counts as a killed run's."""
+BEAT = 20.0
+"""Seconds between touches of the markers a run holds."""
+POLL = 0.5
+"""Seconds between looks at a lock another run holds."""
+
+
+@dataclass
+class _Held:
+    collection: Any
+    """The marker collection (its id: a removed and re-created marker is another one)."""
+    meta: dict[str, Any]
+    """Its metadata, written again with a new time at each touch."""
+    lost: bool = False
+    """Another run removed it (NotFound on touch)."""
+
+
+@dataclass
+class _Beat:
+    """The touching thread and what it touches."""
+
+    held: dict[int, _Held] = field(default_factory=dict)
+    wake: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_beat = _Beat()
+
+
+def _run(b: _Beat, every: float) -> None:
+    """Touch every held marker each `every` seconds until none is held."""
+    from chromadb.errors import NotFoundError
+
+    while True:
+        b.wake.wait(every)
+        b.wake.clear()
+        with b.lock:
+            held = list(b.held.values())
+            if not held:
+                b.thread = None
+                return
+        for h in held:
+            try:
+                h.collection.modify(metadata={**h.meta, TOUCHED: time.time()})
+            except NotFoundError:
+                h.lost = True
+            except Exception:  # a slow or gone server: the run's own next call says so
+                continue
+
+
+def _start(h: _Held, every: float) -> None:
+    with _beat.lock:
+        _beat.held[id(h)] = h
+        if _beat.thread is None:
+            _beat.thread = threading.Thread(
+                target=_run, args=(_beat, every), name="spanlab-chroma-touch", daemon=True
+            )
+            _beat.thread.start()
+
+
+def _stop(h: _Held) -> None:
+    with _beat.lock:
+        _beat.held.pop(id(h), None)
+        if not _beat.held:
+            _beat.wake.set()
+
+
+class Marks:
+    """The build lock and version leases of family collection `name` on a server."""
+
+    def __init__(
+        self, client: Any, name: str, where: str, *, stale: float = STALE, beat: float = BEAT,
+        poll: float = POLL,
+    ) -> None:  # fmt: skip
+        self.client, self.name, self.where = client, name, where
+        self.stale, self.beat, self.poll = stale, beat, poll
+        self.held: list[_Held] = []
+        """Markers this object holds (leases until the session ends, the lock while held)."""
+        self.gone = False
+        """The server failed under the lock: releasing would only wait for it again."""
+
+    def lease(self, corpus_hash: str) -> None:
+        """Hold corpus version `corpus_hash` of the collection until the lease session ends:
+        no run's cleanup deletes its chunks meanwhile."""
+        marker = f"{self.name}-r{corpus_hash[7:23]}-{secrets.token_hex(4)}"
+        h = self._create(marker, "lease")
+        assert h is not None  # a random token: nobody else creates this name
+        on_release(lambda: self._release(h))
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the build lock of the collection; wait (saying so) while another run does."""
+        import httpx
+
+        h = self._take()
+        try:
+            yield
+        except httpx.HTTPError:
+            self.gone = True
+            raise
+        finally:
+            self._release(h)
+
+    def check(self) -> None:
+        """Raise when another run removed a marker this run holds (it froze past STALE)."""
+        for h in self.held:
+            if h.lost:
+                raise SpanlabError(
+                    f"another spanlab run removed {h.collection.name} on {self.where}: this "
+                    f"run left it untouched for over {self.stale:g} s (was it stopped?)",
+                    key="chroma_url",
+                    hint="run the command again",
+                )
+
+    @contextlib.contextmanager
+    def others_free(self, hashes: Sequence[str]) -> Iterator[bool]:
+        """True when no live run holds a lease on any of these corpus versions (removing the
+        leases killed runs left); the caller holds the lock, so a run taking one of them
+        now waits for it and finds the version as the cleanup leaves it."""
+        prefixes = tuple(f"{self.name}-r{h[7:23]}-" for h in hashes)
+        free = True
+        for found in self._markers("lease"):
+            if found.name.startswith(prefixes) and not self._drop_if_stale(found, "lease"):
+                free = False
+        yield free
+
+    def _markers(self, k: str) -> list[Any]:
+        mine = f"{self.name}-"
+        found = self.client.list_collections()
+        return [c for c in found if c.name.startswith(mine) and (c.metadata or {}).get(MARK) == k]
+
+    def _take(self) -> _Held:
+        waited = False
+        while True:
+            self.check()
+            h = self._create(f"{self.name}-lock", "lock")
+            if h is not None:
+                return h
+            held = self._get(f"{self.name}-lock")
+            if held is not None and self._stale(held):
+                self._take_over(held)
+                continue
+            if not waited:
+                print(shown(f"waiting: another spanlab run is building {self.name} on "
+                            f"{self.where}"), file=sys.stderr)  # fmt: skip
+                waited = True
+            time.sleep(self.poll)
+
+    def _take_over(self, lock: Any) -> None:
+        """Remove a stale lock, if this run wins the right to (`-x<its id>`)."""
+        claim_name = f"{lock.name}-x{str(lock.id).replace('-', '')[:16]}"
+        claim = self._create(claim_name, "claim", hold=False)
+        if claim is None:  # another run is taking it over; or one was killed doing so
+            if (stuck := self._get(claim_name)) is not None:
+                self._drop_if_stale(stuck, "claim")
+            return
+        try:
+            current = self._get(lock.name)
+            if current is not None and current.id == lock.id:
+                self._drop_if_stale(current, "build lock")
+        finally:
+            self._delete(claim_name)
+
+    def _create(self, marker: str, kind: str, *, hold: bool = True) -> _Held | None:
+        """Create marker collection `marker` (None: it exists) and, with `hold`, touch it."""
+        from chromadb.errors import ChromaError
+
+        meta = {MARK: kind, "spanlab_of": self.name}
+        try:
+            made = self.client.create_collection(
+                marker, metadata={**meta, TOUCHED: time.time()}, embedding_function=None
+            )
+        except ChromaError:
+            if self._get(marker) is None:
+                raise  # not "it exists": a refusal of its own
+            return None
+        h = _Held(made, meta)
+        if hold:
+            self.held.append(h)
+            _start(h, self.beat)
+        return h
+
+    def _get(self, marker: str) -> Any:
+        from chromadb.errors import NotFoundError
+
+        try:
+            return self.client.get_collection(marker, embedding_function=None)
+        except (NotFoundError, ValueError):
+            return None
+
+    def _stale(self, found: Any) -> bool:
+        touched = (found.metadata or {}).get(TOUCHED)
+        return not isinstance(touched, int | float) or time.time() - touched > self.stale
+
+    def _drop_if_stale(self, found: Any, what: str) -> bool:
+        """Remove `found` (saying so) when untouched for STALE seconds; whether it was."""
+        if not self._stale(found):
+            return False
+        touched = (found.metadata or {}).get(TOUCHED)
+        age = f"{(time.time() - touched) / 60:.0f} min" if isinstance(touched, int | float) \
+            else "ever"  # fmt: skip
+        self._delete(found.name)
+        print(shown(f"removed {found.name} on {self.where}: a killed run's {what} "
+                    f"(untouched for {age})"), file=sys.stderr)  # fmt: skip
+        return True
+
+    def _delete(self, marker: str) -> None:
+        from chromadb.errors import NotFoundError
+
+        with contextlib.suppress(NotFoundError, ValueError):
+            self.client.delete_collection(marker)
+
+    def _release(self, h: _Held) -> None:
+        """Stop touching `h` and remove it, unless another run already did (then the name
+        may be another run's marker: left alone)."""
+        _stop(h)
+        if h in self.held:
+            self.held.remove(h)
+        if h.lost or self.gone:
+            return
+        with contextlib.suppress(Exception):  # left behind, it goes stale: the next run's
+            current = self._get(h.collection.name)
+            if current is not None and current.id == h.collection.id:
+                self._delete(h.collection.name)

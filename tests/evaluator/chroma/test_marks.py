@@ -1,0 +1,200 @@
+"""On a Chroma server a candidate's collection follows the corpus in place (§6), guarded by
+marker collections (`chroma_marks`): a build lock and one lease per run's corpus version,
+touched while held, taken over when a killed run left them. Against a real `chroma run`."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaluator.candidates import parse
+from evaluator.pipeline import RunOptions, RunResult, run_evaluation
+from evaluator.retrieval.chroma import connect
+from evaluator.retrieval.chroma_lease import MARK, session, versions
+from evaluator.retrieval.chroma_marks import TOUCHED, Marks
+from labeler.core.corpus import Corpus
+from labeler.core.errors import SpanlabError
+from tests.evaluator.chroma.test_chroma_index import DOCS, queries
+from tests.evaluator.chroma.test_supersede import EDITED, HASHED, server  # noqa: F401
+
+pytestmark = pytest.mark.chroma_server
+A = "sha256:" + "a" * 64
+B = "sha256:" + "b" * 64
+
+
+def evaluate(tmp_path: Path, url: str, texts: dict[str, str]) -> RunResult:
+    corpus = Corpus.from_texts(texts)
+    opts = RunOptions(cache_path=tmp_path / "cache.db", progress=False, chroma_url=url)
+    return run_evaluation(parse(HASHED, file="test.toml"), corpus, queries(corpus),
+                          label_corpus_hash=corpus.hash, label_set_hash="sha256:test",
+                          options=opts)  # fmt: skip
+
+
+def marks(url: str, name: str, **timing: float) -> Marks:
+    return Marks(connect(url, None), name, url, **timing)
+
+
+def names(url: str) -> list[str]:
+    return sorted(c.name for c in connect(url, None).list_collections())
+
+
+def test_a_corpus_change_updates_each_collection_in_place(
+    tmp_path: Path, private_server: tuple[str, subprocess.Popen[bytes]]
+) -> None:
+    url, _ = private_server
+    first = evaluate(tmp_path, url, DOCS)
+    before = names(url)
+    assert len(before) == 2  # one per candidate; no lock or lease left behind
+    second = evaluate(tmp_path, url, EDITED)
+    assert names(url) == before
+    client = connect(url, None)
+    for name, run in second.runs.items():
+        assert run.extra["collection"] == first.runs[name].extra["collection"]
+        collection = client.get_collection(run.extra["collection"])
+        assert collection.count() == run.stats.chunk_count  # the old version's chunks gone
+        assert versions(collection.metadata) == {second.corpus.hash: run.stats.chunk_count}
+        # only shipping.md changed: only its chunks were embedded (and added)
+        shipping = sum(1 for c in run.chunks if c.doc == "shipping.md")
+        assert 0 < run.embeddings["computed"] <= shipping
+        assert run.extra["reused"] is False
+    third = evaluate(tmp_path, url, EDITED)
+    assert all(run.extra["reused"] for run in third.runs.values())
+
+
+def test_a_run_holding_the_old_version_defers_its_cleanup(
+    tmp_path: Path, private_server: tuple[str, subprocess.Popen[bytes]]
+) -> None:
+    url, _ = private_server
+    first = evaluate(tmp_path, url, DOCS)
+    name = str(first.runs["w20"].extra["collection"])
+    chunks = first.runs["w20"].stats.chunk_count
+    with session():
+        marks(url, name).lease(first.corpus.hash)  # another run, still searching DOCS
+        second = evaluate(tmp_path, url, EDITED)
+        held = connect(url, None).get_collection(name)
+        assert set(versions(held.metadata)) == {first.corpus.hash, second.corpus.hash}
+        assert held.count() > second.runs["w20"].stats.chunk_count
+    evaluate(tmp_path, url, EDITED)  # the lease is gone: this run cleans up
+    after = connect(url, None).get_collection(name)
+    assert set(versions(after.metadata)) == {second.corpus.hash}
+    assert after.count() == second.runs["w20"].stats.chunk_count
+    assert chunks > 0
+
+
+def test_a_lock_waits_for_its_holder_then_is_taken(
+    chroma_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    first, second = marks(chroma_url, name), marks(chroma_url, name, poll=0.05)
+    order: list[str] = []
+
+    def wait_for_it() -> None:
+        with second.lock():
+            order.append("second")
+
+    with first.lock():
+        waiter = threading.Thread(target=wait_for_it)
+        waiter.start()
+        time.sleep(1.0)
+        order.append("first")
+    waiter.join(timeout=30)
+    assert order == ["first", "second"]
+    assert f"waiting: another spanlab run is building {name} on {chroma_url}" in (
+        capsys.readouterr().err
+    )
+    assert f"{name}-lock" not in names(chroma_url)
+
+
+def stale(url: str, marker: str, kind: str) -> None:
+    connect(url, None).create_collection(marker, metadata={MARK: kind, TOUCHED: time.time() - 3600})
+
+
+def test_a_killed_runs_lock_is_taken_over(
+    chroma_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    stale(chroma_url, f"{name}-lock", "lock")
+    started = time.monotonic()
+    with marks(chroma_url, name).lock():
+        assert time.monotonic() - started < 5
+    said = capsys.readouterr().err
+    assert f"removed {name}-lock on {chroma_url}: a killed run's build lock" in said
+    assert "(untouched for 60 min)" in said
+    assert not [n for n in names(chroma_url) if n.startswith(name)]  # no claim left either
+
+
+def test_a_claim_a_killed_takeover_left_goes_stale_too(chroma_url: str) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    stale(chroma_url, f"{name}-lock", "lock")
+    lock = connect(chroma_url, None).get_collection(f"{name}-lock")
+    stale(chroma_url, f"{name}-lock-x{str(lock.id).replace('-', '')[:16]}", "claim")
+    with marks(chroma_url, name, poll=0.05).lock():
+        pass
+    assert not [n for n in names(chroma_url) if n.startswith(name)]
+
+
+def test_held_markers_are_touched_and_a_removed_one_stops_the_run(chroma_url: str) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    holder = marks(chroma_url, name, beat=0.1)
+    client = connect(chroma_url, None)
+    with holder.lock():
+        lock = client.get_collection(f"{name}-lock")
+        first = lock.metadata[TOUCHED]
+        deadline = time.monotonic() + 10
+        while client.get_collection(f"{name}-lock").metadata[TOUCHED] == first:
+            assert time.monotonic() < deadline, "the lock was never touched"
+            time.sleep(0.05)
+        holder.check()  # still ours
+        client.delete_collection(f"{name}-lock")  # another run judged it stale
+        client.create_collection(f"{name}-lock", metadata={MARK: "lock", TOUCHED: time.time()})
+        deadline = time.monotonic() + 10
+        with pytest.raises(SpanlabError) as caught:
+            while time.monotonic() < deadline:
+                holder.check()
+                time.sleep(0.05)
+        assert f"another spanlab run removed {name}-lock on {chroma_url}" in str(caught.value)
+    # the new holder's lock is not this run's to remove
+    assert f"{name}-lock" in names(chroma_url)
+
+
+def test_leases_block_a_cleanup_until_released_or_stale(
+    chroma_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    cleaner = marks(chroma_url, name)
+    with session():
+        marks(chroma_url, name).lease(A)
+        with cleaner.others_free([A]) as free_a, cleaner.others_free([B]) as free_b:
+            assert (free_a, free_b) == (False, True)
+        assert len([n for n in names(chroma_url) if n.startswith(f"{name}-r")]) == 1
+    with cleaner.others_free([A]) as free:
+        assert free  # released when the session ended
+    assert not [n for n in names(chroma_url) if n.startswith(name)]
+    stale(chroma_url, f"{name}-r{A[7:23]}-dead0001", "lease")
+    with cleaner.others_free([A]) as free:
+        assert free
+    assert f"removed {name}-r{A[7:23]}-dead0001 on {chroma_url}: a killed run's lease" in (
+        capsys.readouterr().err
+    )
+    assert not [n for n in names(chroma_url) if n.startswith(name)]
+
+
+def test_the_touching_thread_ends_with_the_last_marker(chroma_url: str) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+
+    def touching() -> list[Any]:
+        return [t for t in threading.enumerate() if t.name == "spanlab-chroma-touch"]
+
+    with session():
+        marks(chroma_url, name, beat=0.1).lease(A)
+        assert touching()
+    deadline = time.monotonic() + 5
+    while touching():  # a forked child must not inherit a thread mid-call
+        assert time.monotonic() < deadline, "the touching thread outlived its markers"
+        time.sleep(0.05)
