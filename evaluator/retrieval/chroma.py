@@ -56,6 +56,9 @@ STALE_BUILD = 900.0
 """Seconds an earlier spanlab's private server build (it touched it at every batch it
 added) may go untouched before it counts as a killed run's leftover."""
 CONNECT_TIMEOUT = 5.0
+SERVER_BATCH = 1024
+"""Chunks per add to a server: inserting 4,096 (HNSW, ef_construction 200) took a loaded
+server longer than the default `chroma_timeout` once, at 50 MB."""
 
 
 def family_name(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
@@ -218,7 +221,9 @@ def open_chroma_retriever(
     return retriever, extra, lazy.counts
 
 
-def _follow(client: Any, v: Version, vectors: VectorSource, lazy: LazyVectors) -> tuple[Any, int]:
+def _follow(
+    client: Any, v: Version, vectors: VectorSource, lazy: LazyVectors, batch: int | None = None
+) -> tuple[Any, int]:
     """`follow` with the missing chunks embedded through `lazy`, under one progress bar."""
     with contextlib.ExitStack() as tasks:
 
@@ -227,7 +232,7 @@ def _follow(client: Any, v: Version, vectors: VectorSource, lazy: LazyVectors) -
             lazy.chunks, lazy.advance = chunks, tasks.enter_context(task)
             return lazy
 
-        return follow(client, v, missing, HNSW)
+        return follow(client, v, missing, HNSW, batch)
 
 
 def _embedded(
@@ -260,7 +265,7 @@ def _on_server(
         v = version(marks)
         marks.lease(v.corpus_hash)  # before the lock: a cleanup then never cuts this version
         with marks.lock():
-            collection, added = _follow(client, v, vectors, lazy)
+            collection, added = _follow(client, v, vectors, lazy, SERVER_BATCH)
             remove_per_version(client, name, str(v.meta[FAMILY]))
     return collection, added, marks.check
 

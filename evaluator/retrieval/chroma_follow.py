@@ -160,6 +160,21 @@ def present_ids(collection: Any) -> set[str]:
     return found
 
 
+def foreign_ids(collection: Any, v: Version) -> list[str]:
+    """Ids in the collection that are not `v`'s chunks, read a page of ids and offsets at a
+    time (no set of the collection's ids, nor of `v`'s)."""
+    doomed: list[str] = []
+    offset = 0
+    while True:
+        page = collection.get(include=["metadatas"], limit=PAGE, offset=offset)
+        if not page["ids"]:
+            return doomed
+        for cid, meta in zip(page["ids"], page["metadatas"], strict=True):
+            if _own(meta, v.chunks, v.ids, cid) is None:
+                doomed.append(cid)
+        offset += len(page["ids"])
+
+
 def _add_missing(
     client: Any, collection: Any, v: Version, vectors: Callable[[Sequence[Chunk]], Any],
     batch: int | None,
@@ -223,8 +238,7 @@ def cleanup(collection: Any, v: Version, listed: Mapping[str, int]) -> int:
     with v.guard.others_free(others) as free:
         if not free:
             return 0
-        keep = {v.ids.of(c) for c in v.chunks}
-        doomed = sorted(present_ids(collection) - keep)
+        doomed = foreign_ids(collection, v)
         # Unlist the others first: a cleanup cut short never leaves a version listed whole
         # whose chunks are partly gone (what is left over, the count shows the next run).
         _publish(collection, v, {v.corpus_hash: len(v.chunks)})
@@ -243,11 +257,19 @@ def own_results(
                                      strict=True):  # fmt: skip
         own = []
         for cid, meta, dist in zip(row_ids, metas, dists, strict=True):
-            m = meta or {}
-            c = lookup(chunks, str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1)))
-            if c is not None and ids.of(c) == cid:
+            if (c := _own(meta, chunks, ids, cid)) is not None:
                 own.append((c, float(dist)))
         yield own
+
+
+def _own(
+    meta: Mapping[str, Any] | None, chunks: Sequence[Chunk], ids: ContentIds, cid: str
+) -> Chunk | None:
+    """The chunk of `chunks` that Chroma id `cid` (with its metadata) is, or None: another
+    version's (other doc hash, or offsets this run lacks)."""
+    m = meta or {}
+    c = lookup(chunks, str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1)))
+    return c if c is not None and ids.of(c) == cid else None
 
 
 class ChromaRetriever:
