@@ -2,18 +2,20 @@
 and the pruning of collections no run needs (§6, `spanlab cache`).
 
 Collections are pruned only in the embedded folder: a shared server's collections belong
-to every project on it. The embedding cache is never pruned: a vector is valid forever
-for its model and text, and the next corpus version may need it again.
+to every project on it (they are listed, and each eval cleans up its own candidates'). The
+embedding cache is never pruned: a vector is valid forever for its model and text, and the
+next corpus version may need it again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaluator.retrieval.chroma_lease import (
     Collection,
     collections,
+    collections_of,
     folder_bytes,
     remove_unused,
     superseded,
@@ -39,6 +41,51 @@ class Storage:
     """Every spanlab collection there."""
     stale: tuple[str, ...]
     """Names of collections no run needs (superseded or incomplete)."""
+
+
+@dataclass(frozen=True)
+class ServerStorage:
+    """The spanlab collections on a Chroma server, as `spanlab cache` shows them."""
+
+    url: str
+    """The server."""
+    collections: tuple[Collection, ...] = ()
+    """Every spanlab collection there (markers aside)."""
+    readers: dict[str, int] = field(default_factory=dict)
+    """Collection name -> runs holding a live lease on it."""
+    building: frozenset[str] = frozenset()
+    """Collections a run holds the build lock of."""
+    stale: tuple[str, ...] = ()
+    """Collections the next eval of their candidate removes (an earlier spanlab's)."""
+    stale_marks: int = 0
+    """Markers a killed run left (the next run of their candidate removes them)."""
+    error: str | None = None
+    """Why the server could not be listed."""
+
+
+def server_storage(url: str, timeout: float | None) -> ServerStorage:
+    """Look at a server, change nothing; an unreachable one is `error`, not an exception."""
+    from evaluator.retrieval.chroma import connect
+    from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
+    from evaluator.retrieval.chroma_marks import markers
+    from labeler.core.errors import SpanlabError
+
+    timeout = timeout or CALL_TIMEOUT
+    try:
+        with server_errors(url, timeout):
+            found = connect(url, None, timeout=timeout).list_collections()
+    except SpanlabError as exc:
+        return ServerStorage(url, error=exc.message)
+    marks = markers(found)
+    readers: dict[str, int] = {}
+    for m in marks:
+        if m.kind == "lease" and m.live:
+            readers[m.of] = readers.get(m.of, 0) + 1
+    building = frozenset(m.of for m in marks if m.kind == "lock" and m.live)
+    spanlab = collections_of(found)
+    stale = tuple(c.name for c in superseded(spanlab) if c.name not in building)
+    return ServerStorage(url, tuple(spanlab), readers, building, stale,
+                         sum(1 for m in marks if not m.live))  # fmt: skip
 
 
 def storage(proj: config.Project) -> Storage:

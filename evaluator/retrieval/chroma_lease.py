@@ -20,7 +20,7 @@ import re
 import shutil
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -162,8 +162,13 @@ class Collection:
 
 def collections(client: Any) -> list[Collection]:
     """Every spanlab collection of a client."""
+    return collections_of(client.list_collections())
+
+
+def collections_of(listed: Sequence[Any]) -> list[Collection]:
+    """The spanlab collections among Chroma's `listed` (markers aside)."""
     found = []
-    for col in client.list_collections():
+    for col in listed:
         if not col.name.startswith("spanlab-"):
             continue
         meta = col.metadata or {}

@@ -101,6 +101,32 @@ def _stop(h: _Held) -> None:
             _beat.wake.set()
 
 
+@dataclass(frozen=True)
+class Marker:
+    """A marker collection as `spanlab cache` shows it."""
+
+    of: str
+    """The collection it guards."""
+    kind: str
+    """"lock", "lease" or "claim"."""
+    live: bool
+    """Touched within STALE seconds."""
+
+
+def markers(found: Sequence[Any], now: float | None = None) -> list[Marker]:
+    """The markers among a server's collections `found`."""
+    now = time.time() if now is None else now
+    out = []
+    for c in found:
+        meta = c.metadata or {}
+        if not meta.get(MARK):
+            continue
+        touched = meta.get(TOUCHED)
+        live = isinstance(touched, int | float) and now - touched <= STALE
+        out.append(Marker(str(meta.get("spanlab_of", "")), str(meta[MARK]), live))
+    return out
+
+
 class Marks:
     """The build lock and version leases of family collection `name` on a server."""
 

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from labeler.cli._common import handles_errors, project, say
+from labeler.cli._common import ChromaOpt, handles_errors, project, say
 from labeler.core.corpus_walk import shown
 
 if TYPE_CHECKING:
+    from evaluator.pipeline.storage import ServerStorage
     from evaluator.retrieval.chroma_lease import Collection
 
 app = typer.Typer()
@@ -31,11 +32,15 @@ def cache_command(
     prune: Annotated[
         bool, typer.Option("--prune", help="Remove collections no run needs and none holds.")
     ] = False,
+    chroma_url: ChromaOpt = None,
 ) -> None:
     """The embedding cache and the Chroma collections: sizes, and which no run needs."""
     from evaluator.pipeline import storage
+    from evaluator.retrieval.chroma import parse_url
 
-    proj = project()
+    proj = project().override(chroma_url=chroma_url)
+    if proj.chroma_url is not None:
+        parse_url(proj.chroma_url)
     if prune:
         dropped, freed = storage.prune(proj)
         for c in dropped:
@@ -54,6 +59,31 @@ def cache_command(
         say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks{held}")
     if found.stale:
         say(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")
+    deferred(found.collections)
+    if proj.chroma_url is not None:
+        on_server(storage.server_storage(proj.chroma_url, proj.chroma_timeout))
+
+
+def on_server(found: ServerStorage) -> None:
+    """The server's spanlab collections: listed, never pruned here (other projects share
+    them; each eval cleans up its own candidates')."""
+    if found.error is not None:
+        say(f"chroma server    {shown(found.url)}  not listed: {shown(found.error)}")
+        return
+    say(f"chroma server    {shown(found.url)}  {len(found.collections)} spanlab collection(s)")
+    for c in found.collections:
+        state = ("building" if c.name in found.building else "stale" if c.name in found.stale
+                 else "live" if c.complete else "stale")  # fmt: skip
+        held = f"  {c.versions} corpus version{'s' * (c.versions > 1)}" if c.versions else ""
+        runs = found.readers.get(c.name, 0)
+        reading = f"  {runs} run{'s' * (runs > 1)} reading" if runs else ""
+        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks{held}{reading}")
+    if found.stale:
+        say(f"{len(found.stale)} of them an earlier spanlab's: the next eval of their "
+            "candidate removes them")  # fmt: skip
+    if found.stale_marks:
+        say(f"{found.stale_marks} lock or lease marker(s) a killed run left: the next eval of "
+            "their candidate removes them")  # fmt: skip
     deferred(found.collections)
 
 

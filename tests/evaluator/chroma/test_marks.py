@@ -198,3 +198,40 @@ def test_the_touching_thread_ends_with_the_last_marker(chroma_url: str) -> None:
     while touching():  # a forked child must not inherit a thread mid-call
         assert time.monotonic() < deadline, "the touching thread outlived its markers"
         time.sleep(0.05)
+
+
+def test_spanlab_cache_lists_the_servers_collections_and_who_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    private_server: tuple[str, subprocess.Popen[bytes]],
+) -> None:  # fmt: skip
+    from typer.testing import CliRunner
+
+    from evaluator.retrieval.chroma_lease import COMPLETE, FAMILY
+    from labeler.cli import app
+
+    url, _ = private_server
+    monkeypatch.chdir(tmp_path)
+    first = evaluate(tmp_path, url, DOCS)
+    name = str(first.runs["w20"].extra["collection"])
+    client = connect(url, None)
+    kin = client.get_collection(name).metadata[FAMILY]
+    client.create_collection("spanlab-" + "0" * 40, metadata={COMPLETE: True, FAMILY: kin})
+    stale(url, f"{name}-r{A[7:23]}-dead0001", "lease")
+    with session():
+        marks(url, name).lease(first.corpus.hash)
+        shown = CliRunner().invoke(app, ["cache", "--chroma-url", url])
+    assert shown.exit_code == 0, shown.stderr
+    assert f"chroma server    {url}  3 spanlab collection(s)" in shown.stdout
+    assert shown.stdout.count("  live     spanlab-") == 2
+    assert f"  live     {name}  w20  " in shown.stdout
+    assert " chunks  1 corpus version  1 run reading\n" in shown.stdout
+    assert f"  stale    spanlab-{'0' * 40}" in shown.stdout
+    assert "1 of them an earlier spanlab's: the next eval of their candidate removes them" in (
+        shown.stdout
+    )
+    assert "1 lock or lease marker(s) a killed run left" in shown.stdout
+    gone = CliRunner().invoke(app, ["cache", "--chroma-url", "http://127.0.0.1:9"])
+    assert gone.exit_code == 0, gone.stderr
+    assert "chroma server    http://127.0.0.1:9  not listed: cannot reach the Chroma server" in (
+        gone.stdout
+    )
