@@ -18,6 +18,7 @@ the machines sharing a server need clocks within a minute or so of each other.
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import sys
 import threading
@@ -61,6 +62,15 @@ class _Beat:
 
 
 _beat = _Beat()
+
+
+def _forked() -> None:
+    """A forked child holds none of its parent's markers, and has no touching thread."""
+    fresh = _Beat()
+    _beat.held, _beat.wake, _beat.thread, _beat.lock = {}, fresh.wake, None, fresh.lock
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _run(b: _Beat, every: float) -> None:
@@ -139,7 +149,8 @@ class Marks:
         self.held: list[_Held] = []
         """Markers this object holds (leases until the session ends, the lock while held)."""
         self.gone = False
-        """The server failed under the lock: releasing would only wait for it again."""
+        """The server stopped answering under the lock: releasing would only wait for it
+        again (the lock goes stale instead)."""
 
     def lease(self, corpus_hash: str) -> None:
         """Hold corpus version `corpus_hash` of the collection until the lease session ends:
@@ -157,7 +168,7 @@ class Marks:
         h = self._take()
         try:
             yield
-        except httpx.HTTPError:
+        except httpx.TimeoutException:  # a refused connection fails at once: release tries
             self.gone = True
             raise
         finally:

@@ -4,6 +4,7 @@ touched while held, taken over when a killed run left them. Against a real `chro
 
 from __future__ import annotations
 
+import os
 import subprocess
 import threading
 import time
@@ -194,6 +195,12 @@ def test_the_touching_thread_ends_with_the_last_marker(chroma_url: str) -> None:
     with session():
         marks(chroma_url, name, beat=0.1).lease(A)
         assert touching()
+        child = os.fork()
+        if child == 0:  # a forked child holds none of the parent's markers: it touches none
+            from evaluator.retrieval import chroma_marks
+
+            os._exit(0 if chroma_marks._beat.thread is None and not chroma_marks._beat.held else 1)
+        assert os.waitpid(child, 0)[1] == 0
     deadline = time.monotonic() + 5
     while touching():  # a forked child must not inherit a thread mid-call
         assert time.monotonic() < deadline, "the touching thread outlived its markers"
