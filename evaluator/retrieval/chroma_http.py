@@ -18,6 +18,9 @@ import httpx
 
 from labeler.core.errors import SpanlabError
 
+STALLED: set[str] = set()
+"""Servers that did not answer a call of this process in time: what is left to tidy there
+(a run's lease) is left to go stale, not waited for again."""
 CALL_TIMEOUT = 8.0
 """Default seconds any one call to a Chroma server may take (`chroma_timeout`): well within
 the 10 s §13 allows, and several times what a 4,096-chunk add takes on a busy server."""
@@ -61,6 +64,7 @@ def server_errors(url: str | None, timeout: float) -> Iterator[None]:
     try:
         yield
     except httpx.TimeoutException:
+        STALLED.add(url)
         raise SpanlabError(
             f"the Chroma server at {url} did not answer within {timeout:g} s",
             key="chroma_url",

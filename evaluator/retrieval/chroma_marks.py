@@ -289,7 +289,9 @@ class Marks:
         _stop(h)
         if h in self.held:
             self.held.remove(h)
-        if h.lost or self.gone:
+        from evaluator.retrieval.chroma_http import STALLED
+
+        if h.lost or self.gone or self.where in STALLED:
             return
         with contextlib.suppress(Exception):  # left behind, it goes stale: the next run's
             current = self._get(h.collection.name)
