@@ -228,11 +228,19 @@ class Marks:
             if held is not None and self._stale(held):
                 self._take_over(held)
                 continue
-            if not waited:
+            if not waited and held is not None:
                 print(shown(f"waiting: another spanlab run is building {self.name} on "
-                            f"{self.where}"), file=sys.stderr)  # fmt: skip
+                            f"{self.where}{self._until(held)}"), file=sys.stderr)  # fmt: skip
                 waited = True
             time.sleep(self.poll)
+
+    def _until(self, lock: Any) -> str:
+        """How long at most the wait for `lock` lasts, if its holder was killed."""
+        touched = (lock.metadata or {}).get(TOUCHED)
+        if not isinstance(touched, int | float):
+            return ""
+        left = max(0.0, touched + self.stale - time.time())
+        return f" (if it was killed, its lock is taken over in {left:.0f} s at most)"
 
     def _take_over(self, lock: Any) -> None:
         """Remove a stale lock, if this run wins the right to (`-x<its id>`)."""
