@@ -49,6 +49,9 @@ class _Held:
     """Its metadata, written again with a new time at each touch."""
     lost: bool = False
     """Another run removed it (NotFound on touch)."""
+    sure: float = field(default_factory=time.monotonic)
+    """Monotonic time a touch that went through was sent (or the marker made): a run stopped
+    or cut off since may no longer hold it, whether or not its thread has looked yet."""
 
 
 @dataclass
@@ -86,8 +89,10 @@ def _run(b: _Beat, every: float) -> None:
                 b.thread = None
                 return
         for h in held:
+            sent = time.monotonic()
             try:
                 h.collection.modify(metadata={**h.meta, TOUCHED: time.time()})
+                h.sure = sent
             except NotFoundError:
                 h.lost = True
             except Exception:  # a slow or gone server: the run's own next call says so
@@ -109,6 +114,10 @@ def _stop(h: _Held) -> None:
         _beat.held.pop(id(h), None)
         if not _beat.held:
             _beat.wake.set()
+
+
+def _lapsed(message: str) -> SpanlabError:
+    return SpanlabError(message, key="chroma_url", hint="run the command again")
 
 
 @dataclass(frozen=True)
@@ -175,14 +184,20 @@ class Marks:
             self._release(h)
 
     def check(self) -> None:
-        """Raise when another run removed a marker this run holds (it froze past STALE)."""
+        """Raise when another run removed a marker this run holds (it froze past STALE), or
+        may have: no touch went through for half of STALE (after a stop, the thread that
+        would see the removal may not have run yet; this run's own clock says so at once)."""
         for h in self.held:
             if h.lost:
-                raise SpanlabError(
+                raise _lapsed(
                     f"another spanlab run removed {h.collection.name} on {self.where}: this "
-                    f"run left it untouched for over {self.stale:g} s (was it stopped?)",
-                    key="chroma_url",
-                    hint="run the command again",
+                    f"run left it untouched for over {self.stale:g} s (was it stopped?)"
+                )
+            if time.monotonic() - h.sure > self.stale / 2:
+                raise _lapsed(
+                    f"this run could not touch {h.collection.name} on {self.where} for over "
+                    f"{self.stale / 2:g} s (was it stopped, or the server slow?): another "
+                    "spanlab run may take it over"
                 )
 
     @contextlib.contextmanager
@@ -213,11 +228,19 @@ class Marks:
             if held is not None and self._stale(held):
                 self._take_over(held)
                 continue
-            if not waited:
+            if not waited and held is not None:
                 print(shown(f"waiting: another spanlab run is building {self.name} on "
-                            f"{self.where}"), file=sys.stderr)  # fmt: skip
+                            f"{self.where}{self._until(held)}"), file=sys.stderr)  # fmt: skip
                 waited = True
             time.sleep(self.poll)
+
+    def _until(self, lock: Any) -> str:
+        """How long at most the wait for `lock` lasts, if its holder was killed."""
+        touched = (lock.metadata or {}).get(TOUCHED)
+        if not isinstance(touched, int | float):
+            return ""
+        left = max(0.0, touched + self.stale - time.time())
+        return f" (if it was killed, its lock is taken over in {left:.0f} s at most)"
 
     def _take_over(self, lock: Any) -> None:
         """Remove a stale lock, if this run wins the right to (`-x<its id>`)."""
@@ -239,6 +262,7 @@ class Marks:
         from chromadb.errors import ChromaError
 
         meta = {MARK: kind, "spanlab_of": self.name}
+        sent = time.monotonic()
         try:
             made = self.client.create_collection(
                 marker, metadata={**meta, TOUCHED: time.time()}, embedding_function=None
@@ -247,7 +271,7 @@ class Marks:
             if self._get(marker) is None:
                 raise  # not "it exists": a refusal of its own
             return None
-        h = _Held(made, meta)
+        h = _Held(made, meta, sure=sent)
         if hold:
             self.held.append(h)
             _start(h, self.beat)

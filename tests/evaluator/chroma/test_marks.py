@@ -4,8 +4,11 @@ touched while held, taken over when a killed run left them. Against a real `chro
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -106,9 +109,9 @@ def test_a_lock_waits_for_its_holder_then_is_taken(
         order.append("first")
     waiter.join(timeout=30)
     assert order == ["first", "second"]
-    assert f"waiting: another spanlab run is building {name} on {chroma_url}" in (
-        capsys.readouterr().err
-    )
+    said = capsys.readouterr().err
+    assert f"waiting: another spanlab run is building {name} on {chroma_url} (if it was " in said
+    assert "killed, its lock is taken over in " in said and " s at most)" in said
     assert f"{name}-lock" not in names(chroma_url)
 
 
@@ -162,6 +165,47 @@ def test_held_markers_are_touched_and_a_removed_one_stops_the_run(chroma_url: st
         assert f"another spanlab run removed {name}-lock on {chroma_url}" in str(caught.value)
     # the new holder's lock is not this run's to remove
     assert f"{name}-lock" in names(chroma_url)
+
+
+def test_a_holder_its_thread_could_not_touch_for_half_of_stale_stops(chroma_url: str) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    holder = marks(chroma_url, name, stale=1.0, beat=60.0)  # the thread touches nothing now
+    with holder.lock():
+        holder.check()
+        time.sleep(0.6)
+        with pytest.raises(SpanlabError) as caught:
+            holder.check()
+    assert f"this run could not touch {name}-lock on {chroma_url} for over 0.5 s" in str(
+        caught.value
+    )
+
+
+def test_a_stopped_holder_stops_before_another_run_takes_its_lock_over(
+    chroma_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "tests.evaluator.chroma.workers", "hold", chroma_url, name, "2"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    first = float(holder.stdout.readline())  # it checks as it goes
+    os.kill(holder.pid, signal.SIGSTOP)  # frozen past STALE: the next run takes the lock over
+    try:
+        with marks(chroma_url, name, stale=2.0, poll=0.05).lock():
+            taken = time.time()
+            os.kill(holder.pid, signal.SIGCONT)
+            out, _ = holder.communicate(timeout=60)
+    finally:
+        if holder.poll() is None:  # the takeover failed: do not leave it stopped
+            os.kill(holder.pid, signal.SIGCONT)
+            holder.kill()
+    *checked, last = out.splitlines()
+    assert max([first, *(float(t) for t in checked)]) < taken  # never both held it
+    assert "this run could not touch" in json.loads(last)["error"]
+    assert f"removed {name}-lock on {chroma_url}: a killed run's build lock" in (
+        capsys.readouterr().err
+    )
 
 
 def test_leases_block_a_cleanup_until_released_or_stale(

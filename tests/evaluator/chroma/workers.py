@@ -5,7 +5,9 @@ corpus (plus one document that makes its collections new) and prints the ranked 
 as JSON; `... pause URL NONCE READY GO` builds one collection on a server, stopping before
 the first add until the file GO appears, and reports how the build ended; `... read FOLDER`
 opens candidate w20's embedded collection for the test corpus (holding its leases until it
-ends) and prints its ranked chunk ids, once at once and again after a line on stdin.
+ends) and prints its ranked chunk ids, once at once and again after a line on stdin;
+`... hold URL NAME STALE` holds NAME's build lock on a server and, until a check fails,
+prints the wall-clock time just before each check that passes.
 """
 
 from __future__ import annotations
@@ -115,7 +117,27 @@ def read(folder: Path) -> int:
     return 0
 
 
+def hold(url: str, name: str, stale: float) -> int:
+    from evaluator.retrieval.chroma import connect
+    from evaluator.retrieval.chroma_marks import Marks
+
+    marks = Marks(connect(url, None), name, url, stale=stale, beat=stale / 4)
+    with marks.lock():
+        print("held", flush=True)
+        try:
+            while True:
+                before = time.time()
+                marks.check()
+                print(before, flush=True)
+                time.sleep(0.005)
+        except SpanlabError as exc:
+            print(json.dumps({"error": str(exc)}), flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[0] == "hold":
+        return hold(argv[1], argv[2], float(argv[3]))
     if argv[0] == "read":
         return read(Path(argv[1]))
     if argv[0] == "eval":
