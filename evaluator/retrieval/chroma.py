@@ -34,6 +34,7 @@ from evaluator.retrieval.chroma_follow import (
     version_key,
 )
 from evaluator.retrieval.chroma_lease import (
+    BUILT,
     COMPLETE,
     FAMILY,
     MARK,
@@ -43,7 +44,7 @@ from evaluator.retrieval.chroma_lease import (
     remove_unused,
     superseded,
 )
-from evaluator.retrieval.chroma_marks import TOUCHED, Marks
+from evaluator.retrieval.chroma_marks import STALE, TOUCHED, Marks
 from evaluator.retrieval.request import IndexRequest
 from labeler.core import sharing
 from labeler.core.access import refusal_hint, refused_write
@@ -52,6 +53,9 @@ from labeler.core.errors import ConfigError
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
+EARLIER_GRACE = 3600.0
+"""Seconds after it was built that an earlier spanlab's collection of one corpus version
+is removed from a server (`remove_per_version`)."""
 STALE_BUILD = 900.0
 """Seconds an earlier spanlab's private server build (it touched it at every batch it
 added) may go untouched before it counts as a killed run's leftover."""
@@ -261,35 +265,43 @@ def _on_server(
 
     with server_errors(url, timeout):
         client = connect(url, None, timeout=timeout)
-        marks = Marks(client, name, url)
+        marks = Marks(client, name, url, stale=max(STALE, 4 * timeout))  # a slow call: no lapse
         v = version(marks)
         marks.lease(v.corpus_hash)  # before the lock: a cleanup then never cuts this version
         with marks.lock():
             collection, added = _follow(client, v, vectors, lazy, SERVER_BATCH)
-            remove_per_version(client, name, str(v.meta[FAMILY]))
+            remove_per_version(client, name, str(v.meta[FAMILY]), url)
     return collection, added, marks.check
 
 
-def remove_per_version(client: Any, name: str, kin: str, now: float | None = None) -> list[str]:
+def remove_per_version(
+    client: Any, name: str, kin: str, where: str, now: float | None = None
+) -> list[str]:
     """Drop what an earlier spanlab left of family `kin` on a server beside its collection
-    `name`: collections of one corpus version each (complete: superseded by `name`), and
-    private builds a killed run left (incomplete, untouched for STALE_BUILD seconds, said on
-    stderr). The names dropped."""
+    `name`, saying so on stderr: collections of one corpus version each (complete, built
+    over EARLIER_GRACE seconds ago: an older spanlab elsewhere may still be searching a newer
+    one, with no lease to show it), and private builds a killed run left (incomplete,
+    untouched for STALE_BUILD seconds). The names dropped."""
     now = time.time() if now is None else now
     dropped = []
     for found in client.list_collections():
         meta = found.metadata or {}
         if found.name == name or meta.get(MARK) or meta.get(FAMILY) != kin:
             continue
-        touched = meta.get(TOUCHED)
-        age = now - touched if isinstance(touched, int | float) else 0.0
-        if not meta.get(COMPLETE) and age <= STALE_BUILD:
-            continue  # an earlier spanlab's build, still going
+        touched, built = meta.get(TOUCHED), meta.get(BUILT)
+        if meta.get(COMPLETE):
+            age = now - built / 1e9 if isinstance(built, int | float) else 0.0
+            if age <= EARLIER_GRACE:
+                continue
+            why = f"an earlier spanlab's one-version collection (built {age / 3600:.0f} h ago)"
+        else:
+            age = now - touched if isinstance(touched, int | float) else 0.0
+            if age <= STALE_BUILD:
+                continue  # an earlier spanlab's build, still going
+            why = f"a killed build's leftover (untouched for {age / 60:.0f} min)"
         _drop(client, found.name)
         dropped.append(found.name)
-        if not meta.get(COMPLETE):
-            print(shown(f"removed {found.name}: a killed build's leftover (untouched for "
-                        f"{age / 60:.0f} min)"), file=sys.stderr)  # fmt: skip
+        print(shown(f"removed {found.name} on {where}: {why}"), file=sys.stderr)
     return dropped
 
 

@@ -8,10 +8,11 @@ collection is its one test-and-set (a second create of a name fails). A family c
 - `name-r<version>-<token>`: one per run using a corpus version, its lease.
 
 A holder touches its markers every BEAT seconds from a daemon thread; a marker untouched
-for STALE seconds is a killed run's and the next run removes it (a lock only by winning
-`name-lock-x<its id>`, so two runs never both take one stale lock over). A holder whose
-marker another run removed meanwhile (it froze longer than STALE) stops with an error at
-its next step, never carrying on unguarded. Staleness reads the marker's wall-clock time:
+for STALE seconds is a killed run's and the next run removes it. A marker is only ever
+removed by its id (renamed to a name of the remover's alone, then deleted), so two runs
+taking one stale lock over never remove each other's new one. A holder none of whose
+touches went through for STALE / 2 (stopped, or cut off) stops with an error at its next
+step, never carrying on unguarded. Staleness reads the marker's wall-clock time:
 the machines sharing a server need clocks within a minute or so of each other.
 """
 
@@ -23,7 +24,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,10 @@ from labeler.core.errors import SpanlabError
 TOUCHED = "spanlab_touched"
 """Metadata key: when a marker (or an older spanlab's private build) was last touched."""
 STALE = 300.0
-"""Seconds a marker may go untouched before it counts as a killed run's."""
+"""Seconds a marker may go untouched before it counts as a killed run's (at least: a run
+whose calls may take longer writes its own, `STALE_AFTER`)."""
+STALE_AFTER = "spanlab_stale"
+"""Metadata key: the seconds after which its creator's marker counts as a killed run's."""
 BEAT = 20.0
 """Seconds between touches of the markers a run holds."""
 POLL = 0.5
@@ -127,9 +131,9 @@ class Marker:
     of: str
     """The collection it guards."""
     kind: str
-    """"lock", "lease" or "claim"."""
+    """One of "lock", "lease" or "gone" (a removal cut short)."""
     live: bool
-    """Touched within STALE seconds."""
+    """Touched within its stale time."""
 
 
 def markers(found: Sequence[Any], now: float | None = None) -> list[Marker]:
@@ -140,10 +144,16 @@ def markers(found: Sequence[Any], now: float | None = None) -> list[Marker]:
         meta = c.metadata or {}
         if not meta.get(MARK):
             continue
-        touched = meta.get(TOUCHED)
-        live = isinstance(touched, int | float) and now - touched <= STALE
-        out.append(Marker(str(meta.get("spanlab_of", "")), str(meta[MARK]), live))
+        out.append(Marker(str(meta.get("spanlab_of", "")), str(meta[MARK]), live(meta, now)))
     return out
+
+
+def live(meta: Mapping[str, Any], now: float) -> bool:
+    """Whether a marker with this metadata was touched within its creator's stale time."""
+    touched, after = meta.get(TOUCHED), meta.get(STALE_AFTER, STALE)
+    if not isinstance(after, int | float) or after <= 0:
+        after = STALE
+    return isinstance(touched, int | float) and now - touched <= after
 
 
 class Marks:
@@ -223,10 +233,11 @@ class Marks:
             self.check()
             h = self._create(f"{self.name}-lock", "lock")
             if h is not None:
+                self._sweep()
                 return h
             held = self._get(f"{self.name}-lock")
             if held is not None and self._stale(held):
-                self._take_over(held)
+                self._drop_if_stale(held, "build lock")  # by its id: never a newer lock
                 continue
             if not waited and held is not None:
                 print(shown(f"waiting: another spanlab run is building {self.name} on "
@@ -236,32 +247,28 @@ class Marks:
 
     def _until(self, lock: Any) -> str:
         """How long at most the wait for `lock` lasts, if its holder was killed."""
-        touched = (lock.metadata or {}).get(TOUCHED)
-        if not isinstance(touched, int | float):
+        meta = lock.metadata or {}
+        touched, after = meta.get(TOUCHED), meta.get(STALE_AFTER, STALE)
+        if not isinstance(touched, int | float) or not isinstance(after, int | float):
             return ""
-        left = max(0.0, touched + self.stale - time.time())
+        left = max(0.0, touched + after - time.time())
         return f" (if it was killed, its lock is taken over in {left:.0f} s at most)"
 
-    def _take_over(self, lock: Any) -> None:
-        """Remove a stale lock, if this run wins the right to (`-x<its id>`)."""
-        claim_name = f"{lock.name}-x{str(lock.id).replace('-', '')[:16]}"
-        claim = self._create(claim_name, "claim", hold=False)
-        if claim is None:  # another run is taking it over; or one was killed doing so
-            if (stuck := self._get(claim_name)) is not None:
-                self._drop_if_stale(stuck, "claim")
-            return
-        try:
-            current = self._get(lock.name)
-            if current is not None and current.id == lock.id:
-                self._drop_if_stale(current, "build lock")
-        finally:
-            self._delete(claim_name)
+    def _sweep(self) -> None:
+        """Remove every marker of the collection a killed run left (leases of any version,
+        and markers a removal was cut short in), so none piles up."""
+        mine = {h.collection.id for h in self.held}
+        for found in self.client.list_collections():
+            meta = found.metadata or {}
+            if found.name.startswith(f"{self.name}-") and meta.get(MARK) and \
+                    found.id not in mine:  # fmt: skip
+                self._drop_if_stale(found, str(meta.get(MARK)))
 
-    def _create(self, marker: str, kind: str, *, hold: bool = True) -> _Held | None:
-        """Create marker collection `marker` (None: it exists) and, with `hold`, touch it."""
+    def _create(self, marker: str, kind: str) -> _Held | None:
+        """Create marker collection `marker` (None: it exists), held and touched."""
         from chromadb.errors import ChromaError
 
-        meta = {MARK: kind, "spanlab_of": self.name}
+        meta = {MARK: kind, "spanlab_of": self.name, STALE_AFTER: self.stale}
         sent = time.monotonic()
         try:
             made = self.client.create_collection(
@@ -272,9 +279,8 @@ class Marks:
                 raise  # not "it exists": a refusal of its own
             return None
         h = _Held(made, meta, sure=sent)
-        if hold:
-            self.held.append(h)
-            _start(h, self.beat)
+        self.held.append(h)
+        _start(h, self.beat)
         return h
 
     def _get(self, marker: str) -> Any:
@@ -286,8 +292,7 @@ class Marks:
             return None
 
     def _stale(self, found: Any) -> bool:
-        touched = (found.metadata or {}).get(TOUCHED)
-        return not isinstance(touched, int | float) or time.time() - touched > self.stale
+        return not live(found.metadata or {}, time.time())
 
     def _drop_if_stale(self, found: Any, what: str) -> bool:
         """Remove `found` (saying so) when untouched for STALE seconds; whether it was."""
@@ -296,16 +301,26 @@ class Marks:
         touched = (found.metadata or {}).get(TOUCHED)
         age = f"{(time.time() - touched) / 60:.0f} min" if isinstance(touched, int | float) \
             else "ever"  # fmt: skip
-        self._delete(found.name)
-        print(shown(f"removed {found.name} on {self.where}: a killed run's {what} "
-                    f"(untouched for {age})"), file=sys.stderr)  # fmt: skip
+        name = found.name  # (a rename changes the object's)
+        if self._remove(found):
+            print(shown(f"removed {name} on {self.where}: a killed run's {what} "
+                        f"(untouched for {age})"), file=sys.stderr)  # fmt: skip
         return True
 
-    def _delete(self, marker: str) -> None:
+    def _remove(self, found: Any) -> bool:
+        """Remove the very marker `found` (by its id: renamed to a name of this run's alone,
+        then deleted by it), never a newer one under the same name; whether it was there."""
         from chromadb.errors import NotFoundError
 
+        gone = f"{self.name}-gone-{secrets.token_hex(6)}"
+        meta = {**(found.metadata or {}), MARK: "gone"}
+        try:
+            found.modify(name=gone, metadata=meta)  # by id: fails if another run removed it
+        except (NotFoundError, ValueError):
+            return False
         with contextlib.suppress(NotFoundError, ValueError):
-            self.client.delete_collection(marker)
+            self.client.delete_collection(gone)
+        return True
 
     def _release(self, h: _Held) -> None:
         """Stop touching `h` and remove it, unless another run already did (then the name
@@ -318,6 +333,4 @@ class Marks:
         if h.lost or self.gone or self.where in STALLED:
             return
         with contextlib.suppress(Exception):  # left behind, it goes stale: the next run's
-            current = self._get(h.collection.name)
-            if current is not None and current.id == h.collection.id:
-                self._delete(h.collection.name)
+            self._remove(h.collection)

@@ -11,7 +11,7 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
 from evaluator.retrieval.chroma import STALE_BUILD, connect, remove_per_version
-from evaluator.retrieval.chroma_lease import COMPLETE, FAMILY, MARK
+from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY, MARK
 from evaluator.retrieval.chroma_marks import TOUCHED
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
@@ -132,16 +132,19 @@ def test_what_an_earlier_spanlab_kept_per_corpus_version_is_removed(
         client.create_collection(name, metadata={FAMILY: kin, **meta})
 
     made("spanlab-family-a")  # the family collection itself
-    made("spanlab-old-version", **{COMPLETE: True})  # one corpus version each, superseded
+    made("spanlab-old-version", **{COMPLETE: True, BUILT: int((now - 7200) * 1e9)})  # superseded
+    made("spanlab-new-version", **{COMPLETE: True, BUILT: int((now - 60) * 1e9)})  # in use?
     made("spanlab-old-bdead0001", **{COMPLETE: False, TOUCHED: long_ago})  # a killed build
     made("spanlab-old-blive0002", **{COMPLETE: False, TOUCHED: now})  # a build still going
     made("spanlab-family-a-lock", **{MARK: "lock", TOUCHED: long_ago})  # markers: not these
     client.create_collection("spanlab-other", metadata={FAMILY: "family-b", COMPLETE: True})
-    dropped = remove_per_version(client, "spanlab-family-a", kin, now)
+    dropped = remove_per_version(client, "spanlab-family-a", kin, "http://server", now)
     assert sorted(dropped) == ["spanlab-old-bdead0001", "spanlab-old-version"]
     names = sorted(c.name for c in client.list_collections())
-    assert names == ["spanlab-family-a", "spanlab-family-a-lock", "spanlab-old-blive0002",
-                     "spanlab-other"]  # fmt: skip
+    assert names == ["spanlab-family-a", "spanlab-family-a-lock", "spanlab-new-version",
+                     "spanlab-old-blive0002", "spanlab-other"]  # fmt: skip
     said = capsys.readouterr().err
-    assert "removed spanlab-old-bdead0001: a killed build's leftover (untouched for 16 min)" in said
-    assert "spanlab-old-version" not in said
+    assert ("removed spanlab-old-bdead0001 on http://server: a killed build's leftover "
+            "(untouched for 16 min)") in said  # fmt: skip
+    assert ("removed spanlab-old-version on http://server: an earlier spanlab's one-version "
+            "collection (built 2 h ago)") in said  # fmt: skip
