@@ -44,7 +44,7 @@ def cache_command(
     if prune:
         dropped, freed = storage.prune(proj)
         for c in dropped:
-            say(f"removed  {c.name}  {shown(c.candidate)}")
+            say(f"removed  {shown(c.name)}  {shown(c.candidate)}")
         say(f"{len(dropped)} collection(s) removed, {megabytes(freed)} freed")
         deferred(storage.storage(proj).collections)
         return
@@ -56,7 +56,7 @@ def cache_command(
     for c in found.collections:
         state = "stale" if c.name in found.stale else "live" if c.complete else "building"
         held = f"  {c.versions} corpus version{'s' * (c.versions > 1)}" if c.versions else ""
-        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks{held}")
+        say(f"  {state:<8} {shown(c.name)}  {shown(c.candidate)}  {c.chunks:,} chunks{held}")
     if found.stale:
         say(f"{len(found.stale)} collection(s) no run needs: spanlab cache --prune")
     deferred(found.collections)
@@ -77,7 +77,8 @@ def on_server(found: ServerStorage) -> None:
         held = f"  {c.versions} corpus version{'s' * (c.versions > 1)}" if c.versions else ""
         runs = found.readers.get(c.name, 0)
         reading = f"  {runs} run{'s' * (runs > 1)} reading" if runs else ""
-        say(f"  {state:<8} {c.name}  {shown(c.candidate)}  {c.chunks:,} chunks{held}{reading}")
+        what = f"{shown(c.name)}  {shown(c.candidate)}  {c.chunks:,} chunks"
+        say(f"  {state:<8} {what}{held}{reading}")
     if found.stale:
         say(f"{len(found.stale)} of them an earlier spanlab's: the next eval of their "
             "candidate removes them")  # fmt: skip

@@ -314,12 +314,16 @@ def test_spanlab_cache_lists_the_servers_collections_and_who_reads_them(
     kin = client.get_collection(name).metadata[FAMILY]
     client.create_collection("spanlab-" + "0" * 40, metadata={COMPLETE: True, FAMILY: kin})
     stale(url, f"{name}-r{A[7:23]}-dead0001", "lease")
+    hostile = {FAMILY: "other", COMPLETE: True, "candidate": "evil\x1b]52;c;QUFB\x07\nfake line"}
+    client.create_collection("spanlab-" + "1" * 40, metadata=hostile)  # another tool's words
     with session():
         marks(url, name).lease(first.corpus.hash)
         shown = CliRunner().invoke(app, ["cache", "--chroma-url", url])
     assert shown.exit_code == 0, shown.stderr
-    assert f"chroma server    {url}  3 spanlab collection(s)" in shown.stdout
-    assert shown.stdout.count("  live     spanlab-") == 2
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "evil\\x1b]52;c;QUFB\\x07\\nfake line" in shown.stdout  # escaped, on its own row
+    assert f"chroma server    {url}  4 spanlab collection(s)" in shown.stdout
+    assert shown.stdout.count("  live     spanlab-") == 3
     assert f"  live     {name}  w20  " in shown.stdout
     assert " chunks  1 corpus version  1 run reading\n" in shown.stdout
     assert f"  stale    spanlab-{'0' * 40}" in shown.stdout
