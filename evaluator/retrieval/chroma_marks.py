@@ -274,21 +274,28 @@ class Marks:
             made = self.client.create_collection(
                 marker, metadata={**meta, TOUCHED: time.time()}, embedding_function=None
             )
-        except ChromaError:
-            if self._get(marker) is None:
-                raise  # not "it exists": a refusal of its own
-            return None
+        except ChromaError as exc:
+            # "already exists", though its holder may have let it go since: the caller
+            # looks again. Any other refusal is the server's, said as such.
+            if "already exists" in str(exc) or self._get(marker) is not None:
+                return None
+            raise SpanlabError(
+                f"the Chroma server at {self.where} refused to create {marker}: {exc}",
+                key="chroma_url",
+            ) from None
         h = _Held(made, meta, sure=sent)
         self.held.append(h)
         _start(h, self.beat)
         return h
 
     def _get(self, marker: str) -> Any:
-        from chromadb.errors import NotFoundError
+        """Marker `marker`, or None: not there (or being deleted as asked: Chroma then says
+        "Missing metadata segment")."""
+        from chromadb.errors import ChromaError
 
         try:
             return self.client.get_collection(marker, embedding_function=None)
-        except (NotFoundError, ValueError):
+        except (ChromaError, ValueError):
             return None
 
     def _stale(self, found: Any) -> bool:
@@ -310,14 +317,22 @@ class Marks:
     def _remove(self, found: Any) -> bool:
         """Remove the very marker `found` (by its id: renamed to a name of this run's alone,
         then deleted by it), never a newer one under the same name; whether it was there."""
-        from chromadb.errors import NotFoundError
+        from chromadb.errors import ChromaError, NotFoundError
 
         gone = f"{self.name}-gone-{secrets.token_hex(6)}"
-        meta = {**(found.metadata or {}), MARK: "gone"}
+        meta, name = {**(found.metadata or {}), MARK: "gone"}, found.name
         try:
             found.modify(name=gone, metadata=meta)  # by id: fails if another run removed it
         except (NotFoundError, ValueError):
             return False
+        except ChromaError as exc:  # one being deleted meanwhile: "Missing metadata segment"
+            there = self._get(name)
+            if there is None or there.id != found.id:
+                return False
+            raise SpanlabError(
+                f"the Chroma server at {self.where} would not remove {name}: {exc}",
+                key="chroma_url",
+            ) from None
         with contextlib.suppress(NotFoundError, ValueError):
             self.client.delete_collection(gone)
         return True

@@ -137,7 +137,7 @@ def test_runs_taking_one_stale_lock_over_at_once_hold_it_one_at_a_time(chroma_ur
     name = f"spanlab-t{uuid.uuid4().hex[:12]}"
     stale(chroma_url, f"{name}-lock", "lock")
     seen: list[tuple[str, int]] = []
-    go = threading.Barrier(4)
+    go = threading.Barrier(6)
 
     def run(i: int) -> None:
         held = marks(chroma_url, name, poll=0.02)
@@ -147,13 +147,13 @@ def test_runs_taking_one_stale_lock_over_at_once_hold_it_one_at_a_time(chroma_ur
             time.sleep(0.2)
             seen.append(("out", i))
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=60)
-    assert len(seen) == 8
-    for at in range(0, 8, 2):  # each in followed by its own out: never two holders
+    assert len(seen) == 12
+    for at in range(0, 12, 2):  # each in followed by its own out: never two holders
         assert seen[at][0] == "in" and seen[at + 1] == ("out", seen[at][1])
     assert not [n for n in names(chroma_url) if n.startswith(name)]
 
