@@ -110,8 +110,11 @@ class ChunkTable(Sequence[Chunk]):
         d = self._doc_number.get(doc)
         if d is None:
             return range(0)
-        lo, hi = np.searchsorted(self.doc_of, [d, d + 1])
-        return range(int(lo), int(hi))
+        bounds: list[int] | None = getattr(self, "_bounds", None)
+        if bounds is None:  # where each document's chunks begin, found once
+            found = np.searchsorted(self.doc_of, np.arange(len(self.docs) + 1))
+            bounds = self._bounds = [int(b) for b in found]
+        return range(bounds[d], bounds[d + 1])
 
     @property
     def _doc_number(self) -> dict[str, int]:
@@ -130,6 +133,31 @@ class ChunkTable(Sequence[Chunk]):
                 return lo
             lo += 1
         return None
+
+    def find_many(
+        self, docs: Sequence[str], starts: Sequence[int], ends: Sequence[int]
+    ) -> npt.NDArray[np.int64]:
+        """`find` for many at once: each (doc, start, end)'s chunk index, or -1 (one search
+        of the columns per call, not a search and a chunk per probe)."""
+        number = self._doc_number
+        d = np.fromiter((number.get(x, -1) for x in docs), dtype=np.int64, count=len(docs))
+        s, e = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+        keys: npt.NDArray[np.int64] | None = getattr(self, "_keys", None)
+        if keys is None:  # sorted, as the table is by document then start
+            keys = self._keys = (self.doc_of.astype(np.int64) << 32) | self.starts
+        out = np.full(len(d), -1, dtype=np.int64)
+        if not len(keys) or not len(d):
+            return out
+        valid = (d >= 0) & (s >= 0) & (s < 1 << 32)
+        q = np.where(valid, (d << 32) | np.where(valid, s, 0), -1)
+        at = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
+        hit = valid & (keys[at] == q)
+        exact = hit & (self.ends[at] == e)
+        out[exact] = at[exact]
+        for i in np.flatnonzero(hit & ~exact):  # chunks sharing a start: not the first one
+            found = self.find(docs[int(i)], int(s[i]), int(e[i]))
+            out[i] = -1 if found is None else found
+        return out
 
     def of_docs(self, docs: Iterable[str]) -> list[Chunk]:
         """The chunks of these documents, in table order."""

@@ -48,7 +48,11 @@ class ContentIds:
     """The splitter fingerprint."""
 
     def of(self, c: Chunk) -> str:
-        payload = "\x1f".join([c.doc, self.doc_hashes[c.doc], str(c.start), str(c.end),
+        return self.at(c.doc, c.start, c.end)
+
+    def at(self, doc: str, start: int, end: int) -> str:
+        """The id of the chunk at (doc, start, end) of this run's version of `doc`."""
+        payload = "\x1f".join([doc, self.doc_hashes[doc], str(start), str(end),
                                self.fingerprint])  # fmt: skip
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
@@ -169,10 +173,26 @@ def foreign_ids(collection: Any, v: Version) -> list[str]:
         page = collection.get(include=["metadatas"], limit=PAGE, offset=offset)
         if not page["ids"]:
             return doomed
-        for cid, meta in zip(page["ids"], page["metadatas"], strict=True):
-            if _own(meta, v.chunks, v.ids, cid) is None:
-                doomed.append(cid)
+        doomed += _foreign(page["ids"], page["metadatas"], v.chunks, v.ids)
         offset += len(page["ids"])
+
+
+def _foreign(
+    cids: Sequence[str],
+    metas: Sequence[Mapping[str, Any] | None],
+    chunks: Sequence[Chunk],
+    ids: ContentIds,
+) -> list[str]:
+    """Of one page of Chroma ids (with their metadata), those not this run's chunks: what
+    `_own` finds None for, a table's columns searched once for the page."""
+    if not isinstance(chunks, ChunkTable):
+        return [
+            cid for cid, m in zip(cids, metas, strict=True) if _own(m, chunks, ids, cid) is None
+        ]
+    where = [_where(m) for m in metas]
+    at = chunks.find_many([w[0] for w in where], [w[1] for w in where], [w[2] for w in where])
+    return [cid for cid, w, i in zip(cids, where, at.tolist(), strict=True)
+            if i < 0 or ids.at(*w) != cid]  # fmt: skip
 
 
 def _add_missing(
@@ -267,9 +287,14 @@ def _own(
 ) -> Chunk | None:
     """The chunk of `chunks` that Chroma id `cid` (with its metadata) is, or None: another
     version's (other doc hash, or offsets this run lacks)."""
-    m = meta or {}
-    c = lookup(chunks, str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1)))
+    c = lookup(chunks, *_where(meta))
     return c if c is not None and ids.of(c) == cid else None
+
+
+def _where(meta: Mapping[str, Any] | None) -> tuple[str, int, int]:
+    """The (doc, start, end) a chunk's metadata names."""
+    m = meta or {}
+    return str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1))
 
 
 class ChromaRetriever:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.chunk_table import ChunkTable
-from evaluator.chunking import SplitterSpec, chunk_corpus, chunk_table
+from evaluator.chunking import Piece, SplitterSpec, chunk_corpus, chunk_table
 from evaluator.chunking.tokenizers import count_many, load_tokenizer
 from evaluator.metrics import TokenCounter
 from evaluator.metrics.stats import counted_stats, index_stats
@@ -103,6 +103,31 @@ def test_find_is_the_columns_answer(folder: Path) -> None:
         c = table[i]
         assert table.find(c.doc, c.start, c.end) == i
     assert table.find("a.md", 1, 2) is None and table.find("none.md", 0, 5) is None
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.splitter)
+def test_find_many_is_find_for_every_chunk_and_every_probe(
+    folder: Path, spec: SplitterSpec
+) -> None:
+    table = chunk_table(spec, Corpus.read(folder, keep_text=False))
+    probes = [(c.doc, c.start, c.end) for c in table]
+    probes += [(d, s + 1, e) for d, s, e in probes[::7]] + [
+        (d, s, e - 1) for d, s, e in probes[::5]
+    ]
+    probes += [("none.md", 0, 5), ("a.md", -1, -1), ("a.md", 1 << 32, (1 << 32) + 5),
+               ("empty.md", 0, 0), ("b/c.txt", 0, 1 << 40)]  # fmt: skip
+    found = table.find_many(*zip(*probes, strict=True)).tolist()
+    assert found == [-1 if (i := table.find(*p)) is None else i for p in probes]
+    assert found[: len(table)] == list(range(len(table)))
+
+
+def test_find_many_finds_each_of_chunks_sharing_a_start() -> None:
+    pieces = [("a.md", [Piece(0, 5), Piece(0, 9), Piece(3, 9)]), ("b.md", [Piece(0, 5)])]
+    table = ChunkTable.build("sha256:x", "fp", pieces)
+    found = table.find_many(["a.md", "a.md", "a.md", "a.md", "b.md", "b.md"],
+                            [0, 0, 3, 0, 0, 3], [5, 9, 9, 7, 5, 9])  # fmt: skip
+    assert found.tolist() == [0, 1, 2, -1, 3, -1]
+    assert len(table.find_many([], [], [])) == 0
 
 
 @pytest.mark.parametrize("swap", ["deleted", "fifo", "device link", "grown"])

@@ -18,7 +18,8 @@ import pytest
 
 from evaluator.candidates import parse
 from evaluator.chunk import Chunk
-from evaluator.chunking.split import chunk_corpus
+from evaluator.chunk_table import ChunkTable
+from evaluator.chunking.split import chunk_corpus, chunk_table
 from evaluator.retrieval.base import QueryInput
 from evaluator.retrieval.chroma import HNSW, connect
 from evaluator.retrieval.chroma_follow import (
@@ -26,6 +27,7 @@ from evaluator.retrieval.chroma_follow import (
     ContentIds,
     FileGuard,
     Version,
+    _foreign,
     follow,
     present_ids,
     version_key,
@@ -113,8 +115,31 @@ def version(folder: Path, texts: dict[str, str]) -> Version:
     ids = ContentIds(corpus.doc_hashes, spec.fingerprint())
     meta = {"candidate": "w20"}
     name = "spanlab-test-follow"
-    return Version(FileGuard(folder, name), name, corpus.hash, chunk_corpus(spec, corpus), ids,
+    # a table, as a run's pipeline gives (its columns are what cleanup and search read)
+    return Version(FileGuard(folder, name), name, corpus.hash, chunk_table(spec, corpus), ids,
                    meta)  # fmt: skip
+
+
+def test_a_pages_foreign_ids_from_a_table_are_those_the_chunks_list_finds(
+    tmp_path: Path,
+) -> None:
+    a, b = version(tmp_path, GROWN), version(tmp_path, EDITED)
+    assert isinstance(a.chunks, ChunkTable)
+    page: list[tuple[str, dict[str, Any] | None]]
+    page = [(a.ids.of(c), {"doc": c.doc, "start": c.start, "end": c.end}) for c in a.chunks]
+    page += [(b.ids.of(c), {"doc": c.doc, "start": c.start, "end": c.end}) for c in b.chunks]
+    c = a.chunks[3]
+    page += [("0" * 16, {"doc": c.doc, "start": c.start, "end": c.end}),  # offsets, not its id
+             (a.ids.of(c), {"doc": c.doc, "start": c.start, "end": c.end + 1}),
+             (a.ids.of(c), None), ("x", {"doc": "none.md", "start": 0, "end": 3}),
+             ("y", {"start": -4})]  # fmt: skip
+    cids, metas = [p[0] for p in page], [p[1] for p in page]
+    foreign = _foreign(cids, metas, a.chunks, a.ids)
+    assert foreign == _foreign(cids, metas, list(a.chunks), a.ids)
+    mine = {(c.doc, c.start, c.end): a.ids.of(c) for c in a.chunks}
+    at = [None if m is None else (m.get("doc"), m.get("start"), m.get("end")) for _, m in page]
+    expected = [cid for (cid, _), w in zip(page, at, strict=True) if mine.get(w) != cid]  # type: ignore[arg-type]
+    assert foreign == expected and len(expected) > len(page) - len(a.chunks) - len(b.chunks)
 
 
 def test_an_interrupted_update_is_not_listed_and_the_next_run_adds_only_the_rest(
