@@ -205,10 +205,10 @@ def _add_missing(
     matrix = vectors(missing)
     batch = batch or max(1, min(4096, int(client.get_max_batch_size())))
     for lo in range(0, len(missing), batch):
-        part = missing[lo : lo + batch]
-        v.guard.check()
+        part, embedded = missing[lo : lo + batch], matrix[lo : lo + batch]
+        v.guard.check()  # after the batch's embedding, the slow part: a stop in it is seen
         collection.add(
-            ids=[v.ids.of(c) for c in part], embeddings=matrix[lo : lo + batch],
+            ids=[v.ids.of(c) for c in part], embeddings=embedded,
             metadatas=[{"doc": c.doc, "start": c.start, "end": c.end} for c in part],
         )  # fmt: skip
     return len(missing)

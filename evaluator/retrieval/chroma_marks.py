@@ -49,10 +49,19 @@ POLL = 0.5
 class _Held:
     collection: Any
     """The marker collection (its id: a removed and re-created marker is another one)."""
+    name: str
+    """Its own name: each touch writes it again, so a removal's rename (to `-gone-`) is
+    undone (the remover's delete then finds nothing) or, a newer marker having the name
+    meanwhile, refused (lost): a removal under way never leaves a live marker unnamed."""
     meta: dict[str, Any]
     """Its metadata, written again with a new time at each touch."""
     lost: bool = False
     """Another run removed it (NotFound on touch)."""
+    touching: threading.Lock = field(default_factory=threading.Lock)
+    """Held by the thread while it touches, and by the release: no touch is in flight once
+    the release has begun (it would name a marker back that the release just renamed)."""
+    done: bool = False
+    """Released: not to be touched again."""
     sure: float = field(default_factory=time.monotonic)
     """Monotonic time a touch that went through was sent (or the marker made): a run stopped
     or cut off since may no longer hold it, whether or not its thread has looked yet."""
@@ -82,8 +91,6 @@ os.register_at_fork(after_in_child=_forked)
 
 def _run(b: _Beat, every: float) -> None:
     """Touch every held marker each `every` seconds until none is held."""
-    from chromadb.errors import NotFoundError
-
     while True:
         b.wake.wait(every)
         b.wake.clear()
@@ -93,14 +100,25 @@ def _run(b: _Beat, every: float) -> None:
                 b.thread = None
                 return
         for h in held:
-            sent = time.monotonic()
-            try:
-                h.collection.modify(metadata={**h.meta, TOUCHED: time.time()})
-                h.sure = sent
-            except NotFoundError:
-                h.lost = True
-            except Exception:  # a slow or gone server: the run's own next call says so
-                continue
+            with h.touching:
+                if not h.done:
+                    _touch(h)
+
+
+def _touch(h: _Held) -> None:
+    from chromadb.errors import ChromaError, NotFoundError
+
+    sent = time.monotonic()
+    try:
+        h.collection.modify(name=h.name, metadata={**h.meta, TOUCHED: time.time()})
+        h.sure = sent
+    except NotFoundError:
+        h.lost = True
+    except ChromaError as exc:  # the name is a newer marker's: this one was removed
+        if "UNIQUE constraint" in str(exc) or "already exists" in str(exc):
+            h.lost = True
+    except Exception:  # a slow or gone server: the run's own next call says so
+        return
 
 
 def _start(h: _Held, every: float) -> None:
@@ -197,17 +215,17 @@ class Marks:
         """Raise when another run removed a marker this run holds (it froze past STALE), or
         may have: no touch went through for half of STALE (after a stop, the thread that
         would see the removal may not have run yet; this run's own clock says so at once)."""
-        for h in self.held:
-            if h.lost:
-                raise _lapsed(
-                    f"another spanlab run removed {h.collection.name} on {self.where}: this "
-                    f"run left it untouched for over {self.stale:g} s (was it stopped?)"
-                )
+        for h in self.held:  # its own clock first: what a stopped run can say at once
             if time.monotonic() - h.sure > self.stale / 2:
                 raise _lapsed(
-                    f"this run could not touch {h.collection.name} on {self.where} for over "
+                    f"this run could not touch {h.name} on {self.where} for over "
                     f"{self.stale / 2:g} s (was it stopped, or the server slow?): another "
                     "spanlab run may take it over"
+                )
+            if h.lost:
+                raise _lapsed(
+                    f"another spanlab run removed {h.name} on {self.where}: this "
+                    f"run left it untouched for over {self.stale:g} s (was it stopped?)"
                 )
 
     @contextlib.contextmanager
@@ -233,7 +251,11 @@ class Marks:
             self.check()
             h = self._create(f"{self.name}-lock", "lock")
             if h is not None:
-                self._sweep()
+                try:
+                    self._sweep()
+                except BaseException:  # a lock this run holds is never left touched
+                    self._release(h)
+                    raise
                 return h
             held = self._get(f"{self.name}-lock")
             if held is not None and self._stale(held):
@@ -283,7 +305,7 @@ class Marks:
                 f"the Chroma server at {self.where} refused to create {marker}: {exc}",
                 key="chroma_url",
             ) from None
-        h = _Held(made, meta, sure=sent)
+        h = _Held(made, marker, meta, sure=sent)
         self.held.append(h)
         _start(h, self.beat)
         return h
@@ -333,14 +355,18 @@ class Marks:
                 f"the Chroma server at {self.where} would not remove {name}: {exc}",
                 key="chroma_url",
             ) from None
-        with contextlib.suppress(NotFoundError, ValueError):
+        try:
             self.client.delete_collection(gone)
+        except (NotFoundError, ValueError):  # its holder touched it back to its name
+            return False
         return True
 
     def _release(self, h: _Held) -> None:
         """Stop touching `h` and remove it, unless another run already did (then the name
         may be another run's marker: left alone)."""
         _stop(h)
+        with h.touching:
+            h.done = True
         if h in self.held:
             self.held.remove(h)
         from evaluator.retrieval.chroma_http import STALLED

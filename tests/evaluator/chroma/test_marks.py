@@ -21,7 +21,7 @@ from evaluator.candidates import parse
 from evaluator.pipeline import RunOptions, RunResult, run_evaluation
 from evaluator.retrieval.chroma import connect
 from evaluator.retrieval.chroma_lease import MARK, session, versions
-from evaluator.retrieval.chroma_marks import TOUCHED, Marks
+from evaluator.retrieval.chroma_marks import TOUCHED, Marks, _touch
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from tests.evaluator.chroma.test_chroma_index import DOCS, queries
@@ -336,3 +336,57 @@ def test_spanlab_cache_lists_the_servers_collections_and_who_reads_them(
     assert "chroma server    http://127.0.0.1:9  not listed: cannot reach the Chroma server" in (
         gone.stdout
     )
+
+
+def test_a_holders_touch_during_a_removal_names_its_marker_back_or_finds_it_lost(
+    chroma_url: str,
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    holder = marks(chroma_url, name, beat=60.0)  # touched by hand below
+    client = connect(chroma_url, None)
+    with holder.lock():
+        (h,) = holder.held
+        # a remover renamed it (its first step) and the holder's touch comes before its delete
+        client.get_collection(f"{name}-lock").modify(name=f"{name}-gone-aaaa")
+        _touch(h)
+        assert client.get_collection(f"{name}-lock").id == h.collection.id and not h.lost
+        assert not [n for n in names(chroma_url) if n.startswith(f"{name}-gone-")]
+        # renamed again, and a newer run made the lock meanwhile: the touch finds it lost
+        client.get_collection(f"{name}-lock").modify(name=f"{name}-gone-bbbb")
+        newer = client.create_collection(f"{name}-lock", metadata={MARK: "lock"})
+        _touch(h)
+        assert h.lost and client.get_collection(f"{name}-lock").id == newer.id
+        with pytest.raises(SpanlabError, match="another spanlab run removed"):
+            holder.check()
+
+
+def test_a_removal_whose_marker_its_holder_named_back_says_it_removed_nothing(
+    chroma_url: str,
+) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    stale(chroma_url, f"{name}-lock", "lock")
+    client = connect(chroma_url, None)
+    seen = client.get_collection(f"{name}-lock")
+    real = client.delete_collection
+
+    def named_back(gone: str) -> None:  # the holder's touch lands between rename and delete
+        client.get_collection(gone).modify(name=f"{name}-lock")
+        real(gone)
+
+    remover = marks(chroma_url, name)
+    remover.client.delete_collection = named_back
+    assert remover._remove(seen) is False
+    assert client.get_collection(f"{name}-lock").id == seen.id
+
+
+def test_a_lock_whose_sweep_fails_is_released(chroma_url: str) -> None:
+    name = f"spanlab-t{uuid.uuid4().hex[:12]}"
+    taker = marks(chroma_url, name)
+
+    def broken() -> None:
+        raise SpanlabError("the sweep failed", key="chroma_url")
+
+    taker._sweep = broken  # type: ignore[method-assign]
+    with pytest.raises(SpanlabError, match="the sweep failed"), taker.lock():
+        pass
+    assert not taker.held and f"{name}-lock" not in names(chroma_url)
