@@ -61,6 +61,8 @@ def server_errors(url: str | None, timeout: float) -> Iterator[None]:
     if url is None:
         yield
         return
+    from chromadb.errors import ChromaError
+
     try:
         yield
     except httpx.TimeoutException:
@@ -70,6 +72,12 @@ def server_errors(url: str | None, timeout: float) -> Iterator[None]:
             key="chroma_url",
             hint="is it stopped or overloaded? Raise `chroma_timeout` in spanlab.toml if it "
             "is only slow",
+        ) from None
+    except ChromaError as exc:  # what a caller did not expect of the server, named so
+        raise SpanlabError(
+            f"the Chroma server at {url} refused a call: {type(exc).__name__}: {exc}",
+            key="chroma_url",
+            hint="is it the Chroma version spanlab installs, with room on its disk?",
         ) from None
     except httpx.HTTPError as exc:
         raise SpanlabError(

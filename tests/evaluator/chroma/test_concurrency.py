@@ -128,3 +128,20 @@ def test_a_server_that_answers_the_heartbeat_then_stalls_is_an_error() -> None:
         assert url in str(caught.value) and "did not answer within 1 s" in str(caught.value)
     finally:
         server.shutdown()
+
+
+def test_a_refusal_no_caller_expects_of_a_server_is_an_error_naming_it() -> None:
+    from chromadb.errors import InternalError, NotFoundError
+
+    from evaluator.retrieval.chroma_http import server_errors
+    from labeler.core.errors import SpanlabError
+
+    url = "http://127.0.0.1:9"
+    for refusal in (InternalError("UNIQUE constraint failed"), NotFoundError("no such one")):
+        with pytest.raises(SpanlabError) as caught, server_errors(url, 1.0):
+            raise refusal
+        assert f"the Chroma server at {url} refused a call: {type(refusal).__name__}" in str(
+            caught.value
+        )
+    with server_errors(None, 1.0), pytest.raises(InternalError):  # embedded: not the server's
+        raise InternalError("kept")
