@@ -9,6 +9,7 @@ next corpus version may need it again.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,7 +66,7 @@ class ServerStorage:
 
 def server_storage(url: str, timeout: float | None) -> ServerStorage:
     """Look at a server, change nothing; an unreachable one is `error`, not an exception."""
-    from evaluator.retrieval.chroma import connect
+    from evaluator.retrieval.chroma import connect, earlier_leftover
     from evaluator.retrieval.chroma_http import CALL_TIMEOUT, server_errors
     from evaluator.retrieval.chroma_marks import markers
     from labeler.core.errors import SpanlabError
@@ -83,7 +84,9 @@ def server_storage(url: str, timeout: float | None) -> ServerStorage:
             readers[m.of] = readers.get(m.of, 0) + 1
     building = frozenset(m.of for m in marks if m.kind == "lock" and m.live)
     spanlab = collections_of(found)
-    stale = tuple(c.name for c in superseded(spanlab) if c.name not in building)
+    now, meta = time.time(), {c.name: c.metadata or {} for c in found}
+    stale = tuple(c.name for c in spanlab if c.name not in building
+                  and earlier_leftover(c.name, meta[c.name], now))  # fmt: skip
     return ServerStorage(url, tuple(spanlab), readers, building, stale,
                          sum(1 for m in marks if not m.live))  # fmt: skip
 

@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import ParseResult, urlparse
@@ -288,21 +288,32 @@ def remove_per_version(
         meta = found.metadata or {}
         if found.name == name or meta.get(MARK) or meta.get(FAMILY) != kin:
             continue
-        touched, built = meta.get(TOUCHED), meta.get(BUILT)
-        if meta.get(COMPLETE):
-            age = now - built / 1e9 if isinstance(built, int | float) else 0.0
-            if age <= EARLIER_GRACE:
-                continue
-            why = f"an earlier spanlab's one-version collection (built {age / 3600:.0f} h ago)"
-        else:
-            age = now - touched if isinstance(touched, int | float) else 0.0
-            if age <= STALE_BUILD:
-                continue  # an earlier spanlab's build, still going
-            why = f"a killed build's leftover (untouched for {age / 60:.0f} min)"
+        why = earlier_leftover(found.name, meta, now)
+        if why is None:
+            continue
         _drop(client, found.name)
         dropped.append(found.name)
         print(shown(f"removed {found.name} on {where}: {why}"), file=sys.stderr)
     return dropped
+
+
+def earlier_leftover(name: str, meta: Mapping[str, Any], now: float) -> str | None:
+    """Why the next eval of its family removes server collection `name` (an earlier
+    spanlab's: one corpus version, complete and built over EARLIER_GRACE seconds ago, or a
+    killed private build untouched for STALE_BUILD), or None: not one, or not yet."""
+    kin = meta.get(FAMILY)
+    if meta.get(MARK) or not isinstance(kin, str) or name[8:32] == kin:  # a family's own
+        return None
+    touched, built = meta.get(TOUCHED), meta.get(BUILT)
+    if meta.get(COMPLETE):
+        age = now - built / 1e9 if isinstance(built, int | float) else 0.0
+        if age <= EARLIER_GRACE:
+            return None  # an older spanlab elsewhere may still be searching it
+        return f"an earlier spanlab's one-version collection (built {age / 3600:.0f} h ago)"
+    age = now - touched if isinstance(touched, int | float) else 0.0
+    if age <= STALE_BUILD:
+        return None  # an earlier spanlab's build, still going
+    return f"a killed build's leftover (untouched for {age / 60:.0f} min)"
 
 
 def _drop(client: Any, name: str) -> None:

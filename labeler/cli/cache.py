@@ -73,7 +73,7 @@ def on_server(found: ServerStorage) -> None:
     say(f"chroma server    {shown(found.url)}  {len(found.collections)} spanlab collection(s)")
     for c in found.collections:
         state = ("building" if c.name in found.building else "stale" if c.name in found.stale
-                 else "live" if c.complete else "stale")  # fmt: skip
+                 else "live" if c.complete else "partial")  # fmt: skip
         held = f"  {c.versions} corpus version{'s' * (c.versions > 1)}" if c.versions else ""
         runs = found.readers.get(c.name, 0)
         reading = f"  {runs} run{'s' * (runs > 1)} reading" if runs else ""

@@ -303,7 +303,7 @@ def test_spanlab_cache_lists_the_servers_collections_and_who_reads_them(
 ) -> None:  # fmt: skip
     from typer.testing import CliRunner
 
-    from evaluator.retrieval.chroma_lease import COMPLETE, FAMILY
+    from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY
     from labeler.cli import app
 
     url, _ = private_server
@@ -312,7 +312,9 @@ def test_spanlab_cache_lists_the_servers_collections_and_who_reads_them(
     name = str(first.runs["w20"].extra["collection"])
     client = connect(url, None)
     kin = client.get_collection(name).metadata[FAMILY]
-    client.create_collection("spanlab-" + "0" * 40, metadata={COMPLETE: True, FAMILY: kin})
+    two_hours_ago = int((time.time() - 7200) * 1e9)  # an earlier spanlab's, past its grace
+    client.create_collection("spanlab-" + "0" * 40, metadata={COMPLETE: True, FAMILY: kin,
+                                                              BUILT: two_hours_ago})  # fmt: skip
     stale(url, f"{name}-r{A[7:23]}-dead0001", "lease")
     hostile = {FAMILY: "other", COMPLETE: True, "candidate": "evil\x1b]52;c;QUFB\x07\nfake line"}
     client.create_collection("spanlab-" + "1" * 40, metadata=hostile)  # another tool's words
@@ -390,3 +392,20 @@ def test_a_lock_whose_sweep_fails_is_released(chroma_url: str) -> None:
     with pytest.raises(SpanlabError, match="the sweep failed"), taker.lock():
         pass
     assert not taker.held and f"{name}-lock" not in names(chroma_url)
+
+
+def test_spanlab_cache_and_eval_take_an_earlier_spanlabs_collection_by_one_rule() -> None:
+    from evaluator.retrieval.chroma import EARLIER_GRACE, STALE_BUILD, earlier_leftover
+    from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY
+
+    now, kin = time.time(), "k" * 24
+    other = "spanlab-" + "0" * 40  # an earlier spanlab's name: not its family's own
+    old, young = int((now - EARLIER_GRACE - 60) * 1e9), int((now - 60) * 1e9)
+    assert earlier_leftover(other, {COMPLETE: True, FAMILY: kin, BUILT: old}, now)
+    assert earlier_leftover(other, {COMPLETE: True, FAMILY: kin, BUILT: young}, now) is None
+    assert earlier_leftover(other, {FAMILY: kin, TOUCHED: now - STALE_BUILD - 60}, now)
+    assert earlier_leftover(other, {FAMILY: kin, TOUCHED: now - 60}, now) is None
+    own = "spanlab-" + kin + "0" * 16  # the family's own collection, complete or not
+    assert earlier_leftover(own, {COMPLETE: True, FAMILY: kin, BUILT: old}, now) is None
+    assert earlier_leftover(own, {FAMILY: kin, TOUCHED: 0.0}, now) is None
+    assert earlier_leftover(other, {MARK: "lock", FAMILY: kin, TOUCHED: 0.0}, now) is None
