@@ -292,9 +292,13 @@ def _own(
 
 
 def _where(meta: Mapping[str, Any] | None) -> tuple[str, int, int]:
-    """The (doc, start, end) a chunk's metadata names."""
+    """The (doc, start, end) a chunk's metadata names; offsets that are not integers (what
+    another writer to the server may have left) as -1, which no chunk of this run has."""
     m = meta or {}
-    return str(m.get("doc")), int(m.get("start", -1)), int(m.get("end", -1))
+    start, end = m.get("start"), m.get("end")
+    if type(start) is not int or type(end) is not int:  # a bool is not an offset either
+        return str(m.get("doc")), -1, -1
+    return str(m.get("doc")), start, end
 
 
 class ChromaRetriever:

@@ -132,7 +132,8 @@ def test_a_pages_foreign_ids_from_a_table_are_those_the_chunks_list_finds(
     page += [("0" * 16, {"doc": c.doc, "start": c.start, "end": c.end}),  # offsets, not its id
              (a.ids.of(c), {"doc": c.doc, "start": c.start, "end": c.end + 1}),
              (a.ids.of(c), None), ("x", {"doc": "none.md", "start": 0, "end": 3}),
-             ("y", {"start": -4})]  # fmt: skip
+             ("y", {"start": -4}), ("z", {"doc": c.doc, "start": "abc", "end": 1.5}),
+             (a.ids.of(c), {"doc": c.doc, "start": True, "end": c.end})]  # fmt: skip
     cids, metas = [p[0] for p in page], [p[1] for p in page]
     foreign = _foreign(cids, metas, a.chunks, a.ids)
     assert foreign == _foreign(cids, metas, list(a.chunks), a.ids)
