@@ -31,6 +31,10 @@ GROUP = "spl19labelers"
 """The sharing group of the tests."""
 NAMES = ("spl19lead", "spl19alice", "spl19bob")
 """The lead and two annotators."""
+MORE = ("spl19carol", "spl19mallory")
+"""A member who joins later, and a member who attacks the others (§20); both in GROUP."""
+OUTSIDER = "spl19eve"
+"""An account on the machine that is not in GROUP (§20: outsiders are out)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,26 @@ def accounts() -> tuple[Account, ...]:
             _run("useradd", "--no-create-home", "--user-group", "-G", GROUP, name)
     shared = grp.getgrnam(GROUP).gr_gid
     return tuple(Account(n, pwd.getpwnam(n).pw_uid, pwd.getpwnam(n).pw_gid, shared) for n in NAMES)
+
+
+def more_accounts() -> tuple[Account, Account, Account]:
+    """carol and mallory (in GROUP) and eve (not in it; her `group` is her own group)."""
+    accounts()
+    for name in MORE:
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            _run("useradd", "--no-create-home", "--user-group", "-G", GROUP, name)
+    try:
+        pwd.getpwnam(OUTSIDER)
+    except KeyError:
+        _run("useradd", "--no-create-home", "--user-group", OUTSIDER)
+    shared = grp.getgrnam(GROUP).gr_gid
+    carol, mallory = (
+        Account(n, pwd.getpwnam(n).pw_uid, pwd.getpwnam(n).pw_gid, shared) for n in MORE
+    )
+    own = pwd.getpwnam(OUTSIDER).pw_gid
+    return carol, mallory, Account(OUTSIDER, pwd.getpwnam(OUTSIDER).pw_uid, own, own)
 
 
 def _run(*args: str) -> None:
