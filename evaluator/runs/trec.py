@@ -154,10 +154,13 @@ def _write(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
-    """Write every candidate's run and qrels files into `out`; return the paths. Every
-    path is built (and checked to stay inside `out`, §13) before anything is written."""
-    queries = evidence(run, corpus)
+def export_trec(
+    run: RunFile, corpus: Corpus, out: Path, leave_out: frozenset[str] = frozenset()
+) -> list[Path]:
+    """Write every candidate's run and qrels files into `out`, but for the queries in
+    `leave_out` (blind, §20); return the paths. Every path is built (and checked to stay
+    inside `out`, §13) before anything is written."""
+    queries = [q for q in evidence(run, corpus) if q.qid not in leave_out]
     threshold = run.manifest.settings.coverage_threshold
     files = {name: [inside(out, f"{name}{end}") for end in (".run", ".qrels", ".spans.run")]
              for name in run.names}  # fmt: skip

@@ -58,7 +58,8 @@ def label(
 
     run_app(store, docs, annotator=who.name, member=who, theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            blind=blind or proj.blind)  # fmt: skip
 
 
 def refuse_waiting(status: CorpusStatus) -> None:
@@ -95,7 +96,8 @@ def adjudicate(
 
     run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache)  # fmt: skip
+            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            blind=proj.blind)  # fmt: skip
 
 
 @app.command(epilog="Example: spanlab triage latest --theme spanlab-high-contrast")
@@ -135,4 +137,4 @@ def triage(
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
             source=corpus_source(proj), embedding_cache=proj.embedding_cache,
-            diff=diff)  # fmt: skip
+            diff=diff, blind=proj.blind)  # fmt: skip

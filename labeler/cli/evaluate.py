@@ -37,6 +37,7 @@ from labeler.cli._common import (
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
 from labeler.core.team import Act
+from labeler.core.visibility import BLIND_WHY, Sight
 
 app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
@@ -251,7 +252,11 @@ def show_command(
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
-        texts = {q.id: q.text for q in Store.open_for_reading(proj.db).queries()}
+        store = Store.open_for_reading(proj.db)
+        refused = Sight(member(proj, None), proj.blind).refusal(store, query)
+        if refused is not None:
+            raise SpanlabError(refused)
+        texts = {q.id: q.text for q in store.queries()}
     console = Console()
     width = console.width if console.is_terminal else None  # piped: whole lines, for grep
     for line in show_view(found, query, candidate, docs, texts, width=width):
@@ -275,5 +280,13 @@ def trec_command(
     from evaluator.runs.trec import export_trec, trec_run
 
     proj = project(corpus)
-    for path in export_trec(trec_run(proj.root / RUNS_DIR, run), read_corpus(proj), out):
+    found = trec_run(proj.root / RUNS_DIR, run)
+    hidden = frozenset[str]()
+    if proj.db.exists():
+        seen = Sight(member(proj, None), proj.blind).hidden(Store.open_for_reading(proj.db))
+        hidden = seen & set(found.queries)
+    for path in export_trec(found, read_corpus(proj), out, hidden):
         say(str(path))
+    if hidden:
+        say(f"warning: {len(hidden)} quer(y/ies) left out, their versions wait for a decision: "
+            f"{BLIND_WHY}", err=True)  # fmt: skip

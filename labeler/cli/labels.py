@@ -29,6 +29,7 @@ from labeler.core import team
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.team import Act
+from labeler.core.visibility import Sight
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import PairAgreement, Report, Summary
@@ -172,12 +173,12 @@ def labels_export(
     ] = "text",
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
-    _, docs, store, _ = open_project(corpus, db)
+    proj, docs, store, _ = open_project(corpus, db)
     from labeler.core import exports
     from labeler.core.formats.label_studio import Names
 
     names = Names(from_name, to_name, text_key)
-    done = exports.export_file(store, docs, out, fmt, names)
+    done = exports.export_file(store, docs, out, fmt, names, Sight(member(proj, None), proj.blind))
     for why, n in done.left_out:
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:
@@ -270,15 +271,15 @@ def labels_assign(
 @handles_errors
 def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Agreement of double-annotated queries: overlap F1, exact spans, abstention, pattern, αu."""
-    _, docs, store, _ = open_project(corpus, db)
-    lengths = {d.id: len(d.text) for d in docs}
-    from labeler.core.agreement import NO_DOUBLE, agreement
+    proj, docs, store, _ = open_project(corpus, db)
+    sight = Sight(member(proj, None), proj.blind)
+    from labeler.core.agreement import NO_DOUBLE, agreement_seen
 
-    report = agreement(store.query_rows(), store.versions(), lengths)
+    report = agreement_seen(store, sight, {d.id: len(d.text) for d in docs})
     if as_json:
         say(json.dumps(report_json(report), indent=2))
     elif report.overall is None:
-        say(NO_DOUBLE, err=True)
+        say(report.withheld_line or NO_DOUBLE, err=True)
     else:
         say(render_agreement(report))
 
@@ -289,7 +290,7 @@ def report_json(report: Report) -> dict[str, Any]:
     data = asdict(report)
     data["queries"] = [{**asdict(p), "pattern_agree": p.pattern_agree} for p in report.queries[:50]]
     if report.overall is None:
-        data["message"] = NO_DOUBLE
+        data["message"] = report.withheld_line or NO_DOUBLE
     return data
 
 
@@ -308,6 +309,8 @@ def render_agreement(report: Report) -> str:
 
     assert report.overall is not None
     lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
+    if report.withheld_line is not None:
+        lines.insert(1, report.withheld_line)
     tables = {"annotator pair": report.by_pair, "slice": report.by_slice,
               "pattern": report.by_pattern, "document": report.by_document}  # fmt: skip
     for title, table in tables.items():

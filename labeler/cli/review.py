@@ -28,6 +28,7 @@ from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.team import Act
+from labeler.core.visibility import Sight
 
 if TYPE_CHECKING:
     from labeler.core import review  # re-anchoring (rapidfuzz): imported when used
@@ -62,7 +63,7 @@ def review_command(
         if list_only or as_json:
             from labeler.core import review
 
-            items = review.proposals(store, docs)
+            items = review.proposals(store, docs, sight=Sight(who, proj.blind))
             say(render_json(store, docs, items) if as_json else render_table(items))
             return
         binding.sync(store, docs)
@@ -70,7 +71,7 @@ def review_command(
 
         run_app(store, docs, annotator=who.name, member=who, screen="review",
                 theme=theme, runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj))  # fmt: skip
+                source=corpus_source(proj), blind=proj.blind)  # fmt: skip
     finally:
         store.close()
 

@@ -17,6 +17,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.formats import label_studio
 from labeler.core.store import Store
 from labeler.core.values import Query
+from labeler.core.visibility import BLIND_WHY, Sight
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,12 @@ def export_file(
     out: Path,
     fmt: str,
     names: label_studio.Names | None = None,
+    sight: Sight | None = None,
 ) -> Exported:
-    """Write the store's labels to `out` in `fmt`; refuses while any span is stale."""
-    data = labelset.export(store, corpus)
+    """Write the store's labels to `out` in `fmt`, as `sight` may see them (None: all);
+    refuses while any span is stale."""
+    withheld = sight.withheld(store) if sight is not None else frozenset()
+    data = labelset.export(store, corpus, withheld)
     waiting_n = int(data.pop("waiting_for_adjudication", 0))
     drafts = tuple(q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"])
     waits: tuple[tuple[str, int], ...] = (
@@ -59,17 +63,22 @@ def export_file(
             waiting_n,
         ),
     )
+    if withheld:  # a non-lead's export: decided queries only (§20), the waiting among them
+        waits = ((f"quer(y/ies) wait for a decision and are not exported: {BLIND_WHY}",
+                  len(withheld)),)  # fmt: skip
     if fmt == "spanlab":
         labelset.write_json(data, out)
         held = len(data["queries"])
         return Exported(out, held, held, _sha256(out), data["label_set_hash"],
                         _counted(waits), drafts=drafts)  # fmt: skip
     queries, waiting = _decided(store)
+    queries = [q for q in queries if q.id not in withheld]
     if fmt == "label-studio":
-        pending = [(store.query(q), list(store.versions([q]).get(q, {}).values())) for q in waiting]
+        pending = [(store.query(q), list(store.versions([q]).get(q, {}).values()))
+                   for q in waiting if q not in withheld]  # fmt: skip
         wrote = label_studio.write(queries, corpus, out, names=names or label_studio.Names(),
                                    waiting=pending)  # fmt: skip
-        waits = ()
+        waits = waits if withheld else ()
     else:
         got = formats.get(fmt).write(queries, corpus, out)
         wrote = got or formats.Wrote(len(queries), len(queries))

@@ -92,8 +92,9 @@ def frame(
     }  # fmt: skip
 
 
-def export(store: Store, corpus: Corpus) -> dict[str, Any]:
-    """Export the store's labels; refuses while any span is stale or orphaned."""
+def export(store: Store, corpus: Corpus, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Export the store's labels but the queries in `leave_out` (blind, §20); refuses while
+    any span is stale or orphaned."""
     status = sync(store, corpus)
     if status.waiting:
         raise StoreError(
@@ -101,9 +102,9 @@ def export(store: Store, corpus: Corpus) -> dict[str, Any]:
             "export refuses while any span is stale or orphaned",
             hint="run `spanlab review` (or `spanlab review --list`)",
         )
-    if store.count("versions"):  # double annotation: adjudicated or single versions only
+    if store.count("versions") or leave_out:  # double annotation: decided or single versions
         decided, waiting = store.decided_queries()
-        data = to_json(decided, corpus)
+        data = to_json([q for q in decided if q.id not in leave_out], corpus)
         data["waiting_for_adjudication"] = len(waiting)
         return data
     with no_gc():

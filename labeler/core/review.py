@@ -17,6 +17,7 @@ from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Decision, Store
 from labeler.core.values import Span, SpanState
+from labeler.core.visibility import Sight
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -96,13 +97,16 @@ class Summary:
 # -- reading ---------------------------------------------------------------------------
 
 
-def pending(store: Store, corpus: Corpus) -> list[PendingSpan]:
-    """Every stale or orphaned span, by document and offset; candidates are not computed."""
+def pending(store: Store, corpus: Corpus, sight: Sight | None = None) -> list[PendingSpan]:
+    """Every stale or orphaned span, by document and offset, but those of versions `sight`
+    keeps from its member (§20); candidates are not computed."""
     status = binding.check(store, corpus)
-    questions = store.query_texts({c.query_id for c in status.spans})
+    hidden = sight.hidden_spans(store) if sight is not None else frozenset()
+    spans = [c for c in status.spans if c.span.id not in hidden]
+    questions = store.query_texts({c.query_id for c in spans})
     old_texts: dict[str, str | None] = {}
     out = []
-    for c in status.spans:
+    for c in spans:
         if c.span.doc_hash not in old_texts:
             old_texts[c.span.doc_hash] = store.doc_text(c.span.doc_hash)
         doc = corpus.documents.get(c.span.doc)
@@ -127,9 +131,11 @@ def pending_span(store: Store, corpus: Corpus, span_id: int) -> PendingSpan | No
     return PendingSpan(query_id, question, span, state, store.doc_text(span.doc_hash), new)
 
 
-def proposals(store: Store, corpus: Corpus, *, limit: int = 5) -> list[Proposed]:
+def proposals(
+    store: Store, corpus: Corpus, *, limit: int = 5, sight: Sight | None = None
+) -> list[Proposed]:
     """Pending spans with their candidates, each document pair diffed once."""
-    items = pending(store, corpus)
+    items = pending(store, corpus, sight)
     found = propose_many(((p.span, p.old_text, p.new_text) for p in items), limit=limit)
     return [Proposed(p, proposal) for p, proposal in zip(items, found, strict=True)]
 

@@ -25,6 +25,7 @@ from labeler.core.corpus_source import CorpusSource
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
 from labeler.core.team import Member
+from labeler.core.visibility import Sight
 from labeler.tui.base import ThemedApp
 from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
@@ -64,7 +65,8 @@ class SpanlabApp(ThemedApp):
                  theme: str | None = None, settings: Settings | None = None,
                  prefs: Path | None = None, trim_spans: bool = True,
                  source: CorpusSource | None = None,
-                 member: Member | None = None, diff: RunDiff | None = None) -> None:  # fmt: skip
+                 member: Member | None = None, diff: RunDiff | None = None,
+                 blind: bool = False) -> None:  # fmt: skip
         if screen not in BY_NAME:
             raise ConfigError(f"unknown screen {screen!r}", hint="one of: " + ", ".join(BY_NAME))
         self.start = screen
@@ -77,6 +79,8 @@ class SpanlabApp(ThemedApp):
         self.store, self.corpus, self.annotator = store, corpus, annotator
         self.member = member or Member(annotator, annotator)
         """Who is at the keyboard and what `[team]` lets them decide (§15)."""
+        self.sight = Sight(self.member, blind)
+        """What they may see of others' versions: the project's `blind` rule (§20)."""
         self.runs_dir, self.run_id, self.texts = runs_dir, run_id, texts
         self.diff = diff
         """Run against run for triage (§16), or None: triage opens `run_id`."""
@@ -208,10 +212,13 @@ class SpanlabApp(ThemedApp):
             screen.show_query(message.query)
 
     def on_agreement_requested(self, message: AgreementRequested) -> None:
-        closed = self.store.blind_refusal(message.query) if self.store and message.query else None
+        store, query = self.store, message.query
+        closed = store.blind_refusal(query) if store and query else None
+        closed = f"{closed} (`blind = true` in spanlab.toml)" if closed else None
+        if closed is None and store is not None and query:
+            closed = self.sight.refusal(store, query)
         if closed is not None:
-            self.notify(f"{closed} (`blind = true` in spanlab.toml)", title="Agreement",
-                        severity="warning")  # fmt: skip
+            self.notify(closed, title="Agreement", severity="warning")
             return
         if self.action_switch("agreement"):
             screen = self.screen_stack[0]

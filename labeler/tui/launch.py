@@ -25,7 +25,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
             run_id: str | None = None, trim_spans: bool = True,
             source: CorpusSource | None = None, member: Member | None = None,
             embedding_cache: Path | None = None,
-            diff: RunDiff | None = None) -> None:  # fmt: skip
+            diff: RunDiff | None = None, blind: bool = False) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
     An unknown theme raises ConfigError; on triage, no runs or an unknown run id raise
@@ -33,6 +33,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     spanlab.toml's: added spans leave out edge whitespace.
     With `source`, the app reads the corpus again when its folder changes. Suggestions
     keep their sentence vectors in `embedding_cache`, shared by every app on the project.
+    `blind` is the project's setting: every screen keeps undecided versions of others from
+    a member who is not a lead (§20).
     """
     if diff is not None:  # already read and compared: the run id is B's
         run_id = diff.b.id
@@ -45,7 +47,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
                      prefs=prefs, trim_spans=trim_spans, source=source,
-                     member=member, diff=diff,
+                     member=member, diff=diff, blind=blind,
                      settings=Settings(embedding_cache=embedding_cache))  # fmt: skip
     app.run()
 

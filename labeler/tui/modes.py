@@ -20,6 +20,7 @@ from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
+from labeler.core.visibility import Sight
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 
@@ -37,6 +38,7 @@ class World(Protocol):
     corpus: Corpus
     annotator: str
     member: Member
+    sight: Sight
     runs_dir: Path | None
     run_id: str | None
     texts: Mapping[str, str] | None
@@ -144,7 +146,8 @@ def build_review(world: World) -> Screen[Any]:
     binding.sync(world.store, world.corpus)
     from labeler.tui.review import ReviewScreen
 
-    return ReviewScreen(world.store, world.corpus, annotator=world.annotator, member=world.member)
+    return ReviewScreen(world.store, world.corpus, annotator=world.annotator, member=world.member,
+                        sight=world.sight)  # fmt: skip
 
 
 def build_triage(world: World) -> Screen[Any]:
@@ -154,8 +157,10 @@ def build_triage(world: World) -> Screen[Any]:
     texts = world.texts
     if texts is None and world.store is not None:
         texts = {q.id: q.text for q in world.store.queries()}
+    hidden = world.sight.hidden(world.store) if world.store is not None else frozenset()
     return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts,
-                        label_set_hash=store_label_set_hash(world), diff=world.diff)  # fmt: skip
+                        label_set_hash=store_label_set_hash(world), diff=world.diff,
+                        hidden=hidden)  # fmt: skip
 
 
 def store_label_set_hash(world: World) -> str | None:
@@ -174,14 +179,17 @@ def agreement_missing(world: World) -> str | None:
         return no_store(world)
     from labeler.core.agreement import NO_DOUBLE
 
-    return world.store.blind_closed() if world.store.double_annotated() else NO_DOUBLE
+    if not world.store.double_annotated():
+        return NO_DOUBLE
+    return world.store.blind_closed() or world.sight.agreement_closed(world.store)
 
 
 def build_agreement(world: World) -> Screen[Any]:
     assert world.store is not None
     from labeler.tui.agreement.screen import AgreementScreen
 
-    return AgreementScreen(world.store, world.corpus, world.annotator, member=world.member)
+    return AgreementScreen(world.store, world.corpus, world.annotator, member=world.member,
+                           sight=world.sight)  # fmt: skip
 
 
 def build_stats(world: World) -> Screen[Any]:

@@ -6,10 +6,10 @@ document. A new agreement measure goes in a module of its own here.
 """
 
 from labeler.core.agreement.pairs import PairAgreement, compare
-from labeler.core.agreement.report import NO_DOUBLE, Report, Summary, agreement
+from labeler.core.agreement.report import NO_DOUBLE, Report, Summary, agreement, agreement_seen
 from labeler.core.agreement.unitizing import Disagreement, disagreement, pooled
 
 __all__ = [
-    "NO_DOUBLE", "Disagreement", "PairAgreement", "Report", "Summary", "agreement", "compare",
-    "disagreement", "pooled",
+    "NO_DOUBLE", "Disagreement", "PairAgreement", "Report", "Summary", "agreement",
+    "agreement_seen", "compare", "disagreement", "pooled",
 ]  # fmt: skip

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from labeler.core.agreement.pairs import PairAgreement, by_doc, compare, pairs_of
 from labeler.core.agreement.unitizing import Disagreement, disagreement, pooled
-from labeler.core.store import QueryRow, Version
+from labeler.core.store import QueryRow, Store, Version
+from labeler.core.visibility import BLIND_WHY, Sight
 
 NO_DOUBLE = (
     "no double-annotated queries: agreement needs two annotators' versions of a query "
@@ -61,6 +62,17 @@ class Report:
     """Document -> summary of the pairs with a span in it, αu on its continuum."""
     queries: list[PairAgreement] = field(default_factory=list)
     """Every pair of every query, least agreement first."""
+    withheld: int = 0
+    """Double-annotated queries left out of every number above: their versions wait for a
+    decision and the reader is not a lead (blind, §20); only how many is shown."""
+
+    @property
+    def withheld_line(self) -> str | None:
+        """What the report says of the queries it leaves out (None: it leaves none out)."""
+        if not self.withheld:
+            return None
+        waits = f"{self.withheld} double-annotated quer(y/ies) wait for a decision, left out"
+        return f"{waits}: {BLIND_WHY}"
 
 
 def _summary(found: Sequence[PairAgreement], parts: Iterable[Disagreement]) -> Summary:
@@ -131,3 +143,12 @@ def agreement(
         by_document=table("doc"),
         queries=sorted(found, key=lambda p: (p.agrees, p.f1, p.exact, p.query_id)),
     )
+
+
+def agreement_seen(store: Store, sight: Sight, lengths: Mapping[str, int]) -> Report:
+    """The report as `sight` lets its member see it: a non-lead's leaves out, counted, every
+    query holding another's version that waits for a decision (§20)."""
+    hidden = sight.hidden(store)
+    every = store.versions()
+    report = agreement(store.query_rows(), sight.versions(every, hidden), lengths)
+    return replace(report, withheld=sum(len(every.get(q, {})) >= 2 for q in hidden))

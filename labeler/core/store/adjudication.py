@@ -197,6 +197,29 @@ class Adjudication(Versions):
         )
         return [r[0] for r in rows]
 
+    def undecided(self) -> dict[str, frozenset[str]]:
+        """{query id: who made its versions} for every query whose versions wait for a
+        decision: no keep or merge since the newest of them, a lone version too (§20)."""
+        who: dict[str, set[str]] = {}
+        newest: dict[str, str] = {}
+        for qid, name, updated in self.conn.execute(
+            "SELECT query_id, annotator, updated FROM versions"
+        ):
+            who.setdefault(qid, set()).add(str(name))
+            newest[qid] = max(newest.get(qid, ""), str(updated or ""))
+        for qid, name in self.conn.execute(
+            "SELECT DISTINCT query_id, version FROM spans WHERE version != ''"
+        ):  # spans of a version written before versions had a row of their own
+            who.setdefault(qid, set()).add(str(name))
+        decided = {str(q): str(at) for q, at in self.conn.execute(
+            "SELECT query_id, max(at) FROM adjudications WHERE decision != 'send-back' "
+            "GROUP BY query_id")}  # fmt: skip
+        return {
+            q: frozenset(names)
+            for q, names in sorted(who.items())
+            if q not in decided or decided[q] < newest.get(q, "")
+        }
+
     def single_versions(self) -> dict[str, str]:
         """{query id: annotator} of queries with exactly one version and no evidence of
         their own: that version is their evidence."""

@@ -11,6 +11,7 @@ from typing import Literal
 
 from labeler.core.agreement import PairAgreement, agreement
 from labeler.core.store import Store, Version
+from labeler.core.visibility import Sight
 
 Mark = Literal["both", "first", "second", "none"]
 CONTEXT = 80
@@ -52,8 +53,13 @@ def _inside(ranges: Sequence[tuple[int, int]], i: int) -> bool:
 class AgreementModel:
     """The double-annotated queries that wait, least agreement first, and their versions."""
 
-    def __init__(self, store: Store, text: Callable[[str], str]) -> None:
+    def __init__(
+        self, store: Store, text: Callable[[str], str], sight: Sight | None = None
+    ) -> None:
         self.store = store
+        self.sight = sight
+        """Whose versions the reader may see (None: all): blind keeps others' from a
+        member who is not a lead until a decision (§20)."""
         self.text = text
         """Canonical text of a document by id."""
         self.rows: list[PairAgreement] = []
@@ -65,6 +71,8 @@ class AgreementModel:
 
     def load(self, lengths: dict[str, int]) -> None:
         closed = self.store.closed_to_view()  # a blind annotator's own stay shut (§3)
+        if self.sight is not None:
+            closed |= self.sight.hidden(self.store)
         waiting = [q for q in self.store.waiting() if q not in closed]
         self.versions = self.store.versions(waiting) if waiting else {}
         self.revisions = {q: self.store.query(q).revision for q in waiting}

@@ -26,6 +26,7 @@ from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
 from labeler.core.team import Act, Member
+from labeler.core.visibility import Sight
 from labeler.tui.agreement.model import AgreementModel
 from labeler.tui.agreement.widgets import VersionsView
 from labeler.tui.messages import LabelsChanged
@@ -49,10 +50,16 @@ class AgreementScreen(Screen[None]):
     ]
 
     def __init__(
-        self, store: Store, corpus: Corpus, annotator: str, *, member: Member | None = None
+        self,
+        store: Store,
+        corpus: Corpus,
+        annotator: str,
+        *,
+        member: Member | None = None,
+        sight: Sight | None = None,
     ) -> None:
         super().__init__()
-        self.model = AgreementModel(store, corpus.text)
+        self.model = AgreementModel(store, corpus.text, sight)
         """The waiting queries and their versions."""
         self.annotator = annotator
         """Who decides."""

@@ -27,6 +27,7 @@ from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
+from labeler.core.visibility import Sight
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
@@ -73,7 +74,13 @@ class ReviewScreen(Screen[None]):
     ]
 
     def __init__(
-        self, store: Store, corpus: Corpus, *, annotator: str, member: Member | None = None
+        self,
+        store: Store,
+        corpus: Corpus,
+        *,
+        annotator: str,
+        member: Member | None = None,
+        sight: Sight | None = None,
     ) -> None:
         super().__init__()
         self.store = store
@@ -84,6 +91,9 @@ class ReviewScreen(Screen[None]):
         """Whose name goes on every decision."""
         self.member = member or Member(annotator, annotator)
         """Their login and team: `[team]` keeps review decisions for leads (§15)."""
+        self.sight = sight
+        """Whose versions they may see (None: all): blind lists no span of another's
+        undecided version to a member who is not a lead (§20)."""
         self.items: list[review.PendingSpan] = []
         """Spans still waiting, in list order."""
         self.proposals: dict[int, Proposal] = {}
@@ -119,7 +129,7 @@ class ReviewScreen(Screen[None]):
     def on_labels_changed(self, event: LabelsChanged) -> None:
         """Someone else decided (or brought back) spans: list what waits now, staying on the
         span shown while it still waits, and say when it was decided elsewhere."""
-        now = review.pending(self.store, self.corpus)
+        now = review.pending(self.store, self.corpus, self.sight)
         if [i.span_id for i in now] == [i.span_id for i in self.items]:
             return
         before, self.items = self.current, now
@@ -134,7 +144,7 @@ class ReviewScreen(Screen[None]):
         self._select(0)
 
     def _list_waiting(self) -> None:
-        self.items = review.pending(self.store, self.corpus)
+        self.items = review.pending(self.store, self.corpus, self.sight)
         self.query_one(SpanList).show(self.items)
         self._select(0)
 
@@ -323,7 +333,7 @@ class ReviewScreen(Screen[None]):
             self.notify(str(exc), title="Not undone", severity="error")
             return
         self.done.pop()
-        self.items = review.pending(self.store, self.corpus)
+        self.items = review.pending(self.store, self.corpus, self.sight)
         self.query_one(SpanList).show(self.items)
         ids = [i.span_id for i in self.items]
         self.notify(f"Undone: {outcome.decision.query_id} waits again", timeout=3)

@@ -30,6 +30,7 @@ from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
+from labeler.core.visibility import BLIND_WHY
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.diff_model import DiffView
@@ -79,8 +80,12 @@ class TriageScreen(Screen[None]):
     def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
                  texts: Mapping[str, str] | None = None,
                  label_set_hash: str | None = None,
-                 diff: RunDiff | None = None) -> None:  # fmt: skip
+                 diff: RunDiff | None = None,
+                 hidden: frozenset[str] = frozenset()) -> None:  # fmt: skip
         super().__init__()
+        self.hidden = hidden
+        """Queries whose evidence in the run is another's undecided version: blind keeps
+        them out of the lists for a member who is not a lead (§20)."""
         self.diff = diff
         """A run-against-run comparison to triage instead of one run (§16), or None."""
         self.label_set_hash = label_set_hash
@@ -197,7 +202,8 @@ class TriageScreen(Screen[None]):
     def show_changes(self) -> None:
         if self.run is None or self.candidate is None:
             return
-        every = self.run.changes(self.candidate, self.texts)
+        found = self.run.changes(self.candidate, self.texts)
+        every = [r for r in found if r.query not in self.hidden]
         self.rows = self.filter.apply(every)
         listed = self.query_one(ChangeList)
         listed.show(self.rows, listed.current_id)
@@ -208,9 +214,12 @@ class TriageScreen(Screen[None]):
         total = "" if self.filter == ChangeFilter() else f" (of {len(every)})"
         only = f" · * lost under {self.run.file.match} only" if any(
             r.declared_only for r in self.rows) else ""  # fmt: skip
+        gone = len(found) - len(every)
+        left = f" · {gone} left out: {BLIND_WHY}" if gone else ""
         self.query_one("#change-count", Static).update(
             f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
             + only
+            + left
         )
 
     def _moved(self, run: RunView) -> list[tuple[str, str]]:
