@@ -22,6 +22,7 @@ from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.store import Store
 from labeler.core.team import Act, Member
+from labeler.core.visibility import Sight
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,6 +84,11 @@ def member(proj: config.Project, given: str | None, act: Act | None = None) -> M
     if act is not None:
         who.require(act)
     return who
+
+
+def sight(proj: config.Project) -> Sight:
+    """What the login may see of others' versions in this project (blind, §20)."""
+    return Sight(team.member(proj.team, None), proj.blind)
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:

@@ -33,11 +33,12 @@ from labeler.cli._common import (
     project,
     read_corpus,
     say,
+    sight,
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
 from labeler.core.team import Act
-from labeler.core.visibility import BLIND_WHY, Sight
+from labeler.core.visibility import BLIND_WHY
 
 app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
@@ -253,7 +254,7 @@ def show_command(
     texts = None
     if proj.db.exists():
         store = Store.open_for_reading(proj.db)
-        refused = Sight(member(proj, None), proj.blind).refusal(store, query)
+        refused = sight(proj).refusal(store, query)
         if refused is not None:
             raise SpanlabError(refused)
         texts = {q.id: q.text for q in store.queries()}
@@ -283,7 +284,7 @@ def trec_command(
     found = trec_run(proj.root / RUNS_DIR, run)
     hidden = frozenset[str]()
     if proj.db.exists():
-        seen = Sight(member(proj, None), proj.blind).hidden(Store.open_for_reading(proj.db))
+        seen = sight(proj).hidden(Store.open_for_reading(proj.db))
         hidden = seen & set(found.queries)
     for path in export_trec(found, read_corpus(proj), out, hidden):
         say(str(path))

@@ -23,13 +23,13 @@ from labeler.cli._common import (
     open_project,
     project,
     say,
+    sight,
 )
 from labeler.core import formats as label_formats
 from labeler.core import team
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.team import Act
-from labeler.core.visibility import Sight
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import PairAgreement, Report, Summary
@@ -178,7 +178,7 @@ def labels_export(
     from labeler.core.formats.label_studio import Names
 
     names = Names(from_name, to_name, text_key)
-    done = exports.export_file(store, docs, out, fmt, names, Sight(member(proj, None), proj.blind))
+    done = exports.export_file(store, docs, out, fmt, names, sight(proj))
     for why, n in done.left_out:
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:
@@ -272,10 +272,9 @@ def labels_assign(
 def labels_agreement(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Agreement of double-annotated queries: overlap F1, exact spans, abstention, pattern, αu."""
     proj, docs, store, _ = open_project(corpus, db)
-    sight = Sight(member(proj, None), proj.blind)
     from labeler.core.agreement import NO_DOUBLE, agreement_seen
 
-    report = agreement_seen(store, sight, {d.id: len(d.text) for d in docs})
+    report = agreement_seen(store, sight(proj), {d.id: len(d.text) for d in docs})
     if as_json:
         say(json.dumps(report_json(report), indent=2))
     elif report.overall is None:
