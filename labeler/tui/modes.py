@@ -125,8 +125,17 @@ def label_missing(world: World) -> str | None:
     refused = world.member.refusal(Act.LABEL)  # someone off the team, come from triage
     if refused is not None:
         return refused
+    if world.sight.blind and world.store.view != world.member.name:  # opened by triage, say
+        return BLIND_LABEL
     waiting = binding.sync(world.store, world.corpus).waiting
     return f"{waiting} span(s) wait for review first (ctrl+r)" if waiting else None
+
+
+BLIND_LABEL = (
+    "blind (`blind = true` in spanlab.toml): label in `spanlab label`, which shows you only "
+    "your own version of each query"
+)
+"""Why the label screen does not open in an app that does not read the member's version."""
 
 
 def triage_missing(world: World) -> str | None:

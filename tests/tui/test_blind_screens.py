@@ -13,6 +13,7 @@ from labeler.core.team import Member, Team
 from labeler.core.values import Span
 from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.app import SpanlabApp
+from labeler.tui.modes import BLIND_LABEL
 from labeler.tui.review import ReviewScreen
 from tests.tui.conftest import BILLING, QUIET, record_notes
 
@@ -39,20 +40,28 @@ def versions(store: Store) -> None:
 
 
 def app_for(store: Store, corpus: Corpus, who: str, screen: str = "label") -> SpanlabApp:
+    """The app as `spanlab label` (which reads the member's own version) or another
+    command hands it over in a blind project."""
+    store.view = who if screen == "label" else ""
     return SpanlabApp(store, corpus, annotator=who, settings=QUIET, screen=screen,
                       member=Member(who, who, TEAM), blind=True)  # fmt: skip
 
 
-@pytest.mark.parametrize("who", ["ann", "cat"])
+@pytest.mark.parametrize(
+    ("who", "why"),
+    [("ann", "every query waiting for adjudication (1) holds your blind version, so the "
+             "agreement screen stays closed to you"),
+     ("cat", SHUT)],
+)  # fmt: skip
 async def test_the_agreement_screen_stays_shut_to_a_non_lead(
-    store: Store, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, who: str
+    store: Store, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, who: str, why: str
 ) -> None:
     versions(store)
     app = app_for(store, corpus, who)
     async with app.run_test(size=(80, 24)) as pilot:
         notes = record_notes(app, monkeypatch)
         await pilot.press("ctrl+o")
-        assert app.mode_name == "label" and notes == [SHUT]
+        assert app.mode_name == "label" and notes[0].startswith(why)
         await pilot.press("R")  # the label screen's way to a query's agreement
         assert app.mode_name == "label" and len(notes) == 2
     built = AgreementScreen(store, corpus, who, member=app.member, sight=app.sight)
@@ -90,3 +99,21 @@ async def test_the_review_screen_lists_no_span_of_anothers_undecided_version(
         async with app.run_test(size=(100, 30)):
             assert isinstance(app.screen, ReviewScreen)
             assert [i.span.quote for i in app.screen.items] == quotes
+
+
+async def test_the_label_screen_opens_only_where_it_reads_the_members_own_version(
+    store: Store, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`spanlab review` (or triage) hands over the store as the project's: its label
+    screen would show and write the query's own fields, not ann's version."""
+    app = app_for(store, corpus, "ann", screen="review")
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("ctrl+l")
+        assert app.mode_name == "review" and notes == [BLIND_LABEL]
+    store.view = "ann"  # as `spanlab label` opens it
+    app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET, screen="review",
+                     member=Member("ann", "ann", TEAM), blind=True)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+l")
+        assert app.mode_name == "label"
