@@ -8,7 +8,7 @@ lost, deltas, the bootstrap interval and McNemar are the ones every report alrea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -209,3 +209,10 @@ def load_run_ref(runs_dir: Path, ref: str) -> RunFile:
 
 def _not_a_run(path: Path) -> RunFile:
     raise DiffError(f"not a run: give a run folder or its {FILE_NAME}", file=str(path))
+
+
+def without_queries(d: RunDiff, hidden: Collection[str]) -> RunDiff:
+    """`d` with no gained or lost line for the queries in `hidden` (another's undecided
+    version, blind §20); the figures stay the runs' own."""
+    kept = {q: c for q, c in d.comparison.queries.items() if q not in hidden}
+    return replace(d, comparison=replace(d.comparison, queries=kept))

@@ -91,6 +91,14 @@ def sight(proj: config.Project) -> Sight:
     return Sight(team.member(proj.team, None), proj.blind)
 
 
+def hidden_queries(proj: config.Project) -> frozenset[str]:
+    """Queries holding another's undecided version, which blind keeps from the login's
+    views of a run (§20); none without a store."""
+    if not proj.blind or not proj.db.exists():
+        return frozenset()
+    return sight(proj).hidden(Store.open_for_reading(proj.db))
+
+
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
     """spanlab.toml of the working folder, with the flags laid over it."""
     return config.load(Path.cwd()).override(corpus=corpus, db=db)

@@ -13,7 +13,8 @@ from typing import Annotated
 import typer
 
 from evaluator.runs.place import RUNS_DIR
-from labeler.cli._common import CorpusOpt, handles_errors, project, say
+from labeler.cli._common import CorpusOpt, handles_errors, hidden_queries, project, say
+from labeler.core.visibility import BLIND_WHY
 
 app = typer.Typer()
 """The diff command, at the top of the command line."""
@@ -50,13 +51,18 @@ def diff_command(
     corpus: CorpusOpt = None,
 ) -> None:
     """Compare two runs on the queries they share: gained, lost, causes, deltas, statistics."""
-    from evaluator.runs.diff import candidate_pairs, diff_runs, load_run_ref
+    from evaluator.runs.diff import candidate_pairs, diff_runs, load_run_ref, without_queries
     from evaluator.runs.diff_text import diff_lines, diff_markdown
 
-    runs_dir = project(corpus).root / RUNS_DIR
+    proj = project(corpus)
+    runs_dir = proj.root / RUNS_DIR
     a, b = load_run_ref(runs_dir, run_a), load_run_ref(runs_dir, run_b)
-    diffs = [diff_runs(a, b, x, y, shared_only=shared)
+    hidden = hidden_queries(proj) & (set(a.queries) | set(b.queries))
+    diffs = [without_queries(diff_runs(a, b, x, y, shared_only=shared), hidden)
              for x, y in candidate_pairs(a, b, candidate, against_candidate)]  # fmt: skip
+    if hidden:
+        say(f"warning: {len(hidden)} quer(y/ies) not listed, their versions wait for a "
+            f"decision: {BLIND_WHY}", err=True)  # fmt: skip
     for n, d in enumerate(diffs):
         say(("\n" if n else "") + "\n".join(diff_lines(d)))
     if markdown is not None:

@@ -29,6 +29,7 @@ from labeler.cli._common import (
     RetrieverOpt,
     fail,
     handles_errors,
+    hidden_queries,
     member,
     project,
     read_corpus,
@@ -282,10 +283,7 @@ def trec_command(
 
     proj = project(corpus)
     found = trec_run(proj.root / RUNS_DIR, run)
-    hidden = frozenset[str]()
-    if proj.db.exists():
-        seen = sight(proj).hidden(Store.open_for_reading(proj.db))
-        hidden = seen & set(found.queries)
+    hidden = hidden_queries(proj) & set(found.queries)
     for path in export_trec(found, read_corpus(proj), out, hidden):
         say(str(path))
     if hidden:

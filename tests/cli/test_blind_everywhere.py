@@ -1,7 +1,7 @@
 """Blind in every command (§20), with real accounts: bob labels blind; alice (who labels the
 same queries) and carol (who joins later) learn nothing of his version from `labels
-agreement`, `labels export` (every format that carries spans), `labels stats`, `show` and
-`trec` until the lead decides; the lead sees everything throughout.
+agreement`, `labels export` (every format that carries spans), `labels stats`, `show`,
+`trec` and `diff` until the lead decides; the lead sees everything throughout.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def bobs_version(folder: Path, bob: str) -> dict[str, Any]:
     vault = _text(folder, "vault.md")
     store.add_span("q-0001", Span.from_text(vault, "vault.md", 0, 22), vault, annotator=bob)
     store.update_query("q-0001", annotator=bob, boundary="cross-reference", notes="BOBNOTE")
-    store.add_span("q-0002", Span.from_text(vault, "vault.md", 4, 22), vault, annotator=bob)
+    store.add_span("q-0002", Span.from_text(vault, "vault.md", 10, 30), vault, annotator=bob)
     return {}
 
 
@@ -195,7 +195,7 @@ def test_stats_show_nothing_of_bobs_version(people: tuple[Account, ...], blind: 
         assert json.loads(said(who, blind, "labels", "stats", "--json"))["spans"] == 1
 
 
-def test_show_and_trec_of_the_leads_run_hide_bobs_undecided_evidence(
+def test_show_trec_and_diff_of_the_leads_run_hide_bobs_undecided_evidence(
     people: tuple[Account, ...], blind: Path
 ) -> None:
     lead, alice, _, carol = people
@@ -215,6 +215,12 @@ def test_show_and_trec_of_the_leads_run_hide_bobs_undecided_evidence(
         assert "warning: 1 quer(y/ies) left out, their versions wait for a decision" in done.err
         lines = [line for f in sorted(out.iterdir()) for line in f.read_text().splitlines()]
         assert lines and not [line for line in lines if line.startswith("q-0002 ")]
+    pair = ["diff", "latest", "latest", "--candidate", "c40", "--against-candidate", "c20"]
+    assert "  q-0002 (other): hit in A → cut in B" in said(lead, blind, *pair).splitlines()
+    for who in (alice, carol):
+        done = as_user(who, blind, pair)
+        assert done.code == 0 and "q-0002" not in done.out
+        assert done.err.startswith("warning: 1 quer(y/ies) not listed, their versions wait ")
     lead_out = blind / "trec-lead"
     spanlab(lead, blind, "trec", "latest", str(lead_out))
     assert "q-0002 0 q-0002#0 1" in (lead_out / "spans.qrels").read_text()
