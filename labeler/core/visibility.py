@@ -10,8 +10,10 @@ Agreement while versions wait: a non-lead is shown only how many double-annotate
 queries wait, never a number computed over one of them — a per-query pattern, abstain
 flag or F1, a document, a length, or an aggregate (κ, F1, αu) that moves with another's
 undecided version would each leak some of it. Once a lead decides, the query's versions
-are open to everyone. A lead sees everything; so does everyone without `[team]`, where
-spanlab cannot tell a lead from an annotator (there only the label screen is blind).
+are open to everyone. A lead's run measures lone versions too (§3): `show`, `trec`, `diff`
+and triage leave such a query out for a non-lead, while a run's overall figures stay the
+run's. A lead sees everything; so does everyone without `[team]`, where spanlab cannot
+tell a lead from an annotator (there only the label screen is blind).
 """
 
 from __future__ import annotations
