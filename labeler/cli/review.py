@@ -28,7 +28,7 @@ from labeler.core import binding
 from labeler.core.corpus import Corpus
 from labeler.core.store import Store
 from labeler.core.team import Act
-from labeler.core.visibility import Sight
+from labeler.core.visibility import BLIND_WHY, Sight
 
 if TYPE_CHECKING:
     from labeler.core import review  # re-anchoring (rapidfuzz): imported when used
@@ -65,6 +65,10 @@ def review_command(
 
             items = review.proposals(store, docs, sight=Sight(who, proj.blind))
             say(render_json(store, docs, items) if as_json else render_table(items))
+            left = review.summary(store, docs).waiting - len(items)
+            if left:
+                say(f"note: {left} span(s) of another's undecided version also wait for a "
+                    f"lead's review: {BLIND_WHY}", err=True)  # fmt: skip
             return
         binding.sync(store, docs)
         from labeler.tui.launch import run_app  # Textual loads only for the screen

@@ -238,3 +238,23 @@ def test_after_the_leads_decision_everyone_sees_it(
         done = as_user(who, blind, ["labels", "export", "out.json"])
         assert done.code == 0 and "wait" not in done.err
         assert "4711" in (blind / "out.json").read_text(encoding="utf-8")
+
+
+def test_review_list_names_no_stale_span_of_bobs_undecided_version(
+    people: tuple[Account, ...], blind: Path
+) -> None:
+    """vault.md changes: bob's two spans go stale; alice and carol are told only how many."""
+    lead, alice, _, carol = people
+    (blind / "corpus" / "vault.md").write_text("Moved. " + VAULT, encoding="utf-8")
+    note = (
+        "note: 2 span(s) of another's undecided version also wait for a lead's review: blind "
+        "(`blind = true` in spanlab.toml) keeps another's version from you until a lead "
+        "decides the query\n"
+    )
+    for who in (alice, carol):
+        done = as_user(who, blind, ["review", "--list"])
+        assert (done.code, done.out, done.err) == (0, "no span waits for review\n", note)
+        assert json.loads(as_user(who, blind, ["review", "--list", "--json"]).out)["spans"] == []
+    listed = json.loads(said(lead, blind, "review", "--list", "--json"))["spans"]
+    assert [(s["query"], s["doc"], s["quote"]) for s in listed] == [
+        ("q-0001", "vault.md", VAULT[0:22]), ("q-0002", "vault.md", VAULT[10:30])]  # fmt: skip
