@@ -166,7 +166,8 @@ def build_triage(world: World) -> Screen[Any]:
     texts = world.texts
     if texts is None and world.store is not None:
         texts = {q.id: q.text for q in world.store.queries()}
-    hidden = world.sight.hidden(world.store) if world.store is not None else frozenset()
+    store = world.store
+    hidden = None if store is None else lambda: world.sight.hidden(store)
     return TriageScreen(world.runs_dir, world.corpus, run_id=world.run_id, texts=texts,
                         label_set_hash=store_label_set_hash(world), diff=world.diff,
                         hidden=hidden)  # fmt: skip

@@ -9,7 +9,7 @@ frontier plot and the runs. Enter on a query opens the query screen.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -81,11 +81,11 @@ class TriageScreen(Screen[None]):
                  texts: Mapping[str, str] | None = None,
                  label_set_hash: str | None = None,
                  diff: RunDiff | None = None,
-                 hidden: frozenset[str] = frozenset()) -> None:  # fmt: skip
+                 hidden: Callable[[], frozenset[str]] | None = None) -> None:  # fmt: skip
         super().__init__()
-        self.hidden = hidden
-        """Queries whose evidence in the run is another's undecided version: blind keeps
-        them out of the lists for a member who is not a lead (§20)."""
+        self.hidden = hidden or frozenset
+        """The queries holding another's undecided version now, asked at every listing:
+        blind keeps their evidence in a run from a member who is not a lead (§20)."""
         self.diff = diff
         """A run-against-run comparison to triage instead of one run (§16), or None."""
         self.label_set_hash = label_set_hash
@@ -202,8 +202,8 @@ class TriageScreen(Screen[None]):
     def show_changes(self) -> None:
         if self.run is None or self.candidate is None:
             return
-        found = self.run.changes(self.candidate, self.texts)
-        every = [r for r in found if r.query not in self.hidden]
+        found, hidden = self.run.changes(self.candidate, self.texts), self.hidden()
+        every = [r for r in found if r.query not in hidden]
         self.rows = self.filter.apply(every)
         listed = self.query_one(ChangeList)
         listed.show(self.rows, listed.current_id)

@@ -43,3 +43,20 @@ async def test_a_non_lead_is_not_listed_a_query_of_anothers_undecided_version(
     )
     listed, said = await rows_for(project, store, "rita")
     assert listed == ["q-0002", "q-0001", "q-0003"] and "left out" not in said
+
+
+async def test_a_version_written_while_the_list_is_open_hides_its_query_at_the_next_listing(
+    project: Project, store: Store
+) -> None:
+    app = SpanlabApp(store, project.corpus, annotator="ann", screen="triage",
+                     runs_dir=project.runs, settings=QUIET, member=Member("ann", "ann", TEAM),
+                     blind=True)  # fmt: skip
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("2")
+        screen = triage(pilot)
+        assert [r.query for r in screen.rows] == ["q-0002", "q-0001", "q-0003"]
+        bobs_version(store)
+        await pilot.press("slash", "q")  # the filter lists again
+        await pilot.pause()
+        assert [r.query for r in screen.rows] == ["q-0002", "q-0003"]
