@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 from labeler.core.access import refusal_hint
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
@@ -87,6 +87,7 @@ def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
     path = index_path(runs_dir)
     sharing.create_empty(path)
     with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
+        nofollow.require_database(path)  # again, now SQLite has opened its files (§20)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > _VERSION:
             raise StoreError(
