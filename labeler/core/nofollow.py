@@ -82,7 +82,7 @@ def lstat(path: Path) -> os.stat_result | None:
     """`path` itself (a link is not followed); None when nothing is there."""
     try:
         return os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 

@@ -29,6 +29,8 @@ def opened(root: Path, **flags: Any) -> Project:
     given = {key for key, value in flags.items() if value is not None}
     for key, folder in folders(proj):
         check_folder(proj, key, folder, given)
+    for database in databases(proj):
+        nofollow.require_database(database)
     return proj
 
 
@@ -37,6 +39,13 @@ def folders(proj: Project) -> list[tuple[str, Path]]:
     cache = proj.embedding_cache.parent
     return [("db", proj.db.parent), ("runs", proj.root / RUNS),
             ("chroma_path", proj.chroma_path), ("embedding_cache", cache)]  # fmt: skip
+
+
+def databases(proj: Project) -> list[Path]:
+    """The SQLite files spanlab keeps (each with its `-wal`/`-shm`): checked up front, so a
+    link or FIFO planted at one stops the command before it works, not half-way."""
+    spanlab = proj.root / ".spanlab"
+    return [proj.db, spanlab / "runs.db", proj.embedding_cache, proj.chroma_path / "chroma.sqlite3"]
 
 
 def _groups() -> set[int]:
@@ -106,8 +115,6 @@ def _check_links(top: Path, path: Path, key: str) -> None:
             return  # the rest is made by spanlab, as the person running
         if stat.S_ISLNK(st.st_mode) and st.st_uid not in (os.geteuid(), 0):
             raise _foreign_link(probe, st, key)
-        if not stat.S_ISLNK(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-            raise nofollow.refusal(probe, st, "a folder")
 
 
 def _foreign_link(link: Path, st: os.stat_result, key: str) -> UnsafeFile:
