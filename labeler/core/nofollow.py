@@ -29,6 +29,8 @@ OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 """Every open of a project file: no link followed, no wait on a FIFO, no terminal taken."""
 KEEPS = "keeps a regular file of its own"
 """What a refusal says spanlab wants at a name of a project file."""
+IN_FOLDER = "keeps only regular files and folders of its own"
+"""What a refusal says spanlab wants below a folder a library (Chroma) writes in."""
 WRITES = "writes a regular file (never a FIFO, device, folder or link)"
 """What a refusal says spanlab wants at an output path."""
 _REFUSED_OPEN = (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENOTDIR, errno.EWOULDBLOCK)

@@ -197,7 +197,8 @@ def open_lock(path: Path) -> IO[str]:
 def library_writes(folder: Path) -> Iterator[None]:
     """While a library (Chroma) makes files in `folder`: a umask that gives the group what
     the folder's sharing asks for, and afterwards every file and folder the library made
-    there (absent before, ours) fitted. A link below `folder` is refused before it starts."""
+    there (absent before, ours) fitted. A link, FIFO or device below `folder` is refused
+    before it starts."""
     make_folder(folder)
     share = share_of(folder)
     before = _inventory(folder)
@@ -212,15 +213,15 @@ def library_writes(folder: Path) -> Iterator[None]:
 
 
 def _inventory(folder: Path) -> set[tuple[int, int]]:
-    """(device, inode) of all below `folder`; a link there (the library would follow it)
-    is refused."""
+    """(device, inode) of all below `folder`; a link, FIFO or device there (the library
+    would follow or open it) is refused."""
     found = set()
     for root, dirs, files in os.walk(folder):
         for name in dirs + files:
             path = Path(root) / name
             st = nofollow.lstat(path)
-            if st is not None and stat.S_ISLNK(st.st_mode):
-                raise nofollow.refusal(path, st, "its own files")
+            if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+                raise nofollow.refusal(path, st, nofollow.IN_FOLDER)
             if st is not None:
                 found.add((st.st_dev, st.st_ino))
     return found
