@@ -62,7 +62,8 @@ def append_job_summary(run: RunFile, path: Path) -> None:
 
 def append_summary_text(text: str, path: Path) -> None:
     """Append markdown (a report, a run-against-run diff) to a CI job summary."""
-    try:  # appended in place (CI's file), but never through a link or into a FIFO or device
+    nofollow.require_output(path, fix="set GITHUB_STEP_SUMMARY to a regular file")
+    try:  # appended in place (CI's file), never through a link or into a FIFO or device
         fd = nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         with os.fdopen(fd, "a", encoding="utf-8") as out:
             out.write(text + "\n")

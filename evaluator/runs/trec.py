@@ -164,7 +164,7 @@ def export_trec(run: RunFile, corpus: Corpus, out: Path) -> list[Path]:
              for name in run.names}  # fmt: skip
     found = nofollow.lstat(out)
     if found is not None and not stat.S_ISDIR(found.st_mode):  # a FIFO, a device, a link
-        raise nofollow.refusal(out, found, "writes a folder of files", "name another folder")
+        raise nofollow.refusal(out, found, "writes a folder of files", "name a folder")
     try:
         sharing.make_folder(out)
     except OSError as exc:

@@ -97,6 +97,15 @@ def require_regular(path: Path, *, single: bool = False) -> os.stat_result | Non
     return st
 
 
+def require_output(path: Path, wanted: str = WRITES, fix: str = "") -> None:
+    """An output path (an export, `--markdown`, a job summary) that exists and is not a
+    regular file is refused and left as it is: a FIFO, a device, a folder or a link is
+    never written through nor replaced (as root, `/dev/full` stays a device)."""
+    st = lstat(path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise refusal(path, st, wanted, fix or "name another file, or remove it")
+
+
 def require_database(path: Path) -> None:
     """A database and its `-wal`/`-shm`: each absent or a regular file with one link.
 

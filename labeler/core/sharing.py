@@ -122,9 +122,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to `path` whole: aside under a hidden name, then renamed over it.
     An existing `path` that is not a regular file (a FIFO, a device, a folder, a link) is
     refused and left as it is. An OSError leaves the old file (or none) and no aside behind."""
-    st = nofollow.lstat(path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        raise nofollow.refusal(path, st, nofollow.WRITES, "name another file, or remove it")
+    nofollow.require_output(path)
     share = share_of(path.parent)
     aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = nofollow.open_regular(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
