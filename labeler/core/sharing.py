@@ -146,7 +146,7 @@ def create_empty(path: Path) -> None:
     """Create an empty file (an SQLite database, a lock) with the folder's sharing. SQLite
     makes a new database 0644 whatever the umask, then gives `-wal`/`-shm` the database's
     mode, so a database made here keeps its WAL group-writable for whoever opens it first.
-    An existing one is checked (`heal`): a link, FIFO or device there is refused."""
+    It and its `-wal`/`-shm` are then checked (`heal`): a link, FIFO or device is refused."""
     if str(path) == ":memory:":
         return
     make_folder(path.parent)
@@ -154,12 +154,13 @@ def create_empty(path: Path) -> None:
     try:
         fd = nofollow.open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except FileExistsError:
-        heal(path, share)
-        return
-    try:
-        fit_open(fd, share)
-    finally:
-        os.close(fd)
+        pass
+    else:
+        try:
+            fit_open(fd, share)
+        finally:
+            os.close(fd)
+    heal(path, share)
 
 
 def heal(path: Path, share: Share | None) -> None:
