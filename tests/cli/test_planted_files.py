@@ -220,3 +220,47 @@ def test_an_account_outside_the_group_is_refused_with_the_fix(
         )
     read = in_child(eve, project, lambda: {"bytes": len((project / STORE).read_bytes())})
     assert "PermissionError" in read["err"]  # 0660: the file system keeps her out as well
+
+
+def tree_modes(folder: Path) -> dict[str, str]:
+    """`name -> "0660 owner:group"` for the project's spanlab.toml and all below .spanlab/."""
+    names = ["spanlab.toml", ".spanlab"] + [
+        str(p.relative_to(folder)) for p in sorted((folder / ".spanlab").rglob("*"))
+    ]
+    return modes(folder, names)
+
+
+def test_a_project_made_with_init_group_gives_other_nothing_after_anyones_commands(
+    people: tuple[Account, Account, Account], project: Path
+) -> None:
+    """The README's set-up: a folder of the lead's, not setgid, `init --group`; then the
+    lead imports and evaluates, alice labels and reads. Every file spanlab made is 0660,
+    every folder 2770, all the group's, whoever made it and whatever their umask."""
+    lead, _, _ = people
+    alice = team_member("spl19alice")
+    os.chown(project, lead.uid, lead.gid)
+    project.chmod(0o2770)
+    os.chown(project, -1, lead.group)
+    (project / "chroma.toml").write_text(CHROMA, encoding="utf-8")
+    assert as_user(lead, project, ["init", "corpus", "--group", GROUP], umask=0o022).code == 0
+    after_init = tree_modes(project)
+    spanlab(lead, project, "labels", "import", "q.txt")
+    assert "spans" in in_child(alice, project, lambda: add_span(project), umask=0o022)
+    spanlab(alice, project, "labels", "stats")
+    spanlab(lead, project, "eval", "chroma.toml")
+    after = tree_modes(project)
+    assert after_init[STORE] == f"0660 {lead.name}:{GROUP}"
+    assert after_init[".spanlab"] == f"2770 {lead.name}:{GROUP}"
+    assert len(after) > len(after_init) > 3
+    for found in (after_init, after):
+        assert sorted({m.split()[0] for n, m in found.items() if (project / n).is_dir()}) == [
+            "2770"
+        ]
+        assert sorted({m.split()[0] for n, m in found.items() if (project / n).is_file()}) == [
+            "0660"
+        ]
+        assert {m.split(":")[1] for m in found.values()} == {GROUP}
+
+
+def team_member(name: str) -> Account:
+    return next(a for a in shared.accounts() if a.name == name)
