@@ -19,7 +19,15 @@ from typing import Any
 import pytest
 
 from tests.cli import test_shared_project as shared
-from tests.cli.accounts import GROUP, Account, as_user, in_child, modes, more_accounts
+from tests.cli.accounts import (
+    GROUP,
+    Account,
+    accounts,
+    as_user,
+    in_child,
+    modes,
+    more_accounts,
+)
 from tests.cli.test_shared_project import CANDIDATES, STORE, add_span, spanlab
 
 embedded = shared.embedded
@@ -181,12 +189,16 @@ def test_a_fifo_in_place_of_a_chroma_lease_is_refused_at_once_not_waited_on(
         return as_user_here(["eval", "chroma.toml"])
 
     # The child is killed by SIGALRM (and the test fails) if the eval waits on the FIFO.
-    done = in_child(lead, project, eval_command, before=lambda: signal.alarm(120))
+    done = in_child(lead, project, eval_command, before=lambda: _alarm(120))
     assert done["code"] == 2, done
     assert done["err"].splitlines()[0] == (
         f"error: {project / name}: a FIFO owned by {mallory.name} {IN_CHROMA}"
     )
     assert stat.S_ISFIFO(os.lstat(project / name).st_mode)
+
+
+def _alarm(seconds: int) -> None:
+    signal.alarm(seconds)
 
 
 def as_user_here(args: list[str]) -> dict[str, Any]:
@@ -263,4 +275,4 @@ def test_a_project_made_with_init_group_gives_other_nothing_after_anyones_comman
 
 
 def team_member(name: str) -> Account:
-    return next(a for a in shared.accounts() if a.name == name)
+    return next(a for a in accounts() if a.name == name)
