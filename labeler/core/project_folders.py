@@ -119,12 +119,17 @@ def _check_links(top: Path, path: Path, key: str) -> None:
 
 def _foreign_link(link: Path, st: os.stat_result, key: str) -> UnsafeFile:
     owner = nofollow.name_of_user(st.st_uid)
+    where = (
+        "run folders are always kept in .spanlab/runs"
+        if key == "runs"
+        else f"a folder meant to be elsewhere is set by its owner as `{key}` in spanlab.toml, "
+        "with its real path"
+    )
     return UnsafeFile(
         f"a {nofollow.described(link, st)} is on the way to a folder spanlab uses "
         f"(real path {link.resolve()}): refused, not followed",
         file=str(link),
-        hint=f"remove it (it is {owner}'s); a folder meant to be elsewhere is set by its "
-        f"owner as `{key}` in spanlab.toml, with its real path",
+        hint=f"remove it (it is {owner}'s); {where}",
     )
 
 

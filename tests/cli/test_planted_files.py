@@ -276,3 +276,37 @@ def test_a_project_made_with_init_group_gives_other_nothing_after_anyones_comman
 
 def team_member(name: str) -> Account:
     return next(a for a in accounts() if a.name == name)
+
+
+def test_a_folder_setting_leading_outside_is_used_only_when_its_owner_set_it(
+    people: tuple[Account, Account, Account], project: Path, private: Path
+) -> None:
+    """mallory rewrites the group's spanlab.toml so Chroma's folder is the lead's own
+    `keep/`: refused. The lead setting it in a spanlab.toml only the lead may write: used."""
+    lead, mallory, _ = people
+    started(lead, project)
+    keep = private / "keep"
+    config = project / "spanlab.toml"
+
+    def point_chroma_at_keep() -> dict[str, Any]:
+        text = config.read_text(encoding="utf-8")
+        config.write_text(
+            text.replace('chroma_path = ".spanlab/chroma"', f'chroma_path = "{keep}"'),
+            encoding="utf-8",
+        )
+        return {}
+
+    in_child(mallory, project, point_chroma_at_keep)
+    assert f'chroma_path = "{keep}"' in config.read_text(encoding="utf-8")
+    before = state(keep)
+    done = as_user(lead, project, ["eval", "chroma.toml"])
+    assert done.code == 2, done
+    assert done.err.splitlines()[0] == (
+        f"error: {config}, key chroma_path: `chroma_path` leads outside the project to {keep}, "
+        "and no one who owns it set it there: refused"
+    )
+    assert state(keep) == before
+    os.chown(config, lead.uid, lead.gid)
+    config.chmod(0o644)  # now only the lead may have written it
+    spanlab(lead, project, "eval", "chroma.toml")
+    assert (keep / "chroma.sqlite3").is_file()
