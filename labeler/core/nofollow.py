@@ -110,9 +110,10 @@ def require_database(path: Path) -> None:
     """A database and its `-wal`/`-shm`: each absent or a regular file with one link.
 
     SQLite opens the `-wal`/`-shm` itself and Python cannot pass `SQLITE_OPEN_NOFOLLOW`, so
-    this is checked before the connect and again after it; what remains is the moment
-    between the check and SQLite's own open, in which a member would have to swap a file
-    the open connection does not yet hold.
+    this is checked before the connect and again after it. The race that remains: a member
+    who swaps in a link in the moment between the first check and SQLite's own open makes
+    SQLite write its WAL or index through it (into a file the person running may write);
+    the check after the connect then refuses and closes, and spanlab changes no mode there.
     """
     if str(path) == ":memory:":
         return
