@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 from labeler.core.access import refusal_hint, refused_write, why_not_writable
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
@@ -47,6 +47,7 @@ class EmbeddingCache:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
+        nofollow.require_database(Path(self.path))  # a link or FIFO there is refused (§20)
         mine = self.path == ":memory:" or not Path(path).exists()
         self.refused = None if mine else why_not_writable(Path(path), database=True)
         """Why we may not write the cache (someone else's file): then it is only read."""

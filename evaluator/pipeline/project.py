@@ -18,7 +18,7 @@ from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
-from labeler.core import binding, config, labelset, sharing
+from labeler.core import binding, config, labelset, project_folders, sharing
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.store import Store
@@ -103,7 +103,7 @@ def evaluate_project(
     retriever: str | None = None,
 ) -> Evaluated:
     """Evaluate the project in the working folder and write its run folder."""
-    proj = config.load(Path.cwd()).override(corpus=corpus_dir, db=db, chroma_url=chroma_url)
+    proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db, chroma_url=chroma_url)
     if proj.chroma_url is not None:
         parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
     if (candidates_file is None) == (preset is None):

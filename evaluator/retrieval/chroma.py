@@ -159,8 +159,7 @@ def embedded_errors(folder: Path) -> Iterator[None]:
 @contextlib.contextmanager
 def build_lock(folder: Path, name: str) -> Iterator[None]:
     """One builder of collection `name` in an embedded Chroma folder; others wait, saying so."""
-    sharing.create_empty(folder / f".{name}.build-lock")
-    with (folder / f".{name}.build-lock").open("a") as handle:
+    with sharing.open_lock(folder / f".{name}.build-lock") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 
 FAMILY = "spanlab_family"
 """Metadata key: which candidate and model a collection indexes, whatever the corpus."""
@@ -84,16 +84,6 @@ def family(splitter_fingerprint: str, embedding_fingerprint: str) -> str:
     return hashlib.sha256(payload).hexdigest()[:24]
 
 
-def _lock_handle(path: Path) -> IO[str]:
-    """The lease file opened for a lock (held open: the lock lives with it); flock needs no
-    write access, so another account's older lease file that is not the group's still
-    serves."""
-    try:
-        return path.open("a")
-    except PermissionError:
-        return path.open()
-
-
 def _lease_path(folder: Path, name: str) -> Path:
     return folder / f".{name}.lease"
 
@@ -118,8 +108,7 @@ def _locked_shared(path: Path) -> IO[str]:
     lock won on a file no longer at `path` guards nothing: open it again until the lock
     is on the file that is there."""
     while True:
-        sharing.create_empty(path)  # the group's: another member's run takes it too
-        handle = _lock_handle(path)
+        handle = sharing.open_lock(path)  # the group's: another member's run takes it too
         fcntl.flock(handle, fcntl.LOCK_SH)
         try:
             if os.fstat(handle.fileno()).st_ino == path.stat().st_ino:
@@ -234,7 +223,8 @@ def _exclusive(path: Path, *, remove: bool) -> Iterator[bool]:
     """Yield True holding `path`'s lock alone (no one else holds it), else False at once;
     `remove` deletes the lock file before letting go (a lease nobody holds any more)."""
     try:
-        handle = path.open("a")
+        sharing.create_empty(path)  # a link, FIFO or device there is refused, not opened
+        handle = os.fdopen(nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND), "a")
     except PermissionError:  # another account's lock file: not ours to take or remove
         yield False
         return

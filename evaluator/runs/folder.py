@@ -17,7 +17,7 @@ from evaluator.runs.frontier import frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
 from evaluator.runs.report import report_md
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
 
@@ -62,8 +62,10 @@ def append_job_summary(run: RunFile, path: Path) -> None:
 
 def append_summary_text(text: str, path: Path) -> None:
     """Append markdown (a report, a run-against-run diff) to a CI job summary."""
-    try:
-        with path.open("a", encoding="utf-8") as out:
+    nofollow.require_output(path, fix="set GITHUB_STEP_SUMMARY to a regular file")
+    try:  # appended in place (CI's file), never through a link or into a FIFO or device
+        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        with os.fdopen(fd, "a", encoding="utf-8") as out:
             out.write(text + "\n")
     except OSError as exc:
         raise StoreError(f"cannot append the job summary: {exc.strerror}", file=str(path)) from None

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 from labeler.core.access import refusal_hint
 from labeler.core.display import shown
-from labeler.core.errors import SpanlabError, StoreError
+from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
 
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""
@@ -87,6 +87,7 @@ def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
     path = index_path(runs_dir)
     sharing.create_empty(path)
     with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
+        nofollow.require_database(path)  # again, now SQLite has opened its files (§20)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > _VERSION:
             raise StoreError(
@@ -125,13 +126,18 @@ def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
     try:
         with _open(runs_dir) as conn, conn:
             _insert(conn, runs_dir, entry)
-    except (sqlite3.OperationalError, OSError) as exc:
+    except (sqlite3.OperationalError, OSError, UnsafeFile) as exc:
         # The run is written; listings read the folders where the index cannot be written.
         path = index_path(runs_dir)
-        why = refusal_hint(path, sharing.disk_full(str(exc)), database=True)
-        said = f"warning: {path}: the runs index was not updated ({exc}): {why}"
+        why = exc.hint if isinstance(exc, UnsafeFile) else refusal_hint(
+            path, sharing.disk_full(str(exc)), database=True)  # fmt: skip
+        said = f"warning: {path}: the runs index was not updated ({_words(exc)}): {why}"
         print(shown(said), file=sys.stderr)  # a path, a server's words: terminal-safe
     return entry
+
+
+def _words(exc: Exception) -> str:
+    return exc.message if isinstance(exc, UnsafeFile) else str(exc)
 
 
 def _row_entry(runs_dir: Path, row: tuple[Any, ...]) -> RunEntry:
@@ -158,9 +164,16 @@ def list_runs(runs_dir: Path) -> list[RunEntry]:
         return []
     try:
         return _list_indexed(runs_dir)
+    except UnsafeFile as exc:  # a link or FIFO planted as the index: read the folders
+        print(shown(f"warning: the runs index is not used: {exc}"), file=sys.stderr)
+        return _from_folders(runs_dir)
     except (sqlite3.DatabaseError, OSError):
-        found = (_read_run(f) for f in _run_folders(runs_dir))
-        return _newest_first([e for e in found if e is not None])
+        return _from_folders(runs_dir)
+
+
+def _from_folders(runs_dir: Path) -> list[RunEntry]:
+    found = (_read_run(f) for f in _run_folders(runs_dir))
+    return _newest_first([e for e in found if e is not None])
 
 
 def _run_folders(runs_dir: Path) -> list[Path]:

@@ -14,6 +14,7 @@ queries have no relevant items and are left out.
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from evaluator.runs.boundary import candidate_spec
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
-from labeler.core import sharing
+from labeler.core import nofollow, sharing
 from labeler.core.access import refused_write
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
@@ -164,6 +165,9 @@ def export_trec(
     threshold = run.manifest.settings.coverage_threshold
     files = {name: [inside(out, f"{name}{end}") for end in (".run", ".qrels", ".spans.run")]
              for name in run.names}  # fmt: skip
+    found = nofollow.lstat(out)
+    if found is not None and not stat.S_ISDIR(found.st_mode):  # a FIFO, a device, a link
+        raise nofollow.refusal(out, found, "writes a folder of files", "name a folder")
     try:
         sharing.make_folder(out)
     except OSError as exc:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from labeler.core import binding, config, team
+from labeler.core import binding, config, project_folders, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.display import shown
@@ -100,8 +100,9 @@ def hidden_queries(proj: config.Project) -> frozenset[str]:
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
-    """spanlab.toml of the working folder, with the flags laid over it."""
-    return config.load(Path.cwd()).override(corpus=corpus, db=db)
+    """spanlab.toml of the working folder, with the flags laid over it; its folders and
+    the person running checked first (§20)."""
+    return project_folders.opened(Path.cwd(), corpus=corpus, db=db)
 
 
 def corpus_source(proj: config.Project) -> CorpusSource:

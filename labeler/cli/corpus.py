@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core import binding, config, shared_project
+from labeler.core import binding, config, project_folders, shared_project
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_files import FileRule, skipped_summary
 from labeler.core.store import Store
@@ -51,8 +51,13 @@ def init(
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
-    proj = config.load(Path.cwd()).override(
-        corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks, group=group
+    proj = project_folders.opened(
+        Path.cwd(),
+        corpus=corpus_dir,
+        db=db,
+        encoding=encoding,
+        follow_symlinks=follow_symlinks,
+        group=group,
     )
     docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
                        rule=proj.include).require_documents(proj.include)  # fmt: skip

@@ -7,13 +7,13 @@ It only looks (stat, access); what makes files shareable is `labeler.core.sharin
 from __future__ import annotations
 
 import errno
-import grp
 import os
-import pwd
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from labeler.core.nofollow import name_of_group as name_of_group
+from labeler.core.nofollow import name_of_user as name_of_user
 from labeler.core.sharing import FULL_ERRNOS, Share, share_of
 
 
@@ -38,20 +38,6 @@ class Access:
 
     def describe(self) -> str:
         return f"{self.path} (owner {self.owner}, group {self.group}, mode {self.mode:04o})"
-
-
-def name_of_user(uid: int) -> str:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
-
-
-def name_of_group(gid: int) -> str:
-    try:
-        return grp.getgrgid(gid).gr_name
-    except KeyError:
-        return str(gid)
 
 
 def look(path: Path) -> Access | None:

@@ -64,3 +64,8 @@ class StoreError(SpanlabError):
 
 class ConfigError(SpanlabError):
     """`spanlab.toml` or a candidates file is invalid."""
+
+
+class UnsafeFile(SpanlabError):
+    """A link, FIFO, device or folder where spanlab keeps a file of its own, or a folder
+    that leads where no one who may configure it chose (§20): refused, never followed."""

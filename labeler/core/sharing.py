@@ -1,10 +1,11 @@
-"""Every file and folder spanlab creates is made here (STYLE habit 18, §15): whole (written
-aside, then renamed) and, in a folder a group shares, group-writable with the folder's
-group, so one person's file never locks out another. The folder decides, not a setting.
+"""Every file and folder spanlab creates or reopens in a project goes through here (STYLE
+habit 18, §15, §20): whole (written aside, then renamed), never through a link, and, in a
+folder a group shares, the group's (files 0660, folders 2770: no bits for "other").
 
 A folder is shared when it is setgid, or owned by one of our groups other than our
-primary one and group-writable; `init --group` makes `.spanlab/` such a folder. Modes
-honour the umask for "other"; only the group bits are added.
+primary one and group-writable; `init --group` makes `.spanlab/` such a folder. Modes are
+changed on an open descriptor, and only on what spanlab made (`nofollow.ours`): a name
+another member may have replaced is never followed (`labeler.core.nofollow`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ import contextlib
 import errno
 import grp
 import os
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
+
+from labeler.core import nofollow
+from labeler.core.errors import UnsafeFile
 
 FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 """The errors of a disk (or a size limit) that takes no more."""
@@ -61,30 +67,39 @@ def share_of(folder: Path) -> Share | None:
 
 
 def file_mode(share: Share | None) -> int:
-    """0666 less the umask; group read/write added when shared (0664 or 0660)."""
-    mode = 0o666 & ~umask()
-    return mode | 0o660 if share else mode
+    """0660 when shared (the group reads and writes, "other" nothing); else 0666 less the umask."""
+    return 0o660 if share else 0o666 & ~umask()
 
 
 def folder_mode(share: Share | None) -> int:
-    """0777 less the umask; group rwx and setgid added when shared (2775 or 2770)."""
-    mode = 0o777 & ~umask()
-    return mode | 0o2770 if share else mode
+    """2770 when shared (setgid: what is made below stays the group's); else 0777 less the umask."""
+    return 0o2770 if share else 0o777 & ~umask()
+
+
+def fit_open(fd: int, share: Share | None, *, folder: bool = False) -> None:
+    """Give the file or folder open as `fd` (ours, just made) its sharing's group and mode."""
+    if share is not None and os.fstat(fd).st_gid != share.gid:
+        with contextlib.suppress(PermissionError):
+            os.fchown(fd, -1, share.gid)
+    os.fchmod(fd, folder_mode(share) if folder else file_mode(share))
 
 
 def fit(path: Path, share: Share | None, *, folder: bool = False) -> None:
-    """Give `path` (ours, just made) the group and mode its folder's sharing asks for."""
-    if share is not None and path.stat().st_gid != share.gid:
-        with contextlib.suppress(PermissionError):
-            os.chown(path, -1, share.gid)
-    path.chmod(folder_mode(share) if folder else file_mode(share))
+    """`fit_open` of `path`, opened without following a link; left alone unless it is ours."""
+    fd = nofollow.open_folder(path) if folder else nofollow.open_regular(path, os.O_RDONLY)
+    try:
+        if nofollow.ours(os.fstat(fd)):
+            fit_open(fd, share, folder=folder)
+    finally:
+        os.close(fd)
 
 
 def make_folder(path: Path) -> Path:
-    """`mkdir -p`, each folder made shared like the folder it is made in."""
+    """`mkdir -p`, each folder made shared like the folder it is made in (a link put in
+    place of one just made is refused, not followed)."""
     missing = []
     probe = path
-    while not probe.exists():
+    while not os.path.lexists(probe):
         missing.append(probe)
         probe = probe.parent
     for made in reversed(missing):
@@ -105,14 +120,17 @@ def make_temp_folder(parent: Path, prefix: str) -> Path:
 
 def write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to `path` whole: aside under a hidden name, then renamed over it.
-    An OSError leaves the old file (or none) and no aside behind."""
+    An existing `path` that is not a regular file (a FIFO, a device, a folder, a link) is
+    refused and left as it is. An OSError leaves the old file (or none) and no aside behind."""
+    nofollow.require_output(path)
     share = share_of(path.parent)
-    aside = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = nofollow.open_regular(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     try:
-        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        fit(aside, share)
+            out.flush()
+            fit_open(out.fileno(), share)
         os.replace(aside, path)
     except BaseException:
         aside.unlink(missing_ok=True)
@@ -128,56 +146,95 @@ def create_empty(path: Path) -> None:
     """Create an empty file (an SQLite database, a lock) with the folder's sharing. SQLite
     makes a new database 0644 whatever the umask, then gives `-wal`/`-shm` the database's
     mode, so a database made here keeps its WAL group-writable for whoever opens it first.
-    An existing one of ours in a shared folder gets its group bits back."""
+    It and its `-wal`/`-shm` are then checked (`heal`): a link, FIFO or device is refused."""
     if str(path) == ":memory:":
         return
     make_folder(path.parent)
     share = share_of(path.parent)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except FileExistsError:
-        heal(path, share)
-        return
-    os.close(fd)
-    fit(path, share)
+        pass
+    else:
+        try:
+            fit_open(fd, share)
+        finally:
+            os.close(fd)
+    heal(path, share)
 
 
 def heal(path: Path, share: Share | None) -> None:
-    """A file of ours (and its `-wal`/`-shm`) that a shared folder holds, group-writable again."""
-    if share is None:
-        return
+    """`path` and its `-wal`/`-shm`: each absent or a regular file with one link (else
+    refused); in a shared folder, one of ours (`nofollow.ours`) that lost its group bits
+    gets them back, changed on the descriptor of the file the name held when checked."""
     for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        with contextlib.suppress(OSError):
-            st = each.stat()
-            if st.st_uid == os.geteuid() and (st.st_mode & 0o060) != 0o060:
-                fit(each, share)
+        st = nofollow.require_regular(each, single=True)
+        if share is None or st is None or not nofollow.ours(st) or st.st_mode & 0o060 == 0o060:
+            continue
+        with contextlib.suppress(PermissionError, FileNotFoundError):
+            fd = nofollow.open_regular(each, os.O_RDONLY)
+            try:
+                now = os.fstat(fd)
+                if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino) and nofollow.ours(now):
+                    fit_open(fd, share)
+            finally:
+                os.close(fd)
+
+
+def open_lock(path: Path) -> IO[str]:
+    """A lock file (a lease, a build lock), made when missing, opened for `flock` (held
+    open: the lock lives with it). flock needs no write access, so another account's lock
+    file that is not the group's still serves; a link, FIFO or device is refused at once."""
+    create_empty(path)
+    try:
+        return os.fdopen(nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND), "a")
+    except PermissionError:
+        return os.fdopen(nofollow.open_regular(path, os.O_RDONLY), "r")
 
 
 @contextlib.contextmanager
 def library_writes(folder: Path) -> Iterator[None]:
-    """While a library (Chroma) makes files in `folder`: a umask that keeps the group's
-    bits when the folder is shared, and every file of ours below it fitted afterwards."""
+    """While a library (Chroma) makes files in `folder`: a umask that gives the group what
+    the folder's sharing asks for, and afterwards every file and folder the library made
+    there (absent before, ours) fitted. A link, FIFO or device below `folder` is refused
+    before it starts."""
     make_folder(folder)
     share = share_of(folder)
-    old = os.umask(umask() & ~0o070) if share else None
+    before = _inventory(folder)
+    old = os.umask(umask() & ~0o070 | 0o007) if share else None
     try:
         yield
     finally:
         if old is not None:
             os.umask(old)
         if share is not None:
-            _fit_tree(folder, share)
+            _fit_made(folder, share, before)
 
 
-def _fit_tree(folder: Path, share: Share) -> None:
+def _inventory(folder: Path) -> set[tuple[int, int]]:
+    """(device, inode) of all below `folder`; a link, FIFO or device there (the library
+    would follow or open it) is refused."""
+    found = set()
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = Path(root) / name
+            st = nofollow.lstat(path)
+            if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+                raise nofollow.refusal(path, st, nofollow.IN_FOLDER)
+            if st is not None:
+                found.add((st.st_dev, st.st_ino))
+    return found
+
+
+def _fit_made(folder: Path, share: Share, before: set[tuple[int, int]]) -> None:
     for root, dirs, files in os.walk(folder):
         for name, is_dir in [(d, True) for d in dirs] + [(f, False) for f in files]:
             path = Path(root) / name
-            with contextlib.suppress(OSError):
-                st = path.lstat()
-                wanted = 0o2070 if is_dir else 0o060
-                if st.st_uid == os.geteuid() and (st.st_mode & wanted) != wanted:
-                    fit(path, share, folder=is_dir)
+            st = nofollow.lstat(path)
+            if st is None or (st.st_dev, st.st_ino) in before or not nofollow.ours(st):
+                continue
+            with contextlib.suppress(OSError, UnsafeFile):
+                fit(path, share, folder=is_dir)
 
 
 def share_with(folder: Path, group: str) -> Share:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from labeler.core import sharing
+from labeler.core.errors import UnsafeFile
 
 
 class Place(NamedTuple):
@@ -42,7 +43,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _write(path: Path, data: dict[str, Any]) -> None:
     """Write `data` aside and rename it over `path`; a failed write leaves the file as it was."""
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, UnsafeFile):  # a link there (dotfiles) is left as is
         sharing.make_folder(path.parent)
         sharing.write_text(path, json.dumps(data))
 

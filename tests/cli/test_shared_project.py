@@ -154,13 +154,13 @@ def test_the_lead_inits_bob_reads_and_alice_writes(
     spanlab(lead, project, "labels", "import", "q.txt")
     closed(lead, project)
     after_init = modes(project, FILES)
-    assert after_init[STORE] == f"0664 {lead.name}:{GROUP}"
+    assert after_init[STORE] == f"0660 {lead.name}:{GROUP}"
     status = spanlab(bob, project, "corpus", "status")
     assert f"sharing    group {GROUP} (setgid folder" in status
     assert "not group-writable" not in status
     # bob's first open made the WAL and its index: his, and the group's to write.
     after_bob = modes(project, FILES)
-    assert after_bob[f"{STORE}-shm"] == f"0664 {bob.name}:{GROUP}", (after_init, after_bob)
+    assert after_bob[f"{STORE}-shm"] == f"0660 {bob.name}:{GROUP}", (after_init, after_bob)
     assert all(group_rw(m) for m in after_bob.values()), after_bob
     done = in_child(alice, project, lambda: add_span(project))
     assert done.get("spans") == 1, done
@@ -195,7 +195,7 @@ def test_bobs_read_only_open_of_an_old_0644_store_locks_no_one_out(
     assert f"ask {lead.name} (or root) to run `chmod g+rw" in refused["error"], refused
     assert "attempt to write a readonly database" in refused["error"]
     spanlab(lead, project, "corpus", "status")  # the owner's open heals the store
-    assert modes(project, [STORE])[STORE] == f"0664 {lead.name}:{GROUP}"
+    assert modes(project, [STORE])[STORE] == f"0660 {lead.name}:{GROUP}"
     assert in_child(alice, project, lambda: add_span(project)).get("spans") == 1
 
 
@@ -219,10 +219,10 @@ def test_a_run_of_the_lead_is_shown_to_alice(team: tuple[Account, ...], project:
     in_child(lead, project, lambda: add_span(project))
     spanlab(lead, project, "eval", "c.toml")
     (run,) = (project / ".spanlab" / "runs").iterdir()
-    assert f"{run.stat().st_mode & 0o7777:04o}" == "2775"
+    assert f"{run.stat().st_mode & 0o7777:04o}" == "2770"
     assert all(group_rw(m) for m in modes(run, ["run.json", "report.md"]).values())
     assert "q-0001" in spanlab(alice, project, "show", "latest", "q-0001")
-    assert modes(project, [".spanlab/runs.db"])[".spanlab/runs.db"] == f"0664 {lead.name}:{GROUP}"
+    assert modes(project, [".spanlab/runs.db"])[".spanlab/runs.db"] == f"0660 {lead.name}:{GROUP}"
 
 
 def test_init_group_shares_a_folder_that_is_not_setgid(
@@ -237,7 +237,7 @@ def test_init_group_shares_a_folder_that_is_not_setgid(
     assert not (project / "spanlab.toml").exists()
     spanlab(lead, project, "init", "corpus", "--group", GROUP)
     assert f'group = "{GROUP}"' in (project / "spanlab.toml").read_text(encoding="utf-8")
-    assert modes(project, [".spanlab"])[".spanlab"] == f"2775 {lead.name}:{GROUP}"
+    assert modes(project, [".spanlab"])[".spanlab"] == f"2770 {lead.name}:{GROUP}"
     spanlab(lead, project, "labels", "import", "q.txt")
     assert f"sharing    group {GROUP}" in spanlab(bob, project, "corpus", "status")
     assert in_child(alice, project, lambda: add_span(project)).get("spans") == 1
@@ -281,9 +281,9 @@ def test_exports_in_the_shared_folder_are_the_groups(
     spanlab(lead, project, "init", "corpus")
     spanlab(lead, project, "labels", "import", "q.txt")
     spanlab(alice, project, "labels", "export", "out.json")
-    assert modes(project, ["out.json"]) == {"out.json": f"0664 {alice.name}:{GROUP}"}
+    assert modes(project, ["out.json"]) == {"out.json": f"0660 {alice.name}:{GROUP}"}
     spanlab(lead, project, "labels", "export", "out.json")  # over alice's file: the folder's
-    assert modes(project, ["out.json"]) == {"out.json": f"0664 {lead.name}:{GROUP}"}
+    assert modes(project, ["out.json"]) == {"out.json": f"0660 {lead.name}:{GROUP}"}
     shutil.rmtree(project / ".spanlab")
 
 
@@ -305,7 +305,7 @@ def test_a_gate_on_the_leads_read_only_cache_reads_it_and_says_so(
     spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json")
     cache = project / ".spanlab" / "embeddings.db"
     assert modes(project, [".spanlab/embeddings.db"]) == {
-        ".spanlab/embeddings.db": f"0664 {lead.name}:{GROUP}"
+        ".spanlab/embeddings.db": f"0660 {lead.name}:{GROUP}"
     }
     os.chmod(cache, 0o644)  # as an older spanlab left it
     done = as_user(alice, project, ["gate", "c.toml", "--labels", "frozen.json"])
@@ -408,8 +408,11 @@ def test_status_tells_a_user_outside_the_group_to_join_it_not_to_chmod(
     lead, alice, _ = team
     spanlab(lead, project, "init", "corpus")
     outside = Account(alice.name, alice.uid, alice.gid, group=alice.gid)  # not in GROUP
-    status = as_user(outside, project, ["corpus", "status"]).out
-    store = project / STORE
-    assert f"store            group-writable, not writable by you {store}" in status
-    assert f"fix: ask root to run `usermod -aG {GROUP} {alice.name}` (then log in again)" in status
-    assert "chmod" not in status
+    status = as_user(outside, project, ["corpus", "status"])  # §20: refused up front
+    assert status.code == 2, status
+    assert status.err == (
+        f"error: {project / '.spanlab'}: {alice.name} is not in group {GROUP}, which shares this "
+        f"project: refused, nothing read\nhint: ask a lead to add you to group {GROUP} (as root: "
+        f"`usermod -aG {GROUP} {alice.name}`), then log in again (or run `newgrp {GROUP}`)\n"
+    )
+    assert "chmod" not in status.err

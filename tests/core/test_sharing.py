@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from labeler.core import config, sharing
-from labeler.core.errors import ConfigError
+from labeler.core.errors import ConfigError, UnsafeFile
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="giving files a group needs root (CI is)")
 
@@ -74,8 +74,11 @@ def test_files_and_folders_in_a_shared_folder_are_the_groups(shared: Path, umask
     sharing.make_folder(shared / "x" / "y")
     sharing.create_empty(shared / "s.db")
     assert [mode(shared / n) for n in ("a.json", "x", "x/y", "s.db")] == [
-        0o664, 0o2775, 0o2775, 0o664,
-    ]  # fmt: skip
+        0o660,
+        0o2770,
+        0o2770,
+        0o660,
+    ]  # fmt: skip  (§20: nothing for "other", whatever the umask)
     assert {(shared / n).stat().st_gid for n in ("a.json", "x", "x/y", "s.db")} == {GID}
     os.umask(0o077)  # "other" keeps out, the group stays in
     sharing.write_text(shared / "b.json", "{}")
@@ -88,11 +91,16 @@ def test_a_one_person_folder_gets_the_umasks_modes_and_no_0700(tmp_path: Path, u
     assert (mode(tmp_path / "runs"), mode(run), mode(run / "run.json")) == (0o755, 0o755, 0o644)
 
 
-def test_a_failed_write_leaves_the_old_file_and_no_aside(tmp_path: Path) -> None:
+def test_a_refused_write_leaves_the_folder_there_and_no_aside(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
-    with pytest.raises(OSError):
-        sharing.write_text(tmp_path / "out", "text")  # a folder cannot be replaced by a file
+    with pytest.raises(UnsafeFile) as caught:
+        sharing.write_text(tmp_path / "out", "text")  # a folder is never replaced by a file
+    assert caught.value.message == (
+        "a folder owned by root is here, where spanlab writes a regular file (never a FIFO, "
+        "device, folder or link): refused, left as it is"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert (tmp_path / "out").is_dir()
 
 
 def test_an_own_store_in_a_shared_folder_gets_its_group_bits_back(shared: Path) -> None:
@@ -101,18 +109,18 @@ def test_an_own_store_in_a_shared_folder_gets_its_group_bits_back(shared: Path) 
         path.write_bytes(b"")
         path.chmod(0o644)
     sharing.create_empty(db)
-    assert mode(db) == mode(Path(f"{db}-wal")) == 0o664
+    assert mode(db) == mode(Path(f"{db}-wal")) == 0o660
 
 
 def test_a_library_writing_in_a_shared_folder_makes_group_files(shared: Path, umask: None) -> None:
     with sharing.library_writes(shared / "chroma"):
-        assert sharing.umask() == 0o002
+        assert sharing.umask() == 0o007
         (shared / "chroma" / "seg").mkdir()
         fd = os.open(shared / "chroma" / "seg" / "data.bin", os.O_CREAT | os.O_WRONLY, 0o644)
         os.close(fd)
     assert sharing.umask() == 0o022
-    assert mode(shared / "chroma" / "seg" / "data.bin") == 0o664
-    assert mode(shared / "chroma" / "seg") == 0o2775
+    assert mode(shared / "chroma" / "seg" / "data.bin") == 0o660
+    assert mode(shared / "chroma" / "seg") == 0o2770
 
 
 def test_a_group_in_spanlab_toml_is_a_group_name(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from labeler.core import sharing, sqlite_utils_quietly
+from labeler.core import nofollow, sharing, sqlite_utils_quietly
 from labeler.core.access import refusal_hint, why_not_writable
-from labeler.core.errors import StoreError
+from labeler.core.errors import StoreError, UnsafeFile
 from labeler.core.schema import SCHEMA_VERSION, migrate
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class Connection:
         reading commands work on a read-only file or mount.
         """
         name = str(path)
+        nofollow.require_database(Path(name))  # before SQLite opens anything (§20)
         if name != ":memory:" and not create and not Path(name).exists():
             raise StoreError("no label store here", file=name, hint="run `spanlab init` first")
         try:
@@ -65,8 +66,8 @@ class Connection:
             hint = refusal_hint(Path(name), exc.errno in sharing.FULL_ERRNOS, database=True)
             raise StoreError(f"cannot create the label store: {exc.strerror}", file=name,
                              hint=hint) from None  # fmt: skip
-        if name != ":memory:":
-            sharing.heal(Path(name), sharing.share_of(Path(name).parent))
+        if name != ":memory:":  # checks the three files again, now SQLite has opened them
+            _heal(conn, Path(name))
         return cls(conn, path=name, read_only=read_only)
 
     @classmethod
@@ -182,3 +183,13 @@ def _refusal(path: str, exc: sqlite3.OperationalError) -> StoreError:
     return StoreError(
         f"the label store cannot be written: {exc}", file=path, hint=_hint(path, str(exc))
     )
+
+
+def _heal(conn: sqlite3.Connection, path: Path) -> None:
+    """The store's files checked after SQLite opened them (and ours given the group's bits
+    back); a link or special file found now closes the connection before any read."""
+    try:
+        sharing.heal(path, sharing.share_of(path.parent))
+    except UnsafeFile:
+        conn.close()
+        raise
