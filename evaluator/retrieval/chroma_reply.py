@@ -5,8 +5,8 @@ httpx's timeouts are per operation, so a server sending one byte every 2 s never
 and chromadb parses whatever arrives (a list where a collection belongs is a pydantic
 traceback). `Bounded` wraps the session's transport: each call runs in a worker whose whole
 answer (connect, send, headers, body) must come within the call's deadline; the body is at
-most MAX_BODY bytes, JSON nested at most MAX_DEPTH deep with finite numbers of sane size
-(labeler.core.typed's bounds); and a collection, or a listing of them, has the shape spanlab
+most MAX_BODY bytes, JSON nested at most MAX_DEPTH deep with finite numbers of at most
+MAX_DIGITS digits; and a collection, or a listing of them, has the shape spanlab
 reads. Anything else is one error naming the server and where in the reply.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from labeler.core.errors import SpanlabError
-from labeler.core.typed import Refusal, json_tree
+from labeler.core.typed import MAX_DEPTH, Refusal, shallow
 
 MAX_BODY = 256 * 1024 * 1024
 """Largest reply read from a server (bytes): a `get` of 100,000 chunks' ids and metadata
@@ -29,6 +29,8 @@ fits many times over."""
 _LISTING = re.compile(r"/collections/?$")
 _ONE = re.compile(r"/collections/[^/]+/?$")
 _SCALARS = (str, int, float, bool, type(None))
+MAX_DIGITS = 20
+"""Most digits of an integer in a reply: Chroma's own are 64-bit (a heartbeat's nanoseconds)."""
 
 
 class ReplyError(SpanlabError):
@@ -61,6 +63,29 @@ def refused(url: str, what: str, key: str = "") -> ReplyError:
     )
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON may hold")
+
+
+def _int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"the integer {literal[:20]}… has over {MAX_DIGITS} digits")
+    return int(literal)
+
+
+def _parsed(text: str, where: _At) -> Any:
+    """`text` as JSON nested at most MAX_DEPTH deep, with no NaN, infinity or huge integer."""
+    shallow(text, where)
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_int=_int)
+    except RecursionError:
+        raise refused(where.url, f"is nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            raise
+        raise refused(where.url, str(exc)) from None
+
+
 def _shape(tree: Any) -> str | None:
     """What is wrong with a collection's shape, or None."""
     if not isinstance(tree, dict):
@@ -83,7 +108,7 @@ def check(request: httpx.Request, status: int, body: bytes) -> None:
         return
     where = _At(url)
     try:
-        tree = json_tree(body.decode("utf-8"), where)
+        tree = _parsed(body.decode("utf-8"), where)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         if status >= 400:
             return  # an error reply's text: chromadb words it, `server_errors` names it

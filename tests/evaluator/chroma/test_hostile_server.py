@@ -90,7 +90,8 @@ class Server:
 
 CASES = [
     ("NaN", listing({"chunks": 1}, "NaN"), "NaN is not a number JSON may hold"),
-    ("5,000 digits", listing({"chunks": 1}, "9" * 5000), "the integer 99999999999999999999…"),
+    ("5,000 digits", listing({"chunks": 1}, "9" * 5000),
+     "the integer 99999999999999999999… has over 20 digits"),
     ("a list for metadata", listing(["a"]), "at [0]: has `metadata` that is not an object"),
     ("an object for the listing", b'{"a": 1}', "is not an array (of collections)"),
     ("a list for a collection", b"[[1, 2]]", "at [0]: is not an object (a collection)"),

@@ -50,7 +50,7 @@ def key_path(path: tuple[Any, ...]) -> str:
 
 
 def put(doc: Doc, path: tuple[Any, ...], value: Any) -> Doc:
-    copy = json.loads(json.dumps(doc))
+    copy: Doc = json.loads(json.dumps(doc))
     parent = copy
     for key in path[:-1]:
         parent = parent[key]
@@ -84,8 +84,10 @@ def test_an_unsafe_string_in_every_string_field_is_refused_by_its_key(
 def test_an_unsafe_key_in_every_free_form_table_is_refused_by_its_key(
     good: Doc, tmp_path: Path
 ) -> None:
-    tables = [("manifest", "versions"), ("manifest", "embedding"), ("manifest", "settings"),
-              ("candidates", "c30", "timings"), ("candidates", "c30", "breakdowns", "doc")]  # fmt: skip
+    tables = [
+        ("manifest", "versions"), ("manifest", "embedding"), ("manifest", "settings"),
+        ("candidates", "c30", "timings"), ("candidates", "c30", "breakdowns", "doc"),
+    ]  # fmt: skip
     for path in tables:
         parent = good
         for key in path:
