@@ -13,9 +13,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from evaluator.retrieval.chroma_reply import ReplyError, check
 from labeler.cli import app
 
 NAME = "spanlab-" + "a" * 24 + "-x"
@@ -135,3 +139,30 @@ def test_a_deep_version_list_and_an_escape_in_metadata_are_read_safely(project: 
     assert result.exit_code == 0, result.stdout + result.stderr
     assert f"  partial  {NAME}  c\\x1b]52;c;QQ==\\x07  1 chunks\n" in result.stdout
     assert "\x1b" not in result.stdout
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                  max_size=3),
+    max_leaves=8,
+)  # fmt: skip
+"""Any JSON value (NaN and infinities included, as Python writes them)."""
+PATHS = [
+    "/api/v2/tenants/t/databases/d/collections",
+    "/api/v2/tenants/t/databases/d/collections/c",
+    "/api/v2/heartbeat",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(path=st.sampled_from(PATHS), body=st.binary(max_size=300) | JSON.map(
+    lambda v: json.dumps(v).encode()))  # fmt: skip
+def test_any_reply_is_read_or_refused_by_a_reply_error(path: str, body: bytes) -> None:
+    """What chromadb is handed after `check` is bounded JSON of the promised shape; anything
+    else is a ReplyError naming the call, never another exception."""
+    request = httpx.Request("GET", "http://127.0.0.1:1" + path)
+    try:
+        check(request, 200, body)
+    except ReplyError as exc:
+        assert exc.message.startswith(f"the Chroma server's reply to http://127.0.0.1:1{path}")
