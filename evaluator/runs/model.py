@@ -30,9 +30,10 @@ FORMAT = "spanlab.run/1"
 FILE_NAME = "run.json"
 """Its name in the run folder."""
 MAX_RUN_FILE = 512 * 1024 * 1024
-"""Largest run.json read (bytes, 512 MiB): 10,000 queries ranked to depth 50 for 5 candidates
-take about 320 MB. Parsed, a run takes about 2.5 times its size in memory, so a 1.5 GB file
-(a hostile artifact) is refused by its size before a byte is read, not a MemoryError."""
+"""Largest run.json read (bytes, 512 MiB): about 14,000 queries ranked to depth 50 for 5
+candidates (measured: 123 MB for 20,000 queries, 2 candidates, depth 9). Parsed, a run
+takes about five times its size in memory (that file: 636 MB), so a 1.5 GB artifact is
+refused by its size before a byte is read, not a MemoryError after 3.8 GB."""
 
 
 @dataclass(frozen=True)

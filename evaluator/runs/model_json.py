@@ -9,6 +9,7 @@ key and value once, so no control character, NaN or absurd number gets past the 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -19,9 +20,9 @@ from typing import NoReturn, TypeVar, cast
 
 from evaluator.metrics.registry import SHOWN
 from labeler.core.corpus import check_doc_id
-from labeler.core.display import describe, shown, unsafe_at
+from labeler.core.display import BIDI, describe, shown, unsafe_at
 from labeler.core.errors import CorpusError, SpanlabError
-from labeler.core.typed import MAX_DEPTH, MAX_INT, Refusal, accepts, shallow
+from labeler.core.typed import MAX_INT, Refusal, accepts
 
 T = TypeVar("T")
 E = TypeVar("E", bound=StrEnum)
@@ -109,7 +110,7 @@ class Reader:
     def text(self) -> str:
         """A one-line string (an id, a setting, a hash): no control character at all."""
         value = self.prose()
-        if (at := unsafe_at(value)) is not None:
+        if not value.isprintable() and (at := unsafe_at(value)) is not None:  # C first: fast
             self.fail(f"holds {describe(value, at)}")
         return value
 
@@ -178,10 +179,10 @@ class Reader:
 
     def doc(self) -> str:
         """A document id as the corpus allows it (§13: no control, no `..`)."""
-        try:
-            return check_doc_id(self.text())
-        except CorpusError as exc:
-            self.fail(exc.message)
+        found = self.text()
+        if (problem := _doc_problem(found)) is not None:
+            self.fail(problem)
+        return found
 
     def at_most(self, most: int, what: str) -> list[Reader]:
         """An array of at most `most` items (`what` the run declares it by); checked before
@@ -192,6 +193,17 @@ class Reader:
 
     def texts(self) -> tuple[str, ...]:
         return tuple(r.text() for r in self.array())
+
+
+@functools.lru_cache(maxsize=4096)
+def _doc_problem(doc: str) -> str | None:
+    """What `check_doc_id` says of `doc`, once per id: a run names a few documents a
+    hundred thousand times."""
+    try:
+        check_doc_id(doc)
+    except CorpusError as exc:
+        return exc.message
+    return None
 
 
 class _Huge:
@@ -252,21 +264,50 @@ class Whole:
         return RunFileError(f"the run file {refusal.message}", file=self.file, hint=HINT)
 
 
+_SUSPECT = re.compile(
+    f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI}\u2028\u2029\ufffe\uffff]"
+    r"|\\[bfr]|\\u(?:00[01]|007f|008|009|061c|200[ef]|202|206|d[89a-f]|fff[ef])"
+    r"|[:,\[\s]-?[0-9]{17,}[\s,\]}]",
+    re.IGNORECASE,
+)
+"""What in run.json's text may parse into a value `_trouble` refuses: a raw unsafe code
+point, an escape that makes one, an integer of 17 digits or more. A file without any, and
+without NaN or infinity (every run spanlab writes), skips the walk."""
+
+
 def parse(text: str, file: str) -> object:
-    """run.json's text as JSON, checked whole: nested at most MAX_DEPTH deep, and no key or
-    value anywhere a control character, NaN, an infinity or an absurd integer (the error
-    names its key path: `candidates.c30.metrics.hit@k`). A syntax error stays a
-    JSONDecodeError for the caller to word with its line."""
-    shallow(text, Whole(file))
+    """run.json's text as JSON, checked whole: no key or value anywhere a control character,
+    NaN, an infinity or an absurd integer (the error names its key path:
+    `candidates.c30.metrics.hit@k`). Nesting is bounded by the parser's own recursion limit
+    (a RecursionError, refused here; the reader walks iteratively and reads every typed part
+    at a fixed depth). A syntax error stays a JSONDecodeError for the caller to word."""
+    seen: list[object] = []
+
+    def constant(name: str) -> float:
+        seen.append(name)
+        return float(name)
+
     try:
-        tree = json.loads(text, parse_int=_int)
-    except RecursionError:  # shallow() counted brackets; this is only a last guard
-        deep = Refusal("out of bounds", detail=f"is nested deeper than {MAX_DEPTH} levels")
+        try:
+            tree = json.loads(text, parse_constant=constant)
+        except ValueError as exc:  # an integer over Python's 4,300 digits: name its key
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            tree = json.loads(text, parse_int=_int, parse_constant=constant)
+            seen.append(exc)
+    except RecursionError:
+        deep = Refusal("out of bounds", detail="is nested too deep to read")
         raise Whole(file).refuse(deep) from None
+    if seen or _SUSPECT.search(text) is not None:  # the walk only for a file that needs it
+        _refuse_trouble(tree, file)
+    return tree
+
+
+def _refuse_trouble(tree: object, file: str) -> None:
+    """Raise RunFileError at the first key or value in `tree` that `_trouble` refuses."""
     for path, value, is_key in _walk(tree):
         if (problem := _trouble(value)) is not None:
             where = Reader(tree, file)
             for key in path:
                 where = Reader(None, file, where, key)
             where.fail(f"{'the key ' if is_key else ''}{problem}")
-    return tree

@@ -164,7 +164,7 @@ CASES: list[tuple[str, Callable[[Doc], Doc | str], str | None, str]] = [
      "must lie between 0.0 and any"),
     ("100,000-deep nesting", lambda d: json.dumps(put(d, ("manifest", "versions"), {})).replace(
         '"versions": {}', '"versions": ' + "[" * 100_000 + "]" * 100_000), None,
-     "the run file is nested deeper than 64 levels"),
+     "the run file is nested too deep to read"),
 ]  # fmt: skip
 
 
