@@ -183,6 +183,14 @@ def _settings(raw: Any, file: str) -> Settings:
     if "baseline" not in raw:
         raise ConfigError("[settings] needs a baseline", file=file, key="settings.baseline")
     s = Settings(**raw)
+    for key, message in settings_problems(s):
+        raise ConfigError(f"[settings]: {message}", file=file, key=f"settings.{key}")
+    return s
+
+
+def settings_problems(s: Settings) -> list[tuple[str, str]]:
+    """(key, message) for each setting out of its range: the candidates file's rule, which
+    a run.json's settings are held to as well."""
     checks = [
         ("k", s.k < 1, f"k must be at least 1, got {s.k}"),
         ("k", s.k > MAX_RANKS, f"k must be at most {MAX_RANKS:,}, got {s.k}"),
@@ -204,10 +212,7 @@ def _settings(raw: Any, file: str) -> Settings:
             f"seed must lie between 0 and {MAX_SEED}, got {s.seed}",
         ),
     ]
-    for key, failed, message in checks:
-        if failed:
-            raise ConfigError(f"[settings]: {message}", file=file, key=f"settings.{key}")
-    return s
+    return [(key, message) for key, failed, message in checks if failed]
 
 
 def _candidate(raw: Any, index: int, file: str) -> Candidate:

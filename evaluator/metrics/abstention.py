@@ -20,7 +20,7 @@ class AbstentionTop1(Measure):
 
     name = "abstention_top1"
     parameters = ()
-    shown = Shown("abstain top-1", "abst top-1", "{:.3f}", Better.LOWER)
+    shown = Shown("abstain top-1", "abst top-1", "{:.3f}", Better.LOWER, least=None)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.query.abstain or not view.ranked:

@@ -25,7 +25,7 @@ class ChromaRecall(Measure):
 
     name = "chroma_recall"
     parameters = ("k",)
-    shown = Shown("Chroma recall", "C-recall", "{:.3f}", Better.HIGHER)
+    shown = Shown("Chroma recall", "C-recall", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -44,7 +44,7 @@ class ChromaPrecision(Measure):
 
     name = "chroma_precision"
     parameters = ("k",)
-    shown = Shown("Chroma precision", "C-prec", "{:.4f}", Better.HIGHER)
+    shown = Shown("Chroma precision", "C-prec", "{:.4f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         o = view.retrieved_overlap
@@ -61,7 +61,7 @@ class ChromaIoU(Measure):
 
     name = "chroma_iou"
     parameters = ("k",)
-    shown = Shown("IoU", "IoU", "{:.4f}", Better.HIGHER)
+    shown = Shown("IoU", "IoU", "{:.4f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -80,7 +80,7 @@ class ChromaPrecisionOmega(Measure):
 
     name = "chroma_precision_omega"
     parameters = ()
-    shown = Shown("precision Ω", "P-Ω", "{:.3f}", Better.HIGHER)
+    shown = Shown("precision Ω", "P-Ω", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:

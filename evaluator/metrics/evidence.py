@@ -22,7 +22,7 @@ class EvidenceRecall(Measure):
 
     name = "evidence_recall@k"
     parameters = ("k", "coverage_threshold")
-    shown = Shown("recall@k", "recall@k", "{:.3f}", Better.HIGHER)
+    shown = Shown("recall@k", "recall@k", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -35,7 +35,7 @@ class Hit(Measure):
 
     name = "hit@k"
     parameters = ("k", "coverage_threshold")
-    shown = Shown("hit@k", "hit@k", "{:.3f}", Better.HIGHER)
+    shown = Shown("hit@k", "hit@k", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         return all(view.matched_in_k) if view.answerable else None
@@ -46,7 +46,7 @@ class DocumentHit(Measure):
 
     name = "document_hit@k"
     parameters = ("k",)
-    shown = Shown("doc hit@k", "doc hit", "{:.3f}", Better.HIGHER)
+    shown = Shown("doc hit@k", "doc hit", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -62,7 +62,7 @@ class OracleRecall(Measure):
 
     name = "oracle_recall"
     parameters = ("coverage_threshold",)
-    shown = Shown("oracle recall", "oracle", "{:.3f}", Better.HIGHER)
+    shown = Shown("oracle recall", "oracle", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
@@ -80,7 +80,7 @@ class EvidenceCoverage(Measure):
 
     name = "evidence_coverage@k"
     parameters = ("k",)
-    shown = Shown("evidence coverage@k", "cover@k", "{:.3f}", Better.HIGHER)
+    shown = Shown("evidence coverage@k", "cover@k", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
         return view.coverage_in_k if view.answerable else None

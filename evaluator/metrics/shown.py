@@ -29,6 +29,11 @@ class Shown:
     """How a value is printed (`{:.3f}`)."""
     better: Better
     """Which way is an improvement."""
+    least: float | None = 0.0
+    """The smallest value it can take (None: a score, any finite number): a run.json that
+    holds less is refused, naming the key."""
+    most: float | None = None
+    """The largest (1 for a share; None: no bound but finite)."""
 
     def text(self, value: float | None) -> str:
         """The value as printed; `–` when undefined."""

@@ -14,8 +14,6 @@ import hashlib
 import re
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -104,9 +102,11 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
     """A Chroma client: HTTP when `url` is given (checked within 5 s, then every call
     bounded by `timeout` seconds), else embedded."""
     import chromadb
+    import httpx
     from chromadb.config import Settings
 
     from evaluator.retrieval.chroma_http import CALL_TIMEOUT, connect_server, server_errors
+    from evaluator.retrieval.chroma_reply import bounded_get
 
     settings = Settings(anonymized_telemetry=False)
     if url is None:
@@ -124,10 +124,9 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
     heartbeat = f"{url.rstrip('/')}/api/v2/heartbeat"
     timeout = CALL_TIMEOUT if timeout is None else timeout
     try:
-        with urllib.request.urlopen(heartbeat, timeout=min(CONNECT_TIMEOUT, timeout)) as response:
-            response.read()
-    except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        reason = getattr(exc, "reason", exc)
+        bounded_get(heartbeat, min(CONNECT_TIMEOUT, timeout))
+    except (httpx.HTTPError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
         raise ConfigError(
             f"cannot reach the Chroma server at {url}: {reason}",
             key="chroma_url",

@@ -4,7 +4,8 @@ chromadb's HTTP client talks through an `httpx.Client(timeout=None)`: a server t
 answering (SIGSTOP, a stalled proxy) would hang a run forever, and one that dies gives a
 raw `RemoteProtocolError`. `connect_server` bounds that session (chromadb offers no
 setting for it, and refuses API classes of its own); `server_errors` turns what httpx
-raises into one line naming the URL.
+raises into one line naming the URL. Every call also goes through `chroma_reply.Bounded`: a
+total deadline, and a reply bounded and typed before chromadb parses it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from evaluator.retrieval.chroma_reply import Bounded
 from labeler.core.errors import SpanlabError
 
 STALLED: set[str] = set()
@@ -48,11 +50,28 @@ def connect_server(host: str, port: int, ssl: bool, timeout: float, settings: An
     if worker.is_alive():
         raise httpx.ReadTimeout("no answer while opening the client")
     if "error" in made:
-        raise made["error"]
+        raise _opening_error(made["error"], host, port)
     client = made["client"]
     session: httpx.Client = client._server._session  # chromadb builds it with timeout=None
     session.timeout = httpx.Timeout(timeout)
+    session._transport = Bounded(session._transport, timeout)  # a total deadline, typed replies
     return client
+
+
+def _opening_error(exc: BaseException, host: str, port: int) -> BaseException:
+    """What opening the client raised: httpx's and Chroma's own errors as they are (for
+    `server_errors`), anything else — chromadb choking on a reply of the wrong shape — one
+    error naming the server."""
+    from chromadb.errors import ChromaError
+
+    if isinstance(exc, httpx.HTTPError | ChromaError | SpanlabError | KeyboardInterrupt):
+        return exc
+    return SpanlabError(
+        f"the Chroma server at {host}:{port} answered the client's opening calls with a reply "
+        f"spanlab cannot read: {type(exc).__name__}: {str(exc)[:200]}",
+        key="chroma_url",
+        hint="is the URL a Chroma server spanlab supports?",
+    )
 
 
 @contextmanager

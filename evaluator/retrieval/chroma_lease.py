@@ -164,17 +164,32 @@ def collections_of(listed: Sequence[Any]) -> list[Collection]:
         if meta.get(MARK):
             continue
         found.append(Collection(
-            col.name, str(meta.get("candidate", "")), int(meta.get("chunks", 0)),
-            bool(meta.get(COMPLETE)), str(meta.get(FAMILY, "")), int(meta.get(BUILT, 0)),
+            col.name, str(meta.get("candidate", "")), _count(meta, "chunks"),
+            bool(meta.get(COMPLETE)), str(meta.get(FAMILY, "")), _count(meta, BUILT),
             len(versions(meta)),
         ))  # fmt: skip
     return found
 
 
+def _count(meta: Mapping[str, Any], key: str) -> int:
+    """A count in a collection's metadata; 0 when another writer put anything else there."""
+    value = meta.get(key, 0)
+    return int(value) if isinstance(value, int | float) and 0 <= value < 2**63 else 0
+
+
+_MAX_VERSIONS = 1 << 20
+"""Longest version list read from metadata (characters): thousands of versions fit."""
+
+
 def versions(meta: Mapping[str, Any]) -> dict[str, int]:
     """The versions a collection's metadata lists ({} when none or unreadable)."""
-    with contextlib.suppress(TypeError, ValueError):
-        found = json.loads(str(meta.get(VERSIONS, "{}")))
+    text = meta.get(VERSIONS, "{}")
+    if not isinstance(text, str) or len(text) > _MAX_VERSIONS:
+        return {}
+    with contextlib.suppress(
+        TypeError, ValueError, OverflowError, RecursionError
+    ):  # another writer's text
+        found = json.loads(text)
         if isinstance(found, dict):
             return {str(k): int(v) for k, v in found.items()}
     return {}

@@ -13,6 +13,7 @@ from evaluator.metrics.compare import Comparison, QueryChange, Status
 from evaluator.metrics.registry import HIT, ORACLE, RECALL, shown
 from evaluator.runs.diff import RunDiff
 from labeler.core.corpus_walk import shown as plain
+from labeler.core.display import markdown_code, markdown_text
 
 MEASURES = (RECALL, HIT, ORACLE)
 """The figures compared side by side (the rule-dependent ones, under each run's rule)."""
@@ -100,25 +101,28 @@ def _differences(d: RunDiff, indent: str) -> list[str]:
     if not d.settings and not d.manifest:
         return ["settings and manifests: the same"]
     lines = ["what differs (A → B):"]
-    lines += [f"{indent}setting {n}: {a} → {b}" for n, a, b in d.settings]
+    lines += [f"{indent}setting {n}: {plain(a)} → {plain(b)}" for n, a, b in d.settings]
     lines += [f"{indent}{n}: {plain(a)} → {plain(b)}" for n, a, b in d.manifest]
     return lines
 
 
 def diff_markdown(d: RunDiff) -> str:
-    """The comparison as a markdown report (fits a CI job summary)."""
-    lines = [f"# spanlab diff: {_title(d)}", "", _scope(d), ""]
+    """The comparison as a markdown report (fits a CI job summary). Every string from the
+    runs is markdown-escaped: run.json may be an artifact from elsewhere (§20)."""
+    text, code = markdown_text, markdown_code
+    lines = [f"# spanlab diff: {text(_title(d))}", "", text(_scope(d)), ""]
     if d.settings or d.manifest:
         lines += ["| what differs | A | B |", "|---|---|---|"]
-        lines += [f"| setting `{n}` | `{a}` | `{b}` |" for n, a, b in d.settings]
-        lines += [f"| {n} | `{plain(a)}` | `{plain(b)}` |" for n, a, b in d.manifest]
+        lines += [f"| setting {code(n)} | {code(a)} | {code(b)} |" for n, a, b in d.settings]
+        lines += [f"| {text(n)} | {code(a)} | {code(b)} |" for n, a, b in d.manifest]
     else:
         lines.append("Settings and manifests are the same.")
     lines += ["", "| measure | A | B | Δ |", "|---|---|---|---|"]
-    lines += [f"| {label} | {a} | {b} | {delta} |" for label, a, b, delta in _measure_rows(d)]
-    lines += ["", _statistics(d.comparison)]
+    lines += [f"| {text(label)} | {a} | {b} | {delta} |"
+              for label, a, b, delta in _measure_rows(d)]  # fmt: skip
+    lines += ["", text(_statistics(d.comparison))]
     for status, title in ((Status.LOST, "Lost"), (Status.GAINED, "Gained")):
         changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)
         lines += ["", f"**{title} ({len(changes)})**", ""]
-        lines += [f"- `{_change_line(d, c)}`" for c in changes] or ["- none"]
+        lines += [f"- {code(_change_line(d, c))}" for c in changes] or ["- none"]
     return "\n".join(lines) + "\n"

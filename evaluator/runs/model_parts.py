@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, get_type_hints
 
-from evaluator.candidates import Settings
+from evaluator.candidates import MAX_SEED, Settings, settings_problems
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.metrics import Group
 from evaluator.runs.model_json import Reader
@@ -46,7 +46,10 @@ def read_settings(r: Reader) -> Settings:
         for f in fields(Settings)
         if f.name in given or f.default is MISSING
     }
-    return Settings(**values)
+    settings = Settings(**values)
+    for key, message in settings_problems(settings):
+        r.at(key).fail(message)
+    return settings
 
 
 def settings_json(settings: Settings) -> dict[str, Any]:
@@ -89,7 +92,7 @@ class Manifest:
         return cls(
             r.at("versions").mapping(), r.at("corpus_hash").text(), r.at("label_set_hash").text(),
             CandidatesFileRef.from_json(r.at("candidates_file")), read_settings(r.at("settings")),
-            r.at("seeds").at("bootstrap").integer(), r.at("embedding").mapping(),
+            r.at("seeds").at("bootstrap").count(MAX_SEED), r.at("embedding").mapping(),
             r.at("include_text").flag(), r.at("skipped_queries").texts(),
             r.at("orphaned_queries").texts() if "orphaned_queries" in r.mapping() else (),
         )  # fmt: skip
@@ -124,7 +127,7 @@ def read_groups(r: Reader) -> dict[str, dict[str, Group]]:
     """Breakdowns: dimension (slice, boundary, doc) -> key -> queries and aggregates."""
     return {
         dim: {
-            key: Group(g.at("queries").integer(), g.at("metrics").numbers())
+            key: Group(g.at("queries").count(), g.at("metrics").figures())
             for key, g in groups.items()
         }
         for dim, groups in r.items()
@@ -168,10 +171,10 @@ class CandidateRecord:
         splitter = r.at("splitter")
         return cls(
             name, r.at("baseline").flag(), splitter.at("version").text(), read_spec(splitter),
-            r.at("splitter_fingerprint").text(), r.at("metrics").numbers(),
+            r.at("splitter_fingerprint").text(), r.at("metrics").figures(),
             read_groups(r.at("breakdowns")), r.at("timings").mapping(),
             r.at("embeddings").mapping(), r.at("index").mapping(),
-            r.at("metrics_other_rule").numbers() if "metrics_other_rule" in r.mapping() else None,
+            r.at("metrics_other_rule").figures() if "metrics_other_rule" in r.mapping() else None,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from evaluator.metrics.compare import (
 )
 from evaluator.metrics.registry import COVERAGE, FIRST_RANKS
 from evaluator.runs.model_json import Reader
+from labeler.core.values import Boundary, valid_slice
 
 
 class RankedEntry(NamedTuple):
@@ -51,20 +52,28 @@ class RankedEntry(NamedTuple):
         if len(parts) != 5:
             r.fail(f"must be [chunk_id, doc, start, end, score], not {len(parts)} items")
         chunk_id, doc, start, end, score = parts
-        return cls(chunk_id.text(), doc.text(), start.integer(), end.integer(), score.number())
+        entry = cls(chunk_id.text(), doc.doc(), start.count(), end.count(), score.number())
+        if entry.end < entry.start:
+            end.fail(f"ends ({entry.end:,}) before it starts ({entry.start:,})")
+        return entry
 
     def to_json(self) -> list[Any]:
         return list(self)
 
 
-def read_value(r: Reader) -> Value | None:
-    """A per-query value: a number, a flag, null, or one number per span (an array: first-
-    match ranks, coverage), each kept as the file has it."""
+def read_value(name: str, r: Reader, spans: int) -> Value | None:
+    """Measure `name`'s per-query value: a number within the measure's bounds, a flag, null,
+    or one number per span (an array of at most `spans`: first-match ranks, coverage), each
+    kept as the file has it."""
     if r.value is None or isinstance(r.value, bool):
         return r.value
     if isinstance(r.value, list):
-        return tuple(item.nullable(Reader.number) for item in r.array())
-    return r.number()
+        return tuple(item.figure(name) for item in r.at_most(spans, "the query's spans"))
+    return r.figure(name)
+
+
+def read_values(r: Reader, spans: int) -> dict[str, Value | None]:
+    return {name: read_value(name, v, spans) for name, v in r.items()}
 
 
 def _per_span(values: Mapping[str, Value | None], name: str) -> tuple[float | None, ...] | None:
@@ -87,12 +96,12 @@ class RuleResult:
     """Per span, its cause under the other rule (None: matched within k)."""
 
     @classmethod
-    def from_json(cls, r: Reader) -> RuleResult:
+    def from_json(cls, r: Reader, spans: int) -> RuleResult:
         return cls(
-            {name: read_value(v) for name, v in r.at("values").items()},
+            read_values(r.at("values"), spans),
             r.at("status").nullable(lambda s: s.choice(Status)),
             r.at("cause").nullable(lambda c: c.choice(Cause)),
-            _read_span_causes(r),
+            _read_span_causes(r, spans),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -140,14 +149,18 @@ class QueryResult:
         return self.span_causes[n] if n < len(self.span_causes) else None
 
     @classmethod
-    def from_json(cls, r: Reader) -> QueryResult:
+    def from_json(cls, r: Reader, depth: int, spans: int) -> QueryResult:
+        """One candidate's result: its ranked list at most the run's `depth` long, its
+        per-span arrays at most the query's `spans`."""
+        ranked = r.at("ranked").at_most(depth, "the run's depth")
+        other = r.at("other_rule") if "other_rule" in r.mapping() else None
         return cls(
-            tuple(RankedEntry.from_json(e) for e in r.at("ranked").array()),
-            {name: read_value(v) for name, v in r.at("values").items()},
+            tuple(RankedEntry.from_json(e) for e in ranked),
+            read_values(r.at("values"), spans),
             r.at("status").nullable(lambda s: s.choice(Status)),
             r.at("cause").nullable(lambda c: c.choice(Cause)),
-            _read_span_causes(r),
-            RuleResult.from_json(r.at("other_rule")) if "other_rule" in r.mapping() else None,
+            _read_span_causes(r, spans),
+            None if other is None else RuleResult.from_json(other, spans),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -170,10 +183,11 @@ class QueryResult:
         return causes[n] if n < len(causes) else None
 
 
-def _read_span_causes(r: Reader) -> tuple[Cause | None, ...]:
+def _read_span_causes(r: Reader, spans: int) -> tuple[Cause | None, ...]:
     if "span_causes" not in r.mapping():
         return ()
-    return tuple(c.nullable(lambda x: x.choice(Cause)) for c in r.at("span_causes").array())
+    causes = r.at("span_causes").at_most(spans, "the query's spans")
+    return tuple(c.nullable(lambda x: x.choice(Cause)) for c in causes)
 
 
 @dataclass(frozen=True)
@@ -189,7 +203,10 @@ class EvidenceRef:
 
     @classmethod
     def from_json(cls, r: Reader) -> EvidenceRef:
-        return cls(r.at("doc").text(), r.at("start").integer(), r.at("end").integer())
+        ref = cls(r.at("doc").doc(), r.at("start").count(), r.at("end").count())
+        if ref.end < ref.start:
+            r.at("end").fail(f"ends ({ref.end:,}) before it starts ({ref.start:,})")
+        return ref
 
     def to_json(self) -> dict[str, Any]:
         return {"doc": self.doc, "start": self.start, "end": self.end}
@@ -224,12 +241,14 @@ class QueryRecord:
         return tuple(sorted({e.doc for e in self.evidence}))
 
     @classmethod
-    def from_json(cls, qid: str, r: Reader) -> QueryRecord:
-        text = r.at("text").text() if "text" in r.mapping() else None
+    def from_json(cls, qid: str, r: Reader, depth: int) -> QueryRecord:
+        """The query; each candidate's ranked list at most the run's `depth` long."""
+        text = r.at("text").prose() if "text" in r.mapping() else None
+        evidence = tuple(EvidenceRef.from_json(e) for e in r.at("evidence").array())
         return cls(
-            qid, r.at("abstain").flag(), r.at("boundary").text(), r.at("slices").texts(),
-            tuple(EvidenceRef.from_json(e) for e in r.at("evidence").array()),
-            {name: QueryResult.from_json(c) for name, c in r.at("candidates").items()}, text,
+            qid, r.at("abstain").flag(), r.at("boundary").choice(Boundary), _slices(r),
+            evidence, {name: QueryResult.from_json(c, depth, len(evidence))
+                       for name, c in r.at("candidates").items()}, text,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -245,24 +264,34 @@ class QueryRecord:
         return data
 
 
+def _slices(r: Reader) -> tuple[str, ...]:
+    """A query's slices, each a slice name as the label set allows it."""
+    items = r.at("slices").array()
+    for item in items:
+        if not valid_slice(name := item.text()):
+            item.fail(f"is not a slice name: {name[:40]!r}")
+    return tuple(item.text() for item in items)
+
+
 def read_group_comparison(r: Reader) -> GroupComparison:
     c = r.at("counts")
-    counts = StatusCounts(*(c.at(k).integer() for k in
+    counts = StatusCounts(*(c.at(k).count() for k in
                             ("gained", "lost", "unchanged_hit", "unchanged_miss")))  # fmt: skip
-    return GroupComparison(r.at("queries").integer(), counts, r.at("deltas").numbers())
+    return GroupComparison(r.at("queries").count(), counts, r.at("deltas").numbers())
 
 
 def read_interval(r: Reader) -> Interval:
     return Interval(
         r.at("mean_difference").number(), r.at("low").number(), r.at("high").number(),
-        r.at("pairs").integer(), r.at("resamples").integer(), r.at("seed").integer(),
+        r.at("pairs").count(), r.at("resamples").count(), r.at("seed").count(),
     )  # fmt: skip
 
 
 def read_significance(r: Reader) -> Significance:
     return Significance(
-        r.at("answerable").integer(), r.at("decisive").flag(), r.at("reason").opt_text(),
-        r.at("mcnemar_p").opt_number(), r.at("recall_interval").nullable(read_interval),
+        r.at("answerable").count(), r.at("decisive").flag(), r.at("reason").opt_text(),
+        r.at("mcnemar_p").nullable(lambda p: p.number(0.0, 1.0)),
+        r.at("recall_interval").nullable(read_interval),
     )  # fmt: skip
 
 

@@ -93,7 +93,24 @@ def _pair(run: RunFile, query: str, candidate: str | None, corpus: Corpus) -> tu
     other = candidate or next(iter(run.others), base)
     if other not in run.names:
         raise SpanlabError(f"no candidate {other!r} in run {run.id}", key="candidate")
+    _check_docs(run, run.queries[query], corpus)
     return base, other
+
+
+def _check_docs(run: RunFile, entry: QueryRecord, corpus: Corpus) -> None:
+    """Every document the query's evidence and ranked lists name is in the corpus and holds
+    their offsets: a run.json from elsewhere can name any (§20), with the right hash."""
+    spans = [(e.doc, e.end) for e in entry.evidence]
+    spans += [(r.doc, r.end) for c in entry.candidates.values() for r in c.ranked]
+    for doc, end in spans:
+        if doc not in corpus:
+            raise SpanlabError(f"run {run.id}: query {entry.id} names document {doc!r}, which "
+                               "the corpus does not hold", key=f"queries.{entry.id}",
+                               hint="is the run.json from this project?")  # fmt: skip
+        if end > len(corpus.text(doc)):
+            raise SpanlabError(f"run {run.id}: query {entry.id} has offsets to {end:,} in "
+                               f"document {doc!r}, which is {len(corpus.text(doc)):,} long",
+                               key=f"queries.{entry.id}")  # fmt: skip
 
 
 def _head(run: RunFile, entry: QueryRecord, other: str, base: str, text: str | None

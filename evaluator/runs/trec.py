@@ -13,7 +13,6 @@ queries have no relevant items and are left out.
 
 from __future__ import annotations
 
-import json
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.metrics.view import covers
 from evaluator.runs.boundary import candidate_spec
-from evaluator.runs.model import RunFile
+from evaluator.runs.model import RunFile, read_run_file
 from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
 from labeler.core import nofollow, sharing
@@ -139,11 +138,7 @@ def trec_run(runs_dir: Path, run: str) -> RunFile:
     given = Path(run)
     if not given.is_file():
         return load_run(runs_dir, run)
-    try:
-        data = json.loads(given.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise SpanlabError(f"cannot read the run: {exc}", file=run) from None
-    return RunFile.from_json(data, file=run)
+    return read_run_file(given)
 
 
 def _write(path: Path, lines: list[str]) -> Path:

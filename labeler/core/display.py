@@ -67,3 +67,24 @@ def describe(text: str, offset: int) -> str:
     if "\ud800" <= ch <= "\udfff":
         kind = "a lone surrogate"
     return f"{kind} ({_escape(ch)})"
+
+
+_MD_PUNCT = re.compile(r"([\\`*_\[\]<>|~&])")
+"""What markdown may act on in running text: emphasis, code, links, HTML, tables."""
+
+
+def markdown_text(text: str) -> str:
+    """`text` for a markdown file (report, diff, job summary) as words, not markup: `shown`
+    on one row (so a newline cannot end a table row), then every character markdown acts
+    on backslash-escaped (`|` cannot split a cell, `[x](y)` is no link, `<b>` no HTML)."""
+    return _MD_PUNCT.sub(r"\\\1", shown(text, lines=False))
+
+
+def markdown_code(text: str) -> str:
+    """`text` as a markdown code span that holds it whole, for a table cell: `shown` on
+    one row, `|` escaped (GitHub splits cells on it even in code), and a fence of one more
+    backtick than the longest run inside, so a backtick in `text` cannot close it."""
+    safe = shown(text, lines=False).replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in re.findall("`+", safe)), default=0) + 1)
+    pad = " " if safe.startswith("`") or safe.endswith("`") else ""
+    return f"{fence}{pad}{safe}{pad}{fence}"

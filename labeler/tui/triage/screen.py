@@ -150,7 +150,7 @@ class TriageScreen(Screen[None]):
         try:
             view = RunView(read_run(entry.folder))
         except SpanlabError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(safe(str(exc)), severity="error", markup=False)  # a key may hold `[`
             return
         self.open_view(view, entry.id)
 
@@ -260,7 +260,7 @@ class TriageScreen(Screen[None]):
         try:
             file = read_run(entry.folder)
         except SpanlabError as exc:
-            self.query_one("#run-settings", Static).update(Content.styled(str(exc), "$error"))
+            self.query_one("#run-settings", Static).update(Content.styled(safe(str(exc)), "$error"))
             return
         moved = self._moved(RunView(file))
         self.query_one("#run-settings", Static).update(Content.assemble(

@@ -101,14 +101,15 @@ CASES: list[tuple[str, Callable[[str], str], str | None, str]] = [
     ("a doc breakdown a list", edit(lambda d: d["candidates"]["c30"]["breakdowns"][
         "doc"].update({"refunds.md": []})), 'candidates.c30.breakdowns.doc["refunds.md"]',
      "must be an object"),
-    ("a candidate name with ESC", rename('"c30"', "c\x1b]52;c;UA==\x1b\\"), "candidates",
-     "holds a control character"),
+    # The walk at the edge finds these first, at the key itself, shown escaped (§20).
+    ("a candidate name with ESC", rename('"c30"', "c\x1b]52;c;UA==\x1b\\"),
+     'candidates["c\\x1b]52;c;UA==\\x1b\\"]', "the key holds a control character (\\x1b)"),
     ("a candidate name with a lone surrogate", lambda t: t.replace('"c30"', '"c\\ud800"'),
-     "candidates", "holds a lone surrogate"),
+     'candidates["c\\ud800"]', "the key holds a lone surrogate"),
     ("a candidate name that is a path", rename('"c30"', "../../pwned"), "candidates",
      "path separator"),
-    ("a query id with ESC", rename('"q-0001"', "q\x1b]0;T\x07"), "queries",
-     "invalid query id"),
+    ("a query id with ESC", rename('"q-0001"', "q\x1b]0;T\x07"),
+     'comparisons.c30.queries["q\\x1b]0;T\\x07"]', "the key holds a control character"),
 ]  # fmt: skip
 
 
@@ -145,12 +146,15 @@ def test_a_missing_or_binary_file_is_one_clear_error(tmp_path: Path) -> None:
         read_run(tmp_path)
 
 
-def test_nan_where_a_number_is_wanted_is_read(good: str, tmp_path: Path) -> None:
+def test_nan_where_a_number_is_wanted_is_refused_by_its_key(good: str, tmp_path: Path) -> None:
+    """NaN passed `gate --against` before §20: every number is finite, or refused by key."""
     doc = json.loads(good)
     doc["candidates"]["c30"]["metrics"]["chroma_iou"] = math.nan
     (tmp_path / "run.json").write_text(json.dumps(doc), "utf-8")
-    iou = read_run(tmp_path).candidate("c30").metric("chroma_iou")
-    assert iou is not None and math.isnan(iou)
+    with pytest.raises(RunFileError) as info:
+        read_run(tmp_path)
+    assert info.value.key == "candidates.c30.metrics.chroma_iou"
+    assert info.value.message == "is NaN, not a finite number"
 
 
 @settings(max_examples=200, deadline=None)
