@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core import binding, config, shared_project
+from labeler.core import binding, config, shared_project, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_files import FileRule, skipped_summary
 from labeler.core.store import Store
@@ -51,15 +51,20 @@ def init(
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
-    proj = config.load(Path.cwd()).override(
+    before = config.load(Path.cwd())
+    proj = before.override(
         corpus=corpus_dir, db=db, encoding=encoding, follow_symlinks=follow_symlinks, group=group
     )
+    who = team.member(before.team, None, distrust=before.distrust)
+    again = shared_project.refuse_reinit(before, proj, who)
     docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
                        rule=proj.include).require_documents(proj.include)  # fmt: skip
     shared_project.prepare(proj)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)
     config.write(proj)
+    if again:
+        shared_project.record_init(before, proj, who, store)
     warn_passed_over(docs, proj.include)
     for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
         say(
