@@ -104,7 +104,7 @@ def refuse_reinit(before: Project, after: Project, who: Member) -> bool:
 
 def record_init(before: Project, after: Project, who: Member, store: Store) -> None:
     """An event in the store now bound, and in the one it replaces if that is another."""
-    payload = {"corpus": str(after.corpus), "db": str(after.db), "was_db": str(before.db),
+    payload = {"corpus": str(after.corpus), "store": str(after.db), "was_store": str(before.db),
                "was_corpus": str(before.corpus)}  # fmt: skip
     store.note("project-init", who.name, **payload)
     if before.db.exists() and before.db.resolve() != after.db.resolve():
