@@ -1,8 +1,9 @@
 """Who may do what in a team's project (§15): identity from the login, roles from `[team]`.
 
-One rule, headless, that the CLI and every screen of the app ask: a `Member` is the login,
-the name edits carry and the team read from spanlab.toml; `require` refuses an act the
-member's role does not allow, naming the role and the spanlab.toml line that grants it.
+One rule, headless, that the CLI, every screen of the app and the store ask: a `Member` is
+the login, the name edits carry and the team (from the file labeler.core.authority trusts);
+`require` refuses an act the member's role does not allow, naming the role and the line
+that grants it, or, while the roles do not count (§20), saying why and the fix.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def refuse_outsiders(team: Team | None, names: Sequence[str]) -> None:
         raise TeamRefusal(
             f"{outside[0]!r} is not on the team; queues are for its members "
             f"({team.setting('annotators')})",
-            hint="add them to [team] in spanlab.toml, or check the spelling",
+            hint=f"add them to [team] in {PurePath(team.file).name}, or check the spelling",
         )
 
 

@@ -226,7 +226,7 @@ def assigned(folder: Path) -> int:
 def test_alice_may_not_delete_or_reword_the_leads_query(
     people: tuple[Account, ...], project: Path
 ) -> None:
-    lead, alice = people[0], people[1]
+    alice = people[1]
     roles(people, project)
 
     def delete(editor: Editor, store: Store) -> str:
@@ -265,8 +265,9 @@ def test_the_leads_delete_undone_brings_back_its_assignments_and_both_are_events
     assert edit_as(lead, project, delete_and_undo) == {"done": [9, 10]}
     assert assigned(project) == 10
     store = Store.open(project / STORE, create=False)
-    rows = store.conn.execute("SELECT kind, annotator, payload FROM events WHERE query_id = "
-                              "'q-0001' AND kind LIKE 'query-%' ORDER BY id").fetchall()  # fmt: skip
+    sql = ("SELECT kind, annotator, payload FROM events WHERE query_id = 'q-0001' "
+           "AND kind LIKE 'query-%' ORDER BY id")  # fmt: skip
+    rows = store.conn.execute(sql).fetchall()
     store.close()
     kinds = [(r[0], r[1]) for r in rows]
     assert kinds[-2:] == [("query-deleted", lead.name), ("query-restored", lead.name)]
