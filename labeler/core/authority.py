@@ -74,7 +74,7 @@ def decide(root: Path, shared: Mapping[str, Any], text: str, top: Collection[str
     from spanlab.toml (`shared`, its tree, and `text`; `top` its known keys)."""
     own = root / TEAM_FILE
     if os.path.lexists(own):
-        return _from_team_file(root, own)
+        return _from_team_file(own)
     if not any(key in shared for key in CLAIMS):
         return Authority(None, False, None, None)
     path = root / "spanlab.toml"
@@ -90,7 +90,7 @@ def decide(root: Path, shared: Mapping[str, Any], text: str, top: Collection[str
     return Authority(team, blind, path, None)
 
 
-def _from_team_file(root: Path, path: Path) -> Authority:
+def _from_team_file(path: Path) -> Authority:
     """spanlab.team.toml, looked at before it is parsed: a file that does not count is
     never read further (a member's planted file refuses roles, not every command)."""
     try:
