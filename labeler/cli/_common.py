@@ -77,9 +77,9 @@ def member(proj: config.Project, given: str | None, act: Act | None = None) -> M
     must be a name (§13), refused when `[team]` gives their role no right to `act`."""
     if given:
         check_name(given, "annotator name", key="--annotator")
-    who = team.member(proj.team, given)
+    who = team.member(proj.team, given, distrust=proj.distrust)
     if not given:
-        hint = "pass --annotator" if proj.team is None else None
+        hint = "pass --annotator" if proj.team is None and proj.distrust is None else None
         check_name(who.name, "annotator name (your login name)", hint=hint)
     if act is not None:
         who.require(act)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core import binding, config, project_folders, shared_project
+from labeler.core import binding, config, project_folders, shared_project, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_files import FileRule, skipped_summary
 from labeler.core.store import Store
@@ -59,12 +59,17 @@ def init(
         follow_symlinks=follow_symlinks,
         group=group,
     )
+    before = config.load(Path.cwd())
+    who = team.member(before.team, None, distrust=before.distrust)
+    again = shared_project.refuse_reinit(before, proj, who)
     docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
                        rule=proj.include).require_documents(proj.include)  # fmt: skip
     shared_project.prepare(proj)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)
     config.write(proj)
+    if again:
+        shared_project.record_init(before, proj, who, store)
     warn_passed_over(docs, proj.include)
     for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
         say(

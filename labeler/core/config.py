@@ -16,11 +16,12 @@ from typing import Any
 
 from labeler.core import sharing
 from labeler.core.access import refused_write
+from labeler.core.authority import Authority, decide
 from labeler.core.canonical import text_codec
 from labeler.core.corpus_files import DEFAULT_RULE, FileRule, file_rule
 from labeler.core.errors import ConfigError
 from labeler.core.reading import read_bounded
-from labeler.core.team import Team, read_team
+from labeler.core.team import Distrust, Team
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
@@ -75,7 +76,13 @@ class Project:
     group: str | None = None
     """The Unix group the project is shared with (`init --group`, §15)."""
     team: Team | None = None
-    """`[team]`: the leads and annotators (None: no roles, `--annotator` names anyone)."""
+    """`[team]`: the leads and annotators (None: no roles, `--annotator` names anyone, or
+    roles that do not count: see `distrust`)."""
+    authority: Path | None = None
+    """The file `team` and `blind` came from: spanlab.team.toml, or spanlab.toml when it
+    passes the same checks (labeler.core.authority); None when no file claims them."""
+    distrust: Distrust | None = None
+    """Why the `[team]`/`blind` the project claims do not count, and the fix (§20)."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -121,7 +128,8 @@ def load(root: Path) -> Project:
     path = root / CONFIG_NAME
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA,
-                       embedding_cache=cache_location(root, None))  # fmt: skip
+                       embedding_cache=cache_location(root, None),
+                       **_granted(decide(root, {}, "", _KEYS)))  # fmt: skip
     try:
         text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
         data = toml_tree(text, _Key(str(path), ""))
@@ -168,11 +176,16 @@ def load(root: Path) -> Project:
         follow_symlinks=data.get("follow_symlinks", False),
         include=file_rule(data["include"], str(path)) if "include" in data else DEFAULT_RULE,
         chroma_timeout=data.get("chroma_timeout"),
-        blind=data.get("blind", False),
         trim_spans=data.get("trim_spans", True),
         group=data.get("group"),
-        team=read_team(data["team"], text, str(path), _KEYS) if "team" in data else None,
+        **_granted(decide(root, data, text, _KEYS)),
     )
+
+
+def _granted(found: Authority) -> dict[str, Any]:
+    """Project's fields for what `decide` found (§20)."""
+    return {"team": found.team, "blind": found.blind, "authority": found.file,
+            "distrust": found.distrust}  # fmt: skip
 
 
 def cache_location(root: Path, configured: str | None) -> Path:
@@ -207,7 +220,8 @@ def write(project: Project) -> Path:
         lines.append(entry("encoding", project.encoding))
     if project.chroma_timeout is not None:
         lines.append(f"chroma_timeout = {project.chroma_timeout:g}")
-    if project.blind:
+    own = project.distrust is None and (project.authority or Path(CONFIG_NAME)).name == CONFIG_NAME
+    if project.blind and own:  # what spanlab.team.toml grants stays there
         lines.append("blind = true")
     if project.follow_symlinks:
         lines.append("follow_symlinks = true")
@@ -217,7 +231,7 @@ def write(project: Project) -> Path:
         lines.append("trim_spans = false")
     if project.group:
         lines.append(entry("group", project.group))
-    if project.team is not None:  # a table comes after every top-level key
+    if project.team is not None and own:  # a table comes after every top-level key
         lines += ["", "[team]", f"leads = {json.dumps(list(project.team.leads))}",
                   f"annotators = {json.dumps(list(project.team.annotators))}"]  # fmt: skip
     path = project.root / CONFIG_NAME

@@ -31,6 +31,11 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def kind_of(mode: int) -> str:
+    """What a mode that is not a regular file's says the file is (`a FIFO (named pipe)`)."""
+    return _kind(mode)
+
+
 @contextmanager
 def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryIO]:
     """The open file, once fstat shows a regular file of at most `limit` bytes."""

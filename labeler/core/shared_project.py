@@ -12,8 +12,10 @@ from pathlib import Path
 
 from labeler.core import sharing
 from labeler.core.access import Access, fix, look, name_of_group, refused_write
-from labeler.core.config import Project
+from labeler.core.config import CONFIG_NAME, Project
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.store import Store
+from labeler.core.team import Act, Member
 
 RUNS = ".spanlab/runs"
 """The run folders (evaluator.runs.place says the same for its writers)."""
@@ -88,3 +90,26 @@ def writers(proj: Project) -> Writers:
         bad = found is not None and (not found.writable or (share and not found.group_writable))
         files.append(Kept(what, path, found, fix(found, share) if found and bad else None))
     return Writers(group, why, tuple(files))
+
+
+def refuse_reinit(before: Project, after: Project, who: Member) -> bool:
+    """`init` where a project is (its spanlab.toml, or a store at either place) is a lead's
+    (§20): it rewrites spanlab.toml and may move everyone to another store. Whether it is."""
+    there = [before.root / CONFIG_NAME, before.db, after.db]
+    if not any(p.exists() for p in there):
+        return False
+    who.require(Act.INIT)
+    return True
+
+
+def record_init(before: Project, after: Project, who: Member, store: Store) -> None:
+    """An event in the store now bound, and in the one it replaces if that is another."""
+    payload = {"corpus": str(after.corpus), "store": str(after.db), "was_store": str(before.db),
+               "was_corpus": str(before.corpus)}  # fmt: skip
+    store.note("project-init", who.name, **payload)
+    if before.db.exists() and before.db.resolve() != after.db.resolve():
+        old = Store.open(before.db, create=False)
+        try:
+            old.note("project-init", who.name, **payload)
+        finally:
+            old.close()

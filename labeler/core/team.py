@@ -1,8 +1,9 @@
 """Who may do what in a team's project (§15): identity from the login, roles from `[team]`.
 
-One rule, headless, that the CLI and every screen of the app ask: a `Member` is the login,
-the name edits carry and the team read from spanlab.toml; `require` refuses an act the
-member's role does not allow, naming the role and the spanlab.toml line that grants it.
+One rule, headless, that the CLI, every screen of the app and the store ask: a `Member` is
+the login, the name edits carry and the team (from the file labeler.core.authority trusts);
+`require` refuses an act the member's role does not allow, naming the role and the line
+that grants it, or, while the roles do not count (§20), saying why and the fix.
 """
 
 from __future__ import annotations
@@ -39,10 +40,24 @@ class Act(Enum):
     ADJUDICATE = "adjudicating"
     REVIEW = "reviewing stale spans"
     EVAL = "running evals"
+    INIT = "running init over an existing project"
+    DELETE_OTHERS = "deleting another's query"
+    REWORD_OTHERS = "rewording another's query"
+    RESTORE_OTHERS = "putting back another's deleted query"
 
 
 class TeamRefusal(SpanlabError):
     """The login's role does not allow the act, or `--annotator` names someone else."""
+
+
+@dataclass(frozen=True)
+class Distrust:
+    """Why the project's `[team]`/`blind` do not count (§20), and the commands that fix it."""
+
+    why: str
+    """What is wrong, naming the file, its owner and mode."""
+    fix: str
+    """The commands a lead (or root) runs so the roles count."""
 
 
 @dataclass(frozen=True)
@@ -84,9 +99,20 @@ class Member:
     `[team]`, whatever `--annotator` said."""
     team: Team | None = None
     """The project's team (None: no `[team]`, everyone may do everything)."""
+    distrust: Distrust | None = None
+    """Set when the project claims roles or `blind` from a file a non-lead could have
+    written (§20): then every act is refused, with the fix."""
+
+    @property
+    def lead(self) -> bool:
+        """A lead of a team whose file counts (False without a `[team]`, or while distrusted)."""
+        trusted = self.distrust is None and self.team is not None
+        return trusted and self.team is not None and self.team.role(self.login) == "lead"
 
     def refusal(self, act: Act) -> str | None:
         """Why this member may not `act` (None: they may)."""
+        if self.distrust is not None:
+            return f"{self.distrust.why}; {act.value} needs roles that count"
         if self.team is None:
             return None
         role = self.team.role(self.login)
@@ -101,7 +127,8 @@ class Member:
         """Raise TeamRefusal when the member's role does not allow `act`."""
         why = self.refusal(act)
         if why is not None:
-            raise TeamRefusal(why, hint="ask a lead, or a lead adds you to [team]")
+            fix = self.distrust.fix if self.distrust else None
+            raise TeamRefusal(why, hint=fix or "ask a lead, or a lead adds you to [team]")
 
 
 def refuse_outsiders(team: Team | None, names: Sequence[str]) -> None:
@@ -113,7 +140,7 @@ def refuse_outsiders(team: Team | None, names: Sequence[str]) -> None:
         raise TeamRefusal(
             f"{outside[0]!r} is not on the team; queues are for its members "
             f"({team.setting('annotators')})",
-            hint="add them to [team] in spanlab.toml, or check the spelling",
+            hint=f"add them to [team] in {PurePath(team.file).name}, or check the spelling",
         )
 
 
@@ -128,16 +155,24 @@ def login_name() -> str:
             return os.environ.get("USER", "annotator")
 
 
-def member(team: Team | None, given: str | None, login: str | None = None) -> Member:
+def member(
+    team: Team | None,
+    given: str | None,
+    login: str | None = None,
+    *,
+    distrust: Distrust | None = None,
+) -> Member:
     """Who is acting: with a `[team]`, `given` (`--annotator`) may name only the login, or
-    `project` for a lead; without one, `given` names anyone (the login by default)."""
+    `project` for a lead; without one, `given` names anyone (the login by default). While
+    the roles are `distrust`ed, `given` may name only the login."""
     login = login or login_name()
-    if team is None or given is None or given == login:
-        return Member(login, given or login, team)
-    if given == PROJECT and team.role(login) == "lead":
+    if (team is None and distrust is None) or given is None or given == login:
+        return Member(login, given or login, team, distrust)
+    if team is not None and distrust is None and given == PROJECT and team.role(login) == "lead":
         return Member(login, PROJECT, team)
     if given == PROJECT:
-        why = f"{login} is not a lead; acting as the project is for leads ({team.setting('leads')})"
+        why = f"{login} is not a lead; acting as the project is for leads"
+        why += f" ({team.setting('leads')})" if team is not None and distrust is None else ""
         raise TeamRefusal(why, key="--annotator", hint="leave --annotator out")
     raise TeamRefusal(
         f"--annotator {given!r}: with a [team] in spanlab.toml, edits carry your login ({login})",

@@ -43,6 +43,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
 
         assert runs_dir is not None
         run_id = find_run(runs_dir, run_id).id
+    if store is not None and member is not None:  # the store asks it of acts on others' queries
+        store.member = member
     prefs = prefs_path()
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,

@@ -186,3 +186,24 @@ def modes(folder: Path, names: Sequence[str]) -> dict[str, str]:
             owner, group = pwd.getpwuid(st.st_uid).pw_name, grp.getgrgid(st.st_gid).gr_name
             found[name] = f"{st.st_mode & 0o7777:04o} {owner}:{group}"
     return found
+
+
+def lead_holds(
+    project: Path,
+    lead: Account,
+    leads: Sequence[str],
+    annotators: Sequence[str],
+    *,
+    blind: bool = False,
+) -> Path:
+    """The roles as a lead keeps them (§20): `spanlab.team.toml`, the lead's, mode 0644, in
+    the project folder the lead owns, sticky (3775) so no member replaces the file."""
+    os.chown(project, lead.uid, lead.group)
+    project.chmod(0o3775)
+    path = project / "spanlab.team.toml"
+    head = "blind = true\n" if blind else ""
+    path.write_text(f"{head}[team]\nleads = {json.dumps(list(leads))}\n"
+                    f"annotators = {json.dumps(list(annotators))}\n", encoding="utf-8")  # fmt: skip
+    os.chown(path, lead.uid, lead.group)
+    path.chmod(0o644)
+    return path

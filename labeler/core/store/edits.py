@@ -16,8 +16,10 @@ from labeler.core.canonical import doc_hash
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
 from labeler.core.store.authors import SelfReview
+from labeler.core.store.others import put_back, require_for
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
+from labeler.core.team import Act, Member
 from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
 
 class Edits(Reads):
     """Writes of queries and spans, on top of the reads they check against."""
+
+    member: Member | None = None
+    """Who edits through this store (set when it is opened for a person): acts on another's
+    query ask it (§20); None, as a library or a test opens it: nobody is asked."""
 
     def keep_text(self, doc_hash: str, text: str, *, db: sqlite_utils.Database) -> None:
         """Remember a document text a span was drawn on (content-addressed)."""
@@ -54,6 +60,11 @@ class Edits(Reads):
                 "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True),
             }
         )
+
+    def note(self, kind: str, who: str, **payload: Any) -> None:
+        """Log an event about the whole project (`init` over it, say) in its own write."""
+        with self.write() as db:
+            self.log_event(db, kind, who, None, **payload)
 
     def allocate_query_id(self, db: sqlite_utils.Database) -> str:
         """The next `q-NNNN`, taken inside the caller's write transaction (§3).
@@ -123,14 +134,18 @@ class Edits(Reads):
     def restore_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:
         """Put back a whole query under its own id (undo of a delete), spans checked.
 
-        Refused when the id is in use; a retired id comes back out of retirement.
+        Refused when the id is in use; a retired id comes back out of retirement, and the
+        assignments its delete kept come back with it. Another's query is a lead's to restore.
         """
+        require_for(self.member, query.annotator, annotator, Act.RESTORE_OTHERS)
         with self.write() as db:
             if db.execute("SELECT 1 FROM queries WHERE id = ?", [query.id]).fetchone():
                 raise StoreError(f"query {query.id} exists again; not overwriting it", key="id")
             self.put_queries([query], texts, db=db)
             db.execute("DELETE FROM retired_ids WHERE id = ?", [query.id])
-            self.log_event(db, "query-restored", annotator, query.id)
+            back = put_back(self.conn, query.id)
+            self.log_event(db, "query-restored", annotator, query.id, owner=query.annotator,
+                           assignments=back)  # fmt: skip
         return self.query(query.id)
 
     def copy_query(self, query: Query, texts: Mapping[str, str], *, annotator: str) -> Query:

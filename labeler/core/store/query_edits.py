@@ -13,7 +13,9 @@ from labeler.core.errors import StoreError
 from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import FIELDS, ConflictError, gone, refusal, show
 from labeler.core.store.edits import Edits
+from labeler.core.store.others import assignments, require_for
 from labeler.core.store.rows import VERSION_FIELDS, query_row, utcnow
+from labeler.core.team import Act
 from labeler.core.values import Query, Status, check_changed
 
 
@@ -91,6 +93,8 @@ class QueryEdits(Edits):
             old = self._live(query_id)
             if seen is not None:
                 self._check_fields(old, seen, changes)
+            if "text" in changes and changes["text"] != old.text:
+                require_for(self.member, old.annotator, annotator, Act.REWORD_OTHERS)
             if changes.get("status") == Status.REVIEWED and not undoing:
                 refuse_self_review(self.conn, query_id, annotator)
             new = _changed(old, changes, updated=utcnow(), revision=old.revision + 1)
@@ -129,13 +133,16 @@ class QueryEdits(Edits):
             if seen is not None:
                 self._check_whole(old, seen)
             self._refuse_others_versions(query_id)
+            require_for(self.member, old.annotator, annotator, Act.DELETE_OTHERS)
+            assigned = assignments(self.conn, query_id)
             db.execute("DELETE FROM spans WHERE query_id = ?", [query_id])
             db.execute("DELETE FROM queries WHERE id = ?", [query_id])
             db.execute(
                 "INSERT OR REPLACE INTO retired_ids(id, annotator, at) VALUES (?, ?, ?)",
                 [query_id, annotator, utcnow()],
             )
-            self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence))
+            self.log_event(db, "query-deleted", annotator, query_id, spans=len(old.evidence),
+                           owner=old.annotator, assigned=assigned)  # fmt: skip
         return old
 
     def _refuse_others_versions(self, query_id: str) -> None:
