@@ -113,5 +113,7 @@ def open_project(
     proj = project(corpus, db)
     docs = read_corpus(proj)
     store = Store.open_for_reading(proj.db) if reading else Store.open(proj.db, create=False)
+    if store.foreign:
+        say(f"warning: {store.cannot_write()}; see `spanlab labels audit`", err=True)
     status = binding.check(store, docs) if store.read_only else binding.sync(store, docs)
     return proj, docs, store, status
