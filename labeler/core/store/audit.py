@@ -92,9 +92,7 @@ def files(path: str) -> list[str]:
 
 def last_write(conn: sqlite3.Connection) -> str:
     """spanlab's own last write: who and when (the newest digest)."""
-    row = conn.execute(
-        "SELECT by, at FROM main.row_digests ORDER BY at DESC LIMIT 1"
-    ).fetchone()
+    row = conn.execute("SELECT by, at FROM main.row_digests ORDER BY at DESC LIMIT 1").fetchone()
     return f"{row[0]} at {str(row[1])[:19].replace('T', ' ')} UTC" if row else "none"
 
 
