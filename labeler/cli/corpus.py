@@ -137,9 +137,8 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
     if status.waiting:
         say(f"{status.waiting} span(s) wait for review: run `spanlab review`")
     outside = report["outside_changes"]
-    say(
-        f"audit      {f'{outside} change(s) made outside spanlab: run `spanlab labels audit`' if outside else 'clean'}"
-    )
+    found = f"{outside} change(s) made outside spanlab: run `spanlab labels audit`"
+    say(f"audit      {found if outside else 'clean'}")
     for line in writers_lines(who):
         say(line)
 
