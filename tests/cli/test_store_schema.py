@@ -196,3 +196,59 @@ def test_malloryss_trigger_never_fires_in_the_leads_import(
     audit = as_user(lead, folder, ["labels", "audit"])
     assert audit.code == 1
     assert 'schema: trigger "steal", not made by spanlab' in audit.out
+
+
+# -- rows written by hand -----------------------------------------------------------------
+
+CRAFTED = [
+    ("slices", "slices = 'not json'", "not a JSON list of names"),
+    ("boundary", "boundary = 'sideways'", "'sideways' is not one of condition-consequence"),
+    ("status", "status = x'00'", "\"b'\\\\x00'\" is not one of draft, labelled, reviewed"),
+]
+COMMANDS = [
+    ("labels", "stats"),
+    ("labels", "agreement"),
+    ("labels", "export", "out.json"),
+    ("labels", "export", "out.jsonl", "--format", "doccano"),
+    ("labels", "assign", "alice", "bob"),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c[1:3]) for c in COMMANDS])
+@pytest.mark.parametrize(("column", "crafted", "why"), CRAFTED, ids=[c[0] for c in CRAFTED])
+def test_a_crafted_row_is_refused_by_table_row_and_column(
+    project: Path, command: tuple[str, ...], column: str, crafted: str, why: str
+) -> None:
+    plant(project, f"UPDATE queries SET {crafted} WHERE id = 'q-0001'")
+    done = run(*command)
+    assert done.exit_code == 2
+    assert done.stderr.startswith(f"error: table queries, row q-0001, column {column}: {why}")
+    assert (
+        "Traceback" not in done.stderr
+        and done.exception is None
+        or isinstance(done.exception, SystemExit)
+    )
+    assert not (project / "out.json").exists() and not (project / "out.jsonl").exists()
+
+
+def test_a_huge_question_is_cut_in_sql_and_refused_on_export(project: Path) -> None:
+    """A 1 MB question (300 MB in the issue) is never read whole: lists cut it at the
+    limit, and an export refuses it rather than writing it cut."""
+    plant(project, "UPDATE queries SET text = printf('%.*c', 1000000, 'x') WHERE id = 'q-0001'")
+    assert run("labels", "stats").exit_code == 0
+    store = Store.open(project / STORE, create=False)
+    assert len(store.query_rows()[0].text) == 10_001
+    done = run("labels", "export", "out.json")
+    assert done.exit_code == 2
+    assert done.stderr.startswith(
+        "error: table queries, row q-0001, column text: over the limit of 10,000 characters"
+    )
+
+
+def test_a_span_whose_end_is_text_is_refused_naming_it(project: Path) -> None:
+    plant(project, "INSERT INTO spans(query_id, doc, start, \"end\", quote, prefix, suffix, "
+                   "doc_hash, created) VALUES ('q-0001', 'a.md', 0, 'five', 'Refun', '', '', "
+                   "'h', 'now')")  # fmt: skip
+    done = run("labels", "export", "out.json")
+    assert done.exit_code == 2
+    assert done.stderr.startswith("error: table spans, row 1, column end: holds a str, not int")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from labeler.core.store import cells
 from labeler.core.values import Boundary, Query, Span, Status
 
 QUERY_COLUMNS = (
@@ -127,36 +128,44 @@ def utcnow() -> str:
 
 
 def span_from_row(row: Mapping[str, Any]) -> Span:
-    return Span(
-        doc=row["doc"],
-        start=row["start"],
-        end=row["end"],
-        quote=row["quote"],
-        prefix=row["prefix"],
-        suffix=row["suffix"],
-        doc_hash=row["doc_hash"],
-        annotator=row["annotator"],
-        created=row["created"],
-        id=row["id"],
-    )
+    key = row["id"]
+
+    def make() -> Span:
+        text = {c: cells.typed(str, "spans", key, c, row[c]) for c in SPAN_TEXTS}
+        edges = {c: cells.typed(int, "spans", key, c, row[c]) for c in ("start", "end")}
+        return Span(**text, **edges, id=key)
+
+    return cells.built(make, "spans", key)
+
+
+SPAN_TEXTS = ("doc", "quote", "prefix", "suffix", "doc_hash", "annotator", "created")
+"""A span's text columns."""
 
 
 def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
-    return Query(
-        id=row["id"],
-        text=row["text"],
-        abstain=bool(row["abstain"]),
-        boundary=Boundary(row["boundary"]),
-        slices=tuple(json.loads(row["slices"])),
-        notes=row["notes"],
-        status=Status(row["status"]),
-        annotator=row["annotator"],
-        created=row["created"],
-        updated=row["updated"],
-        evidence=tuple(spans),
-        revision=row["revision"],
-        stored=True,
-    )
+    key = row["id"]
+
+    def text(column: str) -> str:
+        return cells.typed(str, "queries", key, column, row[column])
+
+    def make() -> Query:
+        return Query(
+            id=text("id"),
+            text=text("text"),
+            abstain=bool(cells.typed(int, "queries", key, "abstain", row["abstain"])),
+            boundary=cells.member(Boundary, "queries", key, "boundary", row["boundary"]),
+            slices=cells.slices("queries", key, row["slices"]),
+            notes=text("notes"),
+            status=cells.member(Status, "queries", key, "status", row["status"]),
+            annotator=text("annotator"),
+            created=text("created"),
+            updated=text("updated"),
+            evidence=tuple(spans),
+            revision=cells.typed(int, "queries", key, "revision", row["revision"]),
+            stored=True,
+        )
+
+    return cells.built(make, "queries", key)
 
 
 def decision_from_row(row: Mapping[str, Any]) -> Decision:
