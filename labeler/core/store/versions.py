@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
+from labeler.core.store import cells
 from labeler.core.store.reads import SPAN_SELECT
 from labeler.core.store.reviews import Reviews
 from labeler.core.store.rows import Version, utcnow
-from labeler.core.store import cells
 from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:
@@ -60,8 +60,8 @@ class Versions(Reviews):
             span = cells.span(r)
             spans.setdefault((r[0], r[11]), []).append(span)
         rows = self.conn.execute(
-            f"SELECT query_id, annotator, abstain, boundary, slices, {cells.NOTES}, status, revision "
-            f"FROM versions WHERE 1 {only}",
+            f"SELECT query_id, annotator, abstain, boundary, slices, {cells.NOTES}, status, "
+            f"revision FROM versions WHERE 1 {only}",
             args,
         )
         fields = {(r[0], r[1]): r for r in rows}
