@@ -53,10 +53,13 @@ def refused(path: str, found: Sequence[Foreign]) -> StoreError:
 def migrate_checked(conn: sqlite3.Connection, path: str) -> None:
     """Migrate, unless objects spanlab did not create are there: a migration writes, and a
     planted trigger would run inside it."""
-    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if found < SCHEMA_VERSION:
-        foreign = foreign_objects(conn, found)
-        if foreign:
-            conn.close()
-            raise refused(path, foreign)
+    conn.execute("BEGIN")  # one snapshot: another process may be migrating meanwhile
+    try:
+        found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        foreign = foreign_objects(conn, found) if found < SCHEMA_VERSION else ()
+    finally:
+        conn.execute("COMMIT")
+    if foreign:
+        conn.close()
+        raise refused(path, foreign)
     migrate(conn, path=path)
