@@ -107,17 +107,39 @@ def refresh(conn: sqlite3.Connection) -> None:
 
 
 def _rehash(conn: sqlite3.Connection, table: str, keys: list[list[Any]], by: str, at: str) -> None:
-    where = " AND ".join(f'"{c}" = ?' for c in KEYS[table])
     put, gone = [], []
-    for key in keys:
-        row = conn.execute(f"SELECT * FROM main.{table} WHERE {where}", key).fetchone()
-        name = canonical(key)
+    for name, row in _rows(conn, table, keys):
         if row is None:
             gone.append((table, name))
         else:
             put.append((table, name, row_digest(table, tuple(row)), by, at))
     conn.executemany("DELETE FROM main.row_digests WHERE tbl = ? AND key = ?", gone)
     conn.executemany("INSERT OR REPLACE INTO main.row_digests VALUES (?, ?, ?, ?, ?)", put)
+
+
+BULK = 500
+"""Past this many touched rows, one scan of the table beats a lookup per row (an import)."""
+
+
+def _rows(conn: sqlite3.Connection, table: str, keys: list[list[Any]]) -> Iterable[tuple[str, Any]]:
+    """(key name, row or None) for each touched key."""
+    if len(keys) <= BULK:
+        where = " AND ".join(f'"{c}" = ?' for c in KEYS[table])
+        for key in keys:
+            yield (
+                canonical(key),
+                conn.execute(f"SELECT * FROM main.{table} WHERE {where}", key).fetchone(),
+            )
+        return
+    wanted = {canonical(k) for k in keys}
+    cur = conn.execute(f"SELECT * FROM main.{table}")
+    at = [[d[0] for d in cur.description].index(c) for c in KEYS[table]]
+    for row in cur:
+        name = canonical(row[i] for i in at)
+        if name in wanted:
+            wanted.discard(name)
+            yield name, row
+    yield from ((name, None) for name in wanted)
 
 
 def chain(conn: sqlite3.Connection, ids: list[int], by: str, at: str) -> None:
