@@ -130,16 +130,16 @@ def utcnow() -> str:
 def span_from_row(row: Mapping[str, Any]) -> Span:
     key = row["id"]
 
+    def text(column: str) -> str:
+        return cells.typed(str, "spans", key, column, row[column])
+
     def make() -> Span:
-        text = {c: cells.typed(str, "spans", key, c, row[c]) for c in SPAN_TEXTS}
-        edges = {c: cells.typed(int, "spans", key, c, row[c]) for c in ("start", "end")}
-        return Span(**text, **edges, id=key)
+        start, end = (cells.typed(int, "spans", key, c, row[c]) for c in ("start", "end"))
+        return Span(doc=text("doc"), start=start, end=end, quote=text("quote"),
+                    prefix=text("prefix"), suffix=text("suffix"), doc_hash=text("doc_hash"),
+                    annotator=text("annotator"), created=text("created"), id=key)  # fmt: skip
 
     return cells.built(make, "spans", key)
-
-
-SPAN_TEXTS = ("doc", "quote", "prefix", "suffix", "doc_hash", "annotator", "created")
-"""A span's text columns."""
 
 
 def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
