@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
+from labeler.core.errors import StoreError
 from labeler.core.store import Store
 from tests.cli.accounts import Account, accounts, as_user, in_child, more_accounts, shared_folder
 from tests.conftest import table_dump, write_corpus
@@ -249,3 +250,13 @@ def test_a_span_whose_end_is_text_is_refused_naming_it(project: Path) -> None:
     done = run("labels", "export", "out.json")
     assert done.exit_code == 2
     assert done.stderr.startswith("error: table spans, row 1, column end: holds a str, not int")
+
+
+def test_show_reads_questions_through_the_same_check(project: Path) -> None:
+    """`show` reads every question (Store.queries): a crafted row is the same refusal."""
+    plant(project, "UPDATE queries SET slices = '{' WHERE id = 'q-0002'")
+    with pytest.raises(StoreError) as caught:
+        Store.open_for_reading(project / STORE).queries()
+    assert (
+        caught.value.message == "table queries, row q-0002, column slices: not a JSON list of names"
+    )

@@ -25,9 +25,13 @@ NOTES = f"substr(notes, 1, {MAX_NOTES + 1}) AS notes"
 """The notes, likewise."""
 
 
-def bad(table: str, key: object, column: str, why: str) -> StoreError:
+class RowError(StoreError):
+    """A row spanlab did not write so, named by table, row and column."""
+
+
+def bad(table: str, key: object, column: str, why: str) -> RowError:
     """The one-line refusal of a row spanlab did not write so."""
-    return StoreError(
+    return RowError(
         f"table {table}, row {shown(str(key), lines=False)}, column {column}: {why}",
         hint="a row written outside spanlab: `spanlab labels audit` names them",
     )
@@ -65,6 +69,8 @@ def built(make: Callable[[], T], table: str, key: object) -> T:
     """A value from checked columns; the value's own refusal names the column it concerns."""
     try:
         return make()
+    except RowError:
+        raise
     except SpanlabError as exc:
         raise bad(table, key, exc.key or "?", exc.message) from None
     except (TypeError, ValueError) as exc:
