@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from labeler.core.errors import SpanlabError
 from labeler.core.store import cells
 from labeler.core.values import Boundary, Query, Span, Status
 
@@ -127,7 +128,19 @@ def utcnow() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+SPAN_ROW = ("doc", "start", "end", "quote", "prefix", "suffix", "doc_hash", "annotator",
+            "created", "id")  # fmt: skip
+"""A span's columns in `Span`'s order."""
+
+
 def span_from_row(row: Mapping[str, Any]) -> Span:
+    try:  # as spanlab writes it; a row written by hand goes the checked way, naming a column
+        return Span(*(row[c] for c in SPAN_ROW))
+    except (SpanlabError, TypeError, ValueError):
+        return _checked_span(row)
+
+
+def _checked_span(row: Mapping[str, Any]) -> Span:
     key = row["id"]
 
     def text(column: str) -> str:
@@ -143,6 +156,24 @@ def span_from_row(row: Mapping[str, Any]) -> Span:
 
 
 def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
+    evidence = tuple(spans)
+    try:  # as spanlab writes it; a row written by hand goes the checked way, naming a column
+        return Query(row["id"], row["text"], bool(row["abstain"]), Boundary(row["boundary"]),
+                     tuple(_names(row["slices"])), row["notes"], Status(row["status"]),
+                     row["annotator"], row["created"], row["updated"], evidence,
+                     revision=row["revision"], stored=True)  # fmt: skip
+    except (SpanlabError, TypeError, ValueError):
+        return _checked_query(row, evidence)
+
+
+def _names(text: str) -> list[str]:
+    value = json.loads(text)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of names")
+    return value
+
+
+def _checked_query(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
     key = row["id"]
 
     def text(column: str) -> str:
