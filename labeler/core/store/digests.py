@@ -55,13 +55,14 @@ def canonical(values: Iterable[Any]) -> str:
 
 
 def row_digest(table: str, row: Sequence[Any]) -> str:
-    return hashlib.sha256(canonical([table, *row]).encode("utf-8", "surrogatepass")).hexdigest()
+    """sha256 of the row's `repr`: exact for SQLite's five types, and fast (an import
+    digests every row it writes)."""
+    return hashlib.sha256(repr((table, *row)).encode()).hexdigest()
 
 
 def event_digest(previous: str, row: Sequence[Any]) -> str:
     """The event's link: its own fields and the digest of the event before it."""
-    text = previous + "\n" + canonical(row)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(repr((previous, *row)).encode()).hexdigest()
 
 
 def writer() -> str:
