@@ -1,5 +1,6 @@
-"""A store row written by hand is outside input (§20): each column is checked as it becomes
-a value, and a bad one is refused naming its table, row and column, never a traceback.
+"""A store row written by hand is outside input (§20): a row that fails to become a value
+is checked column by column, and refused naming its table, row and column, never a
+traceback. Rows as spanlab writes them take the fast path; export asks SQLite for odd rows.
 
 Long texts are cut in SQL (`substr`) before Python sees them, so a 300 MB question costs
 no 300 MB string; the value's own check then refuses it as over its limit.
@@ -14,7 +15,7 @@ from typing import Any, TypeVar
 
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
-from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Span
+from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Boundary, Span, Status
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
@@ -85,3 +86,40 @@ def span(row: Sequence[Any]) -> Span:
     for column, at in (("doc", 1), ("quote", 4), ("doc_hash", 7)):
         typed(str, "spans", key, column, row[at])
     return built(lambda: Span(*row[1:11]), "spans", key)
+
+
+ODD_QUERIES = (
+    "SELECT id FROM queries WHERE typeof(id) != 'text' OR typeof(text) != 'text' "
+    "OR typeof(notes) != 'text' OR typeof(abstain) != 'integer' "
+    f"OR length(text) > {MAX_QUERY_TEXT} OR length(notes) > {MAX_NOTES} "
+    f"OR boundary NOT IN ({', '.join(repr(b.value) for b in Boundary)}) "
+    f"OR status NOT IN ({', '.join(repr(x.value) for x in Status)}) "
+    # CASE, not OR: json_type() of a text that is not JSON is an error, not false.
+    "OR CASE WHEN typeof(slices) != 'text' THEN 1 WHEN NOT json_valid(slices) THEN 1 "
+    "WHEN json_type(slices) != 'array' THEN 1 "
+    "ELSE EXISTS (SELECT 1 FROM json_each(slices) WHERE type != 'text') END"
+)
+"""Query rows spanlab would not have written (a row written by hand)."""
+ODD_SPANS = (
+    "SELECT 1 FROM spans WHERE version = '' AND (typeof(start) != 'integer' OR "
+    "typeof(\"end\") != 'integer' OR typeof(doc) != 'text' OR typeof(quote) != 'text' OR "
+    "typeof(prefix) != 'text' OR typeof(suffix) != 'text' OR typeof(query_id) != 'text') "
+    "LIMIT 1"
+)
+"""Any evidence row spanlab would not have written."""
+SPAN_COLUMNS = ("query_id", "doc", "start", "end", "quote", "prefix", "suffix")
+SPAN_KINDS: tuple[type, ...] = (str, str, int, int, str, str, str)
+
+
+def label_row(q: tuple[Any, ...]) -> None:
+    """An exported query row as spanlab writes it, else refused naming the column."""
+    key = q[0]
+    for column, value, limit in (("id", q[0], 0), ("text", q[1], MAX_QUERY_TEXT),
+                                 ("notes", q[6], MAX_NOTES)):  # fmt: skip
+        typed(str, "queries", key, column, value)
+        if limit and len(value) > limit:
+            raise bad("queries", key, column, f"over the limit of {limit:,} characters")
+    typed(int, "queries", key, "abstain", q[2])
+    member(Boundary, "queries", key, "boundary", q[3])
+    member(Status, "queries", key, "status", q[5])
+    slices("queries", key, q[4])

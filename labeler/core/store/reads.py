@@ -21,7 +21,7 @@ from labeler.core.store.rows import (
     query_from_row,
     span_from_row,
 )
-from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Boundary, Query, Span, Status
+from labeler.core.values import MAX_NOTES, Boundary, Query, Span, Status
 
 SPAN_SELECT = 'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id'
 _QUERY = (
@@ -257,13 +257,13 @@ class Reads(Connection):
     def _check_label_rows(self, queries: list[Any], spans: list[Any]) -> None:
         """Rows as spanlab writes them, asked of SQLite in one pass each (export stays in
         its §12 time); only a row found otherwise is checked in Python, to name it."""
-        bad = {str(r[0]) for r in self.conn.execute(_ODD_QUERIES)}
+        bad = {str(r[0]) for r in self.conn.execute(cells.ODD_QUERIES)}
         for q in (q for q in queries if str(q[0]) in bad):
-            _check_label_row(q)
-        if self.conn.execute(_ODD_SPANS).fetchone() is None:
+            cells.label_row(q)
+        if self.conn.execute(cells.ODD_SPANS).fetchone() is None:
             return
         for sp in spans:
-            for column, value, kind in zip(_SPAN_COLUMNS, sp, _SPAN_KINDS, strict=True):
+            for column, value, kind in zip(cells.SPAN_COLUMNS, sp, cells.SPAN_KINDS, strict=True):
                 cells.typed(kind, "spans", f"of query {sp[0]}", column, value)
 
     def spans_off_binding(self) -> list[tuple[str, Span]]:
@@ -358,42 +358,3 @@ class Reads(Connection):
                 f"decision {decision.id} has no recorded span to restore", key="decision"
             )
         return Span(**json.loads(row[0])["span"])
-
-
-_ODD_QUERIES = (
-    "SELECT id FROM queries WHERE typeof(id) != 'text' OR typeof(text) != 'text' "
-    "OR typeof(notes) != 'text' OR typeof(abstain) != 'integer' "
-    f"OR length(text) > {MAX_QUERY_TEXT} OR length(notes) > {MAX_NOTES} "
-    f"OR boundary NOT IN ({', '.join(repr(b.value) for b in Boundary)}) "
-    f"OR status NOT IN ({', '.join(repr(x.value) for x in Status)}) "
-    # CASE, not OR: json_type() of a text that is not JSON is an error, not false.
-    "OR CASE WHEN typeof(slices) != 'text' THEN 1 WHEN NOT json_valid(slices) THEN 1 "
-    "WHEN json_type(slices) != 'array' THEN 1 "
-    "ELSE EXISTS (SELECT 1 FROM json_each(slices) WHERE type != 'text') END"
-)
-"""Query rows spanlab would not have written (a row written by hand)."""
-_ODD_SPANS = (
-    "SELECT 1 FROM spans WHERE version = '' AND (typeof(start) != 'integer' OR "
-    "typeof(\"end\") != 'integer' OR typeof(doc) != 'text' OR typeof(quote) != 'text' OR "
-    "typeof(prefix) != 'text' OR typeof(suffix) != 'text' OR typeof(query_id) != 'text') "
-    "LIMIT 1"
-)
-"""Any evidence row spanlab would not have written."""
-_SPAN_COLUMNS = ("query_id", "doc", "start", "end", "quote", "prefix", "suffix")
-_SPAN_KINDS: tuple[type, ...] = (str, str, int, int, str, str, str)
-
-
-def _check_label_row(q: tuple[Any, ...]) -> None:
-    """An exported query row as spanlab writes it, else refused naming the column."""
-    key = q[0]
-    for column, value, limit in (("id", q[0], 0), ("text", q[1], MAX_QUERY_TEXT),
-                                 ("notes", q[6], MAX_NOTES)):  # fmt: skip
-        cells.typed(str, "queries", key, column, value)
-        if limit and len(value) > limit:
-            raise cells.bad("queries", key, column, f"over the limit of {limit:,} characters")
-    cells.typed(int, "queries", key, "abstain", q[2])
-    if q[3] not in _BOUNDARIES:
-        cells.member(Boundary, "queries", key, "boundary", q[3])
-    if q[5] not in _STATUSES:
-        cells.member(Status, "queries", key, "status", q[5])
-    cells.slices("queries", key, q[4])
