@@ -21,6 +21,7 @@ from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.store import Store
+from labeler.core.store.foreign import describe
 from labeler.core.team import Act, Member
 from labeler.core.visibility import Sight
 
@@ -128,5 +129,9 @@ def open_project(
     proj = project(corpus, db)
     docs = read_corpus(proj)
     store = Store.open_for_reading(proj.db) if reading else Store.open(proj.db, create=False)
+    if store.foreign:
+        say(f"warning: {proj.db}: the label store holds {describe(store.foreign)}, which "
+            "spanlab did not create: reading goes on, every write refuses; see "
+            "`spanlab labels audit`", err=True)  # fmt: skip
     status = binding.check(store, docs) if store.read_only else binding.sync(store, docs)
     return proj, docs, store, status

@@ -116,7 +116,8 @@ def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
 @handles_errors
 def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Documents, hash, and what changed since the store was bound."""
-    proj, docs, _store, status = open_project(corpus, db, reading=True)
+    proj, docs, store, status = open_project(corpus, db, reading=True)
+    outside = store.audit_quick()
     who = shared_project.writers(proj)
     warn_passed_over(docs, proj.include)
     report: dict[str, Any] = {
@@ -129,6 +130,7 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
         "spans": {state.value: n for state, n in sorted(status.counts.items())},
         "waiting_for_review": status.waiting,
         "sharing": writers_json(who),
+        "outside_changes": outside,
     }
     if as_json:
         say(json.dumps(report, indent=2))
@@ -144,6 +146,9 @@ def corpus_status(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag 
     say(f"spans      {spans or 'none'}")
     if status.waiting:
         say(f"{status.waiting} span(s) wait for review: run `spanlab review`")
+    found = f"{outside} change(s) made outside spanlab: run `spanlab labels audit`"
+    clean = "clean by count (`spanlab labels audit` reads every row)"
+    say(f"audit      {found if outside else clean}")
     for line in writers_lines(who):
         say(line)
 

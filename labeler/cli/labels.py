@@ -192,6 +192,32 @@ def labels_export(
         f"label set {done.label_set_hash})")  # fmt: skip
 
 
+@group.command("audit", epilog="Example: spanlab labels audit")
+@handles_errors
+def labels_audit(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
+    """Name changes made to the store around spanlab (rows, events, schema); exit 1 if any."""
+    proj = project(corpus, db)
+    from labeler.core.store import Store
+
+    found = Store.open_for_reading(proj.db).audit()
+    for line in audit_lines(found):
+        say(line)
+    if not found.clean:
+        raise typer.Exit(1)
+
+
+def audit_lines(found: Any) -> list[str]:
+    """The audit as lines: what is out of line, then what the files tell."""
+    lines = [f"schema: {found.foreign}, not made by spanlab"] if found.foreign else []
+    for f in found.findings:
+        key = f.key[1:-1] if f.table == "events" else "/".join(map(str, json.loads(f.key)))
+        before = f" (last written through spanlab {f.before})" if f.before else ""
+        lines.append(f"{f.table} {key}: {f.what} outside spanlab{before}")
+    if found.clean:
+        lines.append("clean: every row and event matches what spanlab wrote")
+    return [*lines, *found.files, f"spanlab's last write: {found.last_write}"]
+
+
 @group.command("stats", epilog="Example: spanlab labels stats --json")
 @handles_errors
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:

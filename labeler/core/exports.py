@@ -14,6 +14,7 @@ from pathlib import Path
 
 from labeler.core import formats, labelset
 from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
 from labeler.core.formats import label_studio
 from labeler.core.store import Store
 from labeler.core.values import Query
@@ -73,9 +74,12 @@ def export_file(
                         _counted(waits), drafts=drafts)  # fmt: skip
     queries, waiting = _decided(store)
     queries = [q for q in queries if q.id not in withheld]
+    shown = [q for q in waiting if q not in withheld]
+    if not queries and (waiting or withheld) and (fmt != "label-studio" or not shown):
+        raise _all_waiting(len(set(waiting) | withheld), fmt, out)
     if fmt == "label-studio":
         pending = [(store.query(q), list(store.versions([q]).get(q, {}).values()))
-                   for q in waiting if q not in withheld]  # fmt: skip
+                   for q in shown]  # fmt: skip
         wrote = label_studio.write(queries, corpus, out, names=names or label_studio.Names(),
                                    waiting=pending)  # fmt: skip
         waits = waits if withheld else ()
@@ -90,6 +94,17 @@ def _decided(store: Store) -> tuple[list[Query], list[str]]:
     if store.count("versions"):
         return store.decided_queries()
     return store.queries(), []
+
+
+def _all_waiting(n: int, fmt: str, out: Path) -> LabelError:
+    """Nothing decided to write: an empty file (exit 0) would look like an export (§14)."""
+    return LabelError(
+        f"all {n} quer(y/ies) wait for adjudication and {fmt} cannot hold undecided versions; "
+        "nothing was written",
+        file=str(out),
+        hint="adjudicate them (`spanlab adjudicate`), or export with --format label-studio, "
+        "which keeps one annotation per version",
+    )
 
 
 def _counted(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:

@@ -7,8 +7,11 @@ spanlab refuses a store it does not understand.
 
 from __future__ import annotations
 
+import functools
+import re
 import sqlite3
 from collections.abc import Callable
+from typing import NamedTuple
 
 from labeler.core.errors import StoreError
 
@@ -182,11 +185,34 @@ def _m4_whole_versions(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m5_audit(conn: sqlite3.Connection) -> None:
+    """Changes made around spanlab show (§20): events chain by digest, every kept row has
+    one; what the store holds when it migrates is taken as spanlab's."""
+    from labeler.core.store import digests  # the store imports this module
+
+    _run(
+        conn,
+        """
+        ALTER TABLE events ADD COLUMN digest TEXT;
+        CREATE TABLE row_digests (
+            tbl TEXT NOT NULL,
+            key TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            by TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (tbl, key)
+        )
+        """,
+    )
+    digests.seal_all(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m1_initial,
     _m2_revisions_and_retired_ids,
     _m3_double_annotation,
     _m4_whole_versions,
+    _m5_audit,
 )
 """Applied in order; the schema version is the number applied."""
 
@@ -216,3 +242,45 @@ def migrate(conn: sqlite3.Connection, *, path: str) -> int:
             conn.execute("ROLLBACK")
             raise
     return found
+
+
+class Foreign(NamedTuple):
+    """A schema object in the store that spanlab's migrations did not make (§20)."""
+
+    type: str
+    """trigger, view, table or index."""
+    name: str
+    """Its name, as the store spells it (outside text: shown through the display rule)."""
+    changed: bool
+    """A name spanlab uses, with another definition (else an object spanlab has none of)."""
+
+
+def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """(type, name) -> definition, spaces, quotes and case aside: SQLite versions spell a
+    renamed or altered table differently."""
+    rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master").fetchall()
+    return {(str(t), str(n)): re.sub(r'[\s"`]+', " ", str(q or "")).strip().lower()
+            for t, n, q in rows}  # fmt: skip
+
+
+@functools.cache
+def expected(version: int = -1) -> dict[tuple[str, str], str]:
+    """What spanlab's own migrations (the first `version`, all by default) create: run once
+    on an in-memory database, so the list lives nowhere but in the migrations."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for migration in MIGRATIONS[: version if version >= 0 else None]:
+            migration(conn)
+        return _objects(conn)
+    finally:
+        conn.close()
+
+
+def foreign_objects(conn: sqlite3.Connection, version: int = -1) -> tuple[Foreign, ...]:
+    """Triggers, views, tables and indexes spanlab did not create: one query, every open."""
+    mine = expected(version)
+    return tuple(
+        Foreign(kind, name, (kind, name) in mine)
+        for (kind, name), sql in sorted(_objects(conn).items())
+        if mine.get((kind, name)) != sql
+    )

@@ -156,6 +156,7 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
     assert done.exit_code == 0, done.stderr
     report = json.loads(done.stdout)
     assert report.pop("sharing")["group"] is None  # one person's project
+    assert report.pop("outside_changes") == 0  # nothing written around spanlab (§20)
     assert report == {
         "documents": 3,
         "corpus_hash": new,
@@ -178,6 +179,7 @@ def test_corpus_status_lists_changes_and_spans_waiting(workdir: Path) -> None:
         "  removed  sub/c.txt",
         "spans      1 orphaned, 1 stale, 1 valid",
         "2 span(s) wait for review: run `spanlab review`",
+        "audit      clean by count (`spanlab labels audit` reads every row)",
         "sharing    none: one person's project (`spanlab init --group NAME` shares it)",
     ]
 

@@ -224,14 +224,23 @@ def test_label_studio_export_of_waiting_queries_takes_every_version_back(workdir
     assert agreement() == agreed
 
 
-def test_doccano_export_counts_what_it_leaves_out(workdir: Path) -> None:
+@pytest.mark.parametrize("fmt", ["doccano", "prodigy", "argilla"])
+def test_an_export_of_only_undecided_queries_is_refused_writing_nothing(
+    workdir: Path, fmt: str
+) -> None:
+    """Issue 28 (7): every query waits for adjudication; an empty file with exit 0 looked
+    like an export."""
     assert run("labels", "import", str(HERE / "project.json")).exit_code == 0
-    done = run("labels", "export", "out.jsonl", "--format", "doccano")
-    assert done.exit_code == 0, done.stderr
-    assert (
-        "2 double-annotated quer(y/ies) wait for adjudication and are not exported" in done.stderr
+    done = run("labels", "export", "out.jsonl", "--format", fmt)
+    assert done.exit_code == 2, done.stderr
+    assert done.stderr.startswith(
+        f"error: out.jsonl: all 2 quer(y/ies) wait for adjudication and {fmt} cannot hold "
+        "undecided "
+        "versions; nothing was written\nhint: adjudicate them (`spanlab adjudicate`), or "
+        "export with --format label-studio"
     )
-    assert done.stdout.startswith("wrote 0 queries to out.jsonl")
+    assert done.stdout == ""
+    assert not (workdir / "out.jsonl").exists()
 
 
 @pytest.fixture

@@ -115,3 +115,27 @@ def test_a_delete_of_a_query_changed_since_is_refused(two: tuple[Store, Store]) 
     with pytest.raises(ConflictError, match="its evidence was changed by alice"):
         bob.delete_query(q.id, annotator="bob", seen=bob_saw)
     assert len(bob.query(q.id).evidence) == 1
+
+
+def test_a_stale_delete_of_a_query_whose_version_changed_since_is_refused(
+    two: tuple[Store, Store],
+) -> None:
+    """Issue 28 (7): the lead's screen read the query, then alice added a span to her blind
+    version; the delete (which takes every version with it) is refused, naming her."""
+    lead, alice = two
+    alice.view = "alice"
+    q = lead.add_query("Refund window?", annotator="lead")
+    lead_saw = lead.query(q.id)
+    alice.add_span(q.id, Span.from_text(TEXT, DOC, 9, 23), TEXT, annotator="alice")
+    before = table_dump(lead)
+    with pytest.raises(ConflictError) as caught:
+        lead.delete_query(q.id, annotator="lead", seen=lead_saw)
+    assert caught.value.message.startswith(
+        "q-0001 changed since you read it (revision 1, now 2) and holds alice's version, "
+        "last changed at "
+    )
+    assert caught.value.message.endswith(" UTC; nothing was deleted")
+    assert (caught.value.who, caught.value.what) == ("alice", "alice's version")
+    assert table_dump(lead) == before
+    lead.delete_query(q.id, annotator="lead", seen=lead.query(q.id))
+    assert lead.count("queries") == 0

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Self
 from labeler.core import nofollow, sharing, sqlite_utils_quietly
 from labeler.core.access import refusal_hint, why_not_writable
 from labeler.core.errors import StoreError, UnsafeFile
-from labeler.core.schema import SCHEMA_VERSION, migrate
+from labeler.core.schema import SCHEMA_VERSION, Foreign, foreign_objects
+from labeler.core.store import audit, digests
+from labeler.core.store.foreign import describe, migrate_checked, refused
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -38,6 +40,8 @@ class Connection:
         self.conn = conn
         self._hashed: dict[str, tuple[str, str]] = {}
         """doc id -> (text, hash) last written: an annotator adds many spans to one text."""
+        self.foreign: tuple[Foreign, ...] = foreign_objects(conn)
+        """Schema objects spanlab did not create (§20): while any is there, writes refuse."""
 
     @cached_property
     def db(self) -> sqlite_utils.Database:
@@ -92,13 +96,20 @@ class Connection:
 
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite_utils.Database]:
-        """One write transaction, committed on exit (and rolled back on any error)."""
+        """One write transaction, committed on exit (and rolled back on any error); the rows
+        it touched get their digests (and its events their links) before the commit."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise _refusal(self.path, exc) from None
+        # Checked inside the transaction: nothing can be planted between check and write.
+        self.foreign = foreign_objects(self.conn)
+        if self.foreign:
+            self.conn.execute("ROLLBACK")
+            raise refused(self.path, self.foreign)
         try:
             yield self.db
+            digests.refresh(self.conn)
             self.conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             if self.conn.in_transaction:
@@ -118,8 +129,19 @@ class Connection:
         read-only), or None: what the app says at start (§15)."""
         if self.path == ":memory:":
             return None
+        if self.foreign:
+            return refused(self.path, self.foreign).message
         why = why_not_writable(Path(self.path), database=True)
         return why or ("the label store is open read-only" if self.read_only else None)
+
+    def audit(self) -> audit.Report:
+        """Changes made to the store around spanlab, named (§20: `spanlab labels audit`)."""
+        path = self.path if self.path != ":memory:" else ""
+        return audit.report(self.conn, path, describe(self.foreign))
+
+    def audit_quick(self) -> int:
+        """How many rows and events are out of line by count alone (`corpus status`)."""
+        return audit.quick(self.conn) + len(self.foreign)
 
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
@@ -135,7 +157,9 @@ def _writable(name: str) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
-    migrate(conn, path=name)
+    conn.execute("PRAGMA trusted_schema = OFF")
+    migrate_checked(conn, name)
+    digests.watch(conn)
     return conn
 
 
@@ -160,6 +184,7 @@ def _ro_connect(uri: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only = ON")
+    conn.execute("PRAGMA trusted_schema = OFF")
     conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # fails now, not later
     return conn
 

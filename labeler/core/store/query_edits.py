@@ -166,6 +166,27 @@ class QueryEdits(Edits):
         if _edges(now) != _edges(seen):
             detail = f"you saw {len(seen.evidence)} span(s), it has {len(now.evidence)}"
             raise refusal(self.conn, now.id, "its evidence", detail, span=-1)
+        self._check_versions(now, seen)
+
+    def _check_versions(self, now: Query, seen: Query) -> None:
+        """A delete takes every version with it: when the query moved since it was read (a
+        version's change moves it too) and holds someone else's version, it is refused."""
+        if now.revision == seen.revision or not seen.revision:
+            return
+        row = self.conn.execute(
+            "SELECT annotator, updated FROM versions WHERE query_id = ? AND annotator != ? "
+            "ORDER BY updated DESC LIMIT 1",
+            [now.id, self.view],
+        ).fetchone()
+        if row is not None:
+            who, at = str(row[0]), str(row[1])
+            raise ConflictError(
+                f"{now.id} changed since you read it (revision {seen.revision}, now "
+                f"{now.revision}) and holds {who}'s version, last changed at "
+                f"{at[:19].replace('T', ' ')} UTC; nothing was deleted",
+                key="query", hint="reload to see it, then delete again if you still mean to",
+                query_id=now.id, what=f"{who}'s version", who=who, at=at,
+            )  # fmt: skip
 
 
 def _changed(old: Query, changes: Mapping[str, Any], **stamps: Any) -> Query:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
+from labeler.core.errors import SpanlabError
+from labeler.core.store import cells
 from labeler.core.values import Boundary, Query, Span, Status
 
 QUERY_COLUMNS = (
@@ -126,37 +128,75 @@ def utcnow() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+SPAN_ROW = ("doc", "start", "end", "quote", "prefix", "suffix", "doc_hash", "annotator",
+            "created", "id")  # fmt: skip
+"""A span's columns in `Span`'s order."""
+
+
 def span_from_row(row: Mapping[str, Any]) -> Span:
-    return Span(
-        doc=row["doc"],
-        start=row["start"],
-        end=row["end"],
-        quote=row["quote"],
-        prefix=row["prefix"],
-        suffix=row["suffix"],
-        doc_hash=row["doc_hash"],
-        annotator=row["annotator"],
-        created=row["created"],
-        id=row["id"],
-    )
+    try:  # as spanlab writes it; a row written by hand goes the checked way, naming a column
+        return Span(*(row[c] for c in SPAN_ROW))
+    except (SpanlabError, TypeError, ValueError):
+        return _checked_span(row)
+
+
+def _checked_span(row: Mapping[str, Any]) -> Span:
+    key = row["id"]
+
+    def text(column: str) -> str:
+        return cells.typed(str, "spans", key, column, row[column])
+
+    def make() -> Span:
+        start, end = (cells.typed(int, "spans", key, c, row[c]) for c in ("start", "end"))
+        return Span(doc=text("doc"), start=start, end=end, quote=text("quote"),
+                    prefix=text("prefix"), suffix=text("suffix"), doc_hash=text("doc_hash"),
+                    annotator=text("annotator"), created=text("created"), id=key)  # fmt: skip
+
+    return cells.built(make, "spans", key)
 
 
 def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
-    return Query(
-        id=row["id"],
-        text=row["text"],
-        abstain=bool(row["abstain"]),
-        boundary=Boundary(row["boundary"]),
-        slices=tuple(json.loads(row["slices"])),
-        notes=row["notes"],
-        status=Status(row["status"]),
-        annotator=row["annotator"],
-        created=row["created"],
-        updated=row["updated"],
-        evidence=tuple(spans),
-        revision=row["revision"],
-        stored=True,
-    )
+    evidence = tuple(spans)
+    try:  # as spanlab writes it; a row written by hand goes the checked way, naming a column
+        return Query(row["id"], row["text"], bool(row["abstain"]), Boundary(row["boundary"]),
+                     tuple(_names(row["slices"])), row["notes"], Status(row["status"]),
+                     row["annotator"], row["created"], row["updated"], evidence,
+                     revision=row["revision"], stored=True)  # fmt: skip
+    except (SpanlabError, TypeError, ValueError):
+        return _checked_query(row, evidence)
+
+
+def _names(text: str) -> list[str]:
+    value = json.loads(text)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of names")
+    return value
+
+
+def _checked_query(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
+    key = row["id"]
+
+    def text(column: str) -> str:
+        return cells.typed(str, "queries", key, column, row[column])
+
+    def make() -> Query:
+        return Query(
+            id=text("id"),
+            text=text("text"),
+            abstain=bool(cells.typed(int, "queries", key, "abstain", row["abstain"])),
+            boundary=cells.member(Boundary, "queries", key, "boundary", row["boundary"]),
+            slices=cells.slices("queries", key, row["slices"]),
+            notes=text("notes"),
+            status=cells.member(Status, "queries", key, "status", row["status"]),
+            annotator=text("annotator"),
+            created=text("created"),
+            updated=text("updated"),
+            evidence=tuple(spans),
+            revision=cells.typed(int, "queries", key, "revision", row["revision"]),
+            stored=True,
+        )
+
+    return cells.built(make, "queries", key)
 
 
 def decision_from_row(row: Mapping[str, Any]) -> Decision:

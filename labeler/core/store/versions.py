@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
+from labeler.core.store import cells
 from labeler.core.store.reads import SPAN_SELECT
 from labeler.core.store.reviews import Reviews
 from labeler.core.store.rows import Version, utcnow
@@ -33,8 +34,12 @@ def _own(v: Version) -> tuple[str | None, str | None, str | None, str]:
 def _version(who: str, spans: tuple[Span, ...], row: Any) -> Version:
     if row is None:  # spans without a versions row: written before versions had one
         return Version(who, False, spans, Boundary.OTHER, (), "", Status.LABELLED, 0)
-    return Version(who, bool(row[2]), spans, Boundary(row[3]), tuple(json.loads(row[4])),
-                   row[5], Status(row[6]), row[7])  # fmt: skip
+    key = f"{row[0]}/{who}"
+    return Version(
+        who, bool(row[2]), spans, cells.member(Boundary, "versions", key, "boundary", row[3]),
+        cells.slices("versions", key, row[4]), cells.typed(str, "versions", key, "notes", row[5]),
+        cells.member(Status, "versions", key, "status", row[6]), row[7],
+    )  # fmt: skip
 
 
 class Versions(Reviews):
@@ -52,11 +57,11 @@ class Versions(Reviews):
         )
         spans: dict[tuple[str, str], list[Span]] = {}
         for r in cur.fetchall():
-            span = Span(r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
+            span = cells.span(r)
             spans.setdefault((r[0], r[11]), []).append(span)
         rows = self.conn.execute(
-            f"SELECT query_id, annotator, abstain, boundary, slices, notes, status, revision "
-            f"FROM versions WHERE 1 {only}",
+            f"SELECT query_id, annotator, abstain, boundary, slices, {cells.NOTES}, status, "
+            f"revision FROM versions WHERE 1 {only}",
             args,
         )
         fields = {(r[0], r[1]): r for r in rows}
