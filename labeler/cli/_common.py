@@ -89,7 +89,7 @@ def member(proj: config.Project, given: str | None, act: Act | None = None) -> M
 
 def sight(proj: config.Project) -> Sight:
     """What the login may see of others' versions in this project (blind, §20)."""
-    return Sight(team.member(proj.team, None), proj.blind)
+    return Sight(team.member(proj.team, None, distrust=proj.distrust), proj.blind)
 
 
 def hidden_queries(proj: config.Project) -> frozenset[str]:

@@ -117,6 +117,22 @@ _REFUSED = (errno.EACCES, errno.EPERM, errno.EROFS)
 def refused_write(path: Path, exc: OSError) -> tuple[str, str | None]:
     """The message and hint of a file write the system refused (`cannot write: …`)."""
     full = exc.errno in FULL_ERRNOS
+    sticky = _sticky_owner(path) if exc.errno == errno.EPERM else None
+    if sticky is not None:  # §20: a sticky project folder keeps each member's files their own
+        return (f"cannot replace it: it is {sticky}'s, in a sticky folder (only its owner "
+                "or the folder's may replace or remove it)",
+                f"write to a file or folder of your own, or ask {sticky} to remove it")  # fmt: skip
     where = " (the disk is full, or the file over its size limit)" if full else ""
     hint = refusal_hint(path, full) if full or exc.errno in _REFUSED else None
     return f"cannot write: {exc.strerror or exc}{where}", hint
+
+
+def _sticky_owner(path: Path) -> str | None:
+    """The owner of `path` when it is another's file in a sticky folder (None otherwise)."""
+    try:
+        folder, found = path.parent.stat(), path.lstat()
+    except OSError:
+        return None
+    if not folder.st_mode & stat.S_ISVTX or found.st_uid == os.geteuid():
+        return None
+    return name_of_user(found.st_uid)

@@ -45,9 +45,11 @@ class Sight:
 
     @property
     def sees_all(self) -> bool:
-        """A lead, in a project that is not blind, or one without `[team]`."""
-        team = self.member.team
-        return not self.blind or team is None or team.role(self.member.login) == "lead"
+        """A lead, in a project that is not blind, or one without `[team]`; while the
+        project's roles do not count (§20), nobody is a lead and blind holds."""
+        if self.member.distrust is not None:
+            return False
+        return not self.blind or self.member.team is None or self.member.lead
 
     def hidden(self, store: Store) -> frozenset[str]:
         """Queries holding another member's version that waits for a decision."""

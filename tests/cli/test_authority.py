@@ -48,7 +48,7 @@ def people() -> tuple[Account, Account, Account, Account]:
 @pytest.fixture
 def project(people: tuple[Account, ...]) -> Iterator[Path]:
     """The lead's project: 10 questions imported, all on alice's queue; spanlab.toml is the
-    group's (0664), as init writes it in a setgid folder."""
+    group's (0660), as init writes it in a setgid folder."""
     lead, alice = people[0], people[1]
     with shared_folder(lead.group) as folder:
         (folder / "corpus").mkdir()
@@ -103,7 +103,7 @@ def test_mallorys_sed_makes_her_no_lead_and_leaves_blind_on(
     mallory = people[3]
     held = roles(people, project)
     assert modes(project, ["spanlab.toml", "spanlab.team.toml"]) == {
-        "spanlab.toml": f"0664 {people[0].name}:{GROUP}",
+        "spanlab.toml": f"0660 {people[0].name}:{GROUP}",
         "spanlab.team.toml": f"0644 {people[0].name}:{GROUP}",
     }
     sed_herself_lead(mallory, project)
@@ -131,7 +131,7 @@ def test_a_claim_only_in_the_groups_spanlab_toml_is_refused_with_the_fix(
     done = as_user(mallory, project, ("labels", "assign", mallory.name))
     assert done.code == 2
     assert (f"[team] and blind do not count: {toml} (owner {lead.name}, group {GROUP}, mode "
-            f"0664) is writable by its group or others; assigning queries needs roles that "
+            f"0660) is writable by its group or others; assigning queries needs roles that "
             "count") in done.err  # fmt: skip
     assert (f"hint: a lead who owns {project} moves the [team] table and the blind line out of "
             f"{toml} into {project}/spanlab.team.toml (a new file of their own), then: chmod 644 "

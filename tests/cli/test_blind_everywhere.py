@@ -20,7 +20,15 @@ import labeler.core.agreement  # noqa: F401
 from labeler.core import formats
 from labeler.core.store import Store
 from labeler.core.values import Span
-from tests.cli.accounts import Account, accounts, as_user, in_child, more_accounts, shared_folder
+from tests.cli.accounts import (
+    Account,
+    accounts,
+    as_user,
+    in_child,
+    lead_holds,
+    more_accounts,
+    shared_folder,
+)
 from tests.cli.test_shared_project import embedded, fill, spanlab, warmed
 
 __all__ = ["embedded", "warmed"]  # the module's autouse fixtures, used by name
@@ -58,13 +66,8 @@ def blind(people: tuple[Account, ...]) -> Iterator[Path]:
         (folder / "q.txt").write_text(questions, encoding="utf-8")
         subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
         spanlab(lead, folder, "init", "corpus")
-        names = ", ".join(f'"{p.name}"' for p in (alice, bob, carol))
-        toml = folder / "spanlab.toml"
-        text = toml.read_text(encoding="utf-8")
-        toml.write_text(f'{text}blind = true\n\n[team]\nleads = ["{lead.name}"]\n'
-                        f"annotators = [{names}]\n", encoding="utf-8")  # fmt: skip
-        os.chown(toml, lead.uid, lead.gid)
-        toml.chmod(0o644)  # the lead's, not the group's to change (§20)
+        names = [p.name for p in (alice, bob, carol)]
+        lead_holds(folder, lead, [lead.name], names, blind=True)  # the lead's, not the group's
         spanlab(lead, folder, "labels", "import", "q.txt")
         spanlab(lead, folder, "labels", "assign", alice.name, bob.name, "--copies", "2")
         in_child(bob, folder, lambda: bobs_version(folder, bob.name))
@@ -157,7 +160,10 @@ def test_a_non_leads_export_holds_decided_queries_only(
 ) -> None:
     lead, alice, _, carol = people
     for who in (alice, carol):
-        out = blind / f"{who.name}.{fmt}"
+        own = blind / who.name  # qrels writes queries.jsonl beside: each their own folder
+        own.mkdir()
+        os.chown(own, who.uid, who.group)
+        out = own / f"{who.name}.{fmt}"
         done = as_user(who, blind, ["labels", "export", str(out), "--format", fmt])
         assert done.code == 0, done.err
         assert LEFT_OUT in done.err.splitlines()
@@ -235,9 +241,12 @@ def test_after_the_leads_decision_everyone_sees_it(
         shown = said(who, blind, "labels", "agreement", "--json")
         assert json.loads(shown)["withheld"] == 0 and "vault.md" in shown
         assert "pattern other / cross-reference" in said(who, blind, "labels", "agreement")
-        done = as_user(who, blind, ["labels", "export", "out.json"])
+        own = blind / who.name  # the project folder is sticky: each exports in their own
+        own.mkdir()
+        os.chown(own, who.uid, who.group)
+        done = as_user(who, blind, ["labels", "export", f"{who.name}/out.json"])
         assert done.code == 0 and "wait" not in done.err
-        assert "4711" in (blind / "out.json").read_text(encoding="utf-8")
+        assert "4711" in (own / "out.json").read_text(encoding="utf-8")
 
 
 def test_review_list_names_no_stale_span_of_bobs_undecided_version(

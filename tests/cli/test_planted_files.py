@@ -151,10 +151,13 @@ def test_a_link_planted_where_spanlab_keeps_a_file_is_refused_naming_mallory(
     done = as_user(lead, project, command)
     assert done.code == 2, done
     link = project / name
-    ends = IN_CHROMA if chroma and not name.endswith("sqlite3") else KEEPS
-    assert done.err.splitlines()[0] == (
-        f"error: {link}: a symbolic link owned by {mallory.name} (to {notes}) {ends}"
-    )
+    # A lock file in Chroma's folder is met first by the folder's inventory or by the lock's
+    # own open, as the run's path goes: either refusal names the link, its owner and target.
+    ends = {IN_CHROMA, KEEPS} if chroma and not name.endswith("sqlite3") else {KEEPS}
+    said = {
+        f"error: {link}: a symbolic link owned by {mallory.name} (to {notes}) {e}" for e in ends
+    }
+    assert done.err.splitlines()[0] in said
     assert state(notes) == before  # 0600, the lead's, its text: nothing changed
     assert link.is_symlink()  # left as it is
 
@@ -191,9 +194,10 @@ def test_a_fifo_in_place_of_a_chroma_lease_is_refused_at_once_not_waited_on(
     # The child is killed by SIGALRM (and the test fails) if the eval waits on the FIFO.
     done = in_child(lead, project, eval_command, before=lambda: _alarm(120))
     assert done["code"] == 2, done
-    assert done["err"].splitlines()[0] == (
-        f"error: {project / name}: a FIFO owned by {mallory.name} {IN_CHROMA}"
-    )
+    said = {
+        f"error: {project / name}: a FIFO owned by {mallory.name} {e}" for e in (IN_CHROMA, KEEPS)
+    }
+    assert done["err"].splitlines()[0] in said  # the inventory's words or the lock's own
     assert stat.S_ISFIFO(os.lstat(project / name).st_mode)
 
 

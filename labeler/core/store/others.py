@@ -40,13 +40,12 @@ def put_back(conn: sqlite3.Connection, query_id: str) -> int:
         [query_id],
     ).fetchone()
     kept = _kept(row[0]) if row is not None else []
-    before = conn.total_changes
-    conn.executemany(
+    done = conn.executemany(  # its rowcount leaves out rows the digests' TEMP triggers note
         "INSERT OR IGNORE INTO assignments(query_id, annotator, assigned_by, at) "
         "VALUES (?, ?, ?, ?)",
         [(query_id, *entry) for entry in kept],
     )
-    return conn.total_changes - before
+    return max(done.rowcount, 0)
 
 
 def _kept(payload: Any) -> list[list[str]]:
