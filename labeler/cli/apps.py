@@ -44,7 +44,7 @@ def label(
         bool,
         typer.Option(
             help="Double annotation: see and label only your own version of each query "
-            "(also `blind = true` in spanlab.toml)."
+            "(also the project's `blind = true`)."
         ),
     ] = False,
 ) -> None:

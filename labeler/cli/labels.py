@@ -199,7 +199,8 @@ def labels_audit(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
     proj = project(corpus, db)
     from labeler.core.store import Store
 
-    found = Store.open_for_reading(proj.db).audit()
+    leads = proj.team.leads if proj.team is not None else ()
+    found = Store.open_for_reading(proj.db).audit(leads)
     for line in audit_lines(found):
         say(line)
     if not found.clean:
@@ -213,6 +214,8 @@ def audit_lines(found: Any) -> list[str]:
         key = f.key[1:-1] if f.table == "events" else "/".join(map(str, json.loads(f.key)))
         before = f" (last written through spanlab {f.before})" if f.before else ""
         lines.append(f"{f.table} {key}: {f.what} outside spanlab{before}")
+    if found.replaced:
+        lines.append(f"file: {found.replaced}")
     if found.clean:
         lines.append("clean: every row and event matches what spanlab wrote")
     return [*lines, *found.files, f"spanlab's last write: {found.last_write}"]

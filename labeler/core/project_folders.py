@@ -59,7 +59,10 @@ def require_member(root: Path, proj: Project | None) -> None:
     for place in places:
         share = sharing.share_of(place)
         gid = share.gid if share else _named_group(proj)
-        st = nofollow.lstat(place)
+        try:
+            st = nofollow.lstat(place)
+        except PermissionError:  # a folder on the way is shut to us: 2770, we are outside
+            raise _unreachable(place) from None
         if gid is None or st is None:
             continue
         if os.geteuid() == 0 or gid in _groups() or st.st_uid == os.geteuid():
@@ -74,6 +77,24 @@ def _named_group(proj: Project | None) -> int | None:
         return grp.getgrnam(proj.group).gr_gid
     except KeyError:
         return None
+
+
+def _unreachable(place: Path) -> UnsafeFile:
+    """The refusal for a project folder we may not even look at, naming the group of the
+    nearest folder above it we can see (the one that shuts us out, in the README's set-up)."""
+    for above in place.absolute().parents:
+        try:
+            st = os.stat(above)
+        except OSError:
+            continue
+        if st.st_mode & 0o005 != 0o005:  # shut to others: its group decides
+            return _outsider(place, st.st_gid)
+    me = nofollow.name_of_user(os.geteuid())
+    return UnsafeFile(
+        f"{me} may not reach this project's folder (permission denied): refused, nothing read",
+        file=str(place),
+        hint="ask a lead which group shares the project, and to add you to it",
+    )
 
 
 def _outsider(place: Path, gid: int) -> UnsafeFile:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from labeler.core.store import Store, Version
 
 BLIND_WHY = (
-    "blind (`blind = true` in spanlab.toml) keeps another's version from you until a lead "
+    "blind (the project's `blind = true`) keeps another's version from you until a lead "
     "decides the query"
 )
 """Why something is left out or refused, said once for every command and screen."""

@@ -214,7 +214,7 @@ class SpanlabApp(ThemedApp):
     def on_agreement_requested(self, message: AgreementRequested) -> None:
         store, query = self.store, message.query
         closed = store.blind_refusal(query) if store and query else None
-        closed = f"{closed} (`blind = true` in spanlab.toml)" if closed else None
+        closed = f"{closed} (the project's `blind = true`)" if closed else None
         if closed is None and store is not None and query:
             closed = self.sight.refusal(store, query)
         if closed is not None:

@@ -132,7 +132,7 @@ def label_missing(world: World) -> str | None:
 
 
 BLIND_LABEL = (
-    "blind (`blind = true` in spanlab.toml): label in `spanlab label`, which shows you only "
+    "blind (the project's `blind = true`): label in `spanlab label`, which shows you only "
     "your own version of each query"
 )
 """Why the label screen does not open in an app that does not read the member's version."""

@@ -129,12 +129,12 @@ def leaks(text: str, secrets: tuple[str, ...] = SECRETS) -> list[str]:
 
 
 WAITS = (
-    "1 double-annotated quer(y/ies) wait for a decision, left out: blind (`blind = true` in "
-    "spanlab.toml) keeps another's version from you until a lead decides the query"
+    "1 double-annotated quer(y/ies) wait for a decision, left out: blind (the project's `blind "
+    "= true`) keeps another's version from you until a lead decides the query"
 )
 LEFT_OUT = (
-    "warning: 2 quer(y/ies) wait for a decision and are not exported: blind (`blind = true` "
-    "in spanlab.toml) keeps another's version from you until a lead decides the query"
+    "warning: 2 quer(y/ies) wait for a decision and are not exported: blind (the project's "
+    "`blind = true`) keeps another's version from you until a lead decides the query"
 )
 
 
@@ -211,8 +211,8 @@ def test_show_trec_and_diff_of_the_leads_run_hide_bobs_undecided_evidence(
         done = as_user(who, blind, ["show", "latest", "q-0002"])
         assert done.code == 2 and leaks(done.out + done.err) == []
         assert done.err.strip() == (
-            "error: q-0002: its versions wait for a decision; blind (`blind = true` in "
-            "spanlab.toml) keeps another's version from you until a lead decides the query"
+            "error: q-0002: its versions wait for a decision; blind (the project's `blind "
+            "= true`) keeps another's version from you until a lead decides the query"
         )
         assert "q-0003" in said(who, blind, "show", "latest", "q-0003")
         out = blind / f"trec-{who.name}"
@@ -257,7 +257,7 @@ def test_review_list_names_no_stale_span_of_bobs_undecided_version(
     (blind / "corpus" / "vault.md").write_text("Moved. " + VAULT, encoding="utf-8")
     note = (
         "note: 2 span(s) of another's undecided version also wait for a lead's review: blind "
-        "(`blind = true` in spanlab.toml) keeps another's version from you until a lead "
+        "(the project's `blind = true`) keeps another's version from you until a lead "
         "decides the query\n"
     )
     for who in (alice, carol):

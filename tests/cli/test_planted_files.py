@@ -238,6 +238,28 @@ def test_an_account_outside_the_group_is_refused_with_the_fix(
     assert "PermissionError" in read["err"]  # 0660: the file system keeps her out as well
 
 
+def test_an_outsider_shut_out_by_2770_is_refused_with_the_fix_not_a_traceback(
+    people: tuple[Account, Account, Account], project: Path
+) -> None:
+    """As the README sets it up (2770): eve cannot even look inside, and names the store
+    from a folder of her own; the refusal names the group that shuts her out."""
+    lead, _, eve = people
+    started(lead, project)
+    project.chmod(0o2770)
+    own = Path(tempfile.mkdtemp(prefix="spanlab-eve-", dir="/tmp"))
+    os.chown(own, eve.uid, eve.gid)
+    try:
+        args = ["--corpus", str(project / "corpus"), "--db", str(project / STORE)]
+        done = as_user(eve, own, ["labels", "stats", *args])
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+    assert (done.code, done.out) == (2, ""), done
+    assert done.err.startswith(
+        f"error: {project / '.spanlab'}: {eve.name} is not in group {GROUP}, which shares "
+        "this project: refused, nothing read\n"
+    ), done.err
+
+
 def tree_modes(folder: Path) -> dict[str, str]:
     """`name -> "0660 owner:group"` for the project's spanlab.toml and all below .spanlab/."""
     names = ["spanlab.toml", ".spanlab"] + [

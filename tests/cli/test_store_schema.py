@@ -8,6 +8,7 @@ names rows changed, inserted or deleted with sqlite3, and events cut from the ch
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -20,7 +21,15 @@ from typer.testing import CliRunner, Result
 from labeler.cli import app
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
-from tests.cli.accounts import Account, accounts, as_user, in_child, more_accounts, shared_folder
+from tests.cli.accounts import (
+    Account,
+    accounts,
+    as_user,
+    in_child,
+    lead_holds,
+    more_accounts,
+    shared_folder,
+)
 from tests.conftest import table_dump, write_corpus
 
 TEXT = "Refunds take 30 days.\nShipping is free over 50 EUR.\n"
@@ -198,6 +207,32 @@ def test_malloryss_trigger_never_fires_in_the_leads_import(
     audit = as_user(lead, folder, ["labels", "audit"])
     assert audit.code == 1
     assert 'schema: trigger "steal", not made by spanlab' in audit.out
+
+
+@pytestmark_root
+def test_a_store_a_member_put_in_place_of_the_leads_is_named_by_the_audit(
+    shared: tuple[Path, Account, Account],
+) -> None:
+    """A rollback (found trying the issue as a team): mallory renames her copy of an
+    older labels.db over the lead's; its digests agree with themselves, its owner does not."""
+    folder, lead, mallory = shared
+    lead_holds(folder, lead, [lead.name], [mallory.name])
+    assert as_user(lead, folder, ["init", "corpus"]).code == 0
+    assert as_user(lead, folder, ["labels", "import", "q.txt"]).code == 0
+    assert as_user(lead, folder, ["labels", "audit"]).code == 0
+
+    def roll_back() -> dict[str, Any]:
+        shutil.copyfile(STORE, ".spanlab/older.db")
+        os.replace(".spanlab/older.db", STORE)
+        return {"code": 0}
+
+    assert in_child(mallory, folder, roll_back) == {"code": 0}
+    audit = as_user(lead, folder, ["labels", "audit"])
+    assert audit.code == 1, audit
+    assert (
+        f"file: labels.db is owned by {mallory.name}, who is not a lead: a member's copy may "
+        "have been put in its place (a rollback); compare with a backup"
+    ) in audit.out.splitlines()
 
 
 # -- rows written by hand -----------------------------------------------------------------

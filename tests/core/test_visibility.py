@@ -100,8 +100,8 @@ def test_a_non_leads_export_holds_decided_queries_and_counts_the_rest(
     done = export_file(store, CORPUS, tmp_path / "a.json", "spanlab", sight=sight("alice"))
     assert done.queries == 1  # q-0003, the project's own
     why = (
-        "quer(y/ies) wait for a decision and are not exported: blind (`blind = true` in "
-        "spanlab.toml) keeps another's version from you until a lead decides the query"
+        "quer(y/ies) wait for a decision and are not exported: blind (the project's `blind "
+        "= true`) keeps another's version from you until a lead decides the query"
     )
     assert done.left_out == ((why, 3),)
     lead = export_file(store, CORPUS, tmp_path / "r.json", "label-studio", sight=sight("rita"))

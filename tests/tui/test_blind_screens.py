@@ -22,8 +22,8 @@ BOBS = (24, 59)
 """bob's span of q-0001: "Cards are credited within two days."."""
 BOB_QUOTE = BILLING[BOBS[0] : BOBS[1]]
 SHUT = (
-    "every query waiting for adjudication (1) holds another's version: blind (`blind = true` "
-    "in spanlab.toml) keeps another's version from you until a lead decides the query"
+    "every query waiting for adjudication (1) holds another's version: blind (the project's "
+    "`blind = true`) keeps another's version from you until a lead decides the query"
 )
 
 

@@ -30,7 +30,7 @@ Verdict = Literal["keep", "merge", "send-back"]
 DECIDED_FIELDS = ("evidence", "boundary", "slices", "notes")
 """What a decision takes field by field; evidence carries the abstain flag with it."""
 BLIND_HINT = (
-    "`blind = true` in spanlab.toml keeps each annotator's version from them until a "
+    "the project's `blind = true` keeps each annotator's version from them until a "
     "reviewer decides; ask one who did not annotate it"
 )
 """Where a blind refusal points."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -108,16 +109,34 @@ class Report:
     """The store's files: owner, mode, when last changed."""
     last_write: str
     """spanlab's own last write: who and when."""
+    replaced: str = ""
+    """Why the store file itself looks replaced (owned by no lead), '' when it does not."""
 
     @property
     def clean(self) -> bool:
-        return not self.foreign and not self.findings
+        return not self.foreign and not self.findings and not self.replaced
 
 
-def report(conn: sqlite3.Connection, path: str, foreign: str) -> Report:
-    """The whole audit: every kept row and every event read once."""
+def report(
+    conn: sqlite3.Connection, path: str, foreign: str, leads: Collection[str] = ()
+) -> Report:
+    """The whole audit: every kept row and every event read once; with `leads` (a team's
+    roles that count), a store file owned by none of them (nor root) is named too."""
     found = (*events(conn), *rows(conn))
-    return Report(foreign, found, tuple(files(path)), last_write(conn))
+    return Report(foreign, found, tuple(files(path)), last_write(conn), replaced(path, leads))
+
+
+def replaced(path: str, leads: Collection[str]) -> str:
+    """A lead makes the store (init); a member who renames her own copy over it (a
+    rollback: digests and all) leaves it hers, the one trace the file keeps (§20)."""
+    try:
+        owner = name_of_user(os.lstat(path).st_uid) if path and leads else None
+    except OSError:
+        return ""
+    if owner is None or owner in leads or owner == name_of_user(0):
+        return ""
+    return (f"{Path(path).name} is owned by {owner}, who is not a lead: a member's copy may "
+            "have been put in its place (a rollback); compare with a backup")  # fmt: skip
 
 
 def quick(conn: sqlite3.Connection) -> int:

@@ -10,7 +10,7 @@ import contextlib
 import os
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
@@ -134,10 +134,11 @@ class Connection:
         why = why_not_writable(Path(self.path), database=True)
         return why or ("the label store is open read-only" if self.read_only else None)
 
-    def audit(self) -> audit.Report:
-        """Changes made to the store around spanlab, named (§20: `spanlab labels audit`)."""
+    def audit(self, leads: Collection[str] = ()) -> audit.Report:
+        """Changes made to the store around spanlab, named (§20: `spanlab labels audit`);
+        `leads`: the team's, whose (or root's) the store file should be."""
         path = self.path if self.path != ":memory:" else ""
-        return audit.report(self.conn, path, describe(self.foreign))
+        return audit.report(self.conn, path, describe(self.foreign), leads)
 
     def audit_quick(self) -> int:
         """How many rows and events are out of line by count alone (`corpus status`)."""

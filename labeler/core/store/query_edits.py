@@ -157,7 +157,7 @@ class QueryEdits(Edits):
             names = ", ".join(str(r[0]) for r in rows)
             raise ConflictError(
                 f"{query_id} holds {names}'s version; a blind annotator cannot delete it",
-                key="query", hint="ask a lead; `blind = true` in spanlab.toml keeps versions apart",
+                key="query", hint="ask a lead; the project's `blind = true` keeps versions apart",
                 query_id=query_id, what="the query", who=names,
             )  # fmt: skip
 

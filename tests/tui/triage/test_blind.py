@@ -38,7 +38,7 @@ async def test_a_non_lead_is_not_listed_a_query_of_anothers_undecided_version(
     listed, said = await rows_for(project, store, "ann")
     assert listed == ["q-0002", "q-0003"]
     assert said.endswith(
-        " · 1 left out: blind (`blind = true` in spanlab.toml) keeps another's version from "
+        " · 1 left out: blind (the project's `blind = true`) keeps another's version from "
         "you until a lead decides the query"
     )
     listed, said = await rows_for(project, store, "rita")
