@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from labeler.core import binding, config, project_folders, team
+from labeler.core import authority, binding, config, project_folders, team
 from labeler.core.corpus import Corpus
 from labeler.core.corpus_source import CorpusSource
 from labeler.core.display import shown
@@ -103,7 +103,12 @@ def hidden_queries(proj: config.Project) -> frozenset[str]:
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
     """spanlab.toml of the working folder, with the flags laid over it; its folders and
     the person running checked first (§20)."""
-    return project_folders.opened(Path.cwd(), corpus=corpus, db=db)
+    proj = project_folders.opened(Path.cwd(), corpus=corpus, db=db)
+    if proj.ignored_claims:  # a member may have written them: the lead hears of it (§20)
+        keys = ", ".join(proj.ignored_claims)
+        say(f"warning: spanlab.toml sets {keys}, ignored: roles and blind count only from "
+            f"{authority.TEAM_FILE}; a lead removes them from spanlab.toml", err=True)  # fmt: skip
+    return proj
 
 
 def corpus_source(proj: config.Project) -> CorpusSource:

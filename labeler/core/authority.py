@@ -14,6 +14,7 @@ refused, the message naming the file, its owner and mode and the commands that f
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import pwd
@@ -50,6 +51,9 @@ class Authority:
     """The file they came from (None: neither file claims any)."""
     distrust: Distrust | None
     """Why the claim does not count, with the fix (None: it counts, or there is none)."""
+    ignored: tuple[str, ...] = ()
+    """Claims spanlab.toml makes beside a team file: they count for nothing, and a lead
+    should hear of them (a member may have written them)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,8 @@ def decide(root: Path, shared: Mapping[str, Any], text: str, top: Collection[str
     from spanlab.toml (`shared`, its tree, and `text`; `top` its known keys)."""
     own = root / TEAM_FILE
     if os.path.lexists(own):
-        return _from_team_file(own)
+        ignored = tuple(key for key in CLAIMS if key in shared)
+        return dataclasses.replace(_from_team_file(own), ignored=ignored)
     if not any(key in shared for key in CLAIMS):
         return Authority(None, False, None, None)
     path = root / "spanlab.toml"

@@ -83,6 +83,8 @@ class Project:
     passes the same checks (labeler.core.authority); None when no file claims them."""
     distrust: Distrust | None = None
     """Why the `[team]`/`blind` the project claims do not count, and the fix (§20)."""
+    ignored_claims: tuple[str, ...] = ()
+    """`team`/`blind` keys spanlab.toml holds beside spanlab.team.toml: ignored, and said."""
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""
@@ -185,7 +187,7 @@ def load(root: Path) -> Project:
 def _granted(found: Authority) -> dict[str, Any]:
     """Project's fields for what `decide` found (§20)."""
     return {"team": found.team, "blind": found.blind, "authority": found.file,
-            "distrust": found.distrust}  # fmt: skip
+            "distrust": found.distrust, "ignored_claims": found.ignored}  # fmt: skip
 
 
 def cache_location(root: Path, configured: str | None) -> Path:

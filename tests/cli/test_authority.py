@@ -120,6 +120,22 @@ def test_mallorys_sed_makes_her_no_lead_and_leaves_blind_on(
     assert seen_by(people[0], project)["lead"] is True
 
 
+def test_the_lead_hears_of_claims_mallory_wrote_into_spanlab_toml(
+    people: tuple[Account, ...], project: Path
+) -> None:
+    """Ignored is not silent: the lead's next command says spanlab.toml claims roles."""
+    lead, mallory = people[0], people[3]
+    roles(people, project)
+    assert "warning" not in as_user(lead, project, ("labels", "stats")).err
+    sed_herself_lead(mallory, project)
+    done = as_user(lead, project, ("labels", "stats"))
+    assert done.code == 0, done
+    assert done.err.splitlines()[0] == (
+        "warning: spanlab.toml sets team, blind, ignored: roles and blind count only from "
+        "spanlab.team.toml; a lead removes them from spanlab.toml"
+    )
+
+
 def test_a_claim_only_in_the_groups_spanlab_toml_is_refused_with_the_fix(
     people: tuple[Account, ...], project: Path
 ) -> None:
