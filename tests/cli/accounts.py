@@ -149,6 +149,7 @@ def in_child(
 ) -> dict[str, Any]:
     """`work()` run by `who` (None: root) in `cwd` in a forked child; its JSON-able result.
     `before` runs in the child first, still as root (a resource limit, say)."""
+    _warm_codecs()
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: become `who`, work, report, leave
@@ -174,6 +175,17 @@ def in_child(
         data: dict[str, Any] = json.load(got)
     os.waitpid(pid, 0)
     return data
+
+
+CODECS = ("utf-8", "utf-8-sig", "utf-16-le", "utf-16", "latin-1", "ascii")
+"""Codecs spanlab's readers and writers name (doccano's and Argilla's offsets count UTF-16
+units): looked up before a fork, as a child that became another account may not read a
+Python installed in root's home (pyenv) to load one."""
+
+
+def _warm_codecs() -> None:
+    for name in CODECS:
+        "".encode(name)
 
 
 def modes(folder: Path, names: Sequence[str]) -> dict[str, str]:
