@@ -20,8 +20,8 @@ from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
+from labeler.core.files.reading import read_bounded
 from labeler.core.names import check_name
-from labeler.core.reading import read_bounded
 from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
 from labeler.core.values import valid_slice
 

@@ -13,8 +13,8 @@ from typing import Protocol
 
 import pytest
 
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 

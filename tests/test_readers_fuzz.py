@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 
 from evaluator import candidates
 from evaluator.runs.model import read_run
-from labeler.core import config, formats, labelset
-from labeler.core.corpus import Corpus
+from labeler.core import formats
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.labels import labelset
 from labeler.core.names import name_problem
+from labeler.core.project import config
 from labeler.core.values import Query, control_at
 
 TEXT = "Refunds take 30 days. Cafe\u0301 au lait. 👍🏽\n"

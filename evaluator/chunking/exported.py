@@ -20,9 +20,9 @@ from typing import Any
 from evaluator.chunking.adapters.base import LibraryChunk
 from evaluator.chunking.adapters.verify import verify
 from evaluator.chunking.pieces import Piece
-from labeler.core.canonical import canonicalize
+from labeler.core.corpus.canonical import canonicalize
 from labeler.core.errors import ConfigError
-from labeler.core.reading import bounded_lines, open_regular
+from labeler.core.files.reading import bounded_lines, open_regular
 from labeler.core.typed import MAX_CHUNK_FILE, Refusal, json_tree
 
 

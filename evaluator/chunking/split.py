@@ -19,7 +19,7 @@ from evaluator.chunking.recursive import recursive_pieces, sentence_pieces
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.units import Units, units_for
 from evaluator.chunking.windows import window_pieces
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 
 UnitSplitter = Callable[[str, Units, int, int], list[Piece]]

@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-from labeler.core import sharing
 from labeler.core.errors import ConfigError
+from labeler.core.files import sharing
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_ALIASES = frozenset({MINILM, "all-MiniLM-L6-v2", "minilm"})

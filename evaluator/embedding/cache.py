@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
-from labeler.core import nofollow, sharing
-from labeler.core.access import refusal_hint, refused_write, why_not_writable
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.files import nofollow, sharing
+from labeler.core.files.access import refusal_hint, refused_write, why_not_writable
 
 SCHEMA_VERSION = 1
 _SCHEMA = """

@@ -17,8 +17,8 @@ import numpy as np
 
 from evaluator.embedding.base import Progress, Vectors, l2_normalize
 from evaluator.embedding.minilm import MODEL_INSTALL, TOKENIZER_INSTALL
-from labeler.core import sharing
 from labeler.core.errors import ConfigError
+from labeler.core.files import sharing
 
 BATCH_SIZE = 32
 CHROMA_ONNX_FILES = (

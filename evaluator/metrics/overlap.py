@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from evaluator.chunk import Chunk
-from labeler.core.ranges import Range, difference, intersect, total, union
+from labeler.core.text.ranges import Range, difference, intersect, total, union
 from labeler.core.values import Span
 
 

@@ -15,7 +15,7 @@ from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
 from evaluator.metrics.settings import MetricSettings
 from evaluator.retrieval.base import Ranked
-from labeler.core.ranges import Range, covered, intersect
+from labeler.core.text.ranges import Range, covered, intersect
 from labeler.core.values import Query, Span
 
 

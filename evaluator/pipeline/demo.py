@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator.pipeline.project import Evaluated, evaluate_project
-from labeler.core import binding, config, labelset, sharing
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
+from labeler.core.files import sharing
+from labeler.core.labels import labelset
+from labeler.core.project import config
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 

@@ -18,9 +18,13 @@ from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
-from labeler.core import binding, config, labelset, project_folders, sharing
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.files import sharing
+from labeler.core.labels import labelset
+from labeler.core.project import config
+from labeler.core.project import folders as project_folders
 from labeler.core.store import Store
 from labeler.core.values import Query
 

@@ -17,7 +17,7 @@ from evaluator.metrics.compare import Comparison
 from evaluator.metrics.stats import IndexStats
 from evaluator.retrieval.base import Ranked
 from evaluator.runs.model_parts import GateRecord
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Query
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Query
 

@@ -21,7 +21,7 @@ from evaluator.retrieval.chroma_lease import (
     remove_unused,
     superseded,
 )
-from labeler.core import config
+from labeler.core.project import config
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,10 @@ from evaluator.retrieval.chroma_lease import (
 )
 from evaluator.retrieval.chroma_marks import STALE, TOUCHED, Marks
 from evaluator.retrieval.request import IndexRequest
-from labeler.core import sharing
-from labeler.core.access import refusal_hint, refused_write
 from labeler.core.display import describe, shown, unsafe_at
 from labeler.core.errors import ConfigError
+from labeler.core.files import sharing
+from labeler.core.files.access import refusal_hint, refused_write
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from labeler.core import nofollow, sharing
+from labeler.core.files import nofollow, sharing
 
 FAMILY = "spanlab_family"
 """Metadata key: which candidate and model a collection indexes, whatever the corpus."""

@@ -1,6 +1,6 @@
 """Suggested evidence with a model in the loop: BM25 fused with embedding similarity.
 
-The lexical rank (labeler.core.suggest) finds sentences sharing the question's rare words;
+The lexical rank (labeler.core.corpus.suggest) finds sentences sharing the question's rare words;
 the embedder finds paraphrases. Reciprocal-rank fusion (Cormack et al. 2009,
 score = Σ 1/(K + rank)) needs no score calibration between the two. The embedder is
 optional: without it the suggester says why and ranks by BM25 alone.
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Vectors
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex, Suggestion
 from labeler.core.errors import SpanlabError
-from labeler.core.suggest import SentenceIndex, Suggestion
 
 RRF_K = 60
 """Reciprocal-rank fusion's damping constant (the paper's value)."""

@@ -15,7 +15,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_corpus
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.runs.model import RunFile
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 
 CONTEXT = 160

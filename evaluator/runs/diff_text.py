@@ -12,7 +12,7 @@ from evaluator.metrics.causes import query_cause
 from evaluator.metrics.compare import Comparison, QueryChange, Status
 from evaluator.metrics.registry import HIT, ORACLE, RECALL, shown
 from evaluator.runs.diff import RunDiff
-from labeler.core.corpus_walk import shown as plain
+from labeler.core.corpus.walk import shown as plain
 from labeler.core.display import markdown_code, markdown_text
 
 MEASURES = (RECALL, HIT, ORACLE)

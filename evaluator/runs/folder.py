@@ -17,9 +17,9 @@ from evaluator.runs.frontier import frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
 from evaluator.runs.report import report_md
-from labeler.core import nofollow, sharing
-from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
+from labeler.core.files import nofollow, sharing
+from labeler.core.files.access import refused_write
 
 ASIDE_PREFIX = "."
 """Run folders being written start with this, so listings pass them by."""

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
-from labeler.core import nofollow, sharing
-from labeler.core.access import refusal_hint
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
+from labeler.core.files import nofollow, sharing
+from labeler.core.files.access import refusal_hint
 
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""

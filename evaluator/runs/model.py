@@ -18,11 +18,11 @@ from evaluator.metrics.compare import Comparison
 from evaluator.runs.model_json import Reader, RunFileError, Whole, parse
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
-from labeler.core import sharing
-from labeler.core.access import refused_write
 from labeler.core.errors import StoreError
+from labeler.core.files import sharing
+from labeler.core.files.access import refused_write
+from labeler.core.files.reading import read_bounded
 from labeler.core.names import name_problem
-from labeler.core.reading import read_bounded
 from labeler.core.values import valid_query_id
 
 FORMAT = "spanlab.run/1"

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import NoReturn, TypeVar, cast
 
 from evaluator.metrics.registry import SHOWN
-from labeler.core.corpus import check_doc_id
+from labeler.core.corpus.folder import check_doc_id
 from labeler.core.display import BIDI, describe, shown, unsafe_at
 from labeler.core.errors import CorpusError, SpanlabError
 from labeler.core.typed import MAX_INT, Refusal, accepts

@@ -37,7 +37,7 @@ from evaluator.runs.boundary_text import (
 from evaluator.runs.model import RunFile, read_run
 from evaluator.runs.model_queries import QueryRecord, QueryResult
 from evaluator.runs.verdict_words import cause_text, loss_scope, settings_line
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import masked, shown
 from labeler.core.errors import SpanlabError
 

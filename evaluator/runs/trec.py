@@ -25,10 +25,10 @@ from evaluator.runs.boundary import candidate_spec
 from evaluator.runs.model import RunFile, read_run_file
 from evaluator.runs.model_queries import RankedEntry
 from evaluator.runs.show import load_run
-from labeler.core import nofollow, sharing
-from labeler.core.access import refused_write
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
+from labeler.core.files import nofollow, sharing
+from labeler.core.files.access import refused_write
 from labeler.core.names import inside
 from labeler.core.values import Span
 

@@ -14,16 +14,20 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from labeler.core import authority, binding, config, project_folders, team
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_source import CorpusSource
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.source import CorpusSource
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
+from labeler.core.project import config
+from labeler.core.project import folders as project_folders
 from labeler.core.store import Store
 from labeler.core.store.foreign import describe
-from labeler.core.team import Act, Member
-from labeler.core.visibility import Sight
+from labeler.core.team import authority
+from labeler.core.team import roles as team
+from labeler.core.team.roles import Act, Member
+from labeler.core.team.visibility import Sight
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -24,10 +24,10 @@ from labeler.cli._common import (
     project,
     read_corpus,
 )
-from labeler.core.binding import CorpusStatus
+from labeler.core.anchoring.binding import CorpusStatus
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
-from labeler.core.team import Act
+from labeler.core.team.roles import Act
 
 app = typer.Typer()
 """The app commands, at the top of the command line."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from labeler.cli._common import ChromaOpt, handles_errors, project, say
-from labeler.core.corpus_walk import shown
+from labeler.core.corpus.walk import shown
 
 if TYPE_CHECKING:
     from evaluator.pipeline.storage import ServerStorage

@@ -14,10 +14,14 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core import binding, config, project_folders, shared_project, team
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_files import FileRule, skipped_summary
+from labeler.core.anchoring import binding
+from labeler.core.corpus.files import FileRule, skipped_summary
+from labeler.core.corpus.folder import Corpus
+from labeler.core.project import config
+from labeler.core.project import folders as project_folders
+from labeler.core.project import group as shared_project
 from labeler.core.store import Store
+from labeler.core.team import roles as team
 
 app = typer.Typer()
 """`init`, at the top of the command line."""

@@ -14,7 +14,7 @@ import typer
 
 from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import CorpusOpt, handles_errors, hidden_queries, project, say
-from labeler.core.visibility import BLIND_WHY
+from labeler.core.team.visibility import BLIND_WHY
 
 app = typer.Typer()
 """The diff command, at the top of the command line."""

@@ -38,8 +38,8 @@ from labeler.cli._common import (
 )
 from labeler.core.errors import ConfigError, SpanlabError
 from labeler.core.store import Store
-from labeler.core.team import Act
-from labeler.core.visibility import BLIND_WHY
+from labeler.core.team.roles import Act
+from labeler.core.team.visibility import BLIND_WHY
 
 app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""

@@ -26,10 +26,10 @@ from labeler.cli._common import (
     sight,
 )
 from labeler.core import formats as label_formats
-from labeler.core import team
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
-from labeler.core.team import Act
+from labeler.core.team import roles as team
+from labeler.core.team.roles import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import PairAgreement, Report, Summary
@@ -106,7 +106,7 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
-    from labeler.core import imports
+    from labeler.core.labels import imports
 
     done = imports.import_file(
         store, docs, status, file, fmt, annotator=who.name, replace=replace,
@@ -174,8 +174,8 @@ def labels_export(
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     proj, docs, store, _ = open_project(corpus, db)
-    from labeler.core import exports
     from labeler.core.formats.label_studio import Names
+    from labeler.core.labels import exports
 
     names = Names(from_name, to_name, text_key)
     done = exports.export_file(store, docs, out, fmt, names, sight(proj))
@@ -226,7 +226,7 @@ def audit_lines(found: Any) -> list[str]:
 def labels_stats(corpus: CorpusOpt = None, db: DbOpt = None, as_json: JsonFlag = False) -> None:
     """Counts by status, pattern, slice, document and annotator."""
     _, _, store, _ = open_project(corpus, db, reading=True)
-    from labeler.core.stats import label_stats
+    from labeler.core.labels.stats import label_stats
 
     stats = label_stats(store.query_rows(), store.doc_span_counts(), store.work_by_annotator())
     if as_json:
@@ -287,7 +287,7 @@ def labels_assign(
         check_name(who, "annotator name", key="ANNOTATORS")
     team.refuse_outsiders(proj.team, annotators)
     _, _, store, _ = open_project(corpus, db)
-    from labeler.core import assign
+    from labeler.core.labels import assign
 
     pairs = assign.plan(store.query_rows(), annotators, copies=copies, slice_name=slice_name)
     added = store.assign(pairs, by=lead.name)

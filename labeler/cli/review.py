@@ -24,14 +24,14 @@ from labeler.cli._common import (
     read_corpus,
     say,
 )
-from labeler.core import binding
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
-from labeler.core.team import Act
-from labeler.core.visibility import BLIND_WHY, Sight
+from labeler.core.team.roles import Act
+from labeler.core.team.visibility import BLIND_WHY, Sight
 
 if TYPE_CHECKING:
-    from labeler.core import review  # re-anchoring (rapidfuzz): imported when used
+    from labeler.core.anchoring import review  # re-anchoring (rapidfuzz): imported when used
 
 EXAMPLE = "Example: spanlab review --list --json > stale.json"
 QUOTE_WIDTH = 72
@@ -61,7 +61,7 @@ def review_command(
     store = Store.open(proj.db, create=False)
     try:
         if list_only or as_json:
-            from labeler.core import review
+            from labeler.core.anchoring import review
 
             items = review.proposals(store, docs, sight=Sight(who, proj.blind))
             say(render_json(store, docs, items) if as_json else render_table(items))
@@ -81,7 +81,7 @@ def review_command(
 
 
 def render_json(store: Store, docs: Corpus, items: list[review.Proposed]) -> str:
-    from labeler.core import review
+    from labeler.core.anchoring import review
 
     report: dict[str, Any] = {
         "bound_hash": store.corpus_hash,

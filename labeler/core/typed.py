@@ -5,7 +5,7 @@ and TOML and JSON write `1` where a threshold of 1.0 is meant. Hence: a bool is 
 where a bool is asked for, never as a number; an int is accepted wherever a float is. The
 rule lives here once; each reader words and raises its refusals through its own `Place`.
 The bounds every input shares live here too (file and line sizes, which
-labeler.core.reading applies; nesting; text with no UTF-8 form or a NUL; numbers that are
+labeler.core.files.reading applies; nesting; text with no UTF-8 form or a NUL; numbers that are
 not finite or absurd), so no reader meets a value the parser's recursion, the encoder or
 the arithmetic downstream would crash on.
 """
@@ -131,7 +131,7 @@ def over_limit(size: int, limit: int) -> str:
 
 
 def sized(data: bytes, limit: int, where: Place) -> bytes:
-    """`data` when it is at most `limit` bytes (files: labeler.core.reading sizes them first)."""
+    """`data` when it is at most `limit` bytes (files: files.reading sizes them first)."""
     if len(data) > limit:
         raise out_of_bounds(where, over_limit(len(data), limit))
     return data

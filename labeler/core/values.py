@@ -13,8 +13,8 @@ from enum import StrEnum
 
 from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import LabelError
-from labeler.core.graphemes import check_edges
 from labeler.core.names import name_problem
+from labeler.core.text.graphemes import check_edges
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""

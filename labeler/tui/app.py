@@ -19,13 +19,13 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
-from labeler.core import binding
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_source import CorpusSource
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.source import CorpusSource
 from labeler.core.errors import ConfigError, SpanlabError, StoreError
 from labeler.core.store import Store
-from labeler.core.team import Member
-from labeler.core.visibility import Sight
+from labeler.core.team.roles import Member
+from labeler.core.team.visibility import Sight
 from labeler.tui.base import ThemedApp
 from labeler.tui.corpus_watch import CorpusWatch
 from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen

@@ -8,8 +8,8 @@ store is synced, and every screen hears `CorpusChanged`.
 
 from __future__ import annotations
 
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_source import CorpusSource, Signature
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.source import CorpusSource, Signature
 from labeler.core.errors import SpanlabError
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_source import CorpusSource
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.source import CorpusSource
 from labeler.core.store import Store
-from labeler.core.team import Member
+from labeler.core.team.roles import Member
 from labeler.tui.app import SpanlabApp
 from labeler.tui.prefs import prefs_path, saved_theme
 from labeler.tui.settings import Settings

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 
 
 @dataclass

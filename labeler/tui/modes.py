@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from labeler.core import binding
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
-from labeler.core.team import Act, Member
-from labeler.core.visibility import Sight
+from labeler.core.team.roles import Act, Member
+from labeler.core.team.visibility import Sight
 from labeler.tui.label import Editor, LabelScreen
 from labeler.tui.widgets.document_view import DocumentView
 
@@ -176,7 +176,7 @@ def build_triage(world: World) -> Screen[Any]:
 def store_label_set_hash(world: World) -> str | None:
     """The label set `eval` would measure from the store now, to tell a run whose labels
     moved since (§9); None without a store."""
-    from labeler.core import labelset
+    from labeler.core.labels import labelset
 
     if world.store is None:
         return None

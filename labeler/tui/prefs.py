@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from labeler.core import sharing
 from labeler.core.errors import UnsafeFile
+from labeler.core.files import sharing
 
 
 class Place(NamedTuple):

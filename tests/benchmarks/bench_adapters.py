@@ -14,7 +14,7 @@ from typing import Any
 
 from evaluator.chunking.adapters import library_chunks
 from evaluator.chunking.adapters.verify import AmbiguousPlacement, ambiguities, verify
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 from tests.evaluator.chunking.adapters.hard_docs import HARD_DOCS
 

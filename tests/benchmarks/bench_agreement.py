@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from labeler.cli import app
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store, Version
 from labeler.core.values import Query, Span
 from tests.conftest import write_corpus

@@ -14,7 +14,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from labeler.core.anchoring import Proposal, propose_many
+from labeler.core.anchoring.candidates import Proposal, propose_many
 from labeler.core.values import Span, SpanState
 
 N_DOCS = 1_000

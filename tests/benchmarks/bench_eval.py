@@ -16,8 +16,8 @@ from evaluator.chunking import chunk_corpus
 from evaluator.embedding import MiniLMEmbedder
 from evaluator.pipeline import RunOptions, run_evaluation
 from evaluator.retrieval import embedded_text
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.resources import bundled
 from tests.benchmarks.bench_scale import CANDIDATES
 from tests.benchmarks.scale_corpus import write_corpus, write_labels

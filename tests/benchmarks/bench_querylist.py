@@ -23,7 +23,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen

@@ -12,9 +12,9 @@ import random
 import time
 from pathlib import Path
 
-from labeler.core import review
-from labeler.core.anchoring import propose
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import review
+from labeler.core.anchoring.candidates import propose
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Query, Span, Status
 from labeler.tui.app import SpanlabApp

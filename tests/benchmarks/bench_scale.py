@@ -32,7 +32,7 @@ from evaluator.candidates import read as read_candidates
 from evaluator.chunking import chunk_corpus
 from evaluator.embedding.server import OpenAIEmbedder
 from evaluator.retrieval.base import embedded_text
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from tests.benchmarks.scale_corpus import write_corpus, write_labels
 from tests.evaluator.chroma.conftest import _alive, _free_port
 from tests.evaluator.embedding.hash_server import HashState, serve

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from evaluator.chunking import SplitterSpec, split_text
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 
 DOC_CHARS = 100_000
 WORDS = [

@@ -8,8 +8,8 @@ import json
 import time
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import export
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import export
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 

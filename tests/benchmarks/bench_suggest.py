@@ -15,11 +15,11 @@ from pathlib import Path
 
 from evaluator.embedding import load_embedder
 from evaluator.retrieval.suggest import Suggester, first_hit, with_embeddings
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex
 from labeler.core.formats import chroma_csv
+from labeler.core.labels import labelset
 from labeler.core.resources import bundled
-from labeler.core.suggest import SentenceIndex
 from labeler.core.values import Query
 
 DEMO = bundled("data/demo")

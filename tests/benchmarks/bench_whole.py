@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from tests.benchmarks.bench_tui import prose

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Query, Span
 
 SYLLABLES = [a + b for a in "kmnrstvbdfghjlpw" for b in "aeiouy"]

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from labeler.core import config, team
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.project import config
 from labeler.core.store import Store
+from labeler.core.team import roles as team
 from labeler.core.values import Query
 from labeler.tui.label.editor import Editor
 from tests.cli.accounts import (

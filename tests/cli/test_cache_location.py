@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from labeler.cli import app
-from labeler.core import config
+from labeler.core.project import config
 from tests.cli.test_resume import CANDIDATES, COUNTS, DEMO
 from tests.evaluator.embedding.hash_server import HashState, serve
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from labeler.cli import app
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Boundary, Query
 from tests.evaluator.pipeline.test_run import CANDIDATES, DOCS, span
 

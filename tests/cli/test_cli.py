@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Query, Span, Status
 from tests.conftest import table_dump, write_corpus

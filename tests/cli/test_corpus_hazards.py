@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
-from labeler.core import config
 from labeler.core.errors import ConfigError
+from labeler.core.project import config
 from tests.conftest import write_corpus
 
 

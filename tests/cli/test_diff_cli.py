@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from evaluator.runs.model import read_run
 from labeler.cli import app
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Boundary, Query
 from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
 from tests.cli.test_ci import gate

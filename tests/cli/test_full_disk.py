@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from evaluator.embedding.cache import EmbeddingCache
 from labeler.cli import app
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import StoreError
+from labeler.core.labels import labelset
 from labeler.core.values import Query, Span
 from tests.cli.accounts import in_child
 

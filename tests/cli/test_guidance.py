@@ -75,8 +75,8 @@ def test_export_warns_about_drafts_without_evidence(workdir: Path) -> None:
 def test_labels_for_a_corpus_with_no_document_in_common(workdir: Path) -> None:
     other = workdir / "other"
     write_corpus(other / "corpus", {"z.md": "Something else entirely.\n"})
-    from labeler.core.corpus import Corpus
-    from labeler.core.labelset import to_json, write_json
+    from labeler.core.corpus.folder import Corpus
+    from labeler.core.labels.labelset import to_json, write_json
 
     write_json(to_json([], Corpus.read(other / "corpus")), workdir / "foreign.json")
     before = table_dump(Store.open(workdir / ".spanlab" / "labels.db"))

@@ -29,7 +29,7 @@ def label_set(**query: Any) -> dict[str, Any]:
          "evidence": [{"doc": "a.md", "start": 13, "end": 20, "quote": "30 days",
                        "prefix": "Refunds take ", "suffix": ". Café au lait.\n"}]}  # fmt: skip
     q.update(query)
-    from labeler.core.corpus import Corpus  # the hash of this very corpus
+    from labeler.core.corpus.folder import Corpus  # the hash of this very corpus
 
     corpus = Corpus.from_texts({"a.md": TEXT})
     return {"format": "spanlab.labelset/1",

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
-from labeler.core import imports
-from labeler.core.binding import sync
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring.binding import sync
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import CorpusError
+from labeler.core.labels import imports
 from labeler.core.store import Store
 from tests.conftest import table_dump, write_corpus
 
@@ -150,7 +150,7 @@ def test_a_full_disk_during_import_is_a_clear_error_and_leaves_nothing(workdir: 
 
 
 def test_check_new_refuses_names_a_read_would_not_find(tmp_path: Path) -> None:
-    from labeler.core.corpus_add import check_new
+    from labeler.core.corpus.add import check_new
 
     root = write_corpus(tmp_path / "c", {"a.md": "a"})
     for name in (".x.txt", "a/.b.txt", "x.json", "a\tb.txt", "../x.txt"):

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from labeler.cli import app
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.values import Query, Span
 from tests.conftest import write_corpus
 

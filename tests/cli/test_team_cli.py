@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import config
 from labeler.core.errors import ConfigError
+from labeler.core.project import config
 from labeler.core.store import Store
 from labeler.core.values import Span
 from tests.cli.test_cli import DB, initialised, run, workdir

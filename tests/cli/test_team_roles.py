@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from labeler.core.store import Store
-from labeler.core.team import login_name
+from labeler.core.team.roles import login_name
 from labeler.core.values import Span
 from tests.cli.test_cli import DB, initialised, run, workdir, write_labels
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import StoreError
+from labeler.core.labels import labelset
 from labeler.core.store import Store, Version
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Query, Span

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core.anchoring import AnchorCandidate, Proposal, ScoreParts, propose, propose_many
-from labeler.core.canonical import canonicalize
+from labeler.core.anchoring.candidates import (
+    AnchorCandidate,
+    Proposal,
+    ScoreParts,
+    propose,
+    propose_many,
+)
+from labeler.core.corpus.canonical import canonicalize
 from labeler.core.values import Span, SpanState
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core.anchoring_edges import Edge, end_edge, snap, splits, start_edge
-from labeler.core.anchoring_search import DocumentPair, exact_occurrences
+from labeler.core.anchoring.edges import Edge, end_edge, snap, splits, start_edge
+from labeler.core.anchoring.search import DocumentPair, exact_occurrences
 
 WOMAN_TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.core.anchoring import FLOOR, propose
-from labeler.core.anchoring_edges import splits
-from labeler.core.anchoring_search import overlap
-from labeler.core.graphemes import snap
+from labeler.core.anchoring.candidates import FLOOR, propose
+from labeler.core.anchoring.edges import splits
+from labeler.core.anchoring.search import overlap
+from labeler.core.text.graphemes import snap
 from labeler.core.values import Span
 
 WORDS = ["fee", "refund", "30", "days", "é", "x\u0301", "\U0001f469\u200d\U0001f4bb", "Net"]

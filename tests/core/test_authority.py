@@ -1,4 +1,4 @@
-"""The rule of labeler.core.authority (§20), on files made in the test's own folder: which
+"""The rule of labeler.core.team.authority (§20), on files made in the test's own folder: which
 file's `[team]` and `blind` count, and the refusal, naming the file, when none may."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import config
 from labeler.core.errors import ConfigError
-from labeler.core.team import Act, TeamRefusal, member
+from labeler.core.project import config
+from labeler.core.team.roles import Act, TeamRefusal, member
 
 TEAM = '[team]\nleads = ["lead"]\nannotators = ["ann"]\n'
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from labeler.core.binding import check, diff_documents, sync
-from labeler.core.canonical import doc_hash
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring.binding import check, diff_documents, sync
+from labeler.core.corpus.canonical import doc_hash
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core import binding
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import StoreError
-from labeler.core.labelset import export
+from labeler.core.labels.labelset import export
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
 

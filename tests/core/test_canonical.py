@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.core.canonical import (
+from labeler.core.corpus.canonical import (
     NORMALIZATION,
     OffsetMap,
     canonical_from_bytes,
@@ -21,7 +21,7 @@ from labeler.core.canonical import (
     decode,
     doc_hash,
 )
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import CorpusError
 from labeler.core.values import Span
 from tests.conftest import CorpusWriter

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus, check_doc_id
+from labeler.core.corpus.folder import Corpus, check_doc_id
 from labeler.core.errors import CorpusError
 from tests.conftest import CorpusWriter
 

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from labeler.cli import app
-from labeler.core import config
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_files import FileRule, skipped_summary
+from labeler.core.corpus.files import FileRule, skipped_summary
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError, CorpusError
+from labeler.core.project import config
 from tests.conftest import CorpusWriter
 
 FILES: dict[str, str | bytes] = {

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.canonical import corpus_hash
-from labeler.core.corpus import Corpus, check_doc_id, check_new_doc_id
+from labeler.core.corpus.canonical import corpus_hash
+from labeler.core.corpus.folder import Corpus, check_doc_id, check_new_doc_id
 from labeler.core.errors import CorpusError
 from tests.conftest import CorpusWriter
 

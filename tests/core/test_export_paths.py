@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import export, to_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import export, to_json
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status
 

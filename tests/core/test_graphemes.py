@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labeler.core import formats, labelset
-from labeler.core.corpus import Corpus
+from labeler.core import formats
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.graphemes import check_edges, is_boundary, snap, whole_clusters
+from labeler.core.labels import labelset
+from labeler.core.text.graphemes import check_edges, is_boundary, snap, whole_clusters
 from labeler.core.values import Span
 
 # (text, offsets that cut a cluster, what the cut is between)

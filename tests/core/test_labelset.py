@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from labeler.core import labelset
-from labeler.core.canonical import doc_hash
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.canonical import doc_hash
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import BIDI
 from labeler.core.errors import LabelError, StoreError
-from labeler.core.graphemes import snap
+from labeler.core.labels import labelset
 from labeler.core.store import Store
+from labeler.core.text.graphemes import snap
 from labeler.core.values import Boundary, Query, Span, Status
 from tests.conftest import table_dump
 

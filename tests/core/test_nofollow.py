@@ -1,5 +1,5 @@
 """§20 at the helper: `sharing` opens no link, waits on no FIFO, and changes the mode only
-of what spanlab made (labeler.core.nofollow says what that is). The attacks with real
+of what spanlab made (labeler.core.files.nofollow says what that is). The attacks with real
 accounts are in tests/cli/test_planted_files.py; these pin each rule on its own."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import nofollow, sharing
 from labeler.core.errors import UnsafeFile
+from labeler.core.files import nofollow, sharing
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="giving files a group needs root (CI is)")
 

@@ -6,7 +6,7 @@ count character sets (span agreement, §11), worked out by hand on small lists.
 
 from __future__ import annotations
 
-from labeler.core.ranges import covered, difference, intersect, shared, total, union
+from labeler.core.text.ranges import covered, difference, intersect, shared, total, union
 
 
 def test_closed_intersection_of_touching_ranges_is_empty() -> None:

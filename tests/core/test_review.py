@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from labeler.core import labelset, review
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import review
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
+from labeler.core.labels import labelset
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
+from labeler.core.labels import labelset
 from labeler.core.store import Store, Version
 from labeler.core.store.authors import SelfReview
 from labeler.core.values import Query, Span, Status

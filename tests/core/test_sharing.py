@@ -1,4 +1,4 @@
-"""The one helper for files spanlab makes (labeler.core.sharing, §15), and the SQLite
+"""The one helper for files spanlab makes (labeler.core.files.sharing, §15), and the SQLite
 behaviour it is built on, checked on this machine's SQLite rather than taken on trust."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import config, sharing
 from labeler.core.errors import ConfigError, UnsafeFile
+from labeler.core.files import sharing
+from labeler.core.project import config
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="giving files a group needs root (CI is)")
 

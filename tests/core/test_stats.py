@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from labeler.core import binding, review
-from labeler.core.corpus import Corpus
-from labeler.core.stats import label_stats
+from labeler.core.anchoring import binding, review
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.stats import label_stats
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status
 

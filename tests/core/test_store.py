@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.canonical import corpus_hash, doc_hash
+from labeler.core.corpus.canonical import corpus_hash, doc_hash
 from labeler.core.errors import LabelError, StoreError
-from labeler.core.schema import MIGRATIONS, SCHEMA_VERSION, migrate
 from labeler.core.store import BUSY_TIMEOUT_MS, Store
+from labeler.core.store.schema import MIGRATIONS, SCHEMA_VERSION, migrate
 from labeler.core.values import Boundary, Query, Span, Status
 from tests.conftest import table_dump
 

@@ -1,7 +1,7 @@
 """Only the store and its migrations write the store's tables (SPEC §1), checked by grep.
 
 Every module of labeler/ and evaluator/ outside `labeler/core/store/` and
-`labeler/core/schema.py` is searched for SQL that writes one of the store's tables (named
+`labeler/core/store/schema.py` is searched for SQL that writes one of the store's tables (named
 from the schema itself, so a table added later is covered) and for sqlite-utils access to
 them. Other databases (the embedding cache, the runs index) keep their own tables.
 """
@@ -17,7 +17,7 @@ from labeler.core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("labeler", "evaluator")
-OWNERS = ("labeler/core/store/", "labeler/core/schema.py")
+OWNERS = ("labeler/core/store/", "labeler/core/store/schema.py")
 """The only code allowed to write the store's tables."""
 
 

@@ -11,9 +11,9 @@ import math
 
 import pytest
 
-from labeler.core.corpus import Corpus
-from labeler.core.sentences import sentences, terms
-from labeler.core.suggest import SentenceIndex, marks
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex, marks
+from labeler.core.text.sentences import sentences, terms
 
 POLICY = (
     "# Refunds\n\n"

@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import config
 from labeler.core.errors import ConfigError
-from labeler.core.team import PROJECT, Act, Member, Team, TeamRefusal, member, refuse_outsiders
+from labeler.core.project import config
+from labeler.core.team.roles import (
+    PROJECT,
+    Act,
+    Member,
+    Team,
+    TeamRefusal,
+    member,
+    refuse_outsiders,
+)
 
 TOML = """corpus = "corpus"
 db = ".spanlab/labels.db"

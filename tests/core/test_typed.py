@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from evaluator import candidates
-from labeler.core import config, labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError, LabelError, SpanlabError
 from labeler.core.formats import squad
+from labeler.core.labels import labelset
+from labeler.core.project import config
 from labeler.core.typed import Kind, accepts
 from labeler.core.values import Boundary, Query, Span, Status
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.assign import plan
 from labeler.core.errors import LabelError, StoreError
+from labeler.core.labels.assign import plan
 from labeler.core.store import Store
 from labeler.core.values import Span
 

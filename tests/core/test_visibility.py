@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core import review
 from labeler.core.agreement import agreement_seen
-from labeler.core.corpus import Corpus
-from labeler.core.exports import export_file
+from labeler.core.anchoring import review
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.exports import export_file
 from labeler.core.store import Store, Version
-from labeler.core.team import Member, Team
+from labeler.core.team.roles import Member, Team
+from labeler.core.team.visibility import Sight
 from labeler.core.values import Query, Span
-from labeler.core.visibility import Sight
 
 TEXT = "Refunds: within 30 days. Exchanges: within 60 days."
 DOC = "refunds.md"

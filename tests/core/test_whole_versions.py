@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from labeler.core.errors import StoreError
-from labeler.core.schema import MIGRATIONS, SCHEMA_VERSION, migrate
 from labeler.core.store import Store, Version
 from labeler.core.store.conflicts import ConflictError
+from labeler.core.store.schema import MIGRATIONS, SCHEMA_VERSION, migrate
 from labeler.core.values import Boundary, Span, Status
 from tests.core.test_versions import DOC, TEXT, blind
 

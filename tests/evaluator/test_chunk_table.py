@@ -15,7 +15,7 @@ from evaluator.chunking.tokenizers import count_many, load_tokenizer
 from evaluator.metrics import TokenCounter
 from evaluator.metrics.stats import counted_stats, index_stats
 from evaluator.pipeline import sanity
-from labeler.core.corpus import Corpus, OnDemand
+from labeler.core.corpus.folder import Corpus, OnDemand
 from labeler.core.errors import CorpusError
 
 TEXTS = {

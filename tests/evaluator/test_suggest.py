@@ -17,9 +17,9 @@ from evaluator.retrieval.suggest import (
     rrf,
     with_embeddings,
 )
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex
 from labeler.core.errors import ConfigError
-from labeler.core.suggest import SentenceIndex
 
 TEXT = (
     "Refunds take five days. Your money comes back within a week.\n"

@@ -10,7 +10,7 @@ import pytest
 
 from evaluator.embedding.vectors import cached_embedder
 from evaluator.retrieval.suggest import SuggesterCache
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from tests.evaluator.embedding.hash_server import HashState, serve
 
 

@@ -22,9 +22,9 @@ from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import read_run
 from evaluator.runs.model_json import RunFileError
 from labeler.cli import app
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import BIDI
-from labeler.core.labelset import to_json, write_json
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 

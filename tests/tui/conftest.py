@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from textual.app import App
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status
 from labeler.tui.app import SpanlabApp

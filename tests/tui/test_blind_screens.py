@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store, Version
-from labeler.core.team import Member, Team
+from labeler.core.team.roles import Member, Team
 from labeler.core.values import Span
 from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.app import SpanlabApp

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus_source import CorpusSource
+from labeler.core.corpus.source import CorpusSource
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import READ_ONLY, SpanlabApp
 from tests.tui.conftest import QUIET

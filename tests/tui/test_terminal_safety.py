@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import BIDI
 from labeler.core.store import Store
 from labeler.core.values import Span, Status

@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.color import ColorSystem
 from rich.style import Style
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen

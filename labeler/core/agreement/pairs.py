@@ -13,8 +13,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from labeler.core.ranges import Range, covered, shared
 from labeler.core.store import Version
+from labeler.core.text.ranges import Range, covered, shared
 from labeler.core.values import Span
 
 

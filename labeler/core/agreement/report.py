@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from labeler.core.agreement.pairs import PairAgreement, by_doc, compare, pairs_of
 from labeler.core.agreement.unitizing import Disagreement, disagreement, pooled
 from labeler.core.store import QueryRow, Store, Version
-from labeler.core.visibility import BLIND_WHY, Sight
+from labeler.core.team.visibility import BLIND_WHY, Sight
 
 NO_DOUBLE = (
     "no double-annotated queries: agreement needs two annotators' versions of a query "

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from labeler.core.ranges import Range
+from labeler.core.text.ranges import Range
 
 
 @dataclass(frozen=True)

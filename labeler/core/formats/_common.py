@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labeler.core import sharing
-from labeler.core.access import refused_write
-from labeler.core.canonical import OffsetMap, canonicalize
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.canonical import OffsetMap, canonicalize
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.graphemes import check_edges
-from labeler.core.reading import bounded_lines, open_regular, read_bounded
+from labeler.core.files import sharing
+from labeler.core.files.access import refused_write
+from labeler.core.files.reading import bounded_lines, open_regular, read_bounded
+from labeler.core.text.graphemes import check_edges
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree
 from labeler.core.values import Query, Span
 

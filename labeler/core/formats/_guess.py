@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from labeler.core.errors import LabelError
+from labeler.core.files.reading import open_regular, read_bounded
 from labeler.core.formats._common import Where
 from labeler.core.formats._jsonl import first_record
-from labeler.core.reading import open_regular, read_bounded
 from labeler.core.typed import MAX_LABEL_FILE, MAX_LINE
 
 SHAPES = (

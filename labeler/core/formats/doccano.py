@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
 from labeler.core.formats._common import Where, left_out, overlapping, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, read_lines, write_atomic

@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from labeler.core.corpus import DOCUMENT_SUFFIXES, Corpus, check_new_doc_id
+from labeler.core.corpus.folder import DOCUMENT_SUFFIXES, Corpus, check_new_doc_id
 from labeler.core.errors import CorpusError, LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from labeler.core.canonical import canonicalize
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.canonical import canonicalize
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from labeler.core.access import name_of_user
+from labeler.core.files.access import name_of_user
 from labeler.core.store.digests import EVENT_FIELDS, HEAD, KEYS, canonical, event_digest, row_digest
 
 

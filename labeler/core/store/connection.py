@@ -15,12 +15,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from labeler.core import nofollow, sharing, sqlite_utils_quietly
-from labeler.core.access import refusal_hint, why_not_writable
+from labeler.core import sqlite_utils_quietly
 from labeler.core.errors import StoreError, UnsafeFile
-from labeler.core.schema import SCHEMA_VERSION, Foreign, foreign_objects
+from labeler.core.files import nofollow, sharing
+from labeler.core.files.access import refusal_hint, why_not_writable
 from labeler.core.store import audit, digests
 from labeler.core.store.foreign import describe, migrate_checked, refused
+from labeler.core.store.schema import SCHEMA_VERSION, Foreign, foreign_objects
 
 if TYPE_CHECKING:
     import sqlite_utils

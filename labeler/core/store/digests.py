@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from labeler.core.access import name_of_user
+from labeler.core.files.access import name_of_user
 
 KEYS: dict[str, tuple[str, ...]] = {
     "queries": ("id",),

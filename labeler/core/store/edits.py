@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.core.canonical import doc_hash
+from labeler.core.corpus.canonical import doc_hash
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import duplicated
 from labeler.core.store.authors import SelfReview
 from labeler.core.store.others import put_back, require_for
 from labeler.core.store.reads import Reads
 from labeler.core.store.rows import QUERY_COLUMNS, query_row, utcnow
-from labeler.core.team import Act, Member
+from labeler.core.team.roles import Act, Member
 from labeler.core.values import Boundary, Query, Span, Status
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from labeler.core.display import shown
 from labeler.core.errors import StoreError
-from labeler.core.schema import SCHEMA_VERSION, Foreign, foreign_objects, migrate
+from labeler.core.store.schema import SCHEMA_VERSION, Foreign, foreign_objects, migrate
 
 
 def describe(found: Sequence[Foreign]) -> str:

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from typing import Any
 
-from labeler.core.team import Act, Member
+from labeler.core.team.roles import Act, Member
 
 MAX_KEPT = 10_000
 """Most assignments one delete event keeps (a query is on at most one queue per member)."""

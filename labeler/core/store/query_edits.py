@@ -15,7 +15,7 @@ from labeler.core.store.conflicts import FIELDS, ConflictError, gone, refusal, s
 from labeler.core.store.edits import Edits
 from labeler.core.store.others import assignments, require_for
 from labeler.core.store.rows import VERSION_FIELDS, query_row, utcnow
-from labeler.core.team import Act
+from labeler.core.team.roles import Act
 from labeler.core.values import Query, Status, check_changed
 
 

@@ -1,6 +1,6 @@
 """The writes a corpus change brings: binding, rebinding, and a reviewer's decisions (§8).
 
-`labeler.core.review` and `labeler.core.binding` decide what to write and hold the write
+`anchoring.review` and `anchoring.binding` decide what to write and hold the write
 transaction; these methods only write, inside it (`db`), so a decision, its span change and
 its audit event still commit or roll back together.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from labeler.core.canonical import NORMALIZATION, corpus_hash
+from labeler.core.corpus.canonical import NORMALIZATION, corpus_hash
 from labeler.core.store.rows import EVENT, DecisionKind, span_fields, span_row, utcnow
 from labeler.core.store.span_edits import SpanEdits
 from labeler.core.values import Span

@@ -11,7 +11,7 @@ from typing import Literal
 
 from labeler.core.agreement import PairAgreement, agreement
 from labeler.core.store import Store, Version
-from labeler.core.visibility import Sight
+from labeler.core.team.visibility import Sight
 
 Mark = Literal["both", "first", "second", "none"]
 CONTEXT = 80

@@ -21,12 +21,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store, Verdict
-from labeler.core.team import Act, Member
-from labeler.core.visibility import Sight
+from labeler.core.team.roles import Act, Member
+from labeler.core.team.visibility import Sight
 from labeler.tui.agreement.model import AgreementModel
 from labeler.tui.agreement.widgets import VersionsView
 from labeler.tui.messages import LabelsChanged

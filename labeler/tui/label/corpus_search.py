@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from labeler.core.corpus import Corpus
-from labeler.core.sentences import fold as fold
-from labeler.core.sentences import sentences as sentences
-from labeler.core.sentences import terms
+from labeler.core.corpus.folder import Corpus
+from labeler.core.text.sentences import fold as fold
+from labeler.core.text.sentences import sentences as sentences
+from labeler.core.text.sentences import terms
 
 WORD_CUTOFF = 80
 """Least `fuzz.ratio` for a corpus word to count as one of the query's words."""

@@ -11,12 +11,12 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
-from labeler.core.graphemes import snap, whole_clusters
 from labeler.core.overlaps import describe
-from labeler.core.ranges import trimmed
 from labeler.core.store import Store
+from labeler.core.text.graphemes import snap, whole_clusters
+from labeler.core.text.ranges import trimmed
 from labeler.core.values import Query, Span, Status
 from labeler.tui.label.undo import (
     Edit,

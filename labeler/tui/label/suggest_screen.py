@@ -24,9 +24,9 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import Suggestion
 from labeler.core.display import masked
-from labeler.core.suggest import Suggestion
 
 if TYPE_CHECKING:  # the embedder and numpy load on the first `E`, not with the app
     from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache

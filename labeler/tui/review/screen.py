@@ -1,7 +1,7 @@
 """The review screen (SPEC §8, §11): a person decides where every stale span went.
 
 The screen is handed the store, the corpus and the annotator; every decision is one call
-into `labeler.core.review`. The waiting list comes from `review.pending` (no candidates),
+into `labeler.core.anchoring.review`. The waiting list comes from `review.pending` (no candidates),
 and candidates for the highlighted span are computed in a thread worker, so the screen
 opens at once whatever the number of stale spans.
 """
@@ -20,14 +20,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from labeler.core import review
-from labeler.core.anchoring import AnchorCandidate, Proposal, propose
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import review
+from labeler.core.anchoring.candidates import AnchorCandidate, Proposal, propose
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
-from labeler.core.team import Act, Member
-from labeler.core.visibility import Sight
+from labeler.core.team.roles import Act, Member
+from labeler.core.team.visibility import Sight
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList

@@ -27,9 +27,9 @@ from textual.strip import Strip
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from labeler.core.anchoring import AnchorCandidate, Proposal
+from labeler.core.anchoring.candidates import AnchorCandidate, Proposal
+from labeler.core.anchoring.review import PendingSpan
 from labeler.core.display import masked
-from labeler.core.review import PendingSpan
 from labeler.core.values import SpanState
 from labeler.tui.review.diff import context_window
 

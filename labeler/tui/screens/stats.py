@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from labeler.core.display import shown
-from labeler.core.stats import LabelStats, label_stats
+from labeler.core.labels.stats import LabelStats, label_stats
 from labeler.core.store import Store
 from labeler.tui.messages import LabelsChanged
 

@@ -21,7 +21,7 @@ from evaluator.metrics import covers
 from evaluator.metrics.causes import Cause, span_cause
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import EvidenceRef, RankedEntry
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span
 from labeler.tui.triage.model import RunView

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.triage.detail import QueryDetail, query_detail

@@ -27,10 +27,10 @@ from evaluator.runs.diff import RunDiff
 from evaluator.runs.index import RunEntry, list_runs
 from evaluator.runs.model import read_run
 from evaluator.runs.verdict_words import settings_line
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
-from labeler.core.visibility import BLIND_WHY
+from labeler.core.team.visibility import BLIND_WHY
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.diff_model import DiffView

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import argilla, prodigy
 
 TEXT = "Refunds take 5 days. Returns need a label."

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.core.canonical import canonicalize
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.canonical import canonicalize
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import chroma_csv, get
-from labeler.core.graphemes import is_boundary
+from labeler.core.text.graphemes import is_boundary
 from labeler.core.values import Boundary, Query, Span, Status
 
 # bom.md as Python reads it: 0 BOM, 1-4 "Cafe", 5 U+0301, 6 " au lait.", 15 LF, 16 "The ",

@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 
 from evaluator import candidates
-from labeler.core import formats, labelset
-from labeler.core.corpus import Corpus
+from labeler.core import formats
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
-from labeler.core.labelset import to_json
+from labeler.core.labels import labelset
+from labeler.core.labels.labelset import to_json
 from labeler.core.values import Query, Span
 
 TEXT = "Refunds take 30 days.\n"

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from labeler.cli import app
 from labeler.core import formats
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store import Store
 from tests.conftest import write_corpus

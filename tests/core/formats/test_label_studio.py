@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import get, label_studio
 from labeler.core.values import Boundary, Query, Span, Status

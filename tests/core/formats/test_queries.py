@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import get, queries
 from labeler.core.values import Query, Status

@@ -13,7 +13,7 @@ from evaluator.pipeline import RunOptions, RunResult, run_evaluation
 from evaluator.retrieval.chroma import STALE_BUILD, connect, remove_per_version
 from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY, MARK
 from evaluator.retrieval.chroma_marks import TOUCHED
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Span
 

@@ -33,7 +33,7 @@ from evaluator.retrieval.chroma_follow import (
     version_key,
 )
 from evaluator.retrieval.chroma_lease import hold, session, versions
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from tests.evaluator.chroma.test_chroma_index import DOCS, ranked_ids
 from tests.evaluator.chroma.test_supersede import (  # noqa: F401 (server: the autouse fixture)
     EDITED,

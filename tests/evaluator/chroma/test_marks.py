@@ -22,7 +22,7 @@ from evaluator.pipeline import RunOptions, RunResult, run_evaluation
 from evaluator.retrieval.chroma import connect
 from evaluator.retrieval.chroma_lease import MARK, session, versions
 from evaluator.retrieval.chroma_marks import TOUCHED, Marks, _touch
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from tests.evaluator.chroma.test_chroma_index import DOCS, queries
 from tests.evaluator.chroma.test_supersede import EDITED, HASHED, server  # noqa: F401

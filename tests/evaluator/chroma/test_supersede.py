@@ -17,7 +17,7 @@ from evaluator.pipeline import RunOptions, RunResult, run_evaluation
 from evaluator.retrieval.chroma import HNSW, connect
 from evaluator.retrieval.chroma_follow import version_key
 from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, FAMILY, collections, hold, session
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from tests.evaluator.chroma.test_chroma_index import CANDIDATES, DOCS, queries
 from tests.evaluator.embedding.hash_server import HashState, serve
 

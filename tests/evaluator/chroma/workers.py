@@ -29,7 +29,7 @@ from evaluator.retrieval.base import QueryInput
 from evaluator.retrieval.chroma import open_chroma_retriever
 from evaluator.retrieval.chroma_follow import ChromaRetriever
 from evaluator.retrieval.request import IndexRequest
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from tests.evaluator.chroma.test_chroma_index import CANDIDATES, DOCS, queries, ranked_ids
 from tests.evaluator.chroma.test_supersede import HASHED

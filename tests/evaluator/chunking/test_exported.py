@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from evaluator.candidates import parse
 from evaluator.chunking import SplitterSpec, chunk_corpus
 from evaluator.chunking.exported import file_digest, read_chunk_file
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 
 CORPUS = Corpus.from_texts({"a.md": "Intro line.\n\nRepeat me. Repeat me.\n", "b.txt": "Café\r\n"})

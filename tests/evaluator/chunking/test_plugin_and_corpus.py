@@ -8,7 +8,7 @@ import pytest
 
 from evaluator.chunk import Chunk, chunk_id
 from evaluator.chunking import Piece, SplitterSpec, check_pieces, chunk_corpus, split_text
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 
 HERE = "tests.evaluator.chunking.test_plugin_and_corpus"

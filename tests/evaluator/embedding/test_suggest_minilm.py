@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from evaluator.embedding.minilm import MODEL_ID, MiniLMEmbedder
 from evaluator.retrieval.suggest import with_embeddings
-from labeler.core.corpus import Corpus
-from labeler.core.suggest import SentenceIndex
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex
 
 TEXT = (
     "Our office is closed on public holidays.\n"

@@ -14,8 +14,8 @@ from evaluator.metrics.compare import Status
 from evaluator.runs.model import RunFile, read_run, write_run_file
 from evaluator.runs.model_queries import EvidenceRef
 from labeler.cli import app
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Boundary, Query, Span
 
 CANARY = "ZEBRA-CANARY-7731"
@@ -255,7 +255,7 @@ def test_drafts_without_evidence_are_left_out_and_named(project: Path) -> None:
     corpus = Corpus.read(project / "corpus")
     data = json.loads((project / "labels.json").read_text("utf-8"))
     queries = [Query("q-0009", "an unlabelled draft")]
-    from labeler.core.labelset import read
+    from labeler.core.labels.labelset import read
 
     queries += list(read(project / "labels.json", corpus).queries)
     write_json(to_json(queries, corpus), project / "with-draft.json")

@@ -16,7 +16,7 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.pipeline import CandidateRun, RunResult, run_evaluation
 from evaluator.pipeline.record import versions
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Boundary, Query, Span
 
 DOCS = {

@@ -19,7 +19,7 @@ from evaluator.runs.model import RunFile
 from evaluator.runs.report import report_md, skipped_note
 from evaluator.runs.summary import print_run
 from evaluator.runs.verdict_words import both_rules, loss_scope, settings_line
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Query, Status
 from tests.evaluator.runs.conftest import CANDIDATES, DOCS, SmallRun, queries
 

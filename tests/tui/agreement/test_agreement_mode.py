@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import OptionList
 
 from labeler.core.agreement import NO_DOUBLE
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.agreement.screen import AgreementScreen
 from labeler.tui.app import SpanlabApp

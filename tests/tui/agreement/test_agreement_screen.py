@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Label, OptionList
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store, Version
 from labeler.core.values import Span
 from labeler.tui.agreement.model import AgreementModel, Piece, overlay

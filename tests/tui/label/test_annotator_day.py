@@ -11,7 +11,7 @@ from textual import events
 from textual.keys import _character_to_key
 from textual.widgets import Input, Static
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.screen import LabelScreen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.tui.label.corpus_search import CorpusSearch, sentences, windows, words
 
 TEXT = "Refunds take five days. Cards are credited.\nShipping is free. Returns need a label."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Span, Status

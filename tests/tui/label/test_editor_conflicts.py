@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Status

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Label
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span, Status
 from labeler.tui.app import SpanlabApp

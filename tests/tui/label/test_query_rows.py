@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import QueryRow, Store
 from labeler.core.values import Boundary, Query, Span, Status
 from labeler.tui.label.editor import Editor

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Status
 from labeler.tui.app import SpanlabApp

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span
 from labeler.tui.app import SpanlabApp

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span
 from labeler.tui.label.editor import Editor

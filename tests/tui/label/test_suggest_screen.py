@@ -10,9 +10,9 @@ import pytest
 from rich.table import Table
 from textual.widgets import Label, OptionList, Static
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.suggest import SentenceIndex
 from labeler.core.store import Store
-from labeler.core.suggest import SentenceIndex
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.screen import LabelScreen
 from labeler.tui.label.suggest_screen import MARK, SuggestScreen, preview, suggestion_prompt

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Label
 
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Query, Span, Status
 from labeler.tui.agreement.screen import AgreementScreen

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 from tests.conftest import write_demo_project

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core import review
+from labeler.core.anchoring import review
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from tests.tui.conftest import QUIET, record_notes

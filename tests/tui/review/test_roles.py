@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.core import review
-from labeler.core.team import Member, Team
+from labeler.core.anchoring import review
+from labeler.core.team.roles import Member, Team
 from labeler.tui.app import SpanlabApp
 from tests.tui.conftest import record_notes
 from tests.tui.review.conftest import Demo

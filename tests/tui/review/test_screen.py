@@ -6,7 +6,8 @@ on the store: the span's offsets, the decision rows, and the binding.
 
 from __future__ import annotations
 
-from labeler.core import labelset, review
+from labeler.core.anchoring import review
+from labeler.core.labels import labelset
 from labeler.tui.app import SpanlabApp
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, SpanList
 from tests.tui.review.conftest import Demo

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from textual.pilot import Pilot
 
-from labeler.core import review
+from labeler.core.anchoring import review
 from labeler.tui.app import SpanlabApp
 from tests.tui.review.conftest import Demo
 from tests.tui.review.helpers import go_to, settle

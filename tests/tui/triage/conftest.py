@@ -29,8 +29,8 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.pipeline import RunResult, run_evaluation, run_file
 from evaluator.runs.folder import write_run
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.values import Boundary, Query, Span
 from labeler.tui.app import SpanlabApp

@@ -5,7 +5,7 @@ how many queries were left out and why; the lead sees all three."""
 from __future__ import annotations
 
 from labeler.core.store import Store, Version
-from labeler.core.team import Member, Team
+from labeler.core.team.roles import Member, Team
 from labeler.core.values import Span
 from labeler.tui.app import SpanlabApp
 from tests.tui.triage.conftest import DOC_A, QUIET, Project

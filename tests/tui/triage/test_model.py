@@ -20,7 +20,7 @@ from evaluator.metrics.registry import (
 from evaluator.runs.model import read_run
 from evaluator.runs.model_parts import GateRecord
 from evaluator.runs.report import COLUMNS
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
 from labeler.tui.triage.detail import RankedRow, check_corpus, fate, query_detail

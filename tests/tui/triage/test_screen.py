@@ -13,9 +13,9 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
 
-from labeler.core import labelset
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from labeler.tui.app import SpanlabApp

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from labeler.core.graphemes import is_boundary
+from labeler.core.text.graphemes import is_boundary
 
 WINDOW = 4_000
 """How far to look for an edge; a sentence longer than this is cut at the window."""

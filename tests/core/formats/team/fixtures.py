@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 
 EMOJI_DOC = "Refunds take 5 days 🎉. Returns need a label.\n"
 """`Returns need a label.` is code points 23..44, UTF-16 units 24..45, bytes 26..47."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from labeler.core.canonical import canonicalize
+from labeler.core.corpus.canonical import canonicalize
 
 _BOILER = "Terms apply. See the policy for details.\n\n"
 _RAW = {

@@ -13,7 +13,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import SplitterSpec, chunk_corpus
 from evaluator.chunking.adapters.registry import Entry
 from evaluator.pipeline.sanity import SanityError, check_chunks
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 
 DEMO_LIBRARIES = Path(__file__).resolve().parents[4] / "data" / "demo" / "candidates-libraries.toml"

@@ -21,8 +21,8 @@ from evaluator.chunking import SplitterSpec
 from evaluator.runs.model_json import Reader
 from evaluator.runs.model_parts import read_spec
 from labeler.cli import app
-from labeler.core.corpus import Corpus
-from labeler.core.labelset import to_json, write_json
+from labeler.core.corpus.folder import Corpus
+from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Query, Span
 
 

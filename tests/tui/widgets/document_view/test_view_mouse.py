@@ -11,7 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.pilot import Pilot
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.base import ThemedApp

@@ -14,10 +14,11 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from labeler.core import config, nofollow, sharing
-from labeler.core.config import Project
 from labeler.core.errors import UnsafeFile
-from labeler.core.shared_project import RUNS
+from labeler.core.files import nofollow, sharing
+from labeler.core.project import config
+from labeler.core.project.config import Project
+from labeler.core.project.group import RUNS
 
 
 def opened(root: Path, **flags: Any) -> Project:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from labeler.core import binding
-from labeler.core.anchoring import Proposal, propose_many
-from labeler.core.canonical import doc_hash
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring import binding
+from labeler.core.anchoring.candidates import Proposal, propose_many
+from labeler.core.corpus.canonical import doc_hash
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Decision, Store
+from labeler.core.team.visibility import Sight
 from labeler.core.values import Span, SpanState
-from labeler.core.visibility import Sight
 
 if TYPE_CHECKING:
     import sqlite_utils

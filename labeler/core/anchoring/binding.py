@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from labeler.core.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
-from labeler.core.corpus_files import DEFAULT_RULE, FileRule, skipped_summary
-from labeler.core.corpus_walk import shown, walk
+from labeler.core.corpus.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus.files import DEFAULT_RULE, FileRule, skipped_summary
+from labeler.core.corpus.walk import shown, walk
 from labeler.core.errors import CorpusError
 
 DOCUMENT_SUFFIXES = (".txt", ".md")

@@ -1,7 +1,7 @@
 """Who may do what in a team's project (§15): identity from the login, roles from `[team]`.
 
 One rule, headless, that the CLI, every screen of the app and the store ask: a `Member` is
-the login, the name edits carry and the team (from the file labeler.core.authority trusts);
+the login, the name edits carry and the team (from the file labeler.core.team.authority trusts);
 `require` refuses an act the member's role does not allow, naming the role and the line
 that grants it, or, while the roles do not count (§20), saying why and the fix.
 """

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from labeler.core.access import name_of_group, name_of_user
 from labeler.core.errors import ConfigError
-from labeler.core.reading import kind_of
-from labeler.core.team import Distrust, Team, read_team
+from labeler.core.files.access import name_of_group, name_of_user
+from labeler.core.files.reading import kind_of
+from labeler.core.team.roles import Distrust, Team, read_team
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, toml_tree, typed
 
 TEAM_FILE = "spanlab.team.toml"

@@ -15,7 +15,7 @@ from functools import cached_property
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel, Levenshtein
 
-from labeler.core.anchoring_edges import Edge, snap, splits
+from labeler.core.anchoring.edges import Edge, snap, splits
 
 FLOOR = 0.5
 """Least quote similarity a candidate needs; below it the text is too different to offer."""

@@ -18,14 +18,40 @@ tell a lead from an annotator (there only the label screen is blind).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from labeler.core.team import Member
+from labeler.core.team.roles import Member
+from labeler.core.values import Span
 
-if TYPE_CHECKING:
-    from labeler.core.store import Store, Version
+V = TypeVar("V")
+
+
+class Held(Protocol):
+    """What blind reads of a stored version: its spans (the store's `Version`)."""
+
+    @property
+    def spans(self) -> Sequence[Span]:
+        """The version's evidence."""
+        ...
+
+
+class Store(Protocol):
+    """What blind asks the store (`labeler.core.store.Store`), so the rule stands below it."""
+
+    def undecided(self) -> Mapping[str, frozenset[str]]:
+        """{query id: who made its versions} for every query whose versions wait."""
+        ...
+
+    def waiting(self) -> Sequence[str]:
+        """Queries with two or more versions and no decision since the last of them."""
+        ...
+
+    def versions(self, query_ids: Sequence[str] | None = None) -> Mapping[str, Mapping[str, Held]]:
+        """{query id: {annotator: version}}."""
+        ...
+
 
 BLIND_WHY = (
     "blind (the project's `blind = true`) keeps another's version from you until a lead "
@@ -79,8 +105,8 @@ class Sight:
         return f"{waits}: {BLIND_WHY}"
 
     def versions(
-        self, versions: Mapping[str, Mapping[str, Version]], hidden: frozenset[str]
-    ) -> dict[str, dict[str, Version]]:
+        self, versions: Mapping[str, Mapping[str, V]], hidden: frozenset[str]
+    ) -> dict[str, dict[str, V]]:
         """`versions` as this member may see them: of a `hidden` query, their own only."""
         own = self.member.name
         return {

@@ -12,7 +12,7 @@ import unicodedata
 from bisect import bisect_right
 from typing import Literal
 
-from labeler.core.graphemes import is_boundary
+from labeler.core.text.graphemes import is_boundary
 
 Edge = Literal["sentence", "word", "none"]
 """What kind of boundary a quote's edge sits on, so that a candidate's edge can too."""

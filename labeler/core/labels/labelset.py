@@ -16,14 +16,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from labeler.core import sharing
-from labeler.core.access import refused_write
-from labeler.core.binding import CorpusStatus, diff_documents, sync
-from labeler.core.canonical import NORMALIZATION
-from labeler.core.corpus import Corpus
+from labeler.core.anchoring.binding import CorpusStatus, diff_documents, sync
+from labeler.core.corpus.canonical import NORMALIZATION
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
-from labeler.core.reading import read_bounded
-from labeler.core.replaced import log_replaced
+from labeler.core.files import sharing
+from labeler.core.files.access import refused_write
+from labeler.core.files.reading import read_bounded
+from labeler.core.labels.replaced import log_replaced
 from labeler.core.store import Store, Version, utcnow
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status

@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from labeler.core import sharing
-from labeler.core.access import refused_write
-from labeler.core.authority import Authority, decide
-from labeler.core.canonical import text_codec
-from labeler.core.corpus_files import DEFAULT_RULE, FileRule, file_rule
+from labeler.core.corpus.canonical import text_codec
+from labeler.core.corpus.files import DEFAULT_RULE, FileRule, file_rule
 from labeler.core.errors import ConfigError
-from labeler.core.reading import read_bounded
-from labeler.core.team import Distrust, Team
+from labeler.core.files import sharing
+from labeler.core.files.access import refused_write
+from labeler.core.files.reading import read_bounded
+from labeler.core.team.authority import Authority, decide
+from labeler.core.team.roles import Distrust, Team
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
@@ -80,7 +80,7 @@ class Project:
     roles that do not count: see `distrust`)."""
     authority: Path | None = None
     """The file `team` and `blind` came from: spanlab.team.toml, or spanlab.toml when it
-    passes the same checks (labeler.core.authority); None when no file claims them."""
+    passes the same checks (labeler.core.team.authority); None when no file claims them."""
     distrust: Distrust | None = None
     """Why the `[team]`/`blind` the project claims do not count, and the fix (§20)."""
     ignored_claims: tuple[str, ...] = ()

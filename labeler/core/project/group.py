@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.core import sharing
-from labeler.core.access import Access, fix, look, name_of_group, refused_write
-from labeler.core.config import CONFIG_NAME, Project
 from labeler.core.errors import ConfigError, StoreError
+from labeler.core.files import sharing
+from labeler.core.files.access import Access, fix, look, name_of_group, refused_write
+from labeler.core.project.config import CONFIG_NAME, Project
 from labeler.core.store import Store
-from labeler.core.team import Act, Member
+from labeler.core.team.roles import Act, Member
 
 RUNS = ".spanlab/runs"
 """The run folders (evaluator.runs.place says the same for its writers)."""

@@ -15,8 +15,8 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from labeler.core.anchoring_edges import end_edge, start_edge
-from labeler.core.anchoring_search import (
+from labeler.core.anchoring.edges import end_edge, start_edge
+from labeler.core.anchoring.search import (
     FLOOR,
     MIN_FUZZY,
     SAME_PLACE,

@@ -1,7 +1,7 @@
 """Who may write a project's files (§15): for `corpus status` and for every refusal of a
 write, the file, its owner and mode, and the command that fixes it — one wording, here.
 
-It only looks (stat, access); what makes files shareable is `labeler.core.sharing`.
+It only looks (stat, access); what makes files shareable is `labeler.core.files.sharing`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.core.nofollow import name_of_group as name_of_group
-from labeler.core.nofollow import name_of_user as name_of_user
-from labeler.core.sharing import FULL_ERRNOS, Share, share_of
+from labeler.core.files.nofollow import name_of_group as name_of_group
+from labeler.core.files.nofollow import name_of_user as name_of_user
+from labeler.core.files.sharing import FULL_ERRNOS, Share, share_of
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.formats import Imported
 from labeler.core.formats._common import text_key
@@ -145,7 +145,7 @@ def join(
 ) -> Joined:
     """Write the file's annotations as versions, new queries and joined ones in one
     transaction (labelset.import_queries' own)."""
-    from labeler.core import labelset
+    from labeler.core.labels import labelset
 
     pairs = file_versions(imported, name)
     found, new = match(store, imported, pairs)

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from labeler.core import sharing
-from labeler.core.access import refused_write
-from labeler.core.canonical import canonical_from_bytes, doc_hash
-from labeler.core.corpus import Corpus, Document, check_new_doc_id
+from labeler.core.corpus.canonical import canonical_from_bytes, doc_hash
+from labeler.core.corpus.folder import Corpus, Document, check_new_doc_id
 from labeler.core.errors import CorpusError
+from labeler.core.files import sharing
+from labeler.core.files.access import refused_write
 
 
 @dataclass

@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.core.corpus import Corpus
-from labeler.core.corpus_files import DEFAULT_RULE, FileRule
-from labeler.core.corpus_walk import walk
+from labeler.core.corpus.files import DEFAULT_RULE, FileRule
+from labeler.core.corpus.folder import Corpus
+from labeler.core.corpus.walk import walk
 
 Signature = frozenset[tuple[str, int, int, int]]
 """(relative path, size, inode, mtime in ns) of every file the corpus read would see."""

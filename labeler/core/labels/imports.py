@@ -14,11 +14,13 @@ from dataclasses import replace as replace_fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.core import corpus_add, formats, joins, labelset
-from labeler.core.binding import CorpusStatus
-from labeler.core.corpus import Corpus
+from labeler.core import formats
+from labeler.core.anchoring.binding import CorpusStatus
+from labeler.core.corpus import add as corpus_add
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, SpanlabError, StoreError
 from labeler.core.formats import label_studio, label_studio_min
+from labeler.core.labels import joins, labelset
 from labeler.core.names import check_name
 from labeler.core.overlaps import import_warnings
 from labeler.core.store import Store

@@ -12,13 +12,14 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.core import formats, labelset
-from labeler.core.corpus import Corpus
+from labeler.core import formats
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import label_studio
+from labeler.core.labels import labelset
 from labeler.core.store import Store
+from labeler.core.team.visibility import BLIND_WHY, Sight
 from labeler.core.values import Query
-from labeler.core.visibility import BLIND_WHY, Sight
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ folder a group shares, the group's (files 0660, folders 2770: no bits for "other
 A folder is shared when it is setgid, or owned by one of our groups other than our
 primary one and group-writable; `init --group` makes `.spanlab/` such a folder. Modes are
 changed on an open descriptor, and only on what spanlab made (`nofollow.ours`): a name
-another member may have replaced is never followed (`labeler.core.nofollow`).
+another member may have replaced is never followed (`labeler.core.files.nofollow`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from labeler.core import nofollow
 from labeler.core.errors import UnsafeFile
+from labeler.core.files import nofollow
 
 FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 """The errors of a disk (or a size limit) that takes no more."""

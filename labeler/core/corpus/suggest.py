@@ -12,9 +12,9 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from labeler.core.corpus import Corpus
-from labeler.core.ranges import trimmed
-from labeler.core.sentences import sentences, terms, word_terms
+from labeler.core.corpus.folder import Corpus
+from labeler.core.text.ranges import trimmed
+from labeler.core.text.sentences import sentences, terms, word_terms
 
 K1 = 0.9
 """BM25 term-frequency saturation (Anserini's default)."""
