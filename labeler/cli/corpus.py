@@ -1,6 +1,6 @@
 """`spanlab init` and `spanlab corpus status`: the corpus folder and the store's binding.
 
-Each command parses, makes one library call (`binding.open_or_bind`, `binding.sync`) and
+Each command parses, makes one library call (`setup.init_project`, `binding.sync`) and
 renders; warnings go to stderr so stdout stays data.
 """
 
@@ -14,14 +14,10 @@ from typing import Annotated, Any
 import typer
 
 from labeler.cli._common import CorpusOpt, DbOpt, JsonFlag, handles_errors, open_project, say
-from labeler.core.anchoring import binding
 from labeler.core.corpus.files import FileRule, skipped_summary
 from labeler.core.corpus.folder import Corpus
-from labeler.core.project import config
-from labeler.core.project import folders as project_folders
 from labeler.core.project import group as shared_project
-from labeler.core.store import Store
-from labeler.core.team import roles as team
+from labeler.core.project.setup import init_project
 
 app = typer.Typer()
 """`init`, at the top of the command line."""
@@ -33,6 +29,18 @@ group = typer.Typer(
 """`spanlab corpus …`."""
 
 
+FollowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--follow-symlinks",
+        help="Read what symlinks point to, even outside the folder (kept in spanlab.toml).",
+    ),
+]
+GroupOpt = Annotated[
+    str | None, typer.Option(help="Share the project with this Unix group (kept in spanlab.toml).")
+]
+
+
 @app.command(epilog="Example: spanlab init data/corpus --db .spanlab/labels.db")
 @handles_errors
 def init(
@@ -41,52 +49,24 @@ def init(
     ],
     db: DbOpt = None,
     encoding: Annotated[str, typer.Option(help="Codec of the corpus files.")] = "utf-8",
-    follow_symlinks: Annotated[
-        bool,
-        typer.Option(
-            "--follow-symlinks",
-            help="Read what symlinks point to, even outside the folder (kept in spanlab.toml).",
-        ),
-    ] = False,
-    group: Annotated[
-        str | None,
-        typer.Option(help="Share the project with this Unix group (kept in spanlab.toml)."),
-    ] = None,
+    follow_symlinks: FollowOpt = False,
+    group: GroupOpt = None,
 ) -> None:
     """Write spanlab.toml, read the corpus and bind the label store to its hash."""
     started = time.perf_counter()
-    proj = project_folders.opened(
-        Path.cwd(),
-        corpus=corpus_dir,
-        db=db,
-        encoding=encoding,
-        follow_symlinks=follow_symlinks,
-        group=group,
-    )
-    before = config.load(Path.cwd())
-    who = team.member(before.team, None, distrust=before.distrust)
-    again = shared_project.refuse_reinit(before, proj, who)
-    docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
-                       rule=proj.include).require_documents(proj.include)  # fmt: skip
-    shared_project.prepare(proj)
-    store = Store.open(proj.db)
-    status = binding.open_or_bind(store, docs)
-    config.write(proj)
-    if again:
-        shared_project.record_init(before, proj, who, store)
-    warn_passed_over(docs, proj.include)
-    for doc_id in utf8_lookalikes(corpus_dir, docs, encoding):
-        say(
-            f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
-            "its text may be garbled",
-            err=True,
-        )
+    done = init_project(Path.cwd(), corpus_dir, db=db, encoding=encoding,
+                        follow_symlinks=follow_symlinks, share_with=group)  # fmt: skip
+    docs = done.corpus
+    warn_passed_over(docs, done.project.include)
+    for doc_id in done.lookalikes:
+        say(f"warning: {doc_id} is valid UTF-8 with non-ASCII text, but is read as {encoding}: "
+            "its text may be garbled", err=True)  # fmt: skip
     chars = sum(len(d.text) for d in docs)
     say(f"corpus   {corpus_dir}  {len(docs)} documents, {chars:,} characters")
     say(f"hash     {docs.hash}")
-    say(f"store    {proj.db}  ({store.count('queries')} queries)")
-    if status.waiting:
-        say(f"review   {status.waiting} span(s) wait for review: run `spanlab review`")
+    say(f"store    {done.project.db}  ({done.store.count('queries')} queries)")
+    if done.status.waiting:
+        say(f"review   {done.status.waiting} span(s) wait for review: run `spanlab review`")
     say(f"time     {time.perf_counter() - started:.2f} s")
 
 
@@ -98,22 +78,6 @@ def warn_passed_over(docs: Corpus, rule: FileRule) -> None:
         say(f"warning: include glob {glob!r} matches no document", err=True)
     for entry in docs.passed_over:
         say(f"warning: skipped {entry}", err=True)
-
-
-def utf8_lookalikes(root: Path, docs: Corpus, encoding: str) -> list[str]:
-    """Documents that a non-UTF-8 codec may have garbled: they decode as UTF-8 too."""
-    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
-        return []
-    found = []
-    for doc in docs:
-        raw = (root / doc.id).read_bytes()
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if not raw.isascii():
-            found.append(doc.id)
-    return found
 
 
 @group.command("status", epilog="Example: spanlab corpus status --json")

@@ -33,6 +33,7 @@ from labeler.core.team.roles import Act
 
 if TYPE_CHECKING:  # each command imports what it runs, so `spanlab label` starts sooner
     from labeler.core.agreement import PairAgreement, Report, Summary
+    from labeler.core.labels.imports import ImportResult
 
 group = typer.Typer(
     help="Import, export and count labels.",
@@ -51,6 +52,41 @@ FormatOpt = Annotated[
 ]  # fmt: skip
 
 
+LabelOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--label",
+        help="Label Studio (JSON, JSON-MIN, CSV): span labels that count as evidence "
+        "(repeatable; default every label).",
+    ),
+]
+SliceOpt = Annotated[
+    list[str] | None,
+    typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
+]
+SkipBadOpt = Annotated[
+    bool,
+    typer.Option(
+        "--skip-bad",
+        help="Skip records whose fields cannot be read (counted and named) instead of "
+        "refusing the file: Prodigy, doccano, Argilla, Label Studio JSON-MIN/CSV.",
+    ),
+]
+AsVersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--as-version",
+        help="Another annotator's file: its annotations become that annotator's versions "
+        "of the queries it shares with the store (whose: --version-of, else --annotator, "
+        "else the file's annotator, else a doccano file's name).",
+    ),
+]
+VersionOfOpt = Annotated[
+    str | None,
+    typer.Option("--version-of", help="With --as-version: whose annotations the file holds."),
+]
+
+
 @group.command(
     "import", epilog="Example: spanlab labels import misses.txt --slice production-misses"
 )
@@ -62,39 +98,11 @@ def labels_import(
     corpus: CorpusOpt = None,
     db: DbOpt = None,
     annotator: AnnotatorOpt = None,
-    label: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--label",
-            help="Label Studio (JSON, JSON-MIN, CSV): span labels that count as evidence "
-            "(repeatable; default every label).",
-        ),
-    ] = None,
-    slices: Annotated[
-        list[str] | None,
-        typer.Option("--slice", help="Tag every imported query with this slice (repeatable)."),
-    ] = None,
-    skip_bad: Annotated[
-        bool,
-        typer.Option(
-            "--skip-bad",
-            help="Skip records whose fields cannot be read (counted and named) instead of "
-            "refusing the file: Prodigy, doccano, Argilla, Label Studio JSON-MIN/CSV.",
-        ),
-    ] = False,
-    as_version: Annotated[
-        bool,
-        typer.Option(
-            "--as-version",
-            help="Another annotator's file: its annotations become that annotator's versions "
-            "of the queries it shares with the store (whose: --version-of, else --annotator, "
-            "else the file's annotator, else a doccano file's name).",
-        ),
-    ] = False,
-    version_of: Annotated[
-        str | None,
-        typer.Option("--version-of", help="With --as-version: whose annotations the file holds."),
-    ] = None,
+    label: LabelOpt = None,
+    slices: SliceOpt = None,
+    skip_bad: SkipBadOpt = False,
+    as_version: AsVersionOpt = False,
+    version_of: VersionOfOpt = None,
 ) -> None:
     """Validate a label file completely, then write it in one transaction."""
     if version_of is not None and not as_version:  # else it is a plain import, silently
@@ -108,12 +116,20 @@ def labels_import(
             say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
     from labeler.core.labels import imports
 
-    done = imports.import_file(
-        store, docs, status, file, fmt, annotator=who.name, replace=replace,
-        encoding=proj.encoding, labels=frozenset(label) if label else None,
-        slices=tuple(slices or ()), skip_bad=skip_bad, as_version=as_version,
-        version_of=version_of or annotator,
+    opts = imports.ImportOptions(
+        fmt, who.name, replace=replace, encoding=proj.encoding,
+        labels=frozenset(label) if label else None, slices=tuple(slices or ()),
+        skip_bad=skip_bad, as_version=as_version, version_of=version_of or annotator,
     )  # fmt: skip
+    done = imports.import_file(store, docs, status, file, opts)
+    say_import_notes(done, file, label, docs.root)
+    say_imported(done, file)
+
+
+def say_import_notes(
+    done: ImportResult, file: Path, label: list[str] | None, root: Path | None
+) -> None:
+    """What the import noticed, on stderr: labels seen, versions kept, documents added."""
     if done.labels_seen:
         chosen = ", ".join(sorted(label)) if label else "all of them (choose with --label)"
         seen = ", ".join(sorted(done.labels_seen))
@@ -122,16 +138,18 @@ def labels_import(
         say(f"{done.versions} annotator version(s) kept ({', '.join(done.annotators)}); "
             "adjudicate them: `spanlab adjudicate`", err=True)  # fmt: skip
     if done.added:
-        say(
-            f"added {len(done.added)} document(s) from {file} to the corpus folder {docs.root}",
-            err=True,
-        )
+        say(f"added {len(done.added)} document(s) from {file} to the corpus folder {root}",
+            err=True)  # fmt: skip
     for w in done.warnings:
         say(f"warning: {w}", err=True)
     for line in done.removed:
         say(line, err=True)
     if done.summary:
         say(done.summary)
+
+
+def say_imported(done: ImportResult, file: Path) -> None:
+    """The import's last line: queries written, joined or skipped, of how many."""
     if done.joined is not None:
         j = done.joined
         names = f" ({', '.join(j.annotators)})" if j.annotators else ""

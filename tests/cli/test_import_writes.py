@@ -106,8 +106,8 @@ def test_a_failed_transaction_takes_the_documents_back(
 
     monkeypatch.setattr(store, "put_queries", fail)
     with pytest.raises(OSError):
-        imports.import_file(store, docs, sync(store, docs), workdir / "s.json", "squad",
-                            annotator="a")  # fmt: skip
+        opts = imports.ImportOptions("squad", "a")
+        imports.import_file(store, docs, sync(store, docs), workdir / "s.json", opts)
     assert seen == [True]  # the document was in place inside the transaction
     assert everything(workdir) == before and table_dump(store) == rows
 

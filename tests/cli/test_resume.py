@@ -45,9 +45,15 @@ COUNTS = re.compile(r"embeddings: ([\d,]+) embedded, ([\d,]+) from the cache")
 
 
 @pytest.fixture
-def server_url() -> Iterator[str]:
-    httpd = serve(HashState(dim=16, delay=0.4))
+def state() -> HashState:
+    return HashState(dim=16, delay=0.4, hold_after=11)  # 13 requests: the last 2 held
+
+
+@pytest.fixture
+def server_url(state: HashState) -> Iterator[str]:
+    httpd = serve(state)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    state.release.set()
     httpd.shutdown()
 
 
@@ -89,11 +95,14 @@ def wait_for_rows(cache: Path, at_least: int, proc: subprocess.Popen[str]) -> in
         if n >= at_least:
             return n
         time.sleep(0.05)
-    raise AssertionError(f"the run ended or stalled before {at_least} vectors were cached")
+    raise AssertionError(
+        f"the run ended (exit {proc.poll()}) or stalled before {at_least} vectors were cached "
+        f"({rows(cache)} were)"
+    )
 
 
 def test_an_interrupted_gate_keeps_its_batches_and_the_rerun_embeds_only_the_rest(
-    ci_folder: Path, server_url: str
+    ci_folder: Path, server_url: str, state: HashState
 ) -> None:
     cache = ci_folder / "kept" / "embeddings.db"
     env = environment(server_url, cache)
@@ -105,6 +114,7 @@ def test_an_interrupted_gate_keeps_its_batches_and_the_rerun_embeds_only_the_res
     assert "interrupted" in err and "Traceback" not in err
     kept = rows(cache)
 
+    state.release.set()
     second = gate(ci_folder, env)
     out, err = second.communicate(timeout=300)
     assert second.returncode in (0, 1), out + err

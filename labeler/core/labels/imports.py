@@ -60,75 +60,103 @@ LABEL_STUDIO = ("label-studio", "label-studio-min", "label-studio-csv")
 """The formats whose span labels `--label` chooses among."""
 
 
+@dataclass(frozen=True)
+class ImportOptions:
+    """How `labels import` reads a file and whose labels it writes (the command's flags)."""
+
+    fmt: str
+    """The file's format (`spanlab`, `squad`, `label-studio`, …)."""
+    annotator: str
+    """Who imports: the author of new queries and of the audit log's events."""
+    replace: bool = False
+    """Overwrite queries with the same id (each replaced query is logged, §15)."""
+    encoding: str = "utf-8"
+    """Codec of documents the file brings (SQuAD contexts)."""
+    labels: frozenset[str] | None = None
+    """Label Studio: the span labels that count as evidence (None: every label)."""
+    slices: tuple[str, ...] = ()
+    """Slices every imported query is tagged with, beside its own."""
+    skip_bad: bool = False
+    """Skip (and count) records that cannot be read instead of refusing the file."""
+    as_version: bool = False
+    """The file's annotations become versions of the queries they share with the store."""
+    version_of: str | None = None
+    """With `as_version`: whose versions (else the annotator the file names)."""
+
+    def check(self) -> None:
+        """Refuse flags that do not apply to the format, naming the flag."""
+        if self.labels and self.fmt not in LABEL_STUDIO:
+            formats_ = ", ".join(LABEL_STUDIO)
+            raise SpanlabError(
+                f"--label applies to Label Studio files only ({formats_})", key="--label"
+            )
+        for name in self.slices:
+            if not valid_slice(name):
+                raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or "
+                                 "control", key="--slice")  # fmt: skip
+        if self.skip_bad and self.fmt == "spanlab":
+            raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
+        if self.as_version and self.fmt == "spanlab":  # read as a plain import, --replace wrote
+            raise SpanlabError(
+                "--as-version does not apply to a spanlab label set: it holds whole queries",
+                key="--as-version",
+                hint="export the other annotator's labels in a tool format (prodigy, doccano, "
+                "label-studio) and import that with --as-version",
+            )
+
+
 def import_file(
+    store: Store, corpus: Corpus, status: CorpusStatus, path: Path, opts: ImportOptions
+) -> ImportResult:
+    """Import `path` into `store`, bound to `corpus` as `status` says: every flag checked,
+    the whole file read and validated, then written in one transaction."""
+    opts.check()
+    if opts.fmt == "spanlab":
+        return _import_labelset(store, corpus, path, opts)
+    existing = () if opts.as_version else store.queries()
+    imported = _read(path, corpus, opts.fmt, existing, opts.labels, skip_bad=opts.skip_bad)
+    _labels_seen(path, opts.labels, imported.labels_seen)
+    imported = replace_fields(imported, queries=tagged(imported.queries, opts.slices))
+    if opts.as_version:
+        return _joined(store, corpus, imported, _whose(path, opts), opts.annotator, opts.replace)
+    return _write(store, corpus, status, imported, opts)
+
+
+def _import_labelset(store: Store, corpus: Corpus, path: Path, opts: ImportOptions) -> ImportResult:
+    removed: list[str] = []
+    queries = tagged(labelset.read(path, corpus).queries, opts.slices)
+    n = labelset.import_queries(store, queries, corpus, annotator=opts.annotator,
+                                replace_existing=opts.replace, removed=removed)  # fmt: skip
+    return ImportResult(n, len(queries), tuple(import_warnings(queries)), removed=tuple(removed))
+
+
+def _whose(path: Path, opts: ImportOptions) -> str | None:
+    """Whose versions an `--as-version` file holds; a name (§13), as every annotator is.
+    doccano writes each member's annotations to `{username}.jsonl` (doccano 1.8.4,
+    backend/data_export/celery_tasks.py)."""
+    whose = opts.version_of or (path.stem if opts.fmt == "doccano" else None)
+    if whose is not None:
+        key, file = ("--version-of", None) if opts.version_of else (None, str(path))
+        check_name(whose, "annotator name", key=key, file=file, error=LabelError)
+    return whose
+
+
+def _write(
     store: Store,
     corpus: Corpus,
     status: CorpusStatus,
-    path: Path,
-    fmt: str,
-    *,
-    annotator: str,
-    replace: bool = False,
-    encoding: str = "utf-8",
-    labels: frozenset[str] | None = None,
-    slices: tuple[str, ...] = (),
-    skip_bad: bool = False,
-    as_version: bool = False,
-    version_of: str | None = None,
+    imported: formats.Imported,
+    opts: ImportOptions,
 ) -> ImportResult:
-    """Import `path` in format `fmt` into `store`, bound to `corpus` as `status` says.
-
-    `labels` (Label Studio only) chooses which span labels count as evidence; every
-    imported query is tagged with `slices` as well as its own; `skip_bad` skips (and
-    counts) records that cannot be read instead of refusing the file. With `as_version`
-    the file's annotations become versions (of `version_of`, else of the annotator the
-    file names) of the queries they share with the store.
-    """
-    if labels and fmt not in LABEL_STUDIO:
-        formats_ = ", ".join(LABEL_STUDIO)
-        raise SpanlabError(
-            f"--label applies to Label Studio files only ({formats_})", key="--label"
-        )
-    for name in slices:
-        if not valid_slice(name):
-            raise LabelError(f"invalid slice {name!r}: 1–64 characters, no space, comma or control",
-                             key="--slice")  # fmt: skip
-    if skip_bad and fmt == "spanlab":
-        raise SpanlabError("--skip-bad does not apply to a spanlab label set", key="--skip-bad")
-    if as_version and fmt == "spanlab":  # it was read as a plain import: --replace overwrote
-        raise SpanlabError(
-            "--as-version does not apply to a spanlab label set: it holds whole queries",
-            key="--as-version",
-            hint="export the other annotator's labels in a tool format (prodigy, doccano, "
-            "label-studio) and import that with --as-version",
-        )
     removed: list[str] = []
-    if fmt == "spanlab":
-        queries = tagged(labelset.read(path, corpus).queries, slices)
-        n = labelset.import_queries(
-            store, queries, corpus, annotator=annotator, replace_existing=replace, removed=removed
-        )
-        return ImportResult(n, len(queries), tuple(import_warnings(queries)),
-                            removed=tuple(removed))  # fmt: skip
-    existing = () if as_version else store.queries()
-    imported = _read(path, corpus, fmt, existing, labels, skip_bad=skip_bad)
-    _labels_seen(path, labels, imported.labels_seen)
-    imported = replace_fields(imported, queries=tagged(imported.queries, slices))
-    if as_version:
-        # doccano writes each member's annotations to `{username}.jsonl`
-        # (doccano 1.8.4, backend/data_export/celery_tasks.py)
-        whose = version_of or (path.stem if fmt == "doccano" else None)
-        if whose is not None:  # a name (§13), like every annotator a reader returns
-            key, file = ("--version-of", None) if version_of else (None, str(path))
-            check_name(whose, "annotator name", key=key, file=file, error=LabelError)
-        return _joined(store, corpus, imported, whose, annotator, replace)
     added: tuple[str, ...] = ()
     if imported.documents:
-        n, added = _with_documents(store, corpus, status, imported, annotator, replace, encoding)
+        n, added = _with_documents(store, corpus, status, imported, opts)
     else:
         n = labelset.import_queries(
-            store, imported.queries, corpus, annotator=annotator, replace_existing=replace,
-            fresh=imported.fresh, versions=imported.versions, removed=removed,
+            store, imported.queries, corpus, annotator=opts.annotator,
+            replace_existing=opts.replace, fresh=imported.fresh, versions=imported.versions,
+            removed=removed,
         )  # fmt: skip
     warnings = (*imported.warnings, *import_warnings(imported.queries))
     who = tuple(sorted({v.annotator for _, v in imported.versions}))
@@ -193,10 +221,9 @@ def _with_documents(
     corpus: Corpus,
     status: CorpusStatus,
     imported: formats.Imported,
-    annotator: str,
-    replace: bool,
-    encoding: str,
+    opts: ImportOptions,
 ) -> tuple[int, tuple[str, ...]]:
+    annotator, replace, encoding = opts.annotator, opts.replace, opts.encoding
     labelset.refuse_while_waiting(status)
     if corpus.root is None:
         raise StoreError("this import brings documents, and the corpus has no folder to hold them")

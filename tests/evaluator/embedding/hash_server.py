@@ -39,11 +39,16 @@ def hashed(text: str, dim: int) -> list[float]:
 class HashState:
     """What the handler shares: width, delay and a log of the batch sizes served."""
 
-    def __init__(self, dim: int = 64, delay: float = 0.0) -> None:
+    def __init__(self, dim: int = 64, delay: float = 0.0, hold_after: int | None = None) -> None:
         self.dim = dim
         """Width of every vector."""
         self.delay = delay
         """Seconds each request waits before answering."""
+        self.hold_after = hold_after
+        """Requests after this many wait for `release` (at most a minute): a run is then
+        surely mid-way when the test interrupts it, however loaded the machine is."""
+        self.release = threading.Event()
+        """Set to let held requests answer."""
         self.requests: list[int] = []
         """Texts in each request served."""
         self.lock = threading.Lock()
@@ -60,6 +65,9 @@ def handler(state: HashState) -> type[BaseHTTPRequestHandler]:
             time.sleep(state.delay)
             with state.lock:
                 state.requests.append(len(texts))
+                held = state.hold_after is not None and len(state.requests) > state.hold_after
+            if held:
+                state.release.wait(timeout=60)
             data = [{"object": "embedding", "index": i, "embedding": hashed(t, state.dim)}
                     for i, t in enumerate(texts)]  # fmt: skip
             body = json.dumps({"object": "list", "data": data, "model": payload["model"]})
