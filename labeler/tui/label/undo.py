@@ -115,24 +115,35 @@ class Edit(Protocol):
 
 
 @dataclass(frozen=True)
-class SpanAdded:
-    query_id: str
-    """The query the span was added to."""
-    span: Span
-    """The span as stored."""
+class _SpanThere:
+    """A span put in or taken out: the two writes that adding and deleting undo and redo."""
 
+    query_id: str
+    """The span's query."""
+    span: Span
+    """The span as stored (added) or as it was (deleted)."""
+
+    def _put_in(self, r: Replay) -> Focus:
+        r.readd_span(self.query_id, self.span)
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+    def _take_out(self, r: Replay) -> Focus:
+        sid = r.span_id(self.span.id)
+        r.store.delete_span(sid, annotator=r.annotator, expected=r.edges(self.span))
+        return Focus(self.query_id, self.span.doc, self.span.start)
+
+
+@dataclass(frozen=True)
+class SpanAdded(_SpanThere):
     @property
     def label(self) -> str:
         return f"add span to {self.query_id}"
 
     def undo(self, r: Replay) -> Focus:
-        sid = r.span_id(self.span.id)
-        r.store.delete_span(sid, annotator=r.annotator, expected=r.edges(self.span))
-        return Focus(self.query_id, self.span.doc, self.span.start)
+        return self._take_out(r)
 
     def redo(self, r: Replay) -> Focus:
-        r.readd_span(self.query_id, self.span)
-        return Focus(self.query_id, self.span.doc, self.span.start)
+        return self._put_in(r)
 
 
 @dataclass(frozen=True)
@@ -167,42 +178,45 @@ class SpanMoved:
 
 
 @dataclass(frozen=True)
-class SpanDeleted:
-    query_id: str
-    """The span's query."""
-    span: Span
-    """The span as it was."""
-
+class SpanDeleted(_SpanThere):
     @property
     def label(self) -> str:
         return f"delete span from {self.query_id}"
 
     def undo(self, r: Replay) -> Focus:
-        r.readd_span(self.query_id, self.span)
-        return Focus(self.query_id, self.span.doc, self.span.start)
+        return self._put_in(r)
 
     def redo(self, r: Replay) -> Focus:
-        sid = r.span_id(self.span.id)
-        r.store.delete_span(sid, annotator=r.annotator, expected=r.edges(self.span))
-        return Focus(self.query_id, self.span.doc, self.span.start)
+        return self._take_out(r)
 
 
 @dataclass(frozen=True)
-class QueryAdded:
-    query: Query
-    """The query as created (with any evidence it was created with)."""
+class _QueryThere:
+    """A query put in or taken out whole: what creating and deleting undo and redo."""
 
+    query: Query
+    """The query as created (with any evidence it was created with) or as it was."""
+
+    def _put_in(self, r: Replay) -> Focus:
+        r.restore_query(self.query)
+        return Focus(self.query.id)
+
+    def _take_out(self, r: Replay) -> Focus:
+        r.store.delete_query(self.query.id, annotator=r.annotator, seen=r.seen(self.query))
+        return Focus(self.query.id)
+
+
+@dataclass(frozen=True)
+class QueryAdded(_QueryThere):
     @property
     def label(self) -> str:
         return f"create {self.query.id}"
 
     def undo(self, r: Replay) -> Focus:
-        r.store.delete_query(self.query.id, annotator=r.annotator, seen=r.seen(self.query))
-        return Focus(self.query.id)
+        return self._take_out(r)
 
     def redo(self, r: Replay) -> Focus:
-        r.restore_query(self.query)
-        return Focus(self.query.id)
+        return self._put_in(r)
 
 
 @dataclass(frozen=True)
@@ -237,21 +251,16 @@ class QueryChanged:
 
 
 @dataclass(frozen=True)
-class QueryDeleted:
-    query: Query
-    """The query as it was, with its spans."""
-
+class QueryDeleted(_QueryThere):
     @property
     def label(self) -> str:
         return f"delete {self.query.id}"
 
     def undo(self, r: Replay) -> Focus:
-        r.restore_query(self.query)
-        return Focus(self.query.id)
+        return self._put_in(r)
 
     def redo(self, r: Replay) -> Focus:
-        r.store.delete_query(self.query.id, annotator=r.annotator, seen=r.seen(self.query))
-        return Focus(self.query.id)
+        return self._take_out(r)
 
 
 @dataclass(frozen=True)
