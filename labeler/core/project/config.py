@@ -126,41 +126,14 @@ class _Key:
 
 
 def load(root: Path) -> Project:
-    """Read `root/spanlab.toml` if present."""
+    """Read `root/spanlab.toml` if present: parsed, every key checked, then the project."""
     path = root / CONFIG_NAME
     if not path.exists():
         return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA,
                        embedding_cache=cache_location(root, None),
                        **_granted(decide(root, {}, "", _KEYS)))  # fmt: skip
-    try:
-        text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
-        data = toml_tree(text, _Key(str(path), ""))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError("not valid UTF-8", file=str(path), offset=exc.start) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise ConfigError(
-            f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
-            file=str(path),
-            key=unknown[0],
-        )
-    for key, value in data.items():
-        if key == "team":
-            continue
-        if key == "include":
-            file_rule(value, str(path))
-        elif key == "chroma_timeout":
-            number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
-        else:
-            typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
-    if "encoding" in data:
-        text_codec(data["encoding"], file=str(path), key="encoding")
-    if "group" in data and not _GROUP_NAME.fullmatch(data["group"]):
-        raise ConfigError("'group' must be a Unix group name", file=str(path), key="group")
+    text, data = _parsed(path)
+    _check(path, data)
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)
@@ -184,6 +157,43 @@ def load(root: Path) -> Project:
     )
 
 
+def _parsed(path: Path) -> tuple[str, dict[str, Any]]:
+    """The file's text and its TOML tree, bounded; any failure names the file."""
+    try:
+        text = read_bounded(path, MAX_CONFIG_FILE, _Key(str(path), "")).decode("utf-8")
+        return text, toml_tree(text, _Key(str(path), ""))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("not valid UTF-8", file=str(path), offset=exc.start) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
+
+
+def _check(path: Path, data: dict[str, Any]) -> None:
+    """Every key known and of its type; the first one that is not, named."""
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
+            file=str(path),
+            key=unknown[0],
+        )
+    for key, value in data.items():
+        if key == "team":
+            continue
+        if key == "include":
+            file_rule(value, str(path))
+        elif key == "chroma_timeout":
+            number(value, float, _Key(str(path), key), low=0.1, high=MAX_CHROMA_TIMEOUT)
+        else:
+            typed(value, bool if key in _FLAGS else str, _Key(str(path), key))
+    if "encoding" in data:
+        text_codec(data["encoding"], file=str(path), key="encoding")
+    if "group" in data and not _GROUP_NAME.fullmatch(data["group"]):
+        raise ConfigError("'group' must be a Unix group name", file=str(path), key="group")
+
+
 def _granted(found: Authority) -> dict[str, Any]:
     """Project's fields for what `decide` found (§20)."""
     return {"team": found.team, "blind": found.blind, "authority": found.file,
@@ -198,6 +208,23 @@ def cache_location(root: Path, configured: str | None) -> Path:
 
 def write(project: Project) -> Path:
     """Write spanlab.toml with paths relative to the root where possible."""
+    path = project.root / CONFIG_NAME
+    try:
+        sharing.write_text(path, "\n".join(_lines(project)) + "\n")
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise ConfigError(message, file=str(path), hint=hint) from None
+    return path
+
+
+def _entry(key: str, value: str) -> str:
+    # A JSON string is a valid TOML basic string: quotes, backslashes and control
+    # characters in a path survive the round trip (a Python repr does not).
+    return f"{key} = {json.dumps(value, ensure_ascii=False)}"
+
+
+def _lines(project: Project) -> list[str]:
+    """spanlab.toml's lines for `project`: a default left out, [team] last."""
 
     def show(p: Path) -> str:
         try:
@@ -205,21 +232,13 @@ def write(project: Project) -> Path:
         except ValueError:
             return str(p.resolve())
 
-    def entry(key: str, value: str) -> str:
-        # A JSON string is a valid TOML basic string: quotes, backslashes and control
-        # characters in a path survive the round trip (a Python repr does not).
-        return f"{key} = {json.dumps(value, ensure_ascii=False)}"
-
-    lines = []
-    if project.corpus is not None:
-        lines.append(entry("corpus", show(project.corpus)))
-    lines.append(entry("db", show(project.db)))
-    lines.append(entry("chroma_path", show(project.chroma_path)))
+    lines = [_entry("corpus", show(project.corpus))] if project.corpus is not None else []
+    lines += [_entry("db", show(project.db)), _entry("chroma_path", show(project.chroma_path))]
     if project.chroma_url:
-        lines.append(entry("chroma_url", project.chroma_url))
-    lines.append(entry("embedding", project.embedding))
+        lines.append(_entry("chroma_url", project.chroma_url))
+    lines.append(_entry("embedding", project.embedding))
     if project.encoding != "utf-8":
-        lines.append(entry("encoding", project.encoding))
+        lines.append(_entry("encoding", project.encoding))
     if project.chroma_timeout is not None:
         lines.append(f"chroma_timeout = {project.chroma_timeout:g}")
     own = project.distrust is None and (project.authority or Path(CONFIG_NAME)).name == CONFIG_NAME
@@ -232,14 +251,8 @@ def write(project: Project) -> Path:
     if not project.trim_spans:
         lines.append("trim_spans = false")
     if project.group:
-        lines.append(entry("group", project.group))
+        lines.append(_entry("group", project.group))
     if project.team is not None and own:  # a table comes after every top-level key
         lines += ["", "[team]", f"leads = {json.dumps(list(project.team.leads))}",
                   f"annotators = {json.dumps(list(project.team.annotators))}"]  # fmt: skip
-    path = project.root / CONFIG_NAME
-    try:
-        sharing.write_text(path, "\n".join(lines) + "\n")
-    except OSError as exc:
-        message, hint = refused_write(path, exc)
-        raise ConfigError(message, file=str(path), hint=hint) from None
-    return path
+    return lines
