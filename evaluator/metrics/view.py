@@ -13,6 +13,7 @@ from evaluator.chunk import Chunk
 from evaluator.metrics.causes import Cause, span_cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.retrieval.base import Ranked
 from labeler.core.ranges import Range, covered, intersect
@@ -79,14 +80,23 @@ class QueryView:
         index: ChunkIndex,
         settings: MetricSettings,
         tokens: TokenCounter,
+        sending: Sending | None = None,
     ) -> None:
         self.query = query
         self.settings = settings
         self.index = index
+        """The candidate's index; with context units, every unit that can be sent."""
         self.tokens = tokens
-        self.ranked = tuple(ranked[: settings.depth])
-        self.top = tuple(r.chunk for r in self.ranked[: settings.k])
-        """The top k chunks."""
+        self.retrieved = tuple(ranked[: settings.depth])
+        """The retrieval units, ranked to depth."""
+        self.ranked = self.retrieved if sending is None else tuple(sending.ranking(self.retrieved))
+        """Per rank, what is sent for that rank's chunk (§18); the chunk itself by default."""
+        self.top = (
+            tuple(r.chunk for r in self.ranked[: settings.k])
+            if sending is None
+            else sending.sent(self.retrieved, settings.k)
+        )
+        """What is sent for the top k: the chunks, or their parents or merged windows."""
 
     @property
     def spans(self) -> tuple[Span, ...]:
