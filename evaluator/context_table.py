@@ -63,7 +63,8 @@ def _parent(
     try:
         return build(dict(raw), label)
     except ConfigError as exc:
-        where = f"candidate {name!r}:"
-        message = exc.message.replace(where, f"{where} context.parent:", 1)
+        where, message = f"candidate {name!r}:", exc.message
+        if not message.startswith(label):  # the splitter's own checks name the candidate only
+            message = message.replace(where, f"{where} context.parent:", 1)
         key = f"context.parent.{exc.key}" if exc.key else "context.parent"
         raise replace(exc, message=message, key=key, file=exc.file or file) from None

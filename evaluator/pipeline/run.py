@@ -150,7 +150,7 @@ def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], d
             chunks_by[cand.name] = chunk_table(cand.spec, corpus)
         except ConfigError as exc:  # a library splitter's verification names the chunk
             message = f"candidate {cand.name!r}: {exc.message}"
-            raise replace(exc, message=message) from None
+            raise replace(exc, message=message, file=exc.file or cfile.path) from None
         seconds[cand.name] = time.perf_counter() - t
         sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
     sanity.check_same_documents(chunks_by)
