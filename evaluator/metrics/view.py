@@ -91,12 +91,18 @@ class QueryView:
         """The retrieval units, ranked to depth."""
         self.ranked = self.retrieved if sending is None else tuple(sending.ranking(self.retrieved))
         """Per rank, what is sent for that rank's chunk (§18); the chunk itself by default."""
-        self.top = (
-            tuple(r.chunk for r in self.ranked[: settings.k])
-            if sending is None
-            else sending.sent(self.retrieved, settings.k)
-        )
+        self.sending = sending
+        """What is sent for a retrieved chunk (§18); None: the chunk itself."""
+        self.top = self.sent_at(settings.k)
         """What is sent for the top k: the chunks, or their parents or merged windows."""
+
+    def sent_at(self, n: int) -> tuple[Chunk, ...]:
+        """What is sent for the top `n` retrieved chunks (any n up to depth), each unit
+        once, in the order of the best rank it holds: what a prompt of n chunks receives,
+        and what tokens, matching and coverage are counted on."""
+        if self.sending is None:
+            return tuple(r.chunk for r in self.retrieved[:n])
+        return self.sending.sent(self.retrieved, n)
 
     @property
     def spans(self) -> tuple[Span, ...]:

@@ -101,7 +101,7 @@ def _check_docs(run: RunFile, entry: QueryRecord, corpus: Corpus) -> None:
     """Every document the query's evidence and ranked lists name is in the corpus and holds
     their offsets: a run.json from elsewhere can name any (§20), with the right hash."""
     spans = [(e.doc, e.end) for e in entry.evidence]
-    spans += [(r.doc, r.end) for c in entry.candidates.values() for r in c.ranked]
+    spans += [(r.doc, r.end) for c in entry.candidates.values() for r in (*c.ranked, *c.sent)]
     for doc, end in spans:
         if doc not in corpus:
             raise SpanlabError(f"run {run.id}: query {entry.id} names document {doc!r}, which "

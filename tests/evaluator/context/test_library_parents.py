@@ -36,8 +36,10 @@ def test_llama_index_hierarchical_node_parser_at_two_levels_gives_the_same_leave
     )
 
     tokens = encoding("tiktoken:cl100k_base").encode
-    parsers = {"p": SentenceSplitter(chunk_size=512, chunk_overlap=0, tokenizer=tokens),
-               "c": SentenceSplitter(chunk_size=128, chunk_overlap=0, tokenizer=tokens)}  # fmt: skip
+    parsers = {
+        "p": SentenceSplitter(chunk_size=512, chunk_overlap=0, tokenizer=tokens),
+        "c": SentenceSplitter(chunk_size=128, chunk_overlap=0, tokenizer=tokens),
+    }
     parser = HierarchicalNodeParser.from_defaults(node_parser_ids=["p", "c"],
                                                   node_parser_map=parsers)  # fmt: skip
     nodes = parser.get_nodes_from_documents([Document(text=DOC.read_text("utf-8"))])

@@ -75,6 +75,9 @@ def test_measures_count_what_is_sent_not_the_retrieved_chunks() -> None:
     assert sent["first_match_rank"] == (1,)
     assert sent["prompt_tokens@k"] == 25 + 25  # p0 and p1, each counted once
     assert sent["oracle_recall"] == 1.0
+    v = view(PARENTS, ranked(1, 4, 0), PARENTS.sendable())
+    assert [c.id for c in v.sent_at(1)] == ["p0"]
+    assert [c.id for c in v.sent_at(3)] == ["p0", "p1"]  # c0's parent is p0, sent already
 
 
 def test_a_parent_sent_twice_counts_its_tokens_once() -> None:
