@@ -31,12 +31,14 @@ def test_llama_index_hierarchical_node_parser_at_two_levels_gives_the_same_leave
     from llama_index.core import Document
     from llama_index.core.node_parser import (
         HierarchicalNodeParser,
+        NodeParser,
         SentenceSplitter,
         get_leaf_nodes,
     )
+    from llama_index.core.schema import MetadataMode
 
     tokens = encoding("tiktoken:cl100k_base").encode
-    parsers = {
+    parsers: dict[str, NodeParser] = {
         "p": SentenceSplitter(chunk_size=512, chunk_overlap=0, tokenizer=tokens),
         "c": SentenceSplitter(chunk_size=128, chunk_overlap=0, tokenizer=tokens),
     }
@@ -49,7 +51,7 @@ def test_llama_index_hierarchical_node_parser_at_two_levels_gives_the_same_leave
         above = node.parent_node
         return int(node.start_char_idx) + (0 if above is None else start(by_id[above.node_id]))
 
-    leaves = sorted((start(n), start(n) + len(n.get_content(metadata_mode="none")))
+    leaves = sorted((start(n), start(n) + len(n.get_content(metadata_mode=MetadataMode.NONE)))
                     for n in get_leaf_nodes(nodes))  # fmt: skip
     ours = family("llama-index:SentenceSplitter", "chunk_size", 128, 512)
     assert len(ours) == 8
