@@ -80,3 +80,16 @@ def test_show_draws_the_retrieved_chunk_and_the_parent_sent_for_it(ci_folder: Pa
     assert f"{parent.start}..{parent.end}" in lines[at + 1] and parent.chunk_id in lines[at + 1]
     assert "c30-parent did not send it whole for its top 2" in result.stdout  # 72 %
     assert len(DOCS["shipping.md"]) > 90  # the parent is a part of the document, not all of it
+
+
+def test_a_hostile_window_in_run_json_is_refused_by_show(ci_folder: Path) -> None:
+    folder = run_folder(ci_folder)
+    raw = json.loads((folder / "run.json").read_text("utf-8"))
+    raw["candidates"]["c30-win1"]["splitter"]["context"]["window"] = 10**9
+    (folder / "run.json").write_text(json.dumps(raw), "utf-8")
+    result = CliRunner().invoke(app, ["show", str(folder), "q-0002", "--corpus", "corpus"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: {folder / 'run.json'}, key candidates.c30-win1.splitter.context.window: "
+        "must lie between 0 and 1,000, got 1,000,000,000"
+    ), result.stderr
