@@ -8,6 +8,7 @@ the file, the candidate and the key.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
@@ -18,6 +19,7 @@ from typing import Any
 
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
+from evaluator.context_table import PARENT_KEYS, read_context
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from labeler.core.errors import ConfigError
 from labeler.core.files.reading import read_bounded
@@ -114,7 +116,7 @@ _SETTING_TYPES: dict[str, Kind] = {
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
-    "tokenizer": str, "function": str, "options": dict,
+    "tokenizer": str, "function": str, "options": dict, "context": dict,
 }  # fmt: skip
 
 
@@ -222,24 +224,39 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     name = raw.get("name")
     label = f"candidate {name!r}" if isinstance(name, str) else where
     _check_table(raw, _CANDIDATE_TYPES, label, file)
-    library = LIBRARY_SPLITTERS.get(raw.get("splitter", ""))
-    sized = not library and raw.get("splitter") != "chunks"
-    for key in ("name", "splitter", "size") if sized else ("name", "splitter"):
-        if key not in raw:
+    if "name" not in raw:
+        raise ConfigError(f"{label}: missing key 'name'", file=file, key="name")
+    check_name(raw["name"], "candidate name", file=file, key=f"{where}.name", error=ConfigError)
+    args = {k: v for k, v in raw.items() if k not in ("name", "context")}
+    spec = _spec(args, label, raw["name"], file)
+    if "context" in raw:
+        build = functools.partial(_parent_spec, name=raw["name"], file=file)
+        spec = replace(spec, context=read_context(raw["context"], raw["name"], file, build))
+    return Candidate(raw["name"], spec)
+
+
+def _parent_spec(args: dict[str, Any], label: str, *, name: str, file: str) -> SplitterSpec:
+    _check_table(args, {k: _CANDIDATE_TYPES[k] for k in PARENT_KEYS}, label, file)
+    return _spec(args, label, name, file)
+
+
+def _spec(args: dict[str, Any], label: str, name: str, file: str) -> SplitterSpec:
+    """A splitter table (a candidate's, or its parents') as a validated SplitterSpec."""
+    library = LIBRARY_SPLITTERS.get(args.get("splitter", ""))
+    sized = not library and args.get("splitter") != "chunks"
+    for key in ("splitter", "size") if sized else ("splitter",):
+        if key not in args:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
-    args = {k: v for k, v in raw.items() if k != "name"}
     if library:
         args.setdefault("size", 0)  # validate() takes the library's own size and overlap
-    if raw.get("splitter") == "chunks":
+    if args.get("splitter") == "chunks":
         args.setdefault("size", 0)
         args["options"] = _relative_to(file, args.get("options", {}))
-    check_name(raw["name"], "candidate name", file=file, key=f"{where}.name", error=ConfigError)
     try:
-        spec = SplitterSpec(**args).validate(raw["name"])
+        return SplitterSpec(**args).validate(name)
     except ConfigError as exc:
         exc.file = exc.file or file  # a chunk file's own errors name that file and line
         raise
-    return Candidate(raw["name"], spec)
 
 
 def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:

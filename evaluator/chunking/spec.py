@@ -25,6 +25,9 @@ SPLITTER_VERSION = "spanlab-splitters/1"
 DEFAULT_TOKENIZER = "sentence-transformers/all-MiniLM-L6-v2"
 """Token units count with this tokenizer unless a candidate names another."""
 
+MAX_WINDOW = 1000
+"""Most neighbours a `context = { window = N }` may send on each side of a retrieved chunk."""
+
 UNITS_BY_SPLITTER: dict[str, tuple[str, ...]] = {
     "chars": ("chars",),
     "words": ("words",),
@@ -35,6 +38,30 @@ UNITS_BY_SPLITTER: dict[str, tuple[str, ...]] = {
     "python": ("chars", "words", "tokens"),
 }
 """Units each splitter accepts; the first is its default."""
+
+
+@dataclass(frozen=True)
+class ContextSpec:
+    """What is sent for a retrieved chunk (§18): N neighbours on each side, or its parent."""
+
+    window: int = 0
+    """Neighbours sent on each side of a retrieved chunk (windows merge where they touch)."""
+    parent: SplitterSpec | None = None
+    """The splitter that cuts parents; the candidate's splitter then cuts within each one."""
+
+    def fingerprint_fields(self) -> dict[str, Any]:
+        if self.parent is not None:
+            return {"parent": self.parent.fingerprint_fields()}
+        return {"window": self.window}
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> ContextSpec:
+        """Rebuilt from `fingerprint_fields` (run.json)."""
+        parent = fields.get("parent")
+        if not isinstance(parent, Mapping):
+            return cls(window=int(fields.get("window", 0)))
+        keys = ("splitter", "size", "overlap", "unit", "tokenizer", "function", "options")
+        return cls(parent=SplitterSpec(**{k: parent[k] for k in keys if k in parent}))
 
 
 @dataclass(frozen=True)
@@ -56,6 +83,8 @@ class SplitterSpec:
     """`module:function` for the python splitter."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """A library splitter's own options, by the library's names (`[candidate.options]`)."""
+    context: ContextSpec | None = None
+    """What is sent for a retrieved chunk (§18); None: the chunk itself."""
 
     @property
     def exported(self) -> bool:
@@ -161,6 +190,16 @@ class SplitterSpec:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
     def fingerprint_fields(self) -> dict[str, Any]:
+        fields = self._cut_fields()
+        if self.context is not None:  # absent otherwise: older fingerprints stay as they were
+            fields["context"] = self.context.fingerprint_fields()
+        return fields
+
+    def without_context(self) -> SplitterSpec:
+        """The splitter alone: what cuts the retrieval units (within each parent, if any)."""
+        return replace(self, context=None)
+
+    def _cut_fields(self) -> dict[str, Any]:
         if self.library or self.exported:
             return self._library_fields()
         return {

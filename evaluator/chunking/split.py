@@ -6,12 +6,13 @@ one function and one table entry; the corpus loop only adds ids and document ord
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.adapters import library_pieces
 from evaluator.chunking.exported import exported_pieces, unknown_documents
+from evaluator.chunking.family import Family, family_pieces
 from evaluator.chunking.markdown import markdown_pieces
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.plugin import python_pieces
@@ -64,11 +65,25 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
 
 
 def chunk_table(spec: SplitterSpec, corpus: Corpus) -> ChunkTable:
-    """`chunk_corpus` as columns, one document's text in hand at a time (§6)."""
-    if spec.exported:
-        _check_documents(str(spec.options["path"]), corpus)
-    pieces = ((doc.id, split_text(spec, doc.text, doc.id)) for doc in corpus)
+    """`chunk_corpus` as columns, one document's text in hand at a time (§6). With parents
+    (§18) the chunks are the children, the retrieval units."""
+    for part in (spec, spec.context.parent if spec.context else None):
+        if part is not None and part.exported:
+            _check_documents(str(part.options["path"]), corpus)
+    pieces = ((doc.id, cut_text(spec, doc.text, doc.id)) for doc in corpus)
     return ChunkTable.build(corpus.hash, spec.fingerprint(), pieces)
+
+
+def cut_text(spec: SplitterSpec, text: str, doc: str = "") -> Sequence[Piece]:
+    """A document's retrieval units: `split_text`'s pieces, or the children of its parents."""
+    if spec.context is not None and spec.context.parent is not None:
+        return family_pieces(split_text, spec, text, doc).children
+    return split_text(spec.without_context(), text, doc)
+
+
+def parent_pieces(spec: SplitterSpec, text: str, doc: str = "") -> Family:
+    """A document's parents and children, for a candidate whose context is its parents."""
+    return family_pieces(split_text, spec, text, doc)
 
 
 def _check_documents(path: str, corpus: Corpus) -> None:

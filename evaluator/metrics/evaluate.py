@@ -17,6 +17,7 @@ from evaluator.metrics.base import Measure, Value
 from evaluator.metrics.causes import Cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter, as_counter
 from evaluator.metrics.registry import MEASURES
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import HasMetricSettings, MetricSettings
 from evaluator.metrics.view import QueryView
 from evaluator.retrieval.base import Ranked
@@ -141,9 +142,11 @@ def evaluate(
     count_tokens: Callable[[str], int] | TokenCounter,
     name: str = "",
     measures: Sequence[Measure] = MEASURES,
+    sending: Sending | None = None,
 ) -> CandidateResult:
     """Measure one candidate. `ranked_by_query` maps query id -> ranked list (≥ depth long
-    when the index allows); `index` is every chunk of the candidate (built once if raw)."""
+    when the index allows); `index` is every chunk of the candidate (built once if raw), or
+    with `sending` every unit that can be sent, on which every measure is then taken."""
     params = MetricSettings.of(settings)
     chunk_index = index if isinstance(index, ChunkIndex) else ChunkIndex.build(index)
     tokens = as_counter(count_tokens, texts)
@@ -153,7 +156,7 @@ def evaluate(
     for query in queries:
         if query.id not in ranked_by_query:
             raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
-        view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens)
+        view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens, sending)
         per_query[query.id] = {m.name: m.value(view) for m in measures}
         causes[query.id] = view.span_causes if query.answerable else ()
     facets = {q.id: QueryFacets.of(q) for q in queries}

@@ -13,6 +13,7 @@ from evaluator.chunk import Chunk
 from evaluator.metrics.causes import Cause, span_cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.retrieval.base import Ranked
 from labeler.core.text.ranges import Range, covered, intersect
@@ -79,14 +80,29 @@ class QueryView:
         index: ChunkIndex,
         settings: MetricSettings,
         tokens: TokenCounter,
+        sending: Sending | None = None,
     ) -> None:
         self.query = query
         self.settings = settings
         self.index = index
+        """The candidate's index; with context units, every unit that can be sent."""
         self.tokens = tokens
-        self.ranked = tuple(ranked[: settings.depth])
-        self.top = tuple(r.chunk for r in self.ranked[: settings.k])
-        """The top k chunks."""
+        self.retrieved = tuple(ranked[: settings.depth])
+        """The retrieval units, ranked to depth."""
+        self.ranked = self.retrieved if sending is None else tuple(sending.ranking(self.retrieved))
+        """Per rank, what is sent for that rank's chunk (§18); the chunk itself by default."""
+        self.sending = sending
+        """What is sent for a retrieved chunk (§18); None: the chunk itself."""
+        self.top = self.sent_at(settings.k)
+        """What is sent for the top k: the chunks, or their parents or merged windows."""
+
+    def sent_at(self, n: int) -> tuple[Chunk, ...]:
+        """What is sent for the top `n` retrieved chunks (any n up to depth), each unit
+        once, in the order of the best rank it holds: what a prompt of n chunks receives,
+        and what tokens, matching and coverage are counted on."""
+        if self.sending is None:
+            return tuple(r.chunk for r in self.retrieved[:n])
+        return self.sending.sent(self.retrieved, n)
 
     @property
     def spans(self) -> tuple[Span, ...]:

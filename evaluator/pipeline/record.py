@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import platform
+from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
 from evaluator.chunking.spec import SPLITTER_VERSION
 from evaluator.pipeline.result import CandidateRun, RunResult
+from evaluator.retrieval.base import Ranked
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord, CandidatesFileRef, Manifest
 from evaluator.runs.model_queries import (
@@ -94,18 +96,22 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
     outcomes = {}
     for name, run in result.runs.items():
         change = result.comparisons[name].queries[query.id] if name != base else None
-        ranked = tuple(
-            RankedEntry(r.chunk.id, r.chunk.doc, r.chunk.start, r.chunk.end, round(r.score, 6))
-            for r in run.ranked[query.id]
-        )
         outcomes[name] = QueryResult(
-            ranked, run.result.per_query[query.id],
+            _entries(run.ranked[query.id]), run.result.per_query[query.id],
             None if change is None else change.status, None if change is None else change.cause,
             run.result.span_causes.get(query.id, ()), other_result(result, name, query.id),
+            _entries(run.sent.get(query.id, ())),
         )  # fmt: skip
     evidence = tuple(EvidenceRef(s.doc, s.start, s.end) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),
                        evidence, outcomes, query.text if include_text else None)  # fmt: skip
+
+
+def _entries(ranked: Sequence[Ranked]) -> tuple[RankedEntry, ...]:
+    return tuple(
+        RankedEntry(r.chunk.id, r.chunk.doc, r.chunk.start, r.chunk.end, round(r.score, 6))
+        for r in ranked
+    )
 
 
 def other_result(result: RunResult, name: str, qid: str) -> RuleResult | None:

@@ -41,6 +41,9 @@ class CandidateRun:
     """Retriever details: collection name, HNSW settings, ANN agreement."""
     other: CandidateResult | None = None
     """The rule-dependent measures again under the other match rule (§7), for reports."""
+    sent: dict[str, list[Ranked]] = field(default_factory=dict)
+    """Query id -> per rank, what was sent for that rank's chunk (§18); empty when the
+    candidate sends its chunks themselves."""
 
     def metrics(self) -> dict[str, Any]:
         """The flat `metrics` object of run.json: §7 names to numbers."""

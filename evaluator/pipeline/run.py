@@ -27,11 +27,13 @@ from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, Token
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.registry import RULED
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.stats import counted_stats
 from evaluator.pipeline import progress, sanity
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
+from evaluator.pipeline.units import sending
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
@@ -148,7 +150,7 @@ def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], d
             chunks_by[cand.name] = chunk_table(cand.spec, corpus)
         except ConfigError as exc:  # a library splitter's verification names the chunk
             message = f"candidate {cand.name!r}: {exc.message}"
-            raise replace(exc, message=message) from None
+            raise replace(exc, message=message, file=exc.file or cfile.path) from None
         seconds[cand.name] = time.perf_counter() - t
         sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
     sanity.check_same_documents(chunks_by)
@@ -187,7 +189,8 @@ def run_candidate(
     stats = counted_stats(
         chunks, ctx.counter, functools.partial(count_many, ctx.tokenizer), retrieved
     )  # each chunk counted once; the retrieved ones kept
-    result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks)
+    units = sending(cand.spec, chunks, ctx.corpus)
+    result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks, units)
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     return CandidateRun(
         cand, chunks, ranked, result, stats,
@@ -201,6 +204,7 @@ def run_candidate(
         embeddings=built.embedded,
         extra=extra,
         other=other,
+        sent={} if units is None else {q: units.ranking(r) for q, r in ranked.items()},
     )  # fmt: skip
 
 
@@ -210,17 +214,22 @@ def measure_both_rules(
     queries: Sequence[Query],
     ranked: dict[str, list[Ranked]],
     chunks: Sequence[Chunk],
+    units: Sending | None = None,
 ) -> tuple[CandidateResult, CandidateResult]:
     """Every measure under the declared match rule, and the rule-dependent ones under the
     other (§7: reports show both; only the declared one gates). Measures look up chunks
-    only in documents that hold evidence, so only those are indexed."""
-    index = ChunkIndex.build(of_documents(chunks, {s.doc for q in queries for s in q.evidence}))
+    only in documents that hold evidence, so only those are indexed; with context units
+    (§18) the index is what can be sent, and every measure is taken on what is sent."""
+    docs = {s.doc for q in queries for s in q.evidence}
+    sendable = of_documents(chunks if units is None else units.sendable(), docs)
+    index = ChunkIndex.build(sendable)
     params = MetricSettings.of(ctx.settings)
     result = evaluate(queries, ranked, index, settings=params, texts=ctx.texts,
-                      count_tokens=ctx.counter, name=name)  # fmt: skip
+                      count_tokens=ctx.counter, name=name, sending=units)  # fmt: skip
     other = evaluate(queries, ranked, index, texts=ctx.texts,
                      settings=replace(params, match=other_rule(params.match)),
-                     count_tokens=ctx.counter, name=name, measures=RULED)  # fmt: skip
+                     count_tokens=ctx.counter, name=name, measures=RULED,
+                     sending=units)  # fmt: skip
     return result, other
 
 

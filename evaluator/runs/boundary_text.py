@@ -23,6 +23,8 @@ STYLES = {BASELINE_MARK: "bold magenta", CANDIDATE_MARK: "bold cyan", "╫": "bo
 EVIDENCE_STYLE = "bold"
 BROKE_STYLE = "reverse"
 """Added to a cut strictly inside a span that its side holds in no chunk: the cut that broke it."""
+SENT_WORD = "sent"
+"""Marks the row under a retrieved chunk that says what was sent for it (§18)."""
 
 
 def display_lines(text: str, start: int, end: int, width: int | None) -> Iterator[tuple[int, int]]:
@@ -126,4 +128,9 @@ def ranked_lines(
         where = where_text(entry).ljust(where_width)
         lines.append(f"  {rank:>3}  {score:6.3f}  {where} {coverage_cells(entry, spans):<14}"
                      f" {chunk_id}".rstrip())  # fmt: skip
+        sent = result.sent_at(rank)
+        if sent is not None:  # §18: the retrieved chunk above, what the prompt got here
+            place = where_text(sent).ljust(where_width)
+            lines.append(f"       {SENT_WORD:>6}  {place} {coverage_cells(sent, spans):<14}"
+                         f" {sent.chunk_id}".rstrip())  # fmt: skip
     return lines

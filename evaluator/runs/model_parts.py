@@ -12,7 +12,7 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, get_type_hints
 
 from evaluator.candidates import MAX_SEED, Settings, settings_problems
-from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.spec import MAX_WINDOW, ContextSpec, SplitterSpec
 from evaluator.metrics import Group
 from evaluator.runs.model_json import Reader
 
@@ -119,8 +119,15 @@ def read_spec(r: Reader) -> SplitterSpec:
     return SplitterSpec(
         r.at("splitter").text(), r.at("size").integer(), r.at("overlap").number(),
         r.at("unit").text(), r.at("tokenizer").opt_text(), r.at("function").opt_text(),
-        options,
+        options, read_context(r.at("context")) if "context" in r.mapping() else None,
     )  # fmt: skip
+
+
+def read_context(r: Reader) -> ContextSpec:
+    """A candidate's context units (§18): `{"window": N}` or `{"parent": {splitter…}}`."""
+    if "parent" in r.mapping():
+        return ContextSpec(parent=read_spec(r.at("parent")))
+    return ContextSpec(window=r.at("window").count(MAX_WINDOW))
 
 
 def read_groups(r: Reader) -> dict[str, dict[str, Group]]:

@@ -131,6 +131,9 @@ class QueryResult:
     other: RuleResult | None = None
     """The same query under the other match rule; None in runs written before both rules
     were kept (`spanlab.run/1` without `other_rule`)."""
+    sent: tuple[RankedEntry, ...] = ()
+    """Per rank, the unit sent for that rank's chunk (§18: its parent or merged window);
+    empty when the candidate sends its chunks themselves."""
 
     @property
     def first_match_ranks(self) -> tuple[int | None, ...] | None:
@@ -161,6 +164,7 @@ class QueryResult:
             r.at("cause").nullable(lambda c: c.choice(Cause)),
             _read_span_causes(r, spans),
             None if other is None else RuleResult.from_json(other, spans),
+            _read_sent(r, depth),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -173,7 +177,13 @@ class QueryResult:
         }
         if self.other is not None:
             data["other_rule"] = self.other.to_json()
+        if self.sent:
+            data["sent"] = [e.to_json() for e in self.sent]
         return data
+
+    def sent_at(self, rank: int) -> RankedEntry | None:
+        """What was sent for the chunk at 1-based `rank`; None when it was sent itself."""
+        return self.sent[rank - 1] if rank <= len(self.sent) else None
 
     def cause_under(self, n: int, declared: bool) -> Cause | None:
         """Span `n`'s cause under the declared rule, or under the other one."""
@@ -181,6 +191,12 @@ class QueryResult:
             return self.span_cause(n)
         causes = () if self.other is None else self.other.span_causes
         return causes[n] if n < len(causes) else None
+
+
+def _read_sent(r: Reader, depth: int) -> tuple[RankedEntry, ...]:
+    if "sent" not in r.mapping():
+        return ()
+    return tuple(RankedEntry.from_json(e) for e in r.at("sent").at_most(depth, "the run's depth"))
 
 
 def _read_span_causes(r: Reader, spans: int) -> tuple[Cause | None, ...]:

@@ -35,7 +35,7 @@ from evaluator.runs.boundary_text import (
     window,
 )
 from evaluator.runs.model import RunFile, read_run
-from evaluator.runs.model_queries import QueryRecord, QueryResult
+from evaluator.runs.model_queries import EvidenceRef, QueryRecord, QueryResult
 from evaluator.runs.verdict_words import cause_text, loss_scope, settings_line
 from labeler.core.corpus.folder import Corpus
 from labeler.core.display import masked, shown
@@ -101,7 +101,7 @@ def _check_docs(run: RunFile, entry: QueryRecord, corpus: Corpus) -> None:
     """Every document the query's evidence and ranked lists name is in the corpus and holds
     their offsets: a run.json from elsewhere can name any (§20), with the right hash."""
     spans = [(e.doc, e.end) for e in entry.evidence]
-    spans += [(r.doc, r.end) for c in entry.candidates.values() for r in c.ranked]
+    spans += [(r.doc, r.end) for c in entry.candidates.values() for r in (*c.ranked, *c.sent)]
     for doc, end in spans:
         if doc not in corpus:
             raise SpanlabError(f"run {run.id}: query {entry.id} names document {doc!r}, which "
@@ -141,12 +141,24 @@ def _terminal_safe(line: Text) -> Text:
     return line
 
 
+def sent_words(name: str, sent: Sequence[Chunk], span: EvidenceRef, k: int) -> str:
+    """`tok128-parent512 sent it whole in 0..512 for its top 5` (§18), or that it did not."""
+    held = holder(sent, span)
+    if held is None:
+        return f"{name} did not send it whole for its top {k}"
+    return f"{name} sent it whole in {held.start}..{held.end} for its top {k}"
+
+
 def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
                 ) -> list[str]:  # fmt: skip
     """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`,
     then each side's verdict under each rule, on its own line (never two rules in one)."""
     ev, k = entry.evidence[n], run.manifest.settings.k
     fates = "; ".join(fate_words(name, chunks, ev) for name, chunks in cut.items())
+    for name in cut:  # §18: what the top k sent, beside the units the index held
+        sent = [e.chunk for e in entry.candidates[name].sent[:k]]
+        if sent:
+            fates += f"; {sent_words(name, sent, ev, k)}"
     lines = [f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"]
     rules = [(run.match, True)] + ([(run.other_match, False)] if run.both_rules else [])
     for name in cut:

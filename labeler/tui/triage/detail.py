@@ -39,6 +39,8 @@ class RankedRow:
     """1-based numbers of the spans it matches (coverage rule, §7)."""
     partial: tuple[tuple[int, float], ...]
     """Spans it overlaps without matching: (span number, share of the span covered)."""
+    retrieved: Chunk | None = None
+    """The chunk the retriever ranked, when what was sent for it (`chunk`) differs (§18)."""
 
 
 @dataclass(frozen=True)
@@ -124,14 +126,17 @@ def share(chunk: Chunk, span: Span) -> float:
     return max(0, inside) / (span.end - span.start)
 
 
-def ranked_row(rank: int, item: RankedEntry, spans: Sequence[Span], threshold: float) -> RankedRow:
-    chunk = item.chunk
+def ranked_row(rank: int, item: RankedEntry, spans: Sequence[Span], threshold: float,
+               sent: RankedEntry | None = None) -> RankedRow:  # fmt: skip
+    """Matches are taken on what was sent for the chunk (§18), as every measure is."""
+    chunk = item.chunk if sent is None else sent.chunk
     matches = tuple(n for n, s in enumerate(spans, 1) if covers(chunk, s, threshold))
     partial = tuple(
         (n, share(chunk, s)) for n, s in enumerate(spans, 1)
         if n not in matches and share(chunk, s) > 0
     )  # fmt: skip
-    return RankedRow(rank, item.score, chunk, matches, partial)
+    return RankedRow(rank, item.score, chunk, matches, partial,
+                     None if sent is None else item.chunk)  # fmt: skip
 
 
 def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequence[Chunk],
@@ -163,7 +168,8 @@ def fate(span: Span, rank: int | None, rows: Sequence[RankedRow], index: Sequenc
 def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
          index: Sequence[Chunk]) -> Side:  # fmt: skip
     entry = run.file.queries[qid].candidates[name]
-    rows = [ranked_row(i, item, spans, run.threshold) for i, item in enumerate(entry.ranked, 1)]
+    rows = [ranked_row(i, item, spans, run.threshold, entry.sent_at(i))
+            for i, item in enumerate(entry.ranked, 1)]  # fmt: skip
     shares = entry.coverage or (None,) * len(spans)
     match, other_match = run.rules(name)
     rules = [(match, True)] + ([(other_match, False)] if entry.other else [])

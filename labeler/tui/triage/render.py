@@ -191,6 +191,8 @@ def ranked_content(side: Side, k: int, depth: int) -> Content:
 
 def _row(row: RankedRow) -> Content:
     chunk = f"{short_doc(row.chunk.doc)} {row.chunk.start}..{row.chunk.end}"
+    if row.retrieved is not None:  # §18: the retrieved chunk, then what was sent for it
+        chunk = f"{row.retrieved.start}..{row.retrieved.end} → {chunk}"
     matched = " ".join(f"e{n}" for n in row.matches)
     partial = " ".join(f"e{n}~{s:.0%}" for n, s in row.partial)
     return Content.assemble(

@@ -1,0 +1,54 @@
+"""Each candidate's context units (§18), built from its chunks once they are cut.
+
+A window is a run of neighbouring chunks of one document; a parent is re-cut from the
+document by the candidate's parent splitter (deterministic, like every cut), and the
+children in the table are matched to the parents the family holds, in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunk_table import ChunkTable
+from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.split import parent_pieces
+from evaluator.metrics.sent import WINDOW_FINGERPRINT, Sending
+from labeler.core.corpus import Corpus
+
+
+def sending(spec: SplitterSpec, chunks: Sequence[Chunk], corpus: Corpus) -> Sending | None:
+    """What is sent for each of a candidate's chunks; None when the chunk itself is."""
+    if spec.context is None:
+        return None
+    table = chunks if isinstance(chunks, ChunkTable) else None
+    assert table is not None, "context units are built from a chunk table"
+    if spec.context.parent is not None:
+        return Sending(_parents(spec, table, corpus), merge=False, corpus_hash=corpus.hash)
+    return Sending(_windows(spec.context.window, table), merge=True, corpus_hash=corpus.hash)
+
+
+def _windows(n: int, table: ChunkTable) -> dict[str, Chunk]:
+    units: dict[str, Chunk] = {}
+    for doc in table.docs:
+        r = table.doc_range(doc)
+        for i in r:
+            lo, hi = max(r.start, i - n), min(r.stop - 1, i + n)
+            start, end = int(table.starts[lo]), int(table.ends[hi])
+            uid = chunk_id(table.corpus_hash, doc, start, end, WINDOW_FINGERPRINT)
+            units[table[i].id] = Chunk(uid, doc, start, end, table.prefixes.get(lo, ""))
+    return units
+
+
+def _parents(spec: SplitterSpec, table: ChunkTable, corpus: Corpus) -> dict[str, Chunk]:
+    assert spec.context is not None and spec.context.parent is not None
+    fingerprint = spec.context.parent.fingerprint()
+    units: dict[str, Chunk] = {}
+    for doc in table.docs:
+        family = parent_pieces(spec, corpus.text(doc), doc)
+        r = table.doc_range(doc)
+        for i, held_by in zip(r, family.parent_of, strict=True):
+            p = family.parents[held_by]
+            uid = chunk_id(table.corpus_hash, doc, p.start, p.end, fingerprint)
+            units[table[i].id] = Chunk(uid, doc, p.start, p.end, p.prefix)
+    return units
