@@ -14,7 +14,7 @@ from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.split import parent_pieces
 from evaluator.metrics.sent import WINDOW_FINGERPRINT, Sending
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 
 
 def sending(spec: SplitterSpec, chunks: Sequence[Chunk], corpus: Corpus) -> Sending | None:

@@ -13,7 +13,7 @@ from evaluator.chunking.family import Family, check_family
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.spec import ContextSpec, SplitterSpec
 from evaluator.pipeline.units import sending
-from labeler.core.corpus import Corpus
+from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 
 TEXT = "abcdefghij" * 5
