@@ -1,0 +1,90 @@
+"""The frozen label set's JSON shape (§4): the header, each query as an object, the hash.
+
+One place writes what `labelset_read` reads back, so export and import cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from labeler.core import sharing
+from labeler.core.access import refused_write
+from labeler.core.canonical import NORMALIZATION
+from labeler.core.corpus import Corpus
+from labeler.core.errors import LabelError
+from labeler.core.values import Query
+
+FORMAT = "spanlab.labelset/1"
+TOOL_VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class LabelSet:
+    corpus_hash: str
+    """The corpus the labels were made on."""
+    documents: Mapping[str, str]
+    """{doc id: doc hash} of that corpus."""
+    queries: tuple[Query, ...]
+    """Every query, sorted by id."""
+    label_set_hash: str
+    """sha256 of the canonical JSON of the queries."""
+
+
+def query_json(q: Query) -> dict[str, Any]:
+    return {
+        "id": q.id,
+        "text": q.text,
+        "abstain": q.abstain,
+        "boundary": q.boundary.value,
+        "slices": list(q.slices),
+        "status": q.status.value,
+        "notes": q.notes,
+        "evidence": [
+            {"doc": s.doc, "start": s.start, "end": s.end, "quote": s.quote,
+             "prefix": s.prefix, "suffix": s.suffix}
+            for s in q.evidence
+        ],
+    }  # fmt: skip
+
+
+def hash_queries(queries: Sequence[Mapping[str, Any]]) -> str:
+    payload = json.dumps(queries, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def to_json(
+    queries: Iterable[Query], corpus: Corpus, *, exported_at: str | None = None
+) -> dict[str, Any]:
+    """The frozen label set for `queries`, bound to `corpus`."""
+    items = [query_json(q) for q in sorted(queries, key=lambda q: q.id)]
+    return frame(items, corpus, exported_at=exported_at)
+
+
+def frame(
+    items: list[dict[str, Any]], corpus: Corpus, *, exported_at: str | None = None
+) -> dict[str, Any]:
+    """Wrap query objects (sorted by id, shaped as `query_json`) in the label-set header."""
+    return {
+        "format": FORMAT,
+        "corpus": {"hash": corpus.hash, "normalization": NORMALIZATION,
+                   "documents": corpus.doc_hashes},
+        "label_set_hash": hash_queries(items),
+        "exported_at": exported_at or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tool_version": TOOL_VERSION,
+        "queries": items,
+    }  # fmt: skip
+
+
+def write_json(data: Mapping[str, Any], out: Path) -> None:
+    """Write through a temporary file so a failed write leaves no half file behind."""
+    try:
+        sharing.write_text(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        message, hint = refused_write(out, exc)
+        raise LabelError(message, file=str(out), hint=hint) from None
