@@ -18,6 +18,7 @@ from labeler.core.errors import LabelError, StoreError
 from labeler.core.labelset_import import import_queries, refuse_conflicts, refuse_while_waiting
 from labeler.core.labelset_json import (
     FORMAT,
+    FORMAT_GROUPS,
     TOOL_VERSION,
     LabelSet,
     frame,
@@ -31,6 +32,7 @@ from labeler.core.store import Store
 
 __all__ = [
     "FORMAT",
+    "FORMAT_GROUPS",
     "TOOL_VERSION",
     "LabelSet",
     "export",
@@ -69,11 +71,10 @@ def export(store: Store, corpus: Corpus, leave_out: frozenset[str] = frozenset()
     with no_gc():
         queries, spans = store.label_rows()
         evidence: dict[str, list[dict[str, Any]]] = {}
-        for qid, doc, start, end, quote, prefix, suffix in spans:
-            evidence.setdefault(qid, []).append(
-                {"doc": doc, "start": start, "end": end, "quote": quote,
-                 "prefix": prefix, "suffix": suffix}
-            )  # fmt: skip
+        for qid, doc, start, end, quote, prefix, suffix, group in spans:
+            item = {"doc": doc, "start": start, "end": end, "quote": quote,
+                    "prefix": prefix, "suffix": suffix}  # fmt: skip
+            evidence.setdefault(qid, []).append(item if group is None else {**item, "group": group})
         items = [
             {"id": qid, "text": text, "abstain": bool(abstain), "boundary": boundary,
              "slices": json.loads(slices), "status": status, "notes": notes,

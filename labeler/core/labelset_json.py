@@ -18,9 +18,13 @@ from labeler.core.access import refused_write
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.values import Query
+from labeler.core.values import Query, Span
 
 FORMAT = "spanlab.labelset/1"
+"""The format of a set without groups: what every spanlab before groups reads."""
+FORMAT_GROUPS = "spanlab.labelset/2"
+"""The format of a set where some evidence carries `group` (§18)."""
+FORMATS = (FORMAT, FORMAT_GROUPS)
 TOOL_VERSION = "0.1.0"
 
 
@@ -45,12 +49,22 @@ def query_json(q: Query) -> dict[str, Any]:
         "slices": list(q.slices),
         "status": q.status.value,
         "notes": q.notes,
-        "evidence": [
-            {"doc": s.doc, "start": s.start, "end": s.end, "quote": s.quote,
-             "prefix": s.prefix, "suffix": s.suffix}
-            for s in q.evidence
-        ],
-    }  # fmt: skip
+        "evidence": [span_json(s) for s in q.evidence],
+    }
+
+
+def span_json(s: Span) -> dict[str, Any]:
+    """An evidence item; `group` only when it has one, so a set without groups hashes as
+    it did under `/1`."""
+    item = {"doc": s.doc, "start": s.start, "end": s.end, "quote": s.quote,
+            "prefix": s.prefix, "suffix": s.suffix}  # fmt: skip
+    return item if s.group is None else {**item, "group": s.group}
+
+
+def format_of(items: Sequence[Mapping[str, Any]]) -> str:
+    """`/2` when some evidence item carries a group, else `/1`."""
+    grouped = any("group" in e for q in items for e in q.get("evidence", ()))
+    return FORMAT_GROUPS if grouped else FORMAT
 
 
 def hash_queries(queries: Sequence[Mapping[str, Any]]) -> str:
@@ -71,7 +85,7 @@ def frame(
 ) -> dict[str, Any]:
     """Wrap query objects (sorted by id, shaped as `query_json`) in the label-set header."""
     return {
-        "format": FORMAT,
+        "format": format_of(items),
         "corpus": {"hash": corpus.hash, "normalization": NORMALIZATION,
                    "documents": corpus.doc_hashes},
         "label_set_hash": hash_queries(items),

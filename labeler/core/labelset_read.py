@@ -6,7 +6,7 @@ nothing.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from labeler.core.binding import diff_documents
 from labeler.core.canonical import NORMALIZATION
 from labeler.core.corpus import Corpus
 from labeler.core.errors import LabelError, SpanlabError
-from labeler.core.labelset_json import FORMAT, LabelSet, hash_queries
+from labeler.core.labelset_json import FORMAT, FORMATS, LabelSet, hash_queries
 from labeler.core.reading import read_bounded
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, parse_boundary, parse_status
@@ -39,10 +39,24 @@ class _Key:
         return LabelError(message, key=self.path or None)
 
 
-def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
+def _group(raw: dict[str, Any], path: str, fmt: str) -> int | None:
+    """The item's group (§18): a positive integer, and only in a `/2` file."""
+    if "group" not in raw:
+        return None
+    group = raw["group"]
+    if fmt == FORMAT:
+        raise LabelError(f"'group' needs format {FORMATS[1]!r}, the file says {fmt!r}",
+                         key=f"{path}.group")  # fmt: skip
+    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
+        raise LabelError(f"group must be a positive integer, got {group!r}", key=f"{path}.group")
+    return group
+
+
+def _parse_span(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Span:
     if not isinstance(raw, dict):
         raise LabelError("evidence must be an object", key=path)
     at = _Key(path)
+    group = _group(raw, path, fmt)
     doc = need(raw, "doc", str, at)
     start = need(raw, "start", int, at)
     end = need(raw, "end", int, at)
@@ -66,15 +80,17 @@ def _parse_span(raw: Any, corpus: Corpus, path: str) -> Span:
             f"text has {span.quote[:40]!r}",
             key=f"{path}.quote", offset=start,
         )  # fmt: skip
-    return span
+    return span if group is None else replace(span, group=group)
 
 
-def parse_query(raw: Any, corpus: Corpus, path: str) -> Query:
+def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Query:
     if not isinstance(raw, dict):
         raise LabelError("a query must be an object", key=path)
     at = _Key(path)
     evidence = need(raw, "evidence", list, at)
-    spans = tuple(_parse_span(e, corpus, f"{path}.evidence[{i}]") for i, e in enumerate(evidence))
+    spans = tuple(
+        _parse_span(e, corpus, f"{path}.evidence[{i}]", fmt) for i, e in enumerate(evidence)
+    )
     slices = need(raw, "slices", list, at)
     if not all(isinstance(s, str) for s in slices):
         raise LabelError("slices must be strings", key=f"{path}.slices")
@@ -101,8 +117,9 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
         raise LabelError("a label set must be a JSON object")
     top = _Key("")
     fmt = need(data, "format", str, top)
-    if fmt != FORMAT:
-        raise LabelError(f"unknown format {fmt!r} (expected {FORMAT!r})", key="format")
+    if fmt not in FORMATS:
+        expected = " or ".join(repr(f) for f in FORMATS)
+        raise LabelError(f"unknown format {fmt!r} (expected {expected})", key="format")
     meta = need(data, "corpus", dict, top)
     chash = need(meta, "hash", str, top.at("corpus"))
     docs = need(meta, "documents", dict, top.at("corpus"))
@@ -134,7 +151,7 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
             hint="import into the store bound to the old corpus, then run `spanlab review`",
         )
     raw_queries = need(data, "queries", list, top)
-    queries = tuple(parse_query(q, corpus, f"queries[{i}]") for i, q in enumerate(raw_queries))
+    queries = tuple(parse_query(q, corpus, f"queries[{i}]", fmt) for i, q in enumerate(raw_queries))
     seen: set[str] = set()
     for i, q in enumerate(queries):
         if q.id in seen:
