@@ -23,6 +23,7 @@ from labeler.core.formats._common import (
     FreshIds,
     Where,
     clean_text,
+    group_in,
     load_json,
     text_key,
     valid_id,
@@ -96,10 +97,20 @@ def read(
         _same_labels(group, data, where)
         group.double |= len({who for who, _ in annotations}) > 1
         for who, rs in annotations:
-            spans = [span_of(data, r, ctx, rw) for r, rw in rs if _counts(r, rw, labels, seen)]
+            spans = [_grouped(span_of(data, r, ctx, rw), r, data, where)
+                     for r, rw in rs if _counts(r, rw, labels, seen)]  # fmt: skip
             group.by_who.setdefault(who, []).extend(spans)
     built = _build(list(groups.values()), existing, warnings)
     return replace(built, labels_seen=frozenset(seen))
+
+
+def _grouped(span: Span, result: dict[str, Any], data: dict[str, Any], where: Where) -> Span:
+    """The span in the group `data.groups` gives its result id (§18), if any."""
+    groups = typed(data.get("groups", {}), dict, where.at("data.groups"))
+    rid = result.get("id")
+    if not isinstance(rid, str) or rid not in groups:
+        return span
+    return replace(span, group=group_in({"group": groups[rid]}, where.at(f"data.groups.{rid}")))
 
 
 def _counts(

@@ -27,6 +27,7 @@ META_KEYS = frozenset(
         "status",
         "notes",
         "annotators",
+        "groups",
         *DOC_KEYS,
         *QUESTION_KEYS,
     }
@@ -106,6 +107,11 @@ def _tasks(
         annotations = [{"result": [_result(q, n, s, text, names) for n, s in enumerate(v.spans)
                                    if s.doc == doc]} for v in versions]  # fmt: skip
         task: dict[str, Any] = {names.text_key: text, "doc": doc, **data}
+        # A result's id is `{query id}-{n}` (`_result`): the group goes beside it.
+        groups = {f"{q.id}-{n}": s.group for v in versions for n, s in enumerate(v.spans)
+                  if s.doc == doc and s.group is not None}  # fmt: skip
+        if groups:
+            task["groups"] = groups
         out.append({"data": task, "annotations": annotations})
     return out
 
