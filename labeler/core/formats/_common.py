@@ -292,11 +292,15 @@ def json_text(data: Any) -> str:
 
 def group_in(raw: Any, where: Where) -> int | None:
     """A record's `group` (§18): absent, or a positive integer."""
-    if not isinstance(raw, dict) or raw.get("group") is None:
+    if not isinstance(raw, dict) or "group" not in raw:
         return None
-    group = raw["group"]
+    return positive_group(raw["group"], where.at("group"))
+
+
+def positive_group(group: Any, where: Where) -> int:
+    """A group number (§18), refused at `where` unless a positive integer."""
     if not isinstance(group, int) or isinstance(group, bool) or group < 1:
-        raise where.at("group").error(f"group must be a positive integer, got {group!r}")
+        raise where.error(f"group must be a positive integer, got {group!r}")
     return int(group)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from labeler.core.corpus import Corpus
 from labeler.core.formats import Imported, Wrote
-from labeler.core.formats._common import Where, group_in, left_out, overlapping, write_atomic
+from labeler.core.formats._common import Where, left_out, overlapping, positive_group, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
 from labeler.core.formats.tasks import (
@@ -46,8 +46,7 @@ def _meta(obj: dict[str, Any], key: str, where: Where) -> str | None:
 def _groups(obj: dict[str, Any], where: Where) -> dict[str, int]:
     """spanlab's `groups` ({"START-END": group}, §18), as written beside `label`."""
     found = typed(obj.get("groups", {}), dict, where.at("groups"))
-    return {str(k): g for k, v in found.items()
-            if (g := group_in({"group": v}, where.at(f"groups.{k}"))) is not None}  # fmt: skip
+    return {str(k): positive_group(v, where.at(f"groups.{k}")) for k, v in found.items()}
 
 
 def _spans(obj: dict[str, Any], where: Where) -> list[SpanIn]:

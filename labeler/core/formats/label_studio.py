@@ -23,8 +23,8 @@ from labeler.core.formats._common import (
     FreshIds,
     Where,
     clean_text,
-    group_in,
     load_json,
+    positive_group,
     text_key,
     valid_id,
 )
@@ -110,7 +110,7 @@ def _grouped(span: Span, result: dict[str, Any], data: dict[str, Any], where: Wh
     rid = result.get("id")
     if not isinstance(rid, str) or rid not in groups:
         return span
-    return replace(span, group=group_in({"group": groups[rid]}, where.at(f"data.groups.{rid}")))
+    return replace(span, group=positive_group(groups[rid], where.at(f"data.groups.{rid}")))
 
 
 def _counts(
