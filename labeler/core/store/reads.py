@@ -352,6 +352,15 @@ class Reads(Connection):
         latest = self.conn.execute(sql, (span_id,)).fetchone()[0]
         return None if latest is None else int(latest)
 
+    def decision_added(self, decision: Decision) -> list[int]:
+        """The spans `decision` added as alternatives of its span (§18), if any."""
+        row = self.conn.execute(
+            "SELECT json_extract(payload, '$.added') FROM events WHERE kind = ? AND "
+            "json_extract(payload, '$.decision') = ?",
+            (EVENT[decision.kind], decision.id),
+        ).fetchone()
+        return [] if row is None or row[0] is None else [int(i) for i in json.loads(row[0])]
+
     def decided_span(self, decision: Decision) -> Span:
         """The span exactly as it was before `decision`, from the event written with it."""
         sql = (

@@ -71,9 +71,12 @@ class Reviews(SpanEdits):
         """Write every field of `span` over span `span_id` (undo of an accepted move)."""
         db.table("spans").update(span_id, span_fields(span))
 
-    def reinsert_span(self, query_id: str, span: Span, *, db: sqlite_utils.Database) -> None:
-        """Put a deleted span back under its own id (undo of an orphaning)."""
-        db.table("spans").insert(span_row(query_id, span))
+    def reinsert_span(
+        self, query_id: str, span: Span, *, db: sqlite_utils.Database, version: str = ""
+    ) -> None:
+        """Put a deleted span back under its own id (undo of an orphaning), or a new one
+        (an alternative a review keeps) into `version`."""
+        db.table("spans").insert({**span_row(query_id, span), "version": version})
 
     def record_decision(
         self,
@@ -86,11 +89,13 @@ class Reviews(SpanEdits):
         current: str,
         annotator: str,
         db: sqlite_utils.Database,
+        added: list[int] | None = None,
     ) -> int:
         """Write the decision row and the event holding the whole old span; the row's id.
 
         `place` is where the span went (None when orphaned); `bound` and `current` are the
-        corpus hashes the store was bound to and the folder had when deciding.
+        corpus hashes the store was bound to and the folder had when deciding; `added`, the
+        spans the decision made as alternatives of it (§18), which its undo removes.
         """
         now = utcnow()
         table = db.table("review_decisions")
@@ -113,6 +118,13 @@ class Reviews(SpanEdits):
         )
         row_id = int(table.last_rowid or 0)
         self.log_event(
-            db, EVENT[kind], annotator, query_id, at=now, decision=row_id, span=asdict(old)
+            db,
+            EVENT[kind],
+            annotator,
+            query_id,
+            at=now,
+            decision=row_id,
+            span=asdict(old),
+            **({"added": added} if added else {}),
         )
         return row_id
