@@ -242,6 +242,15 @@ def accept_alternatives(
     return _after(store, corpus, row, bound)
 
 
+def copies(item: PendingSpan, proposal: Proposal) -> list[tuple[int, int]]:
+    """The candidates that are copies of the span's quote in the new text, by offset: what
+    `accept_alternatives` can keep when the quote now occurs several times (§18)."""
+    text = item.new_text or ""
+    found = {(c.start, c.end) for c in proposal.candidates
+             if same_quote(text[c.start : c.end], item.span.quote)}  # fmt: skip
+    return sorted(found)
+
+
 def _copy_at(old: Span, text: str, place: tuple[int, int]) -> Span:
     start, end = place
     if not 0 <= start < end <= len(text):
