@@ -229,12 +229,10 @@ def accept_alternatives(
         query_id, old = store.span(span_id)
         text = _new_text(old, corpus)
         moved = [_copy_at(old, text, place) for place in places]
-        group = old.group or _free_group(db, query_id, span_id)
+        group = old.group or store.free_group(query_id, span_id, db=db)
         store.keep_text(moved[0].doc_hash, text, db=db)
-        store.relocate_span(span_id, moved[0], db=db)
-        db.execute("UPDATE spans SET grp = ? WHERE id = ?", [group, span_id])
-        added = [_insert_copy(db, store, query_id, span_id, replace(m, group=group))
-                 for m in moved[1:]]  # fmt: skip
+        store.relocate_span(span_id, replace(moved[0], group=group), db=db)
+        added = [store.insert_copy(span_id, replace(m, group=group), db=db) for m in moved[1:]]
         row = store.record_decision(
             "accept", query_id, old, places[0], bound=bound, current=corpus.hash,
             annotator=annotator, db=db, added=added,
@@ -266,24 +264,6 @@ def _copy_at(old: Span, text: str, place: tuple[int, int]) -> Span:
             key="places", offset=start,
         )  # fmt: skip
     return new
-
-
-def _free_group(db: sqlite_utils.Database, query_id: str, span_id: int) -> int:
-    row = db.execute(
-        "SELECT coalesce(max(grp), 0) + 1 FROM spans WHERE query_id = ? AND version = "
-        "(SELECT version FROM spans WHERE id = ?)",
-        [query_id, span_id],
-    ).fetchone()
-    return int(row[0])
-
-
-def _insert_copy(
-    db: sqlite_utils.Database, store: Store, query_id: str, span_id: int, span: Span
-) -> int:
-    """A copy of span `span_id` at another place, in its version; its row id."""
-    version = db.execute("SELECT version FROM spans WHERE id = ?", [span_id]).fetchone()[0]
-    store.reinsert_span(query_id, replace(span, id=None), db=db, version=str(version))
-    return int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
 
 
 def orphan(store: Store, corpus: Corpus, span_id: int, *, annotator: str) -> Outcome:

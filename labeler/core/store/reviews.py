@@ -8,7 +8,7 @@ its audit event still commit or roll back together.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 from labeler.core.canonical import NORMALIZATION, corpus_hash
@@ -63,20 +63,37 @@ class Reviews(SpanEdits):
         """
         db.execute(
             'UPDATE spans SET start = ?, "end" = ?, quote = ?, prefix = ?, suffix = ?, '
-            "doc_hash = ? WHERE id = ?",
-            [span.start, span.end, span.quote, span.prefix, span.suffix, span.doc_hash, span_id],
-        )
+            "doc_hash = ?, grp = ? WHERE id = ?",
+            [span.start, span.end, span.quote, span.prefix, span.suffix, span.doc_hash,
+             span.group, span_id],
+        )  # fmt: skip
 
     def rewrite_span(self, span_id: int, span: Span, *, db: sqlite_utils.Database) -> None:
         """Write every field of `span` over span `span_id` (undo of an accepted move)."""
         db.table("spans").update(span_id, span_fields(span))
 
-    def reinsert_span(
-        self, query_id: str, span: Span, *, db: sqlite_utils.Database, version: str = ""
-    ) -> None:
-        """Put a deleted span back under its own id (undo of an orphaning), or a new one
-        (an alternative a review keeps) into `version`."""
-        db.table("spans").insert({**span_row(query_id, span), "version": version})
+    def reinsert_span(self, query_id: str, span: Span, *, db: sqlite_utils.Database) -> None:
+        """Put a deleted span back under its own id (undo of an orphaning)."""
+        db.table("spans").insert(span_row(query_id, span))
+
+    def free_group(self, query_id: str, span_id: int, *, db: sqlite_utils.Database) -> int:
+        """A group number no span of span `span_id`'s query and version uses (§18)."""
+        row = db.execute(
+            "SELECT coalesce(max(grp), 0) + 1 FROM spans WHERE query_id = ? AND version = "
+            "(SELECT version FROM spans WHERE id = ?)",
+            [query_id, span_id],
+        ).fetchone()
+        return int(row[0])
+
+    def insert_copy(self, span_id: int, span: Span, *, db: sqlite_utils.Database) -> int:
+        """A copy of span `span_id` at `span`'s place, in its query and version (an
+        alternative a review keeps, §18); the new row's id."""
+        query_id, version = db.execute(
+            "SELECT query_id, version FROM spans WHERE id = ?", [span_id]
+        ).fetchone()
+        row = {**span_row(str(query_id), replace(span, id=None)), "version": str(version)}
+        db.table("spans").insert(row)
+        return int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
 
     def record_decision(
         self,
