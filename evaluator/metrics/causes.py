@@ -124,3 +124,12 @@ def query_cause(causes: Iterable[Cause | None]) -> Cause | None:
     """The deepest cause among a query's spans; None when every span matched."""
     found = {c for c in causes if c is not None}
     return next((c for c in DEPTH_ORDER if c in found), None)
+
+
+def best_cause(causes: Iterable[Cause | None]) -> Cause | None:
+    """A group's cause: None when any alternative matched, else the shallowest among them
+    (the best alternative's: the one that came closest to being retrieved)."""
+    found = list(causes)
+    if any(c is None for c in found):
+        return None
+    return next((c for c in reversed(DEPTH_ORDER) if c in found), None)

@@ -15,10 +15,12 @@ from evaluator.metrics.shown import Better, Shown
 
 if TYPE_CHECKING:
     from evaluator.metrics.view import QueryView
+    from labeler.core.values import Span
 
 
 class EvidenceRecall(Measure):
-    """evidence_recall@k = |{e ∈ E : some top-k chunk matches e}| / |E|."""
+    """evidence_recall@k = |{g ∈ G : some top-k chunk matches some e ∈ g}| / |G|, G the
+    groups of alternatives (§18; a span without a group is a group of its own)."""
 
     name = "evidence_recall@k"
     parameters = ("k", "coverage_threshold")
@@ -27,22 +29,24 @@ class EvidenceRecall(Measure):
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
             return None
-        return sum(view.matched_in_k) / len(view.spans)
+        return sum(view.group_matched_in_k) / len(view.groups)
 
 
 class Hit(Measure):
-    """hit@k = 1 when every e ∈ E is matched by a top-k chunk, else 0 (mean: hit rate)."""
+    """hit@k = 1 when every group g ∈ G has an alternative matched by a top-k chunk, else 0
+    (mean: hit rate)."""
 
     name = "hit@k"
     parameters = ("k", "coverage_threshold")
     shown = Shown("hit@k", "hit@k", "{:.3f}", Better.HIGHER, most=1.0)
 
     def value(self, view: QueryView) -> Value | None:
-        return all(view.matched_in_k) if view.answerable else None
+        return all(view.group_matched_in_k) if view.answerable else None
 
 
 class DocumentHit(Measure):
-    """document_hit@k = 1 when {doc(e) : e ∈ E} ⊆ {doc(r) : r ∈ top k}, else 0."""
+    """document_hit@k = 1 when every group has an alternative e with doc(e) ∈ {doc(r) : r ∈
+    top k}, else 0 (without groups: every evidence document is retrieved)."""
 
     name = "document_hit@k"
     parameters = ("k",)
@@ -51,11 +55,12 @@ class DocumentHit(Measure):
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
             return None
-        return {s.doc for s in view.spans} <= {c.doc for c in view.top}
+        docs = {c.doc for c in view.top}
+        return all(any(view.spans[i].doc in docs for i in g) for g in view.groups)
 
 
 class OracleRecall(Measure):
-    """oracle_recall = |{e ∈ E : some chunk anywhere in the index matches e}| / |E|.
+    """oracle_recall = |{g ∈ G : some chunk anywhere in the index matches some e ∈ g}| / |G|.
 
     Ranking cannot beat it: a span it misses was cut by a boundary.
     """
@@ -67,7 +72,7 @@ class OracleRecall(Measure):
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
             return None
-        return sum(view.matchable) / len(view.spans)
+        return sum(view.group_matchable) / len(view.groups)
 
 
 class EvidenceCoverage(Measure):
@@ -91,7 +96,8 @@ class EvidenceCoverage(Measure):
 
 
 class UniqueEvidence(Measure):
-    """unique_evidence@k = |{(doc, start, end) of e ∈ E : some top-k chunk matches e}|."""
+    """unique_evidence@k = |{g ∈ G : some top-k chunk matches some e ∈ g}|: alternatives of
+    one group count once; a span without a group counts by its (doc, start, end)."""
 
     name = "unique_evidence@k"
     parameters = ("k", "coverage_threshold")
@@ -100,5 +106,9 @@ class UniqueEvidence(Measure):
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
             return None
-        matched = zip(view.spans, view.matched_in_k, strict=True)
-        return len({(s.doc, s.start, s.end) for s, m in matched if m})
+        matched = zip(view.groups, view.group_matched_in_k, strict=True)
+        return len({_key(view.spans[g[0]]) for g, m in matched if m})
+
+
+def _key(s: Span) -> tuple[object, ...]:
+    return (s.doc, s.start, s.end) if s.group is None else ("group", s.group)

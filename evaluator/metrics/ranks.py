@@ -36,9 +36,10 @@ class FirstMatchRank(Measure):
 
 
 class MeanFirstMatchRank(Measure):
-    """mean_first_match_rank = mean of first_match_rank(e) over spans matched within depth.
+    """mean_first_match_rank = mean over groups matched within depth of the group's best
+    first_match_rank (a span without a group is a group of its own).
 
-    None when no span of the query is matched within depth.
+    None when no group of the query is matched within depth.
     """
 
     name = "mean_first_match_rank"
@@ -48,5 +49,5 @@ class MeanFirstMatchRank(Measure):
     def value(self, view: QueryView) -> Value | None:
         if not view.answerable:
             return None
-        ranks = [r for r in view.first_ranks if r is not None]
+        ranks = [r for r in view.group_ranks if r is not None]
         return sum(ranks) / len(ranks) if ranks else None

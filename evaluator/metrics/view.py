@@ -6,18 +6,19 @@ the view computes each fact once, lazily, so measures stay one-liners over it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.causes import Cause, span_cause
+from evaluator.metrics.causes import Cause, best_cause, span_cause
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.overlap import Overlap, omega_overlap, retrieved_overlap
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.retrieval.base import Ranked
 from labeler.core.text.ranges import Range, covered, intersect
-from labeler.core.values import Query, Span
+from labeler.core.values import Query, Span, evidence_groups
 
 
 def covers(chunk: Chunk, span: Span, threshold: float) -> bool:
@@ -177,7 +178,7 @@ class QueryView:
         return tuple(coverage(self.top, s) for s in self.spans)
 
     @_lazy
-    def span_causes(self) -> tuple[Cause | None, ...]:
+    def own_causes(self) -> tuple[Cause | None, ...]:
         """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
         k, threshold, match = self.settings.k, self.settings.coverage_threshold, self.settings.match
         return tuple(
@@ -188,15 +189,75 @@ class QueryView:
         )
 
     @_lazy
+    def span_causes(self) -> tuple[Cause | None, ...]:
+        """Per span, its group's cause (§18): None when any alternative matched, else the
+        best alternative's (a span without a group: its own)."""
+        out: list[Cause | None] = list(self.own_causes)
+        for g in self.groups:
+            cause = best_cause(self.own_causes[i] for i in g)
+            for i in g:
+                out[i] = cause
+        return tuple(out)
+
+    # -- groups of alternatives (§18): each measure over groups ---------------------------
+
+    @_lazy
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The evidence's groups as span indices; without `group`, one span each."""
+        return evidence_groups(self.spans)
+
+    def _any(self, per_span: tuple[bool, ...]) -> tuple[bool, ...]:
+        return tuple(any(per_span[i] for i in g) for g in self.groups)
+
+    @_lazy
+    def group_matched_in_k(self) -> tuple[bool, ...]:
+        """Per group, whether a top-k chunk matches some alternative."""
+        return self._any(self.matched_in_k)
+
+    @_lazy
+    def group_matchable(self) -> tuple[bool, ...]:
+        """Per group, whether the whole index can match some alternative."""
+        return self._any(self.matchable)
+
+    @_lazy
+    def group_ranks(self) -> tuple[int | None, ...]:
+        """Per group, the best (lowest) first-match rank among its alternatives."""
+        ranks = self.first_ranks
+        return tuple(min((r for i in g if (r := ranks[i]) is not None), default=None)
+                     for g in self.groups)  # fmt: skip
+
+    @_lazy
+    def chosen(self) -> tuple[Span, ...]:
+        """Per group, the alternative the top k cover most (the first on a tie): the
+        evidence Chroma's retrieved measures see."""
+        cover = self.coverage_in_k
+        return tuple(self.spans[max(g, key=lambda i: (cover[i], -i))] for g in self.groups)
+
+    @_lazy
     def retrieved_overlap(self) -> Overlap:
-        """Chroma's intersections of the evidence with the top k chunks."""
-        return retrieved_overlap(self.spans, self.top)
+        """Chroma's intersections of the evidence (one alternative per group) with the top k."""
+        spans = self.chosen if len(self.groups) < len(self.spans) else self.spans
+        return retrieved_overlap(spans, self.top)
 
     @_lazy
     def omega_overlap(self) -> Overlap:
-        """Chroma's intersections of the evidence with every chunk that touches it."""
+        """Chroma's intersections of the evidence with every chunk that touches it; with
+        alternatives, of the alternatives that give the best precision Ω."""
+        if len(self.groups) == len(self.spans):
+            return self._omega(self.spans)
+        choices = itertools.product(*([self.spans[i] for i in g] for g in self.groups))
+        return max((self._omega(c) for c in itertools.islice(choices, MAX_CHOICES)),
+                   key=_omega_share)  # fmt: skip
+
+    def _omega(self, spans: Sequence[Span]) -> Overlap:
         # Keyed by identity: the index hands out the same objects, and hashing is slower.
-        touching = {
-            id(c): c for s in self.spans for c in self.index.touching(s.doc, s.start, s.end)
-        }
-        return omega_overlap(self.spans, list(touching.values()))
+        touching = {id(c): c for s in spans for c in self.index.touching(s.doc, s.start, s.end)}
+        return omega_overlap(spans, list(touching.values()))
+
+
+MAX_CHOICES = 64
+"""Alternatives' combinations tried for precision Ω (the first ones, in evidence order)."""
+
+
+def _omega_share(o: Overlap) -> float:
+    return o.intersected / o.chunks if o.touched else 0.0

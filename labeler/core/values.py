@@ -155,8 +155,15 @@ class Span:
     """ISO-8601 UTC time it was drawn."""
     id: int | None = None
     """Row id in the store, when it came from one."""
+    group: int | None = None
+    """Its group of alternatives in its query (§18): spans sharing a number are copies of
+    one fact, any of which will do; None is a group of its own."""
 
     def __post_init__(self) -> None:
+        if self.group is not None and (
+            not isinstance(self.group, int) or isinstance(self.group, bool) or self.group < 1
+        ):
+            raise LabelError(f"group must be a positive integer, got {self.group!r}", key="group")
         if not self.doc:
             raise LabelError("span has no document id", key="doc")
         if not (0 <= self.start < self.end):
@@ -296,7 +303,52 @@ class Query:
         object.__setattr__(
             self, "evidence", tuple(sorted(self.evidence, key=lambda s: (s.doc, s.start, s.end)))
         )
+        check_alternatives(self.id, self.evidence)
 
     @property
     def answerable(self) -> bool:
         return not self.abstain and bool(self.evidence)
+
+
+def same_quote(a: str, b: str) -> bool:
+    """Two copies of one fact: the same quote, white space aside (a line may wrap
+    differently in each document)."""
+    return a == b or a.split() == b.split()
+
+
+def check_alternatives(qid: str, evidence: tuple[Span, ...]) -> None:
+    """Spans of one group are copies of one fact (§18): their quotes must match."""
+    first: dict[int, int] = {}
+    for i, s in enumerate(evidence):
+        if s.group is None:
+            continue
+        j = first.setdefault(s.group, i)
+        o = evidence[j]
+        if not same_quote(o.quote, s.quote):
+            raise LabelError(
+                f"query {qid}: evidence[{i}] ({s.doc} {s.start}..{s.end}) is an alternative "
+                f"in group {s.group}, but its quote {s.quote[:40]!r} does not match "
+                f"{o.quote[:40]!r} ({o.doc} {o.start}..{o.end})",
+                key=f"evidence[{i}].group",
+            )
+
+
+def evidence_groups(evidence: tuple[Span, ...]) -> tuple[tuple[int, ...], ...]:
+    """The query's groups as indices into `evidence`, in order of first appearance: spans
+    sharing a group number together, each span without one alone (§18)."""
+    out: list[list[int]] = []
+    at: dict[int, int] = {}
+    for i, s in enumerate(evidence):
+        if s.group is None:
+            out.append([i])
+        elif s.group in at:
+            out[at[s.group]].append(i)
+        else:
+            at[s.group] = len(out)
+            out.append([i])
+    return tuple(tuple(g) for g in out)
+
+
+def uses_groups(queries: Iterable[Query]) -> bool:
+    """Whether any query's evidence carries a group number."""
+    return any(s.group is not None for q in queries for s in q.evidence)

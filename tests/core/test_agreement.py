@@ -4,6 +4,8 @@ paper's worked example (Krippendorff 1995, p. 57, as DKPro Agreement's
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from labeler.core.agreement import agreement, compare, disagreement
@@ -165,3 +167,20 @@ def test_the_report_by_pair_slice_pattern_and_document() -> None:
 def test_no_double_annotated_queries_says_so() -> None:
     report = agreement([row("q-1")], {"q-1": {"alice": version("alice", (0, 4))}}, {"a.md": 40})
     assert (report.double, report.overall) == (0, None)
+
+
+def grouped(who: str, *groups: int | None) -> Version:
+    """Spans 0..4 and 10..14 (both "xxxx": copies of one fact) in the groups given."""
+    spans = tuple(replace(Span.from_text(TEXT, "a.md", s, s + 4), group=g)
+                  for s, g in zip((0, 10), groups, strict=True))  # fmt: skip
+    return Version(who, False, spans)
+
+
+def test_exact_agreement_compares_groups_not_their_numbers() -> None:
+    """§18: the same two spans as alternatives (either will do) against as two facts (both
+    needed) is a disagreement; the same grouping under other numbers agrees."""
+    assert compare("q-1", grouped("a", 1, 1), grouped("b", 7, 7)).exact
+    assert not compare("q-1", grouped("a", 1, 1), grouped("b", None, None)).exact
+    assert compare("q-1", grouped("a", 3, None), grouped("b", None, 2)).exact  # groups of one
+    both = compare("q-1", grouped("a", 1, 1), grouped("b", None, None))
+    assert (both.f1, both.both_chars) == (1.0, 8)  # characters alone cannot tell

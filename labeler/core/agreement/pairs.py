@@ -2,8 +2,9 @@
 
 Overlap F1 = characters both marked / the mean of the characters each marked, per
 document and summed (a span in another document shares nothing); exact-span agreement
-asks for the same documents and offsets; abstention agreement for the same abstain flag,
-pattern agreement for the same boundary pattern (a version holds its own, §3).
+asks for the same documents and offsets, grouped the same way into alternatives (§18:
+the group numbers themselves are each annotator's own); abstention agreement for the same
+abstain flag, pattern agreement for the same boundary pattern (a version holds its own, §3).
 Two abstentions agree fully; one abstention against evidence agrees on nothing.
 """
 
@@ -36,7 +37,7 @@ class PairAgreement:
     f1: float
     """Overlap F1 on characters (1.0 when both abstain)."""
     exact: bool
-    """The same spans, offsets and documents (or both abstain)."""
+    """The same spans, offsets and documents, in the same groups (or both abstain)."""
     abstain_agree: bool
     """Both abstain, or neither does."""
     a_chars: int
@@ -79,8 +80,16 @@ def _pattern(v: Version) -> str:
     return str(getattr(v.boundary, "value", v.boundary or "other"))
 
 
-def _places(spans: Iterable[Span]) -> set[tuple[str, int, int]]:
-    return {(s.doc, s.start, s.end) for s in spans}
+Place = tuple[str, int, int]
+
+
+def _places(spans: Iterable[Span]) -> set[frozenset[Place]]:
+    """The spans as groups of places: one set per group, a span without a group alone."""
+    groups: dict[object, set[Place]] = defaultdict(set)
+    for s in spans:
+        place = (s.doc, s.start, s.end)
+        groups[place if s.group is None else s.group].add(place)
+    return {frozenset(g) for g in groups.values()}
 
 
 def pairs_of(versions: Mapping[str, Version]) -> list[tuple[Version, Version]]:

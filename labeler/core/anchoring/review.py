@@ -17,7 +17,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.store import Decision, Store
 from labeler.core.team.visibility import Sight
-from labeler.core.values import Span, SpanState
+from labeler.core.values import Span, SpanState, same_quote
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -210,6 +210,62 @@ def accept(
     return _after(store, corpus, row, bound)
 
 
+def accept_alternatives(
+    store: Store,
+    corpus: Corpus,
+    span_id: int,
+    places: list[tuple[int, int]],
+    *,
+    annotator: str,
+) -> Outcome:
+    """Keep a quote that now occurs several times as alternatives (§18), a person having
+    confirmed each place: the span moves to the first, a copy goes to every other, all in
+    one group (the span's own, or a new one). Every place must quote what the span quoted;
+    undo puts the span back and removes the copies."""
+    if len(places) < 2:
+        raise LabelError("alternatives need two places or more", key="places")
+    bound = store.corpus_hash
+    with store.write() as db:
+        query_id, old = store.span(span_id)
+        text = _new_text(old, corpus)
+        moved = [_copy_at(old, text, place) for place in places]
+        group = old.group or store.free_group(query_id, span_id, db=db)
+        store.keep_text(moved[0].doc_hash, text, db=db)
+        store.relocate_span(span_id, replace(moved[0], group=group), db=db)
+        added = [store.insert_copy(span_id, replace(m, group=group), db=db) for m in moved[1:]]
+        row = store.record_decision(
+            "accept", query_id, old, places[0], bound=bound, current=corpus.hash,
+            annotator=annotator, db=db, added=added,
+        )  # fmt: skip
+    return _after(store, corpus, row, bound)
+
+
+def copies(item: PendingSpan, proposal: Proposal) -> list[tuple[int, int]]:
+    """The candidates that are copies of the span's quote in the new text, by offset: what
+    `accept_alternatives` can keep when the quote now occurs several times (§18)."""
+    text = item.new_text or ""
+    found = {(c.start, c.end) for c in proposal.candidates
+             if same_quote(text[c.start : c.end], item.span.quote)}  # fmt: skip
+    return sorted(found)
+
+
+def _copy_at(old: Span, text: str, place: tuple[int, int]) -> Span:
+    start, end = place
+    if not 0 <= start < end <= len(text):
+        raise LabelError(
+            f"offsets {start}..{end} are out of range for {old.doc} (length {len(text)})",
+            key="start", offset=start,
+        )  # fmt: skip
+    new = replace(old.moved(text, start, end), doc_hash=doc_hash(text))
+    if not same_quote(new.quote, old.quote):
+        raise LabelError(
+            f"{old.doc} {start}..{end} holds {new.quote[:40]!r}, not the quote "
+            f"{old.quote[:40]!r}: only copies of it can be kept as alternatives",
+            key="places", offset=start,
+        )  # fmt: skip
+    return new
+
+
 def orphan(store: Store, corpus: Corpus, span_id: int, *, annotator: str) -> Outcome:
     """Delete a span that has no place in the new text; the decision keeps all of it."""
     bound = store.corpus_hash
@@ -232,6 +288,8 @@ def undo(store: Store, corpus: Corpus, decision_id: int, *, annotator: str) -> O
         old = _undoable(store, undone)
         if undone.kind == "accept":
             store.rewrite_span(undone.span_id, old, db=db)
+            for added in store.decision_added(undone):  # copies kept as alternatives
+                store.drop_span(added, db=db)
         else:
             store.query(undone.query_id)  # raises when the query was deleted since
             store.reinsert_span(undone.query_id, old, db=db)

@@ -74,6 +74,15 @@ _MODULES = {
 
 FORMATS = ("spanlab", *_MODULES)
 """Every format name the CLI accepts."""
+GROUPS = {
+    "spanlab": "carried: `group` on each evidence item (spanlab.labelset/2)",
+    "label-studio": "carried: `data.groups` maps each result id to its group",
+    "prodigy": "carried: `group` on each span",
+    "doccano": "carried: a top-level `groups` maps `START-END` (UTF-16 units) to its group",
+    "qrels": "any-of by nature: every alternative's document is relevant",
+}
+"""How each format holds groups of alternatives (§18); any other flattens them (every
+alternative becomes evidence of its own, all required) and says how many on export."""
 SKIPPABLE = ("prodigy", "doccano", "argilla", "label-studio-min", "label-studio-csv")
 """Formats of independent records, whose reader can skip (and count) a bad one."""
 

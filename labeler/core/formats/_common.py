@@ -290,6 +290,33 @@ def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def group_in(raw: Any, where: Where) -> int | None:
+    """A record's `group` (§18): absent, or a positive integer."""
+    if not isinstance(raw, dict) or "group" not in raw:
+        return None
+    return positive_group(raw["group"], where.at("group"))
+
+
+def positive_group(group: Any, where: Where) -> int:
+    """A group number (§18), refused at `where` unless a positive integer."""
+    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
+        raise where.error(f"group must be a positive integer, got {group!r}")
+    return int(group)
+
+
+def flattened(queries: Sequence[Query]) -> int:
+    """Groups of two or more alternatives among the queries' evidence: what a format that
+    cannot hold groups flattens (§18)."""
+    n = 0
+    for q in queries:
+        sizes: dict[int, int] = {}
+        for s in q.evidence:
+            if s.group is not None:
+                sizes[s.group] = sizes.get(s.group, 0) + 1
+        n += sum(1 for size in sizes.values() if size > 1)
+    return n
+
+
 def left_out(queries: Sequence[Query]) -> tuple[tuple[str, int], ...]:
     """(what, how many) of the queries a tool that holds only spans in a text cannot hold."""
     abstain = sum(1 for q in queries if q.abstain and not q.evidence)

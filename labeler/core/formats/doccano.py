@@ -16,7 +16,7 @@ from typing import Any
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
-from labeler.core.formats._common import Where, left_out, overlapping, write_atomic
+from labeler.core.formats._common import Where, left_out, overlapping, positive_group, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
 from labeler.core.formats.tasks import (
@@ -43,20 +43,28 @@ def _meta(obj: dict[str, Any], key: str, where: Where) -> str | None:
     return None if value is None else str(typed(value, str, where.at(key)))
 
 
+def _groups(obj: dict[str, Any], where: Where) -> dict[str, int]:
+    """spanlab's `groups` ({"START-END": group}, §18), as written beside `label`."""
+    found = typed(obj.get("groups", {}), dict, where.at("groups"))
+    return {str(k): positive_group(v, where.at(f"groups.{k}")) for k, v in found.items()}
+
+
 def _spans(obj: dict[str, Any], where: Where) -> list[SpanIn]:
+    groups = _groups(obj, where)
     if "entities" in obj:
         out = []
         for i, e in enumerate(typed(obj["entities"], list, where.at("entities"))):
             at = where.at(f"entities[{i}]")
             start, end = need(e, "start_offset", int, at), need(e, "end_offset", int, at)
-            out.append(SpanIn(start, end, None, at))
+            out.append(SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
         return out
     out = []
     for i, item in enumerate(typed(obj.get("label", []), list, where.at("label"))):
         at = where.at(f"label[{i}]")
         if not (isinstance(item, list) and len(item) == 3):
             raise at.error("a label must be [start, end, tag]")
-        out.append(SpanIn(typed(item[0], int, at), typed(item[1], int, at), None, at))
+        start, end = typed(item[0], int, at), typed(item[1], int, at)
+        out.append(SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
     return out
 
 
@@ -88,12 +96,14 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     for q in queries:
         for doc in dict.fromkeys(s.doc for s in q.evidence):
             text = corpus.text(doc)
-            labels = [
-                [to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
-                for s in checked(q, doc, text)
-            ]
-            rows.append({"text": text, "label": labels, "question": q.text, "doc": doc,
-                         "query_id": q.id})  # fmt: skip
+            spans = checked(q, doc, text)
+            labels = [[to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
+                      for s in spans]  # fmt: skip
+            row = {"text": text, "label": labels, "question": q.text, "doc": doc,
+                   "query_id": q.id}  # fmt: skip
+            groups = {f"{a}-{b}": s.group for (a, b, _), s in zip(labels, spans, strict=True)
+                      if s.group is not None}  # fmt: skip
+            rows.append({**row, "groups": groups} if groups else row)
     write_atomic(out, dumps_lines(rows))
     n = overlapping(queries)
     keeps = "doccano keeps them only in a project with 'Allow overlapping spans' on"

@@ -11,8 +11,6 @@ question already in the store is skipped with a warning unless the task carries 
 
 from __future__ import annotations
 
-import bisect
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,42 +18,27 @@ from typing import Any
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
-from labeler.core.formats import Imported, Wrote
+from labeler.core.formats import Imported
 from labeler.core.formats._common import (
     FreshIds,
-    RawView,
     Where,
     clean_text,
-    json_text,
     load_json,
-    raw_span,
+    positive_group,
     text_key,
     valid_id,
-    write_atomic,
 )
+from labeler.core.formats.label_studio_spans import Context, span_of
+from labeler.core.formats.label_studio_write import QUESTION_KEYS, Names, write
 from labeler.core.names import check_name
 from labeler.core.store.rows import Version
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
 
+__all__ = ["Names", "annotator_of", "read", "write"]
+
 SLICE = "label-studio"
 """The slice an imported query gets when the task names none."""
-DOC_KEYS = ("doc", "document", "doc_id")
-QUESTION_KEYS = ("question", "query")
-META_KEYS = frozenset(
-    {
-        "query_id",
-        "abstain",
-        "boundary",
-        "slices",
-        "status",
-        "notes",
-        "annotators",
-        *DOC_KEYS,
-        *QUESTION_KEYS,
-    }
-)
-"""`data` keys that never hold the task text."""
 
 
 @dataclass
@@ -103,7 +86,7 @@ def read(
         annotations = _annotations(task, data.get("annotators"), where)
         results = [r for _, rs in annotations for r in rs]
         text = _question(data, results, where)
-        ctx = _Context(corpus, by_text, where, warnings)
+        ctx = Context(corpus, by_text, where, warnings)
         qid = _query_id(data, where)
         key = f"id:{qid}" if qid else f"text:{text_key(text)}"
         group = groups.setdefault(key, _Group(where, text, data))
@@ -114,10 +97,20 @@ def read(
         _same_labels(group, data, where)
         group.double |= len({who for who, _ in annotations}) > 1
         for who, rs in annotations:
-            spans = [_span(data, r, ctx, rw) for r, rw in rs if _counts(r, rw, labels, seen)]
+            spans = [_grouped(span_of(data, r, ctx, rw), r, data, where)
+                     for r, rw in rs if _counts(r, rw, labels, seen)]  # fmt: skip
             group.by_who.setdefault(who, []).extend(spans)
     built = _build(list(groups.values()), existing, warnings)
     return replace(built, labels_seen=frozenset(seen))
+
+
+def _grouped(span: Span, result: dict[str, Any], data: dict[str, Any], where: Where) -> Span:
+    """The span in the group `data.groups` gives its result id (§18), if any."""
+    groups = typed(data.get("groups", {}), dict, where.at("data.groups"))
+    rid = result.get("id")
+    if not isinstance(rid, str) or rid not in groups:
+        return span
+    return replace(span, group=positive_group(groups[rid], where.at(f"data.groups.{rid}")))
 
 
 def _counts(
@@ -223,131 +216,6 @@ def _query_id(data: dict[str, Any], where: Where) -> str | None:
     return qid
 
 
-def _text_key(data: dict[str, Any], result: dict[str, Any]) -> str | None:
-    """The `data` key holding the labelled text: the one the result's `to_name` names (the
-    Text control's `value="$KEY"`, usually the same name; `document` too), `text`, or the
-    only other string in `data` that is not a short document id."""
-    to_name = result.get("to_name")
-    if isinstance(to_name, str) and isinstance(data.get(to_name), str):
-        return to_name
-    if isinstance(data.get("text"), str):
-        return "text"
-    others = [k for k, v in data.items() if isinstance(v, str)
-              and (k not in META_KEYS or (k in DOC_KEYS and not _is_id(v)))]  # fmt: skip
-    return others[0] if len(others) == 1 else None
-
-
-MAX_DOC_ID = 255
-"""A `data` value longer than this, or holding a line break, is text, never a document id."""
-
-
-def _is_id(value: str) -> bool:
-    return len(value) <= MAX_DOC_ID and "\n" not in value
-
-
-def _doc_id(data: dict[str, Any], key: str | None, where: Where) -> tuple[str, str] | None:
-    """(data key, document id): the first of DOC_KEYS that is not the text key and holds
-    a short one-line string."""
-    for k in DOC_KEYS:
-        value = data.get(k)
-        if k == key or value is None:
-            continue
-        doc = typed(value, str, where.at(f"data.{k}"))
-        if _is_id(doc):
-            return k, doc
-    return None
-
-
-def _document(
-    data: dict[str, Any],
-    key: str | None,
-    corpus: Corpus,
-    by_text: dict[str, list[str]],
-    where: Where,
-) -> tuple[str, RawView]:
-    found = _doc_id(data, key, where)
-    doc_key, doc = found if found else (None, None)
-    if doc is not None and doc not in corpus:
-        raise where.at(f"data.{doc_key}").error(f"document {doc!r} is not in the corpus")
-    if key is None:
-        if doc is None:
-            raise where.at("data.text").error("the task has labels but no text and no document")
-        return doc, RawView(corpus.text(doc))
-    view = RawView(data[key])
-    if doc is not None:
-        if view.canonical != corpus.text(doc):
-            raise where.at(f"data.{key}").error(
-                f"the task text differs from document {doc}", hint="run `spanlab review`"
-            )
-        return doc, view
-    docs = by_text.get(view.canonical, [])
-    if len(docs) != 1:
-        problem = "matches no document" if not docs else f"matches {', '.join(docs)}"
-        raise where.at(f"data.{key}").error(
-            f"the task text {problem}; name the document in data.doc"
-        )
-    return docs[0], view
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What reading one task's spans needs besides the task."""
-
-    corpus: Corpus
-    """The corpus the tasks refer to."""
-    by_text: dict[str, list[str]]
-    """{canonical text: doc ids}, to find a task's document by its text."""
-    task: Where
-    """The task, for errors about the task as a whole."""
-    warnings: list[str]
-    """Where to note offsets read as UTF-16 units."""
-    views: dict[str | None, tuple[str, RawView]] = field(default_factory=dict)
-    """The task's document and view, by the `data` key holding its text."""
-
-
-def _span(data: dict[str, Any], result: dict[str, Any], ctx: _Context, where: Where) -> Span:
-    key = _text_key(data, result)
-    if key not in ctx.views:
-        ctx.views[key] = _document(data, key, ctx.corpus, ctx.by_text, ctx.task)
-    doc, view = ctx.views[key]
-    value = need(result, "value", dict, where)
-    vw = where.at("value")
-    start = need(value, "start", int, vw)
-    end = need(value, "end", int, vw)
-    quote = typed(value.get("text"), (str, type(None)), vw.at("text"))
-    raw = data[key] if key is not None else ctx.corpus.text(doc)
-    cp = _offsets(raw, start, end, quote, vw)
-    if cp != (start, end):
-        ctx.warnings.append(
-            f"{vw.file}, {vw.key}: offsets {start}..{end} read as UTF-16 units "
-            f"(an older Label Studio), i.e. code points {cp[0]}..{cp[1]}"
-        )
-    return raw_span(view, doc, cp[0], cp[1], None, vw)
-
-
-def _offsets(raw: str, start: int, end: int, quote: str | None, where: Where) -> tuple[int, int]:
-    """Code-point offsets of the span: as given, or read as UTF-16 units if only that
-    makes the quote match. Offsets out of range are left for the range check."""
-    if quote is None or _same(raw[start:end], quote):
-        return start, end
-    units = list(itertools.accumulate((2 if ord(c) > 0xFFFF else 1 for c in raw), initial=0))
-    s, e = bisect.bisect_left(units, start), bisect.bisect_left(units, end)
-    exact = s < len(units) and e < len(units) and units[s] == start and units[e] == end
-    if units[-1] != len(raw) and exact and _same(raw[s:e], quote):
-        return s, e
-    if not 0 <= start < end <= len(raw):
-        return start, end
-    raise where.error(
-        f"value.text {quote[:40]!r} does not match the task text at {start}..{end} "
-        f"({raw[start:end][:40]!r})",
-        offset=start,
-    )
-
-
-def _same(found: str, quote: str) -> bool:
-    return found == quote or found.split() == quote.split()
-
-
 def _build(groups: list[_Group], existing: Sequence[Query], warnings: list[str]) -> Imported:
     kept = [g.data["query_id"] for g in groups if "query_id" in g.data]
     ids = FreshIds.after(existing, kept)
@@ -406,96 +274,3 @@ def _question_key(data: dict[str, Any]) -> str:
     """The `data` key the question came from (`text` is the document's key), for an error."""
     given = (k for k in QUESTION_KEYS if isinstance(data.get(k), str) and data[k].strip())
     return next(given, "question")
-
-
-@dataclass(frozen=True)
-class Names:
-    """The labelling config's names an export writes (Label Studio matches each result to
-    its config by `from_name` / `to_name`, and reads the text from `data[text_key]`)."""
-
-    from_name: str = "label"
-    """The Labels control's `name`."""
-    to_name: str = "text"
-    """The Text object's `name`, the Labels' `toName`."""
-    text_key: str = "text"
-    """The `data` key the Text object's `value="$KEY"` reads."""
-    label: str = "evidence"
-    """The Label `value` every span gets."""
-
-    def __post_init__(self) -> None:
-        for option, value in (("--from-name", self.from_name), ("--to-name", self.to_name),
-                              ("--text-key", self.text_key)):  # fmt: skip
-            if not value or not value.isidentifier():
-                raise LabelError(f"{option} {value[:40]!r} is not a name (letters, digits, _)",
-                                 key=option)  # fmt: skip
-        if self.text_key in META_KEYS:
-            raise LabelError(f"--text-key {self.text_key!r} is a key spanlab writes itself "
-                             f"({', '.join(sorted(META_KEYS))})", key="--text-key")  # fmt: skip
-
-
-def write(
-    queries: Sequence[Query],
-    corpus: Corpus,
-    out: Path,
-    *,
-    names: Names = Names(),
-    waiting: Sequence[tuple[Query, Sequence[Version]]] = (),
-) -> Wrote:
-    """Every query, as tasks Label Studio's importer takes (label_studio 1.23.2,
-    tasks/validation.py TaskValidator: `data[text_key]` present and a string in every task;
-    annotations a list of objects with a `result` list; no `completed_by`, which must be a
-    member's email or id there). A query with evidence: one task per document. An
-    abstention or a query without evidence: one task with empty text (an abstention gets an
-    empty annotation). A query waiting for adjudication: one task per document its versions
-    touch, one annotation per version, the annotators named in `data.annotators`."""
-    tasks: list[dict[str, Any]] = []
-    for q in queries:
-        tasks += _tasks(q, [Version(q.annotator, q.abstain, q.evidence)], corpus, names, False)
-    for q, versions in waiting:
-        tasks += _tasks(q, list(versions), corpus, names, True)
-    write_atomic(out, json_text(tasks))
-    abstain = sum(1 for q in queries if q.abstain and not q.evidence)
-    empty = sum(1 for q in queries if not q.abstain and not q.evidence)
-    kinds = (("abstentions (empty text)", abstain), ("without evidence (empty text)", empty),
-             ("waiting for adjudication (one annotation per version)", len(waiting)))  # fmt: skip
-    notes = tuple(f"{n} quer(y/ies) {what}" for what, n in kinds if n)
-    return Wrote(len(queries) + len(waiting), len(tasks), warnings=notes)
-
-
-def _tasks(
-    q: Query, versions: list[Version], corpus: Corpus, names: Names, several: bool
-) -> list[dict[str, Any]]:
-    docs = list(dict.fromkeys(s.doc for v in versions for s in v.spans))
-    data: dict[str, Any] = _data(q)
-    if several:
-        data["annotators"] = [v.annotator for v in versions]
-    if not docs:
-        annotations: list[dict[str, Any]] = [
-            {"result": []} for v in versions if several or v.abstain
-        ]
-        return [{"data": {names.text_key: "", **data}, "annotations": annotations}]
-    out = []
-    for doc in docs:
-        text = corpus.text(doc)
-        annotations = [{"result": [_result(q, n, s, text, names) for n, s in enumerate(v.spans)
-                                   if s.doc == doc]} for v in versions]  # fmt: skip
-        task: dict[str, Any] = {names.text_key: text, "doc": doc, **data}
-        out.append({"data": task, "annotations": annotations})
-    return out
-
-
-def _data(q: Query) -> dict[str, Any]:
-    return {
-        "question": q.text, "query_id": q.id, "abstain": q.abstain,
-        "boundary": q.boundary.value, "slices": list(q.slices), "status": q.status.value,
-        "notes": q.notes,
-    }  # fmt: skip
-
-
-def _result(q: Query, n: int, span: Span, text: str, names: Names) -> dict[str, Any]:
-    span.check(text)
-    value = {"start": span.start, "end": span.end, "text": span.quote, "labels": [names.label]}
-    return {
-        "id": f"{q.id}-{n}", "from_name": names.from_name, "to_name": names.to_name,
-        "type": "labels", "value": value,
-    }  # fmt: skip

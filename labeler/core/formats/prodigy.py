@@ -3,7 +3,8 @@ spaCy counts), `answer`; what `prodigy db-out` writes and `db-in` reads back.
 
 Only accepted answers are evidence; rejected and ignored ones are counted in a warning,
 never dropped unsaid. The question sits in `meta` (`meta.question`), where Prodigy keeps
-whatever a task carried; `doc` and `query_id` travel there too.
+whatever a task carried; `doc` and `query_id` travel there too. A span's `group` (§18)
+is a key of the span, which Prodigy keeps as given.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
-from labeler.core.formats._common import Where, left_out, write_atomic
+from labeler.core.formats._common import Where, group_in, left_out, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
 from labeler.core.formats.tasks import (
@@ -30,7 +31,7 @@ from labeler.core.formats.tasks import (
     some_records,
 )
 from labeler.core.typed import need, typed
-from labeler.core.values import Query
+from labeler.core.values import Query, Span
 
 LOOKED = "'meta.question', 'question' or 'meta.query'"
 
@@ -48,7 +49,7 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
         at = where.at(f"spans[{i}]")
         start, end = need(span, "start", int, at), need(span, "end", int, at)
         quote = typed(span.get("text"), (str, type(None)), at.at("text"))
-        spans.append(SpanIn(start, end, quote, at))
+        spans.append(SpanIn(start, end, quote, at, group_in(span, at)))
     return TaskIn(
         where, _meta(obj, "question", where) or _meta(obj, "query", where), tuple(spans),
         text=need(obj, "text", str, where), doc=_meta(obj, "doc", where),
@@ -81,14 +82,18 @@ def _hash(*parts: str) -> int:
     return int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:4], "big")
 
 
+def _span(s: Span) -> dict[str, Any]:
+    span = {"start": s.start, "end": s.end, "label": "EVIDENCE", "text": s.quote}
+    return span if s.group is None else {**span, "group": s.group}
+
+
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     """One accepted task per query and document, as `prodigy db-in` reads."""
     rows: list[dict[str, Any]] = []
     for q in queries:
         for doc in dict.fromkeys(s.doc for s in q.evidence):
             text = corpus.text(doc)
-            spans = [{"start": s.start, "end": s.end, "label": "EVIDENCE", "text": s.quote}
-                     for s in checked(q, doc, text)]  # fmt: skip
+            spans = [_span(s) for s in checked(q, doc, text)]
             meta = {"question": q.text, "doc": doc, "query_id": q.id}
             hashes = {"_input_hash": _hash(text), "_task_hash": _hash(text, q.id, doc)}
             rows.append({"text": text, "spans": spans, "meta": meta, "answer": "accept",

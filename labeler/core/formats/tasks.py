@@ -45,6 +45,8 @@ class SpanIn:
     """The text the tool says the span holds, when it says."""
     where: Where
     """Where it sits in the file."""
+    group: int | None = None
+    """Its group of alternatives (§18), where the file says."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,8 @@ class Reading:
                 "(tried code points, UTF-16 code units, UTF-8 bytes, grapheme clusters)",
                 offset=span.start,
             )
-        return raw_span(view, doc, found[0], found[1], None, span.where)
+        made = raw_span(view, doc, found[0], found[1], None, span.where)
+        return made if span.group is None else replace(made, group=span.group)
 
 
 @dataclass

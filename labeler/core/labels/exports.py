@@ -16,6 +16,7 @@ from labeler.core import formats
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import label_studio
+from labeler.core.formats._common import flattened
 from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.team.visibility import BLIND_WHY, Sight
@@ -87,8 +88,18 @@ def export_file(
     else:
         got = formats.get(fmt).write(queries, corpus, out)
         wrote = got or formats.Wrote(len(queries), len(queries))
+    notes = (*wrote.warnings, *_flattened(fmt, queries))
     return Exported(out, wrote.queries, wrote.records, _sha256(out), data["label_set_hash"],
-                    _counted((*wrote.left_out, *waits)), wrote.warnings, drafts)  # fmt: skip
+                    _counted((*wrote.left_out, *waits)), notes, drafts)  # fmt: skip
+
+
+def _flattened(fmt: str, queries: list[Query]) -> tuple[str, ...]:
+    """A format that cannot hold groups (§18) flattens them, and says how many."""
+    n = 0 if fmt in formats.GROUPS else flattened(queries)
+    if not n:
+        return ()
+    return (f"{n} group(s) of alternatives flattened: {fmt} cannot say 'either copy will do', "
+            "so every alternative is written as evidence of its own",)  # fmt: skip
 
 
 def _decided(store: Store) -> tuple[list[Query], list[str]]:

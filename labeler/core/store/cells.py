@@ -79,13 +79,15 @@ def built(make: Callable[[], T], table: str, key: object) -> T:
 
 
 def span(row: Sequence[Any]) -> Span:
-    """A span from `SPAN_SELECT`'s columns (query_id first, id last), each checked."""
+    """A span from `SPAN_SELECT`'s columns (query_id first, then id and group), each checked."""
     key = row[10]
+    if row[11] is not None:
+        typed(int, "spans", key, "grp", row[11])
     for column, at in (("start", 2), ("end", 3)):
         typed(int, "spans", key, column, row[at])
     for column, at in (("doc", 1), ("quote", 4), ("doc_hash", 7)):
         typed(str, "spans", key, column, row[at])
-    return built(lambda: Span(*row[1:11]), "spans", key)
+    return built(lambda: Span(*row[1:12]), "spans", key)
 
 
 ODD_QUERIES = (
@@ -103,12 +105,19 @@ ODD_QUERIES = (
 ODD_SPANS = (
     "SELECT 1 FROM spans WHERE version = '' AND (typeof(start) != 'integer' OR "
     "typeof(\"end\") != 'integer' OR typeof(doc) != 'text' OR typeof(quote) != 'text' OR "
-    "typeof(prefix) != 'text' OR typeof(suffix) != 'text' OR typeof(query_id) != 'text') "
+    "typeof(prefix) != 'text' OR typeof(suffix) != 'text' OR typeof(query_id) != 'text' OR "
+    "(grp IS NOT NULL AND (typeof(grp) != 'integer' OR grp < 1))) "
     "LIMIT 1"
 )
 """Any evidence row spanlab would not have written."""
 SPAN_COLUMNS = ("query_id", "doc", "start", "end", "quote", "prefix", "suffix")
 SPAN_KINDS: tuple[type, ...] = (str, str, int, int, str, str, str)
+
+
+def group(key: object, value: Any) -> None:
+    """A span's group as spanlab writes it: NULL or a positive integer."""
+    if value is not None and (typed(int, "spans", key, "grp", value) < 1):
+        raise bad("spans", key, "grp", f"holds {value}, not a positive integer")
 
 
 def label_row(q: tuple[Any, ...]) -> None:

@@ -191,7 +191,7 @@ class Edits(Reads):
                     raise StoreError(f"query {q.id}: no text for document {s.doc!r}", key="doc")
                 dh = self._checked_hash(s, texts[s.doc], hashes, db)
                 span_rows.append((s.id, q.id, s.doc, s.start, s.end, s.quote, s.prefix,
-                                  s.suffix, dh, s.annotator, s.created))  # fmt: skip
+                                  s.suffix, dh, s.annotator, s.created, s.group))  # fmt: skip
         marks = ",".join("?" * len(QUERY_COLUMNS))
         names = ",".join(QUERY_COLUMNS)
         # The query's own evidence only: annotators' blind versions stay theirs (§3).
@@ -206,7 +206,7 @@ class Edits(Reads):
         )
         self.conn.executemany(
             'INSERT INTO spans(id, query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
-            "annotator, created) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "annotator, created, grp) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             span_rows,
         )
 

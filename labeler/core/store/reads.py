@@ -23,7 +23,9 @@ from labeler.core.store.rows import (
 )
 from labeler.core.values import MAX_NOTES, Boundary, Query, Span, Status
 
-SPAN_SELECT = 'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id'
+SPAN_SELECT = (
+    'query_id, doc, start, "end", quote, prefix, suffix, doc_hash, annotator, created, id, grp'
+)
 _QUERY = (
     f"SELECT id, {cells.TEXT}, abstain, boundary, slices, {cells.NOTES}, status, annotator, "
     "created, updated, revision FROM queries"
@@ -101,7 +103,7 @@ class Reads(Connection):
         )
         rows = cur.fetchall()
         try:
-            return [(r[0], Span(*r[1:11])) for r in rows]
+            return [(r[0], Span(*r[1:12])) for r in rows]
         except (SpanlabError, TypeError, ValueError):  # a row written by hand: name it
             return [(r[0], cells.span(r)) for r in rows]
 
@@ -246,7 +248,7 @@ class Reads(Connection):
                 "FROM queries ORDER BY id"
             ).fetchall()
             spans = cur.execute(
-                'SELECT query_id, doc, start, "end", quote, prefix, suffix FROM spans '
+                'SELECT query_id, doc, start, "end", quote, prefix, suffix, grp FROM spans '
                 "WHERE version = '' ORDER BY doc, start, \"end\", id"
             ).fetchall()
         finally:
@@ -263,8 +265,11 @@ class Reads(Connection):
         if self.conn.execute(cells.ODD_SPANS).fetchone() is None:
             return
         for sp in spans:
-            for column, value, kind in zip(cells.SPAN_COLUMNS, sp, cells.SPAN_KINDS, strict=True):
+            for column, value, kind in zip(
+                cells.SPAN_COLUMNS, sp[:7], cells.SPAN_KINDS, strict=True
+            ):
                 cells.typed(kind, "spans", f"of query {sp[0]}", column, value)
+            cells.group(f"of query {sp[0]}", sp[7])
 
     def spans_off_binding(self) -> list[tuple[str, Span]]:
         """Spans whose document is not bound, or whose text is not the bound one."""
@@ -346,6 +351,15 @@ class Reads(Connection):
         sql = "SELECT max(id) FROM review_decisions WHERE span_id = ?"
         latest = self.conn.execute(sql, (span_id,)).fetchone()[0]
         return None if latest is None else int(latest)
+
+    def decision_added(self, decision: Decision) -> list[int]:
+        """The spans `decision` added as alternatives of its span (§18), if any."""
+        row = self.conn.execute(
+            "SELECT json_extract(payload, '$.added') FROM events WHERE kind = ? AND "
+            "json_extract(payload, '$.decision') = ?",
+            (EVENT[decision.kind], decision.id),
+        ).fetchone()
+        return [] if row is None or row[0] is None else [int(i) for i in json.loads(row[0])]
 
     def decided_span(self, decision: Decision) -> Span:
         """The span exactly as it was before `decision`, from the event written with it."""

@@ -8,7 +8,7 @@ its audit event still commit or roll back together.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 from labeler.core.corpus.canonical import NORMALIZATION, corpus_hash
@@ -63,9 +63,10 @@ class Reviews(SpanEdits):
         """
         db.execute(
             'UPDATE spans SET start = ?, "end" = ?, quote = ?, prefix = ?, suffix = ?, '
-            "doc_hash = ? WHERE id = ?",
-            [span.start, span.end, span.quote, span.prefix, span.suffix, span.doc_hash, span_id],
-        )
+            "doc_hash = ?, grp = ? WHERE id = ?",
+            [span.start, span.end, span.quote, span.prefix, span.suffix, span.doc_hash,
+             span.group, span_id],
+        )  # fmt: skip
 
     def rewrite_span(self, span_id: int, span: Span, *, db: sqlite_utils.Database) -> None:
         """Write every field of `span` over span `span_id` (undo of an accepted move)."""
@@ -74,6 +75,25 @@ class Reviews(SpanEdits):
     def reinsert_span(self, query_id: str, span: Span, *, db: sqlite_utils.Database) -> None:
         """Put a deleted span back under its own id (undo of an orphaning)."""
         db.table("spans").insert(span_row(query_id, span))
+
+    def free_group(self, query_id: str, span_id: int, *, db: sqlite_utils.Database) -> int:
+        """A group number no span of span `span_id`'s query and version uses (§18)."""
+        row = db.execute(
+            "SELECT coalesce(max(grp), 0) + 1 FROM spans WHERE query_id = ? AND version = "
+            "(SELECT version FROM spans WHERE id = ?)",
+            [query_id, span_id],
+        ).fetchone()
+        return int(row[0])
+
+    def insert_copy(self, span_id: int, span: Span, *, db: sqlite_utils.Database) -> int:
+        """A copy of span `span_id` at `span`'s place, in its query and version (an
+        alternative a review keeps, §18); the new row's id."""
+        query_id, version = db.execute(
+            "SELECT query_id, version FROM spans WHERE id = ?", [span_id]
+        ).fetchone()
+        row = {**span_row(str(query_id), replace(span, id=None)), "version": str(version)}
+        db.table("spans").insert(row)
+        return int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
 
     def record_decision(
         self,
@@ -86,11 +106,13 @@ class Reviews(SpanEdits):
         current: str,
         annotator: str,
         db: sqlite_utils.Database,
+        added: list[int] | None = None,
     ) -> int:
         """Write the decision row and the event holding the whole old span; the row's id.
 
         `place` is where the span went (None when orphaned); `bound` and `current` are the
-        corpus hashes the store was bound to and the folder had when deciding.
+        corpus hashes the store was bound to and the folder had when deciding; `added`, the
+        spans the decision made as alternatives of it (§18), which its undo removes.
         """
         now = utcnow()
         table = db.table("review_decisions")
@@ -113,6 +135,13 @@ class Reviews(SpanEdits):
         )
         row_id = int(table.last_rowid or 0)
         self.log_event(
-            db, EVENT[kind], annotator, query_id, at=now, decision=row_id, span=asdict(old)
+            db,
+            EVENT[kind],
+            annotator,
+            query_id,
+            at=now,
+            decision=row_id,
+            span=asdict(old),
+            **({"added": added} if added else {}),
         )
         return row_id

@@ -129,7 +129,7 @@ def utcnow() -> str:
 
 
 SPAN_ROW = ("doc", "start", "end", "quote", "prefix", "suffix", "doc_hash", "annotator",
-            "created", "id")  # fmt: skip
+            "created", "id", "grp")  # fmt: skip
 """A span's columns in `Span`'s order."""
 
 
@@ -150,9 +150,15 @@ def _checked_span(row: Mapping[str, Any]) -> Span:
         start, end = (cells.typed(int, "spans", key, c, row[c]) for c in ("start", "end"))
         return Span(doc=text("doc"), start=start, end=end, quote=text("quote"),
                     prefix=text("prefix"), suffix=text("suffix"), doc_hash=text("doc_hash"),
-                    annotator=text("annotator"), created=text("created"), id=key)  # fmt: skip
+                    annotator=text("annotator"), created=text("created"), id=key,
+                    group=_group(row, key))  # fmt: skip
 
     return cells.built(make, "spans", key)
+
+
+def _group(row: Mapping[str, Any], key: object) -> int | None:
+    value = row["grp"]
+    return None if value is None else cells.typed(int, "spans", key, "grp", value)
 
 
 def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
@@ -246,6 +252,7 @@ def span_fields(s: Span) -> dict[str, Any]:
         "doc_hash": s.doc_hash,
         "annotator": s.annotator,
         "created": s.created,
+        "grp": s.group,
     }
 
 

@@ -207,12 +207,24 @@ def _m5_audit(conn: sqlite3.Connection) -> None:
     digests.seal_all(conn)
 
 
+def _m6_evidence_groups(conn: sqlite3.Connection) -> None:
+    """Alternatives (§18): a span may carry a group number (NULL: a group of its own). A
+    span row whose digest held before is digested anew with the new column; one changed
+    around spanlab keeps the digest it had, so the audit still names it."""
+    from labeler.core.store import digests  # the store imports this module
+
+    held = digests.holding(conn, "spans")
+    _run(conn, "ALTER TABLE spans ADD COLUMN grp INTEGER")
+    digests.reseal(conn, "spans", held)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m1_initial,
     _m2_revisions_and_retired_ids,
     _m3_double_annotation,
     _m4_whole_versions,
     _m5_audit,
+    _m6_evidence_groups,
 )
 """Applied in order; the schema version is the number applied."""
 

@@ -14,7 +14,7 @@ from labeler.core.errors import StoreError
 from labeler.core.store.conflicts import ConflictError, gone, refusal
 from labeler.core.store.query_edits import QueryEdits
 from labeler.core.store.rows import span_row, utcnow
-from labeler.core.values import Span
+from labeler.core.values import Span, same_quote
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -59,6 +59,7 @@ class SpanEdits(QueryEdits):
             if q.abstain and not self.view:
                 raise StoreError(f"query {query_id} is an abstention query", key="abstain")
             self._refuse_duplicate(query_id, span)
+            self._refuse_unlike(query_id, span)
             if span.id is not None and self._span_exists(span.id):
                 raise StoreError(f"span {span.id} exists again; not overwriting it", key="span")
             s = replace(
@@ -172,9 +173,13 @@ class SpanEdits(QueryEdits):
         """
         with self.write() as db:
             query_id, old = self._seen_span(span_id, expected)
-            new = Span.from_text(
-                text, old.doc, start, end, annotator=old.annotator, created=old.created
+            new = replace(
+                Span.from_text(
+                    text, old.doc, start, end, annotator=old.annotator, created=old.created
+                ),
+                group=old.group,
             )
+            self._refuse_unlike(query_id, new, other_than=span_id)
             self._refuse_duplicate(query_id, new, other_than=span_id)
             # The text the span is on now is fine too (a span accepted during a review).
             dh = self._checked_hash(new, text, {}, db, also=old.doc_hash)
@@ -201,3 +206,81 @@ class SpanEdits(QueryEdits):
     def drop_span(self, span_id: int, *, db: sqlite_utils.Database) -> None:
         """Delete span `span_id` inside the caller's transaction (logging is the caller's)."""
         db.execute("DELETE FROM spans WHERE id = ?", [span_id])
+
+    # -- alternatives (§18) ------------------------------------------------------------
+
+    def _refuse_unlike(self, query_id: str, span: Span, *, other_than: int | None = None) -> None:
+        """A span in a group must quote what the group's other spans quote."""
+        if span.group is None:
+            return
+        for other in self._span_rows("WHERE query_id = ? AND grp = ? AND id IS NOT ?",
+                                     [query_id, span.group, other_than]):  # fmt: skip
+            if not same_quote(other[1].quote, span.quote):
+                o = other[1]
+                raise StoreError(
+                    f"{query_id}: {span.doc} {span.start}..{span.end} quotes "
+                    f"{span.quote[:40]!r}, not what its group {span.group} quotes "
+                    f"({o.doc} {o.start}..{o.end}: {o.quote[:40]!r}); not an alternative",
+                    key="group",
+                    offset=span.start,
+                )
+
+    def _free_group(self, query_id: str) -> int:
+        row = self.conn.execute(
+            "SELECT coalesce(max(grp), 0) + 1 FROM spans WHERE query_id = ? AND version = ?",
+            [query_id, self.view],
+        ).fetchone()
+        return int(row[0])
+
+    def add_alternative(
+        self,
+        span_id: int,
+        span: Span,
+        text: str,
+        *,
+        annotator: str,
+        expected: tuple[int, int] | None = None,
+        expected_group: int | None = None,
+    ) -> Span:
+        """Add `span` as an alternative of span `span_id` (either will do, §18): both get
+        the group the current one has, or a new one. Compare-and-set: refused when the
+        current span's edges or group are no longer those the person saw."""
+        with self.write() as db:
+            query_id, current = self._seen_span(span_id, expected)
+            self._refuse_regrouped(query_id, span_id, current, expected_group)
+            group = current.group or self._free_group(query_id)
+            if current.group is None:
+                db.execute("UPDATE spans SET grp = ? WHERE id = ?", [group, span_id])
+            new = replace(span, group=group, annotator=span.annotator or annotator,
+                          created=span.created or utcnow())  # fmt: skip
+            self._refuse_duplicate(query_id, new)
+            self._refuse_unlike(query_id, new)
+            new_id = self._insert_span(db, query_id, new, text)
+            self._bump(db, query_id)
+            self.log_event(db, "span-added", annotator, query_id, span=new_id, doc=new.doc,
+                           start=new.start, end=new.end, group=group, of=span_id)  # fmt: skip
+        return self.span(new_id)[1]
+
+    def set_group(
+        self, span_id: int, group: int | None, *, annotator: str, expected_group: int | None
+    ) -> Span:
+        """Put span `span_id` in `group` (None: a group of its own); compare-and-set against
+        the group the person saw."""
+        if group is not None and (isinstance(group, bool) or group < 1):
+            raise StoreError(f"group must be a positive integer, got {group!r}", key="group")
+        with self.write() as db:
+            query_id, old = self._seen_span(span_id, None)
+            self._refuse_regrouped(query_id, span_id, old, expected_group)
+            self._refuse_unlike(query_id, replace(old, group=group), other_than=span_id)
+            db.execute("UPDATE spans SET grp = ? WHERE id = ?", [group, span_id])
+            self._bump(db, query_id)
+            self.log_event(db, "span-regrouped", annotator, query_id, span=span_id,
+                           old=old.group, new=group)  # fmt: skip
+        return self.span(span_id)[1]
+
+    def _refuse_regrouped(
+        self, query_id: str, span_id: int, now: Span, expected: int | None
+    ) -> None:
+        if now.group != expected:
+            detail = f"you saw group {expected}, it is now group {now.group}"
+            raise refusal(self.conn, query_id, f"span {span_id}", detail, span=span_id)

@@ -58,7 +58,7 @@ class Versions(Reviews):
         spans: dict[tuple[str, str], list[Span]] = {}
         for r in cur.fetchall():
             span = cells.span(r)
-            spans.setdefault((r[0], r[11]), []).append(span)
+            spans.setdefault((r[0], r[12]), []).append(span)
         rows = self.conn.execute(
             f"SELECT query_id, annotator, abstain, boundary, slices, {cells.NOTES}, status, "
             f"revision FROM versions WHERE 1 {only}",
@@ -92,13 +92,13 @@ class Versions(Reviews):
                 dh = self._checked_hash(sp, texts[sp.doc], hashes, db)
                 who = sp.annotator or v.annotator
                 rows.append((qid, sp.doc, sp.start, sp.end, sp.quote, sp.prefix, sp.suffix, dh,
-                             who, sp.created or now, v.annotator))  # fmt: skip
+                             who, sp.created or now, v.annotator, sp.group))  # fmt: skip
         self.conn.executemany(
             "DELETE FROM spans WHERE query_id = ? AND version = ?", [m[:2] for m in marks]
         )
         self.conn.executemany(
             'INSERT INTO spans(query_id, doc, start, "end", quote, prefix, suffix, doc_hash, '
-            "annotator, created, version) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            "annotator, created, version, grp) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         # A field left None is the query's own; a version written again gets a new revision,

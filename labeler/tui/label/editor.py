@@ -81,6 +81,25 @@ class Editor:
         self._flag(query_id, saved)
         return saved
 
+    def add_alternative(
+        self, of: Span, doc: str, start: int, end: int, *, seen_group: int | None
+    ) -> Span:
+        """Add the selection as an alternative of span `of` (either will do, §18); refused
+        when its group is no longer `seen_group`, or the quotes are not copies."""
+        self._check_open()
+        text = self.corpus.text(doc)
+        kept = whole_clusters(text, start, end)
+        start, end = trimmed(text, *kept) if self.trim else kept
+        span = Span.from_text(text, doc, start, end, annotator=self.annotator)
+        assert of.id is not None, "a span on screen comes from the store"
+        query_id, _ = self.store.live_span(of.id)
+        saved = self.store.add_alternative(
+            of.id, span, text, annotator=self.annotator, expected=(of.start, of.end),
+            expected_group=seen_group,
+        )  # fmt: skip
+        self.history.record(SpanAdded(query_id, saved))
+        return saved
+
     def _relabelled(self, query_id: str, before: Status, edit: Edit) -> Edit:
         """After an evidence edit: a draft's first span, or changed evidence under a review
         (the review no longer covers it), makes the query `labelled`, in the same undo step."""

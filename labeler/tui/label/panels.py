@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from labeler.core.display import shown
-from labeler.core.values import Query
+from labeler.core.values import Query, evidence_groups
 from labeler.tui.label.query_list import GLYPHS
 from labeler.tui.widgets.document_view import annotators_of
 
@@ -31,12 +31,19 @@ def query_meta(q: Query, me: str) -> Text:
             who = annotators_of(q.evidence, me)
             count += " (" + ", ".join(f"{shown(n, lines=False)} {per[n]}" for n in who) + ")"
         line.append(count, style="bold" if q.evidence else "dim")
+        for size in alternatives(q):
+            line.append(f" · any of {size}", style="italic")
     line.append(f" · {q.boundary.value}")
     if q.slices:
         line.append(" · " + shown(", ".join(q.slices), lines=False), style="italic")
     if q.notes:
         line.append(" · ✎ " + shown(q.notes, lines=False), style="dim")
     return line
+
+
+def alternatives(q: Query) -> list[int]:
+    """The sizes of the query's groups of two or more alternatives (§18), in order."""
+    return [len(g) for g in evidence_groups(q.evidence) if len(g) > 1]
 
 
 def query_summary(
@@ -78,11 +85,13 @@ def cursor_line(
     selection: tuple[int, int] | None,
     mode: str = "",
     span: tuple[int, int] | None = None,
+    group: int | None = None,
 ) -> str:
     """`doc @offset/length`, or `doc sel start–end (n)` while selecting: fits 48 cells.
 
     `span` (n, m): the cursor is in span n of the query's m, shown first as `span n/m`
-    (a long document path is cut at the end, not the span number).
+    (a long document path is cut at the end, not the span number); `group`: that span is
+    one of several alternatives (§18), shown `span n/m any-of g`.
     """
     if doc is None:
         return "no document (o opens one)"
@@ -91,7 +100,8 @@ def cursor_line(
     else:
         where = f"{doc} sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
     if span is not None:
-        where = f"span {span[0]}/{span[1]} · {where}"
+        alt = f" any-of {group}" if group is not None else ""
+        where = f"span {span[0]}/{span[1]}{alt} · {where}"
     return f"{where} · {mode}" if mode else where
 
 

@@ -52,6 +52,11 @@ DONE = {"undo": "Undone", "redo": "Redone"}
 PALETTE = (
     ("view.add", "Add span", "Add the selection as evidence of the current query"),
     ("view.drop", "Delete span", "Delete the span under the cursor"),
+    (
+        "add_alternative",
+        "Add as alternative",
+        "Add the selection as an alternative of the last span visited: either will do",
+    ),
     ("edit", "Edit query", "Text, pattern, slices, abstain, notes, status"),
     ("pattern", "Pattern", "Set the query's boundary pattern"),
     ("slices", "Slices", "Edit the query's slices, completed from those in use"),
@@ -109,6 +114,7 @@ class LabelScreen(Screen[None]):
         Binding("K", "next_query(-1)", "Previous query", show=False),
         Binding("U", "next_unlabelled", "Next unlabelled", show=False),
         Binding("R", "agreement", "Adjudicate", show=False),
+        Binding("plus", "add_alternative", "Add as alternative", show=False),
     ]
 
     def __init__(
@@ -388,11 +394,13 @@ class LabelScreen(Screen[None]):
         view = self.view
         span = self.state.span_number(view.doc_id, offset)
         legend = self.state.legend()
-        line = cursor_line(view.doc_id, offset, len(view.text), selection, legend, span)
+        group = self.state.span_group(span[0]) if span else None
+        line = cursor_line(view.doc_id, offset, len(view.text), selection, legend, span, group)
         self.query_one(CursorBar).update(line)
 
     def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
         self._here = (self.view.doc_id, event.offset)
+        self.state.visit(self.view.doc_id, event.offset)
         self._update_cursor_bar(event.offset, event.selection)
 
     def _edit(
@@ -444,6 +452,17 @@ class LabelScreen(Screen[None]):
             self.notify("Pick or create a query first (ctrl+n).", severity="warning")
             return
         if self._edit(lambda: self.editor.add_span(q.id, event.doc, event.start, event.end), q.id):
+            self.view.clear_selection()
+
+    def action_add_alternative(self) -> None:
+        """`+`: the selection becomes an alternative of the span last visited (§18)."""
+        of, sel, doc = self.state.visited_span, self.view.selection, self.view.doc_id
+        if of is None or sel is None or doc is None:
+            self.notify("Visit a span of this query, then select its copy and press +.",
+                        severity="warning")  # fmt: skip
+            return
+        add = self.editor.add_alternative
+        if self._edit(lambda: add(of, doc, *sel, seen_group=of.group), self.state.current):
             self.view.clear_selection()
 
     def on_document_view_edges_changed(self, event: DocumentView.EdgesChanged) -> None:

@@ -80,6 +80,9 @@ class LabelState:
         self.lost: str | None = None
         """A query someone else took away from under the cursor: until the person picks
         one, no other becomes current in its place (their next key must not edit it)."""
+        self.visited: int | None = None
+        """The id of the current query's span the cursor last rested in (`+` adds the
+        selection as its alternative, §18)."""
         self._hay: dict[str, str] = {}
         self._full: Query | None = None
         self._doc_spans: dict[str, list[tuple[str, Span]]] = {}
@@ -293,6 +296,30 @@ class LabelState:
         spans = q.evidence if q else ()
         inside = [i for i, s in enumerate(spans, 1) if s.doc == doc and s.start <= offset < s.end]
         return (inside[-1], len(spans)) if inside else None
+
+    def span_group(self, number: int) -> int | None:
+        """The group of the current query's span `number` (1-based), when it has
+        alternatives (§18); None for a span that is a group of its own."""
+        q = self.current_query
+        if q is None or not 0 < number <= len(q.evidence):
+            return None
+        group = q.evidence[number - 1].group
+        mates = [s for s in q.evidence if group is not None and s.group == group]
+        return group if len(mates) > 1 else None
+
+    def visit(self, doc: str | None, offset: int) -> None:
+        """Remember the current query's span under the cursor, for `+` (§18)."""
+        q = self.current_query
+        spans = q.evidence if q else ()
+        inside = [s for s in spans if s.doc == doc and s.start <= offset < s.end]
+        if inside:
+            self.visited = inside[-1].id
+
+    @property
+    def visited_span(self) -> Span | None:
+        """The current query's span the cursor last rested in (as shown), if any."""
+        q = self.current_query
+        return next((s for s in (q.evidence if q else ()) if s.id == self.visited), None)
 
     def legend(self) -> str:
         """`A ann · B bob` while spans are coloured by annotator."""

@@ -31,6 +31,7 @@ from labeler.core.team.visibility import Sight
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.review.diff import move_end, move_start, quote_diff
 from labeler.tui.review.widgets import CandidateList, ConfirmOrphan, QuoteView, SpanList
+from labeler.tui.screens.dialogs import ConfirmScreen
 
 
 class ReviewScreen(Screen[None]):
@@ -68,6 +69,13 @@ class ReviewScreen(Screen[None]):
             tooltip="End one word right",
         ),
         Binding("o", "orphan", "Orphan"),
+        Binding(
+            "g",
+            "keep_copies",
+            "Keep copies",
+            show=False,
+            tooltip="The quote now occurs several times: keep them all as alternatives",
+        ),
         Binding("s", "skip", "Skip"),
         Binding("ctrl+z", "undo", "Undo"),
         *(Binding(str(n), f"pick({n - 1})", f"Candidate {n}", show=False) for n in range(1, 6)),
@@ -298,6 +306,26 @@ class ReviewScreen(Screen[None]):
                 self._decide(item, orphan)
 
         self.app.push_screen(ConfirmOrphan(question), answered)
+
+    def action_keep_copies(self) -> None:
+        """`g`: every copy of the quote becomes an alternative (§18), once the person says yes."""
+        item = self.current
+        proposal = None if item is None else self.proposals.get(item.span_id)
+        places = [] if item is None or proposal is None else review.copies(item, proposal)
+        if item is None or len(places) < 2:
+            self.notify("The quote does not occur twice: accept a candidate (⏎) instead.",
+                        severity="warning")  # fmt: skip
+            return
+        at = ", ".join(f"{a}..{b}" for a, b in places)
+        question = (f"Keep the {len(places)} copies of the quote in {shown(item.span.doc)} "
+                    f"({at}) as alternatives, either of which will do?")  # fmt: skip
+        keep = partial(review.accept_alternatives, self.store, self.corpus, item.span_id, places)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._decide(item, keep)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def _refused(self) -> bool:
         """Say so and return True when `[team]` keeps review decisions from this member."""

@@ -1,0 +1,134 @@
+"""Writing validated label-set queries into the store: one transaction, conflicting ids
+refused unless replacing, retired ids never brought back, ids a reader made up allocated
+inside the write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence, Set
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from labeler.core.anchoring.binding import CorpusStatus, sync
+from labeler.core.corpus.folder import Corpus
+from labeler.core.errors import StoreError
+from labeler.core.labels.labelset_json import query_json
+from labeler.core.labels.replaced import log_replaced
+from labeler.core.store import Store, Version, utcnow
+from labeler.core.values import Query
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+def refuse_while_waiting(status: CorpusStatus) -> None:
+    """Imports wait until the store is bound to the corpus as it is now."""
+    if status.bound_hash != status.current_hash:
+        raise StoreError(
+            f"the store is bound to {status.bound_hash} and {status.waiting} span(s) wait for "
+            "review; import refuses until they are resolved",
+            hint="run `spanlab review`",
+        )
+
+
+def refuse_conflicts(
+    store: Store, queries: Sequence[Query], *, replace_existing: bool = False
+) -> tuple[dict[str, Query], list[str]]:
+    """The stored queries, and the ids given with different labels; raises unless replacing."""
+    existing = {q.id: q for q in store.queries()}
+    conflicts = [
+        q.id for q in queries if q.id in existing and query_json(existing[q.id]) != query_json(q)
+    ]
+    if conflicts and not replace_existing:
+        raise StoreError(
+            f"{len(conflicts)} quer(y/ies) already exist with different labels: "
+            f"{', '.join(conflicts[:10])}",
+            key="id",
+            hint="pass --replace to overwrite them",
+        )
+    return existing, conflicts
+
+
+def import_queries(
+    store: Store,
+    queries: Sequence[Query],
+    corpus: Corpus,
+    *,
+    annotator: str,
+    replace_existing: bool = False,
+    on_disk: Corpus | None = None,
+    before_write: Callable[[sqlite_utils.Database], None] | None = None,
+    fresh: Set[str] = frozenset(),
+    versions: Sequence[tuple[str, Version]] = (),
+    removed: list[str] | None = None,
+) -> int:
+    """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+
+    A replaced query is logged with the spans it loses and whose they were; `removed`, if
+    given, collects a line on each (§15).
+
+    Ids in `fresh` were made up by a reader: those queries get ids the store allocates
+    inside the write, so concurrent imports never hand out (or replace) one id twice;
+    `replace_existing` replaces only what the file names by its own ids. `versions` are
+    annotators' versions of those queries (several annotations of one task). An import
+    that brings documents passes the corpus as it is `on_disk` (the store must be bound to
+    it) and `corpus` with the new documents; `before_write` runs inside the transaction,
+    before the queries go in, to publish them and bind the store.
+    """
+    refuse_while_waiting(sync(store, on_disk or corpus))
+    named = [q for q in queries if q.id not in fresh]
+    existing, conflicts = refuse_conflicts(store, named, replace_existing=replace_existing)
+    texts = {d.id: d.text for d in corpus}
+    todo = [_stamped(q, annotator) for q in named if q.id not in existing or q.id in conflicts]
+    new = [_stamped(q, annotator) for q in queries if q.id in fresh]
+    with store.write() as db:
+        # Again under the write lock: another annotator may have created one of these ids.
+        stored, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
+        if set(now_conflicts) - set(conflicts):
+            raise StoreError(
+                "another writer created "
+                f"{', '.join(sorted(set(now_conflicts) - set(conflicts)))} meanwhile; "
+                "nothing was imported",
+                key="id",
+                hint="run the import again",
+            )
+        _refuse_retired(store, [q.id for q in todo if q.id not in existing])
+        if before_write is not None:
+            before_write(db)
+        given = {q.id: store.allocate_query_id(db) for q in new}
+        new = [replace(q, id=given[q.id]) for q in new]
+        said = log_replaced(store, db, stored, [q for q in todo if q.id in now_conflicts],
+                            annotator=annotator)  # fmt: skip
+        store.put_queries([*todo, *new], texts, db=db)
+        written = {q.id for q in todo} | set(given)
+        mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
+        store.put_versions(mine, texts, db=db)
+    if removed is not None:
+        removed.extend(said)
+    return len(todo) + len(new)
+
+
+def _stamped(q: Query, annotator: str) -> Query:
+    now = utcnow()
+    return replace(
+        q,
+        annotator=q.annotator or annotator,
+        created=q.created or now,
+        updated=now,
+        evidence=tuple(
+            replace(s, annotator=s.annotator or annotator, created=s.created or now)
+            for s in q.evidence
+        ),
+    )
+
+
+def _refuse_retired(store: Store, ids: Sequence[str]) -> None:
+    """A deleted query's id stays retired (§3): a file may not bring it back."""
+    retired = [qid for qid in ids if store.retired(qid)]
+    if retired:
+        raise StoreError(
+            f"{len(retired)} quer(y/ies) use ids of deleted queries, which stay retired: "
+            f"{', '.join(retired[:10])}; nothing was imported",
+            key="id",
+            hint="give them new ids (or leave the ids out)",
+        )
