@@ -117,5 +117,5 @@ def print_run(
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
-    files = "report.md, run.json, junit.xml, frontier.svg"
+    files = "report.md, run.json, junit.xml, frontier.svg, chunks.tsv"
     console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")
