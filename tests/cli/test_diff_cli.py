@@ -163,3 +163,26 @@ def test_gate_against_appends_the_diff_to_the_job_summary(
     assert text.startswith("# spanlab run ")  # the run's report first
     assert "match `chunk (also union)`" in text  # it names its settings
     assert f"# spanlab diff: c60 ({read_run(kept).id}, match chunk) → c60 (" in text
+
+
+def test_gate_against_says_the_verdict_first_and_names_a_candidate_main_lacks(
+    ci_folder: Path,
+) -> None:
+    kept = main_artifact(ci_folder)
+    cands = (ci_folder / "candidates.toml").read_text("utf-8")
+    extra = '\n[[candidate]]\nname = "c45"\nsplitter = "chars"\nsize = 45\n'
+    head, gates = cands.split("[gates]", 1) if "[gates]" in cands else (cands, None)
+    text = head + extra + ("" if gates is None else "\n[gates]" + gates)
+    (ci_folder / "pr.toml").write_text(text, "utf-8")
+    result = CliRunner().invoke(app, ["gate", "pr.toml", "--labels", "frozen.json",
+                                      "--against", str(kept)])  # fmt: skip
+    lines = result.stdout.splitlines()
+    main_id = read_run(kept).id
+    # The verdict first: not `PASS` lines above the line that says two gates broke.
+    assert result.exit_code == 1
+    assert lines[0] == "FAIL  gates broken by c30, c45 (against the baseline and the stored run)"
+    assert f"not gated against {main_id}: c45 (no candidate of that name in the stored run)" in (
+        lines
+    )
+    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost, limit 0" in lines
+    assert lines.index("FAIL  c45") > lines.index(f"PASS  against stored run {main_id}")
