@@ -186,3 +186,15 @@ def test_gate_against_says_the_verdict_first_and_names_a_candidate_main_lacks(
     )
     assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost, limit 0" in lines
     assert lines.index("FAIL  c45") > lines.index(f"PASS  against stored run {main_id}")
+
+
+def test_diff_always_states_both_settings_and_compares_cost(ci_folder: Path) -> None:
+    kept = main_artifact(ci_folder)
+    code, out, err = run("diff", str(kept), str(kept), "--candidate", "c60")
+    assert code == 0, out + err
+    settings = "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical"
+    assert f"\nA  {settings}" in out and f"\nB  {settings}" in out  # said even when equal
+    rows = {line.split()[0] + " " + line.split()[1] for line in out.splitlines() if line}
+    for label in ("doc hit", "unique evid", "prompt tok", "dup pairs", "abst top-1"):
+        assert label in rows, label
+    assert "\nP-Ω " in out and "\nchunks " in out
