@@ -109,3 +109,12 @@ def test_the_studies_file_is_what_the_reference_figures_were_computed_on() -> No
     assert text.count("study ") == 5
     assert "study end-to-end 2 9924" in text
     assert "unit 0 9902 6 q-6" in text and "unit 1 9912 6 q-6" in text
+
+
+def test_the_report_says_what_alpha_rests_on() -> None:
+    overall = report().overall
+    assert overall is not None and overall.basis is not None
+    assert overall.basis.said == (
+        "rests on 18 units of 8 pairs on 4 documents end to end (9,924 code points), one "
+        "DKPro study; per document below, where a short one swings on a few characters"
+    )

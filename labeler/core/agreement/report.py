@@ -70,10 +70,9 @@ class Basis:
     @property
     def said(self) -> str:
         """The basis in words, as `labels agreement` prints it after "αu"."""
-        return (f"rests on {self.units} units of {self.categories} pair(s) on one continuum: "
-                f"{self.documents} document(s) end to end, {self.length:,} code points "
-                "(DKPro's one study, each pair a category; per document below, each on its "
-                "own, where a short document swings on a few characters)")  # fmt: skip
+        return (f"rests on {self.units} units of {self.categories} pairs on {self.documents} "
+                f"documents end to end ({self.length:,} code points), one DKPro study; per "
+                "document below, where a short one swings on a few characters")  # fmt: skip
 
 
 @dataclass(frozen=True)
