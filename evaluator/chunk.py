@@ -2,6 +2,8 @@
 
 A chunk is a range of code points in the canonical text; it may carry a `prefix` (a
 heading breadcrumb or table header) that is embedded with it but lies outside its range.
+The prefix is a copy of text at known offsets (`prefix_source`), so evidence it carries
+is matched and covered like the chunk's own text (§17).
 """
 
 from __future__ import annotations
@@ -22,10 +24,17 @@ class Chunk:
     """End, exclusive."""
     prefix: str = ""
     """Text embedded before the chunk but not part of its offsets."""
+    prefix_source: tuple[tuple[int, int], ...] = ()
+    """Where the prefix's text lies in the same document: (start, end) ranges, in order."""
 
     @property
     def length(self) -> int:
         return self.end - self.start
+
+    @property
+    def ranges(self) -> tuple[tuple[int, int], ...]:
+        """Every range of source text the chunk carries: its own, then its prefix's."""
+        return ((self.start, self.end), *self.prefix_source)
 
 
 def chunk_id(corpus_hash: str, doc: str, start: int, end: int, fingerprint: str) -> str:

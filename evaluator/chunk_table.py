@@ -27,6 +27,8 @@ class Cut(Protocol):
     def end(self) -> int: ...
     @property
     def prefix(self) -> str: ...
+    @property
+    def prefix_source(self) -> tuple[tuple[int, int], ...]: ...
 
 
 class ChunkTable(Sequence[Chunk]):
@@ -41,6 +43,7 @@ class ChunkTable(Sequence[Chunk]):
         starts: npt.NDArray[np.int64],
         ends: npt.NDArray[np.int64],
         prefixes: dict[int, str],
+        sources: dict[int, tuple[tuple[int, int], ...]] | None = None,
     ) -> None:
         self.corpus_hash, self.fingerprint = corpus_hash, fingerprint
         """What chunk ids hash (SPEC §5)."""
@@ -49,6 +52,8 @@ class ChunkTable(Sequence[Chunk]):
         self.doc_of, self.starts, self.ends = doc_of, starts, ends
         self.prefixes = prefixes
         """Chunk index -> its prefix, for the chunks that have one."""
+        self.sources = sources or {}
+        """Chunk index -> where its prefix was copied from (§17), for the chunks that say."""
 
     @classmethod
     def build(
@@ -58,6 +63,7 @@ class ChunkTable(Sequence[Chunk]):
         docs: list[str] = []
         doc_of, starts, ends = array("i"), array("q"), array("q")
         prefixes: dict[int, str] = {}
+        sources: dict[int, tuple[tuple[int, int], ...]] = {}
         shared: dict[str, str] = {}  # one string per distinct heading breadcrumb
         for doc, cut in pieces:
             if not cut:
@@ -66,12 +72,15 @@ class ChunkTable(Sequence[Chunk]):
             for p in cut:
                 if p.prefix:
                     prefixes[len(starts)] = shared.setdefault(p.prefix, p.prefix)
+                if p.prefix_source:
+                    sources[len(starts)] = p.prefix_source
                 doc_of.append(len(docs) - 1)
                 starts.append(p.start)
                 ends.append(p.end)
         return cls(
             corpus_hash, fingerprint, docs, np.frombuffer(doc_of, dtype=np.int32),
-            np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64), prefixes,
+            np.frombuffer(starts, dtype=np.int64), np.frombuffer(ends, dtype=np.int64),
+            prefixes, sources,
         )  # fmt: skip
 
     def __len__(self) -> int:
@@ -93,7 +102,7 @@ class ChunkTable(Sequence[Chunk]):
     def _chunk(self, i: int) -> Chunk:
         doc, start, end = self.docs[self.doc_of[i]], int(self.starts[i]), int(self.ends[i])
         cid = chunk_id(self.corpus_hash, doc, start, end, self.fingerprint)
-        return Chunk(cid, doc, start, end, self.prefixes.get(i, ""))
+        return Chunk(cid, doc, start, end, self.prefixes.get(i, ""), self.sources.get(i, ()))
 
     def __iter__(self) -> Iterator[Chunk]:
         return (self._chunk(i) for i in range(len(self)))

@@ -16,6 +16,7 @@ from evaluator.chunking.packing import Atom, Packing, pack
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.recursive import SENTENCE_LEVEL, split_range
 from evaluator.chunking.units import Units
+from labeler.core.text.ranges import Range
 
 ROW_LEVEL = SENTENCE_LEVEL
 """A row or code line too big for the size is cut at sentence ends, spaces, then units."""
@@ -29,36 +30,49 @@ def markdown_pieces(text: str, units: Units, size: int, overlap: int) -> list[Pi
 
 def markdown_atoms(text: str, blocks: list[Block], units: Units, size: int) -> list[Atom]:
     atoms: list[Atom] = []
-    trail: list[tuple[int, str]] = []  # (level, heading line) of the headings above
+    trail: list[tuple[int, Range]] = []  # (level, heading line's range) of the headings above
     lead = 0  # units of the heading run glued to the next block
     for i, block in enumerate(blocks):
         if block.kind == "heading":
             first_of_run = i == 0 or blocks[i - 1].kind != "heading"
             lead = (0 if first_of_run else lead) + units.count(block.start, block.end)
-            above = [(lvl, line) for lvl, line in trail if lvl < block.level]
+            above = [(lvl, at) for lvl, at in trail if lvl < block.level]
             heading = Atom(
                 block.start,
                 block.end,
                 units.count(block.start, block.end),
                 glue=i + 1 < len(blocks),
                 section=first_of_run,
-                prefix=_crumbs(above),
             )
-            atoms.append(heading)
-            trail = [*above, (block.level, text[block.start : block.head_end].strip())]
+            atoms.append(_with_prefix(heading, text, above, None))
+            trail = [*above, (block.level, _stripped(text, block.start, block.head_end))]
             continue
-        crumbs = _crumbs(trail)
         for atom in _block_atoms(text, block, units, size, lead):
             inside = atom.start > block.start and block.kind in ("table", "fence")
             # lstrip: the first block also holds the document's leading blank lines.
-            head = text[block.start : block.head_end].lstrip("\n") if inside else ""
-            atoms.append(replace(atom, prefix=crumbs + head))
+            head = _stripped(text, block.start, block.head_end, "\n") if inside else None
+            atoms.append(_with_prefix(atom, text, trail, head))
         lead = 0
     return atoms
 
 
-def _crumbs(trail: list[tuple[int, str]]) -> str:
-    return "".join(f"{line}\n" for _, line in trail)
+def _stripped(text: str, start: int, end: int, chars: str | None = None) -> Range:
+    """The range of text[start:end] without its leading (and, by default, trailing) blanks."""
+    part = text[start:end]
+    first = start + len(part) - len(part.lstrip(chars))
+    last = end if chars else start + len(part.rstrip())
+    return first, max(first, last)
+
+
+def _with_prefix(atom: Atom, text: str, trail: list[tuple[int, Range]], head: Range | None) -> Atom:
+    """The atom with its prefix: the breadcrumb's lines, then a table's or fence's head,
+    each copied from the text, with the ranges it was copied from (§17)."""
+    crumbs = [at for _, at in trail]
+    prefix = "".join(f"{text[a:b]}\n" for a, b in crumbs) + (
+        text[head[0] : head[1]] if head else ""
+    )
+    source = tuple(r for r in [*crumbs, *([head] if head else [])] if r[1] > r[0])
+    return replace(atom, prefix=prefix, prefix_source=source)
 
 
 def _block_atoms(text: str, block: Block, units: Units, size: int, lead: int) -> list[Atom]:

@@ -31,6 +31,8 @@ class Atom:
     """A chunk must start here."""
     prefix: str = ""
     """Prefix for a chunk that starts with this atom."""
+    prefix_source: tuple[tuple[int, int], ...] = ()
+    """Where the prefix's text lies in the document."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ def pack(atoms: Sequence[Atom], how: Packing) -> list[Piece]:
                 break
             total += extra
             after = group_end[after]
-        pieces.append(Piece(atoms[first].start, atoms[after - 1].end, atoms[first].prefix))
+        head = atoms[first]
+        pieces.append(Piece(head.start, atoms[after - 1].end, head.prefix, head.prefix_source))
         if after < len(atoms):
             first = _overlap_start(atoms, first, after, group_end, how)
         fresh = after

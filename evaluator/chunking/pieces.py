@@ -22,6 +22,8 @@ class Piece:
     """End, exclusive."""
     prefix: str = ""
     """Heading breadcrumb or table header embedded before the text; outside the offsets."""
+    prefix_source: tuple[tuple[int, int], ...] = ()
+    """Where the prefix's text was copied from in the document, as (start, end) ranges."""
 
 
 def check_pieces(pieces: Sequence[Piece], text: str) -> Sequence[Piece]:
@@ -48,7 +50,19 @@ def check_pieces(pieces: Sequence[Piece], text: str) -> Sequence[Piece]:
                 raise ConfigError(f"{where}: must start and end after the chunk before it")
             if piece.start > previous.end:
                 raise ConfigError(f"{where}: gap after the chunk before it", offset=previous.end)
+        _check_source(piece, where, len(text))
         previous = piece
     if previous is None or previous.end != len(text):
         raise ConfigError("the chunks do not reach the end of the document", offset=len(text))
     return pieces
+
+
+def _check_source(piece: Piece, where: str, length: int) -> None:
+    """A prefix's source ranges lie in the document, non-empty, and only with a prefix."""
+    if piece.prefix_source and not piece.prefix:
+        raise ConfigError(f"{where}: prefix source offsets without a prefix")
+    for start, end in piece.prefix_source:
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= length):
+            raise ConfigError(
+                f"{where}: prefix source ({start}, {end}) needs 0 <= start < end <= {length}"
+            )

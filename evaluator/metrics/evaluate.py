@@ -23,8 +23,30 @@ from evaluator.metrics.view import QueryView
 from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
 
-DIMENSIONS = ("slice", "boundary", "doc")
-"""The breakdowns: a query belongs to each of its slices and each evidence document."""
+DIMENSIONS = ("slice", "boundary", "doc", "format", "length")
+"""The breakdowns: a query belongs to each of its slices, each evidence document, each of
+their formats (extension) and each length bucket of its evidence spans (§17)."""
+
+LENGTH_BUCKETS = ((50, "< 50 ch"), (200, "50–199 ch"), (500, "200–499 ch"), (None, "≥ 500 ch"))
+"""Evidence length buckets in code points: (end, exclusive, or None; label), in order."""
+
+
+def doc_format(doc: str) -> str:
+    """A document's format for the breakdown: its extension (`md`), `(none)` without one."""
+    name = doc.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].lower() if "." in name.strip(".") else "(none)"
+
+
+def length_bucket(length: int) -> str:
+    """The label of the bucket a span of `length` code points falls in."""
+    return next(label for end, label in LENGTH_BUCKETS if end is None or length < end)
+
+
+def key_order(dimension: str, key: str) -> tuple[int, str]:
+    """How a breakdown's keys are ordered: length buckets by size, the rest by name."""
+    labels = [label for _, label in LENGTH_BUCKETS]
+    return (labels.index(key), key) if dimension == "length" and key in labels else (0, key)
+
 
 PerQuery = dict[str, dict[str, Value | None]]
 SpanCauses = dict[str, tuple[Cause | None, ...]]
@@ -45,11 +67,15 @@ class QueryFacets:
     """Its slices."""
     docs: tuple[str, ...]
     """The documents its evidence lies in, sorted."""
+    lengths: tuple[int, ...] = ()
+    """Its evidence spans' lengths in code points, in label order."""
 
     @classmethod
     def of(cls, query: Query) -> QueryFacets:
         docs = tuple(sorted({s.doc for s in query.evidence}))
-        return cls(query.answerable, query.abstain, str(query.boundary), query.slices, docs)
+        lengths = tuple(s.end - s.start for s in query.evidence)
+        return cls(query.answerable, query.abstain, str(query.boundary), query.slices, docs,
+                   lengths)  # fmt: skip
 
     def keys(self, dimension: str) -> tuple[str, ...]:
         """The groups of `dimension` this query falls in."""
@@ -59,6 +85,11 @@ class QueryFacets:
             return (self.boundary,)
         if dimension == "doc":
             return self.docs
+        if dimension == "format":
+            return tuple(sorted({doc_format(d) for d in self.docs}))
+        if dimension == "length":
+            buckets = {length_bucket(n) for n in self.lengths}
+            return tuple(sorted(buckets, key=lambda b: key_order("length", b)))
         raise ValueError(f"unknown dimension {dimension!r}")
 
 
@@ -117,7 +148,7 @@ def group_ids(facets: Mapping[str, QueryFacets], dimension: str) -> dict[str, li
     for qid, f in facets.items():
         for key in f.keys(dimension):
             groups[key].append(qid)
-    return {key: groups[key] for key in sorted(groups)}
+    return {key: groups[key] for key in sorted(groups, key=lambda k: key_order(dimension, k))}
 
 
 def breakdowns(

@@ -24,18 +24,30 @@ class _DocChunks:
     """Their starts, for bisect."""
     reach: tuple[int, ...]
     """reach[i] = max end of chunks[0..i]: nondecreasing, so bisectable too."""
+    prefixed: tuple[Chunk, ...] = ()
+    """The chunks whose prefix has source offsets (§17), scanned apart: few per document."""
 
     @classmethod
     def of(cls, chunks: Iterable[Chunk]) -> _DocChunks:
         ordered = tuple(sorted(chunks, key=lambda c: (c.start, c.end)))
         reach = tuple(accumulate((c.end for c in ordered), max))
-        return cls(ordered, tuple(c.start for c in ordered), reach)
+        prefixed = tuple(c for c in ordered if c.prefix_source)
+        return cls(ordered, tuple(c.start for c in ordered), reach, prefixed)
 
     def touching(self, start: int, end: int) -> list[Chunk]:
-        """Chunks whose closed range meets [start, end]: c.start <= end and c.end >= start."""
+        """Chunks whose closed range, or a prefix source range, meets [start, end]."""
         first = bisect_left(self.reach, start)
         last = bisect_right(self.starts, end)
-        return [c for c in self.chunks[first:last] if c.end >= start]
+        found = [c for c in self.chunks[first:last] if c.end >= start]
+        if not self.prefixed:
+            return found
+        seen = {id(c) for c in found}
+        extra = [c for c in self.prefixed if id(c) not in seen and _meets(c, start, end)]
+        return sorted(found + extra, key=lambda c: (c.start, c.end)) if extra else found
+
+
+def _meets(chunk: Chunk, start: int, end: int) -> bool:
+    return any(a <= end and b >= start for a, b in chunk.prefix_source)
 
 
 @dataclass(frozen=True)

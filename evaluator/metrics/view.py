@@ -22,15 +22,30 @@ from labeler.core.values import Query, Span, evidence_groups
 
 
 def covers(chunk: Chunk, span: Span, threshold: float) -> bool:
-    """§7 match: same document, and the chunk contains the span or covers ≥ threshold of it."""
+    """§7 match: same document, and the chunk contains the span or covers ≥ threshold of it.
+
+    The chunk's text is its range and its prefix's source ranges (§17): a table header
+    carried as prefix is evidence the chunk holds.
+    """
     if chunk.doc != span.doc:
         return False
-    if chunk.start <= span.start and span.end <= chunk.end:
+    if any(a <= span.start and span.end <= b for a, b in chunk.ranges):
         return True
-    shared = min(chunk.end, span.end) - max(chunk.start, span.start)
+    shared = _shared(chunk.ranges, span)
     # A division, not shared >= threshold * length: k/n rounds to the same double as
     # the decimal threshold, so "exactly 0.8" matches as declared.
     return shared > 0 and shared / (span.end - span.start) >= threshold
+
+
+def _parts(ranges: Sequence[Range], span: Span) -> list[Range]:
+    return [found for r in ranges if (found := intersect(r, (span.start, span.end)))]
+
+
+def _shared(ranges: Sequence[Range], span: Span) -> int:
+    """Characters of the span that the ranges cover, each once."""
+    if len(ranges) == 1:  # the common case, without the union
+        return max(0, min(ranges[0][1], span.end) - max(ranges[0][0], span.start))
+    return covered(_parts(ranges, span))
 
 
 def shared_chars(a: Chunk, b: Chunk) -> int:
@@ -41,12 +56,9 @@ def shared_chars(a: Chunk, b: Chunk) -> int:
 
 
 def coverage(chunks: Sequence[Chunk], span: Span) -> float:
-    """Share of the span's characters covered by the union of `chunks` (same document)."""
-    parts = [
-        found
-        for c in chunks
-        if c.doc == span.doc and (found := intersect((c.start, c.end), (span.start, span.end)))
-    ]
+    """Share of the span's characters covered by the union of `chunks` (same document),
+    prefix sources included."""
+    parts = [p for c in chunks if c.doc == span.doc for p in _parts(c.ranges, span)]
     return covered(parts) / (span.end - span.start)
 
 
@@ -141,8 +153,8 @@ class QueryView:
         need, parts = self.settings.coverage_threshold, list[Range]()
         for rank, item in enumerate(self.ranked, start=1):
             c = item.chunk
-            if c.doc == span.doc and (found := intersect((c.start, c.end), (span.start, span.end))):
-                parts.append(found)
+            if c.doc == span.doc and (found := _parts(c.ranges, span)):
+                parts.extend(found)
                 if covered(parts) / (span.end - span.start) >= need:
                     return rank
         return None

@@ -63,6 +63,7 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         gates=tuple(result.gates),
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
         other_comparisons=dict(result.other_comparisons),
+        chunk_tables={name: r.chunks for name, r in result.runs.items()},
     )
 
 

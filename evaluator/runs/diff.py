@@ -126,8 +126,7 @@ def rebuild(
             raise DiffError(f"run {run.id} holds no {run.other_match} rule for query {qid}")
         per_query[qid] = dict(picked.values)
         causes[qid] = picked.span_causes
-        facets[qid] = QueryFacets(entry.answerable, entry.abstain, entry.boundary, entry.slices,
-                                  entry.docs)  # fmt: skip
+        facets[qid] = entry.facets
     measures = _measures(MEASURES if declared else RULED, per_query)
     settings = MetricSettings.of(run.manifest.settings)
     if not declared:

@@ -8,15 +8,34 @@ statistics, then each gained and lost query with its cause under each run.
 
 from __future__ import annotations
 
+from evaluator.metrics import CandidateResult
 from evaluator.metrics.causes import query_cause
 from evaluator.metrics.compare import Comparison, QueryChange, Status
-from evaluator.metrics.registry import HIT, ORACLE, RECALL, shown
+from evaluator.metrics.registry import (
+    ABSTENTION_TOP1,
+    CHROMA_PRECISION_OMEGA,
+    CHUNK_COUNT,
+    DOCUMENT_HIT,
+    DUPLICATES,
+    HIT,
+    ORACLE,
+    PROMPT_TOKENS,
+    RECALL,
+    RULED,
+    UNIQUE_EVIDENCE,
+    shown,
+)
 from evaluator.runs.diff import RunDiff
+from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus.walk import shown as plain
 from labeler.core.display import markdown_code, markdown_text
 
-MEASURES = (RECALL, HIT, ORACLE)
-"""The figures compared side by side (the rule-dependent ones, under each run's rule)."""
+MEASURES = (RECALL, HIT, DOCUMENT_HIT, ORACLE, UNIQUE_EVIDENCE, ABSTENTION_TOP1,
+            CHROMA_PRECISION_OMEGA, PROMPT_TOKENS, DUPLICATES, CHUNK_COUNT)  # fmt: skip
+"""The figures compared side by side: evidence, then cost (§17). Under the other rule only
+the rule-dependent ones; chunks is the candidate's, the rest means over shared queries."""
+
+_RULED = {m.name for m in RULED}
 
 
 def _title(d: RunDiff) -> str:
@@ -45,11 +64,23 @@ def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
         rule = f" under {oa}" if oa == ob else f" under {oa} · {ob}"
         blocks.append((d.other, d.other_sides, rule))
     for comp, (ra, rb), rule in blocks:
-        for name in MEASURES:
-            fmt, delta = shown(name), comp.overall.deltas.get(name)
-            a, b = ra.aggregates.get(name), rb.aggregates.get(name)
+        for name in MEASURES if not rule else [m for m in MEASURES if m in _RULED]:
+            fmt = shown(name)
+            a, b = _figure(d, ra, name, True), _figure(d, rb, name, False)
+            delta = comp.overall.deltas.get(name)
+            if delta is None and a is not None and b is not None:
+                delta = b - a
             rows.append((f"{fmt.short}{rule}", fmt.text(a), fmt.text(b), fmt.delta_text(delta)))
     return rows
+
+
+def _figure(d: RunDiff, side: CandidateResult, name: str, is_a: bool) -> float | None:
+    """A measure's aggregate on the shared queries; chunks from the candidate's record."""
+    if name == CHUNK_COUNT:
+        run, cand = (d.a, d.candidate_a) if is_a else (d.b, d.candidate_b)
+        return run.candidate(cand).metric(CHUNK_COUNT)
+    value = side.aggregates.get(name)
+    return None if value is None else float(value)
 
 
 def _statistics(comp: Comparison) -> str:
@@ -84,6 +115,7 @@ def _change_line(d: RunDiff, change: QueryChange) -> str:
 def diff_lines(d: RunDiff) -> list[str]:
     """The comparison as terminal lines (plain text; no query or document text)."""
     lines = [f"diff {_title(d)}", _scope(d), ""]
+    lines += [f"A  {plain(settings_line(d.a))}", f"B  {plain(settings_line(d.b))}", ""]
     lines += _differences(d, "  ")
     rows = _measure_rows(d)
     width = max(len(r[0]) for r in rows)
@@ -111,6 +143,7 @@ def diff_markdown(d: RunDiff) -> str:
     runs is markdown-escaped: run.json may be an artifact from elsewhere (§20)."""
     text, code = markdown_text, markdown_code
     lines = [f"# spanlab diff: {text(_title(d))}", "", text(_scope(d)), ""]
+    lines += [f"- A: {text(settings_line(d.a))}", f"- B: {text(settings_line(d.b))}", ""]
     if d.settings or d.manifest:
         lines += ["| what differs | A | B |", "|---|---|---|"]
         lines += [f"| setting {code(n)} | {code(a)} | {code(b)} |" for n, a, b in d.settings]

@@ -1,5 +1,5 @@
-"""Write a run folder, `.spanlab/runs/<id>/` (§9): run.json, report.md, junit.xml and
-frontier.svg, every one from the same RunFile; then index the run for triage.
+"""Write a run folder, `.spanlab/runs/<id>/` (§9): run.json, report.md, junit.xml,
+frontier.svg and chunks.tsv, every one from the same RunFile; then index the run for triage.
 
 The RunFile is all the writer sees, so each file shows exactly what run.json holds. The
 files are written into a hidden folder beside it and renamed into place when all are
@@ -13,6 +13,8 @@ import shutil
 from pathlib import Path
 
 from evaluator.runs import index as runs_index
+from evaluator.runs.chunk_file import FILE_NAME as CHUNKS_FILE
+from evaluator.runs.chunk_file import chunk_table_tsv
 from evaluator.runs.frontier import frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
@@ -52,6 +54,8 @@ def _write_files(run: RunFile, folder: Path) -> None:
     sharing.write_text(folder / "report.md", report_md(run))
     sharing.write_text(folder / "junit.xml", junit_xml(run))
     sharing.write_text(folder / "frontier.svg", frontier_svg(frontier_points(run)))
+    if run.chunk_tables:
+        sharing.write_text(folder / CHUNKS_FILE, chunk_table_tsv(run.chunk_tables))
 
 
 def append_job_summary(run: RunFile, path: Path) -> None:

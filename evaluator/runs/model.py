@@ -8,11 +8,12 @@ key. The parts live in `model_parts` (run-wide) and `model_queries` (per query).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluator.chunk import Chunk
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison
 from evaluator.runs.model_json import Reader, RunFileError, Whole, parse
@@ -61,6 +62,9 @@ class RunFile:
     other_comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     """Candidate name -> its comparison under the other match rule; empty in a run written
     before both rules were kept (`both_rules` is then False)."""
+    chunk_tables: Mapping[str, Sequence[Chunk]] = field(default_factory=dict, compare=False)
+    """Candidate name -> its chunks, written beside run.json as `chunks.tsv` (§17); empty in a
+    run read back from run.json, which does not hold them."""
 
     @property
     def match(self) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from evaluator.chunk import Chunk
-from evaluator.metrics import Value
+from evaluator.metrics import QueryFacets, Value
 from evaluator.metrics.compare import (
     Cause,
     Comparison,
@@ -255,6 +255,13 @@ class QueryRecord:
     def docs(self) -> tuple[str, ...]:
         """The documents its evidence lies in, sorted."""
         return tuple(sorted({e.doc for e in self.evidence}))
+
+    @property
+    def facets(self) -> QueryFacets:
+        """What the query is, for the breakdowns, as the run measured it."""
+        lengths = tuple(e.end - e.start for e in self.evidence)
+        return QueryFacets(self.answerable, self.abstain, self.boundary, self.slices, self.docs,
+                           lengths)  # fmt: skip
 
     @classmethod
     def from_json(cls, qid: str, r: Reader, depth: int) -> QueryRecord:

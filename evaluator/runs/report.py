@@ -28,6 +28,8 @@ from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
+from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
+from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 
 PUBLISHED = (
@@ -67,7 +69,7 @@ def _listed(ids: Sequence[str]) -> str:
 
 def report_md(run: RunFile) -> str:
     include_text = run.manifest.include_text
-    lines = [*_head(run), *_candidates_table(run), "", *rules_table(run)]
+    lines = [*_head(run), *_candidates_table(run), "", *review_table(run), "", *rules_table(run)]
     if run.manifest.candidates_file.path == PRESET_WITH_PUBLISHED:
         lines += ["", PUBLISHED]
     lines += ["", *frontier_table(run), "", "## Gates", "", *_gates_table(run)]
@@ -158,6 +160,15 @@ def _candidates_table(run: RunFile) -> list[str]:
     return lines
 
 
+def review_table(run: RunFile) -> list[str]:
+    """Evidence relevance beside context completeness, and the costs (§17)."""
+    heads = [c.head for c in REVIEW_COLUMNS]
+    lines = ["## Evidence and cost", "", "| candidate | " + " | ".join(heads) + " |",
+             "|---" * (1 + len(heads)) + "|"]  # fmt: skip
+    lines += [f"| `{name}` | " + " | ".join(cells) + " |" for name, cells in review_rows(run)]
+    return lines
+
+
 def _comparison_cells(comp: Comparison) -> list[str]:
     sig = comp.significance
     ci = sig.recall_interval
@@ -214,9 +225,10 @@ def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:
 
 
 def breakdown_tables(run: RunFile) -> list[str]:
-    """Recall by slice and by boundary pattern: baseline, then each candidate's change."""
+    """Recall by slice, boundary pattern, document, document format and evidence length:
+    baseline, then each candidate's change."""
     lines: list[str] = []
-    for dim, title in (("slice", "slice"), ("boundary", "boundary pattern")):
+    for dim, title in BREAKDOWNS:
         if run.baseline.breakdowns.get(dim):
             counts = answerable_by(run, dim)
             lines += _breakdown(run.baseline, list(run.comparisons.items()), dim, title, counts)
@@ -253,13 +265,3 @@ def _breakdown(
             f"| {key} | {count} | {recall.text(group.metrics.get(RECALL))} | {cells_text} |"
         )
     return lines
-
-
-def answerable_by(run: RunFile, dim: str) -> dict[str, int]:
-    """Answerable queries per key of a breakdown (slice, boundary pattern, document)."""
-    counts: dict[str, int] = {}
-    for q in run.queries.values():
-        keys = q.slices if dim == "slice" else (q.boundary,) if dim == "boundary" else q.docs
-        for key in keys if q.answerable else ():
-            counts[key] = counts.get(key, 0) + 1
-    return counts

@@ -20,6 +20,9 @@ from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
+from evaluator.runs.review_view import BREAKDOWNS, breakdown_rows, measured, review_rows
+from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
+from evaluator.runs.review_view import LEGEND as REVIEW_LEGEND
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_line
 from labeler.core import display
 
@@ -70,6 +73,46 @@ def summary_table(run: RunFile, *, declared: bool = True) -> Table:
     return table
 
 
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                 padding=(0, 0, 0, 1))  # fmt: skip
+
+
+def review_summary(run: RunFile) -> Table:
+    """Evidence relevance beside context completeness, and the costs, per candidate."""
+    table = _table("Evidence and cost")
+    table.caption, table.caption_justify = REVIEW_LEGEND, "left"
+    table.add_column("candidate", no_wrap=True)
+    shown_cols = measured(run)
+    for i in shown_cols:
+        table.add_column(REVIEW_COLUMNS[i].short, justify="right", no_wrap=True)
+    for name, cells in review_rows(run):
+        table.add_row(_outside(name), *(cells[i] for i in shown_cols))
+    return table
+
+
+TERMINAL_BREAKDOWNS = ("format", "length", "boundary", "slice")
+"""The breakdowns the terminal shows (by document: report.md, it is long)."""
+
+
+def breakdown_summaries(run: RunFile) -> list[Table]:
+    """Recall@k per group of each terminal breakdown, every candidate side by side."""
+    tables = []
+    for dim, title in ((d, t) for d, t in BREAKDOWNS if d in TERMINAL_BREAKDOWNS):
+        rows = breakdown_rows(run, dim)
+        if not rows:
+            continue
+        table = _table(f"Recall@k by {title}")
+        table.add_column(title, no_wrap=True)
+        table.add_column("answerable", justify="right")
+        for cand in run.candidates:
+            table.add_column(_outside(cand.name), justify="right", no_wrap=True)
+        for key, count, cells in rows:
+            table.add_row(_outside(key), str(count), *cells)
+        tables.append(table)
+    return tables
+
+
 def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> None:
     """Gained and lost query ids with their causes, and the text of those in `texts`."""
     for name, comp in run.comparisons.items():
@@ -114,8 +157,11 @@ def print_run(
     console.print(summary_table(run))
     if run.both_rules:
         console.print(summary_table(run, declared=False))
+    console.print(review_summary(run))
+    for table in breakdown_summaries(run):
+        console.print(table)
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
-    files = "report.md, run.json, junit.xml, frontier.svg"
+    files = "report.md, run.json, junit.xml, frontier.svg, chunks.tsv"
     console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")

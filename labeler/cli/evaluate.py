@@ -166,9 +166,6 @@ def gate_command(
     spanlab itself fails, so a crash never reads as a broken gate). Without spanlab.toml the
     corpus is ./corpus."""
     from evaluator.pipeline.project import evaluate_project
-    from evaluator.runs.gate_text import gate_line
-    from evaluator.runs.report import skipped_note
-    from evaluator.runs.verdict_words import settings_line
 
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
@@ -183,19 +180,39 @@ def gate_command(
         traceback.print_exc()
         fail(f"internal error, not a gate result: {exc!r}")
         raise typer.Exit(3) from None
+    report_gate(done, candidate, against, candidates_file, preset)
+
+
+def report_gate(
+    done: Evaluated,
+    candidate: str | None,
+    against: str | None,
+    cfile: Path | None,
+    preset: str | None,
+) -> None:
+    """Print the verdict first, then the settings and every gate; exit 1 when one broke."""
+    from evaluator.runs.gate_text import gate_line
+    from evaluator.runs.report import skipped_note
+    from evaluator.runs.verdict_words import settings_line
+
     run = done.run
     job_summary(run)
+    judged = run.others if candidate is None else [run.candidate(candidate).name]
+    details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}"
+               for g in run.gates if g.candidate in judged]  # fmt: skip
+    broken = [n for n in judged if not run.passed_for(n)]
+    if against is not None:
+        more, against_broken = against_lines(run, against, cfile, preset, judged)
+        details, broken = details + more, broken + against_broken
+    say(verdict_line(broken, len(judged), against))
     say(settings_line(run))
     if run.manifest.skipped_queries:
         say(f"left out: {skipped_note(run)}")
-    judged = run.others if candidate is None else [run.candidate(candidate).name]
-    for g in (g for g in run.gates if g.candidate in judged):
-        say(f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}")
-    broken = [n for n in judged if not run.passed_for(n)]
-    if against is not None:
-        broken += against_lines(run, against, candidates_file, preset, candidate)
+    for line in details:
+        say(line)
     for name in judged:
-        say(f"{'PASS' if run.passed_for(name) else 'FAIL'}  {name}")
+        fails = any(b == name or b.startswith(f"{name} (against ") for b in broken)
+        say(f"{'FAIL' if fails else 'PASS'}  {name}")
     say(f"run folder: {done.folder}")
     cache_line(done)
     if broken:
@@ -203,14 +220,23 @@ def gate_command(
         raise typer.Exit(1)
 
 
+def verdict_line(broken: list[str], judged: int, against: str | None) -> str:
+    """The whole verdict in one line, printed before the lines that explain it."""
+    where = "the baseline" + ("" if against is None else " and the stored run")
+    if broken:
+        return f"FAIL  gates broken by {', '.join(broken)} (against {where})"
+    return f"PASS  every gate holds for {judged} candidate(s) against {where}"
+
+
 def against_lines(
     run: RunFile,
     against: str,
     candidates_file: Path | None,
     preset: str | None,
-    candidate: str | None,
-) -> list[str]:
-    """Print the gates against the stored run; the names whose gates broke there."""
+    judged: list[str],
+) -> tuple[list[str], list[str]]:
+    """The lines of the gates against the stored run, and the names whose gates broke there;
+    a judged candidate the stored run does not hold is named, not silently passed."""
     from evaluator import candidates as cands
     from evaluator.pipeline.against import gate_against
     from evaluator.runs.diff import load_run_ref
@@ -219,21 +245,21 @@ def against_lines(
     stored = load_run_ref(project(None).root / RUNS_DIR, against)
     cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
     found, diffs = gate_against(run, stored, cfile.gates)
-    records = [g for g in found if candidate is None or g.candidate == candidate]
+    records = [g for g in found if g.candidate in judged]
     if summary := os.environ.get("GITHUB_STEP_SUMMARY"):
         from evaluator.runs.diff_text import diff_markdown
         from evaluator.runs.folder import append_summary_text
 
-        for d in diffs:
-            if candidate is None or d.candidate_b == candidate:
-                append_summary_text(diff_markdown(d), Path(summary))
-    for g in records:
-        mark = "pass" if g.passed else "FAIL"
-        say(f"{mark}  {g.candidate} against {stored.id}  {gate_line(g)}")
+        for d in (d for d in diffs if d.candidate_b in judged):
+            append_summary_text(diff_markdown(d), Path(summary))
+    lines = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate} against {stored.id}  {gate_line(g)}"
+             for g in records]  # fmt: skip
+    if unmatched := [n for n in judged if n not in stored.names]:
+        lines.append(f"not gated against {stored.id}: {', '.join(unmatched)} "
+                     "(no candidate of that name in the stored run)")  # fmt: skip
     broken = sorted({f"{g.candidate} (against {stored.id})" for g in records if not g.passed})
-    verdict = "FAIL" if broken else "PASS"
-    say(f"{verdict}  against stored run {stored.id}")
-    return broken
+    lines.append(f"{'FAIL' if broken else 'PASS'}  against stored run {stored.id}")
+    return lines, broken
 
 
 @app.command("show", epilog="Example: spanlab show latest q-0007 --candidate tok128-ov0")

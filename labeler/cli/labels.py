@@ -355,6 +355,8 @@ def render_agreement(report: Report) -> str:
 
     assert report.overall is not None
     lines = [f"{report.double} double-annotated queries", line("all", report.overall, 3)]
+    if report.overall.basis is not None:
+        lines.append(f"  αu {report.overall.basis.said}")
     if report.withheld_line is not None:
         lines.insert(1, report.withheld_line)
     tables = {"annotator pair": report.by_pair, "slice": report.by_slice,

@@ -163,3 +163,38 @@ def test_gate_against_appends_the_diff_to_the_job_summary(
     assert text.startswith("# spanlab run ")  # the run's report first
     assert "match `chunk (also union)`" in text  # it names its settings
     assert f"# spanlab diff: c60 ({read_run(kept).id}, match chunk) → c60 (" in text
+
+
+def test_gate_against_says_the_verdict_first_and_names_a_candidate_main_lacks(
+    ci_folder: Path,
+) -> None:
+    kept = main_artifact(ci_folder)
+    cands = (ci_folder / "candidates.toml").read_text("utf-8")
+    extra = '\n[[candidate]]\nname = "c45"\nsplitter = "chars"\nsize = 45\n'
+    head, gates = cands.split("[gates]", 1) if "[gates]" in cands else (cands, None)
+    text = head + extra + ("" if gates is None else "\n[gates]" + gates)
+    (ci_folder / "pr.toml").write_text(text, "utf-8")
+    result = CliRunner().invoke(app, ["gate", "pr.toml", "--labels", "frozen.json",
+                                      "--against", str(kept)])  # fmt: skip
+    lines = result.stdout.splitlines()
+    main_id = read_run(kept).id
+    # The verdict first: not `PASS` lines above the line that says two gates broke.
+    assert result.exit_code == 1
+    assert lines[0] == "FAIL  gates broken by c30, c45 (against the baseline and the stored run)"
+    assert f"not gated against {main_id}: c45 (no candidate of that name in the stored run)" in (
+        lines
+    )
+    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost, limit 0" in lines
+    assert lines.index("FAIL  c45") > lines.index(f"PASS  against stored run {main_id}")
+
+
+def test_diff_always_states_both_settings_and_compares_cost(ci_folder: Path) -> None:
+    kept = main_artifact(ci_folder)
+    code, out, err = run("diff", str(kept), str(kept), "--candidate", "c60")
+    assert code == 0, out + err
+    settings = "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical"
+    assert f"\nA  {settings}" in out and f"\nB  {settings}" in out  # said even when equal
+    rows = {line.split()[0] + " " + line.split()[1] for line in out.splitlines() if line}
+    for label in ("doc hit", "unique evid", "prompt tok", "dup pairs", "abst top-1"):
+        assert label in rows, label
+    assert "\nP-Ω " in out and "\nchunks " in out

@@ -11,11 +11,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 
 from labeler.core.agreement.pairs import PairAgreement, by_doc, compare, pairs_of
-from labeler.core.agreement.unitizing import Disagreement, disagreement, pooled
+from labeler.core.agreement.unitizing import Disagreement, disagreement, merged, pooled
 from labeler.core.store import QueryRow, Store, Version
 from labeler.core.team.visibility import BLIND_WHY, Sight
+from labeler.core.text.ranges import Range
+
+Units = Mapping[str, tuple[list[Range], list[Range]]]
+"""One pair of versions: per document, each version's spans there."""
+Lengths = Mapping[str, int]
+"""Document id -> its length in code points."""
 
 NO_DOUBLE = (
     "no double-annotated queries: agreement needs two annotators' versions of a query "
@@ -42,6 +49,30 @@ class Summary:
     """Share of pairs agreeing on the boundary pattern."""
     alpha: float | None = None
     """Unitizing alpha over the same pairs (None when nobody marked anything)."""
+    basis: Basis | None = None
+    """What `alpha` rests on: its continuum and units (None when it has none)."""
+
+
+@dataclass(frozen=True)
+class Basis:
+    """The one continuum αu is computed on, as DKPro Agreement takes one study: the
+    documents the pairs marked, laid end to end in id order, each pair a category."""
+
+    documents: int
+    """Documents laid end to end."""
+    length: int
+    """Code points of the continuum, L."""
+    units: int
+    """Units (merged spans) of every version compared."""
+    categories: int
+    """Pairs of versions with a unit: DKPro's categories, whose Do and De are averaged."""
+
+    @property
+    def said(self) -> str:
+        """The basis in words, as `labels agreement` prints it after "αu"."""
+        return (f"rests on {self.units} units of {self.categories} pairs on {self.documents} "
+                f"documents end to end ({self.length:,} code points), one DKPro study; per "
+                "document below, where a short one swings on a few characters")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -75,8 +106,9 @@ class Report:
         return f"{waits}: {BLIND_WHY}"
 
 
-def _summary(found: Sequence[PairAgreement], parts: Iterable[Disagreement]) -> Summary:
+def _summary(found: Sequence[PairAgreement], units: Sequence[Units], lengths: Lengths) -> Summary:
     n = len(found)
+    parts, basis = _alpha(units, lengths)
     return Summary(
         queries=len({p.query_id for p in found}),
         pairs=n,
@@ -85,19 +117,36 @@ def _summary(found: Sequence[PairAgreement], parts: Iterable[Disagreement]) -> S
         abstention=sum(p.abstain_agree for p in found) / n,
         pattern=sum(p.pattern_agree for p in found) / n,
         alpha=pooled(parts).alpha,
+        basis=basis,
     )
 
 
-def _continua(
-    qid: str, a: Version, b: Version, lengths: Mapping[str, int]
-) -> dict[str, Disagreement]:
-    """Per document: the query's spans as one category of units, on that continuum."""
+def _alpha(pairs: Sequence[Units], lengths: Lengths) -> tuple[list[Disagreement], Basis | None]:
+    """Per pair, Do and De on one continuum: every document the pairs marked, end to end.
+
+    One continuum for all, as DKPro Agreement's one study, so each pair's Do and De share
+    one L and their means are DKPro's over categories. Averaging per-document figures
+    instead lets a tiny document dominate: Do and De grow as its length shrinks.
+    """
+    docs = sorted({d for pair in pairs for d in pair if lengths.get(d, 0) > 0})
+    if not docs:
+        return [], None
+    offset = dict(zip(docs, accumulate((lengths[d] for d in docs[:-1]), initial=0), strict=True))
+    total = sum(lengths[d] for d in docs)
+    parts, units = [], 0
+    for pair in pairs:
+        sides = [[(offset[d] + s, offset[d] + e) for d, (a, b) in pair.items() if d in offset
+                  for s, e in (a, b)[k]] for k in (0, 1)]  # fmt: skip
+        if any(sides):
+            parts.append(disagreement(sides, total))
+            units += sum(len(merged(side)) for side in sides)
+    return parts, Basis(len(docs), total, units, len(parts))
+
+
+def _units(a: Version, b: Version) -> Units:
+    """Per document, each version's spans there (as ranges)."""
     left, right = by_doc(a.spans), by_doc(b.spans)
-    out = {}
-    for doc in sorted(set(left) | set(right)):
-        if lengths.get(doc, 0) > 0:
-            out[doc] = disagreement([left.get(doc, []), right.get(doc, [])], lengths[doc])
-    return out
+    return {doc: (left.get(doc, []), right.get(doc, [])) for doc in sorted(set(left) | set(right))}
 
 
 def agreement(
@@ -107,7 +156,7 @@ def agreement(
 ) -> Report:
     """Compare every pair of versions of every double-annotated query."""
     found: list[PairAgreement] = []
-    parts: dict[int, dict[str, Disagreement]] = {}
+    parts: dict[int, Units] = {}
     groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     meta = {r.id: r for r in rows}
     for qid in sorted(versions):
@@ -117,7 +166,7 @@ def agreement(
         for a, b in pairs_of(versions[qid]):
             i = len(found)
             found.append(compare(qid, a, b))
-            parts[i] = _continua(qid, a, b, lengths)
+            parts[i] = {d: u for d, u in _units(a, b).items() if lengths.get(d, 0) > 0}
             groups["pair"]["+".join(found[i].pair)].append(i)
             groups["pattern"][row.boundary.value].append(i)
             for s in row.slices:
@@ -128,8 +177,8 @@ def agreement(
         return Report(double=0, overall=None)
 
     def over(idx: Sequence[int], doc: str | None = None) -> Summary:
-        cats = [d for i in idx for k, d in parts[i].items() if doc is None or k == doc]
-        return _summary([found[i] for i in idx], cats)
+        units = [{k: u for k, u in parts[i].items() if doc is None or k == doc} for i in idx]
+        return _summary([found[i] for i in idx], units, lengths)
 
     def table(kind: str) -> dict[str, Summary]:
         return {k: over(v, k if kind == "doc" else None) for k, v in sorted(groups[kind].items())}

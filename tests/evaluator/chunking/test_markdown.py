@@ -54,13 +54,16 @@ def test_heading_stays_with_its_first_paragraph() -> None:
 
 def test_breadcrumb_prefix_leaves_out_sibling_headings() -> None:
     # "Alpha text." does not fit with its headings in 20 but is not cut at a space.
-    assert pieces(NESTED, 20) == [Piece(0, 28), Piece(28, 45, "# Guide\n")]
+    assert pieces(NESTED, 20) == [Piece(0, 28), Piece(28, 45, "# Guide\n", ((0, 7),))]
 
 
 def test_breadcrumb_on_a_chunk_that_starts_inside_a_section() -> None:
     text = "# Guide\n\n## Install\n\nStep one is easy.\n\nStep two is harder.\n"
     # 0-9 and 9-21 headings (21), 21-40 first paragraph (19), 40-60 second (20); size 45.
-    assert pieces(text, 45) == [Piece(0, 40), Piece(40, 60, "# Guide\n## Install\n")]
+    assert pieces(text, 45) == [
+        Piece(0, 40),
+        Piece(40, 60, "# Guide\n## Install\n", ((0, 7), (9, 19))),
+    ]
 
 
 def test_code_fence_that_fits_is_not_cut() -> None:
@@ -75,7 +78,7 @@ def test_big_code_fence_is_cut_between_lines_with_the_fence_as_prefix() -> None:
     assert pieces(FENCED, 20) == [
         Piece(0, 11),
         Piece(11, 29),
-        Piece(29, 44, "```sh\n"),
+        Piece(29, 44, "```sh\n", ((11, 17),)),
         Piece(44, 54),
     ]
 
@@ -83,7 +86,10 @@ def test_big_code_fence_is_cut_between_lines_with_the_fence_as_prefix() -> None:
 def test_big_table_is_cut_between_rows_with_the_header_as_prefix() -> None:
     # Heading (11) + header and delimiter (32) + first row (16) = 59 <= 60; rows 2-3 next.
     header = "| item | cost |\n|------|------|\n"
-    assert pieces(TABLE, 60) == [Piece(0, 59), Piece(59, 91, "## Prices\n" + header)]
+    assert pieces(TABLE, 60) == [
+        Piece(0, 59),
+        Piece(59, 91, "## Prices\n" + header, ((0, 9), (11, 43))),
+    ]
 
 
 def test_table_that_fits_stays_whole() -> None:
@@ -93,4 +99,15 @@ def test_table_that_fits_stays_whole() -> None:
 def test_table_rows_with_overlap_keep_the_header_prefix() -> None:
     header = "## Prices\n| item | cost |\n|------|------|\n"
     # Size 60, overlap 16: the second chunk repeats row 1 (43-59).
-    assert pieces(TABLE, 60, 16) == [Piece(0, 59), Piece(43, 91, header)]
+    assert pieces(TABLE, 60, 16) == [Piece(0, 59), Piece(43, 91, header, ((0, 9), (11, 43)))]
+
+
+def test_a_prefix_is_a_copy_of_the_text_at_its_source_offsets() -> None:
+    """§17: each prefix is the text at its source ranges (a breadcrumb line each, then the
+    head as it stands), so evidence in it can be credited to the chunk."""
+    for text, size in ((NESTED, 20), (FENCED, 20), (TABLE, 60), (TABLE + "\n# Next\n\nx\n", 30)):
+        for p in pieces(text, size):
+            *crumbs, last = p.prefix_source or [(0, 0)]
+            rebuilt = "".join(f"{text[a:b]}\n" for a, b in crumbs)
+            tail = text[last[0] : last[1]]
+            assert p.prefix in (rebuilt + tail, rebuilt + tail + "\n")

@@ -83,3 +83,24 @@ def test_chunk_corpus_carries_prefixes() -> None:
     # Heading (5) + first paragraph (10) = 15 <= 16; the second paragraph gets "# T\n".
     chunks = chunk_corpus(SplitterSpec("markdown", 16), corpus)
     assert [(c.start, c.end, c.prefix) for c in chunks] == [(0, 15, ""), (15, 27, "# T\n")]
+
+
+AT, NEED = "chunk 0 (0, 4): prefix source", "needs 0 <= start < end <= 4"
+
+
+@pytest.mark.parametrize(
+    ("piece", "words"),
+    [
+        (Piece(0, 4, "", ((0, 2),)), f"{AT} offsets without a prefix"),
+        (Piece(0, 4, "ab", ((0, 5),)), f"{AT} (0, 5) {NEED}"),
+        (Piece(0, 4, "ab", ((2, 2),)), f"{AT} (2, 2) {NEED}"),
+        (Piece(0, 4, "ab", ((-1, 1),)), f"{AT} (-1, 1) {NEED}"),
+        (Piece(0, 4, "ab", ((0.5, 2),)), f"{AT} (0.5, 2) {NEED}"),  # type: ignore[arg-type]
+    ],
+)
+def test_check_pieces_rejects_prefix_sources_outside_the_document(piece: Piece, words: str) -> None:
+    """§17: a prefix's source offsets are checked as a chunk's own are (a splitter or an
+    adapter that says where its prefix came from is held to it)."""
+    with pytest.raises(ConfigError) as caught:
+        check_pieces([piece], "abcd")
+    assert caught.value.message == words

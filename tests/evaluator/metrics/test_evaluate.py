@@ -20,7 +20,7 @@ from evaluator.metrics import (
     evaluate,
     index_stats,
 )
-from evaluator.metrics.evaluate import CandidateResult
+from evaluator.metrics.evaluate import CandidateResult, QueryFacets, doc_format, length_bucket
 from labeler.core.errors import ConfigError
 from tests.evaluator.metrics.fixtures import INDEX, Q1, Q2, Q3, Q4, RANKED, SETTINGS, TEXTS, chunk
 
@@ -48,7 +48,7 @@ def test_aggregates_are_means_over_defined_queries() -> None:
 
 def test_breakdowns_by_slice_pattern_and_document() -> None:
     b = run().breakdowns
-    assert list(b) == ["slice", "boundary", "doc"]
+    assert list(b) == ["slice", "boundary", "doc", "format", "length"]
     critical = b["slice"]["critical"]  # q1, q2, q4
     assert critical.queries == 3
     assert critical.metrics["evidence_recall@k"] == pytest.approx(0.25)
@@ -62,6 +62,34 @@ def test_breakdowns_by_slice_pattern_and_document() -> None:
     assert b["doc"]["a"].queries == 3  # q1, q2, q3: q3 falls in both documents
     assert b["doc"]["b"].queries == 1
     assert b["doc"]["b"].metrics["first_match_rank"] == 2.0
+
+
+def test_breakdowns_by_document_format_and_evidence_length() -> None:
+    b = run().breakdowns
+    # Documents `a` and `b` have no extension; q4 (abstention) has no evidence, so no group.
+    assert list(b["format"]) == ["(none)"] and b["format"]["(none)"].queries == 3
+    assert list(b["length"]) == ["< 50 ch"]  # every span is 8 or 10 code points
+    assert (
+        b["length"]["< 50 ch"].metrics["evidence_recall@k"]
+        == b["format"]["(none)"].metrics["evidence_recall@k"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("doc", "fmt"),
+    [("a/b.md", "md"), ("notes.TXT", "txt"), ("README", "(none)"), (".env", "(none)"),
+     ("dir.v2/file", "(none)"), ("x.tar.gz", "gz")],
+)  # fmt: skip
+def test_a_documents_format_is_its_extension(doc: str, fmt: str) -> None:
+    assert doc_format(doc) == fmt
+
+
+def test_length_buckets_cut_at_50_200_and_500() -> None:
+    cuts = [length_bucket(n) for n in (1, 49, 50, 199, 200, 499, 500, 10_000)]
+    assert cuts == ["< 50 ch", "< 50 ch", "50–199 ch", "50–199 ch", "200–499 ch",
+                    "200–499 ch", "≥ 500 ch", "≥ 500 ch"]  # fmt: skip
+    facets = QueryFacets(True, False, "other", (), ("a.md",), (600, 30, 120))
+    assert facets.keys("length") == ("< 50 ch", "50–199 ch", "≥ 500 ch")  # by size, not name
 
 
 def test_result_serialises_without_document_text() -> None:

@@ -19,7 +19,7 @@ from evaluator.runs.model import FILE_NAME, read_run
 from tests.evaluator.runs.conftest import SmallRun
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = {FILE_NAME, "report.md", "junit.xml", "frontier.svg"}
+FILES = {FILE_NAME, "report.md", "junit.xml", "frontier.svg", "chunks.tsv"}
 
 CHILD = """
 import resource, signal, sys
