@@ -19,6 +19,8 @@ from typing import Any
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
+from evaluator.retrieval import treatment as treatments
+from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment
 from labeler.core.errors import ConfigError
 from labeler.core.names import check_name
 from labeler.core.reading import read_bounded
@@ -71,6 +73,12 @@ class Candidate:
     """Unique name, as reports print it."""
     spec: SplitterSpec
     """How it cuts documents."""
+    treatment: Treatment = field(default_factory=Treatment)
+    """How it retrieves, where that differs from `[settings]` (§19)."""
+
+    def retriever(self, settings: Settings) -> str:
+        """The retriever it runs: its own, else the settings'."""
+        return self.treatment.retriever or settings.retriever
 
 
 GATE_KEYS = (
@@ -115,6 +123,8 @@ _SETTING_TYPES: dict[str, Kind] = {
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict,
+    "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
+    "fusion": dict, "rerank": dict, "ranked": str, "url": str,
 }  # fmt: skip
 
 
@@ -215,7 +225,7 @@ def settings_problems(s: Settings) -> list[tuple[str, str]]:
     return [(key, message) for key, failed, message in checks if failed]
 
 
-def _candidate(raw: Any, index: int, file: str) -> Candidate:
+def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
     where = f"candidate[{index}]"
     if not isinstance(raw, dict):
         raise ConfigError(f"{where} must be a table", file=file, key=where)
@@ -227,7 +237,7 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     for key in ("name", "splitter", "size") if sized else ("name", "splitter"):
         if key not in raw:
             raise ConfigError(f"{label}: missing key {key!r}", file=file, key=key)
-    args = {k: v for k, v in raw.items() if k != "name"}
+    args = {k: v for k, v in raw.items() if k != "name" and k not in TREATMENT_KEYS}
     if library:
         args.setdefault("size", 0)  # validate() takes the library's own size and overlap
     if raw.get("splitter") == "chunks":
@@ -239,7 +249,23 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     except ConfigError as exc:
         exc.file = exc.file or file  # a chunk file's own errors name that file and line
         raise
-    return Candidate(raw["name"], spec)
+    return Candidate(raw["name"], spec, _treatment(raw, label, file, retriever))
+
+
+def _treatment(raw: Mapping[str, Any], label: str, file: str, retriever: str) -> Treatment:
+    """The candidate's retrieval keys (§19), paths relative to the candidates file."""
+    own = raw.get("retriever")
+    if own is not None and own not in RETRIEVERS:
+        message = f"{label}: retriever must be one of {RETRIEVERS}"
+        raise ConfigError(message, file=file, key="retriever")
+    try:
+        treatment = treatments.parse(raw, label, retriever)
+    except ConfigError as exc:
+        raise replace(exc, file=file) from None
+    ranked = treatment.ranked
+    if ranked and not Path(ranked).is_absolute() and not file.startswith("preset:"):
+        treatment = replace(treatment, ranked=str(Path(file).parent / ranked))
+    return treatment
 
 
 def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -291,7 +317,9 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     raw_candidates = data.get("candidate")
     if not isinstance(raw_candidates, list) or not raw_candidates:
         raise ConfigError("no [[candidate]] tables", file=file, key="candidate")
-    candidates = tuple(_candidate(c, i, file) for i, c in enumerate(raw_candidates))
+    candidates = tuple(
+        _candidate(c, i, file, settings.retriever) for i, c in enumerate(raw_candidates)
+    )
     names = [c.name for c in candidates]
     for name in names:
         if names.count(name) > 1:
