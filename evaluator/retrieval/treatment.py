@@ -84,9 +84,13 @@ class Treatment:
     def record(self) -> dict[str, Any]:
         """What differs from plain retrieval, as run.json and `diff` show it."""
         plain, mine = asdict(Treatment()), asdict(self)
-        return {k: v for k, v in mine.items() if v != plain[k] and k not in ("url",)} | (
-            {"url": public(self.url)} if self.url else {}
-        )
+        out = {k: v for k, v in mine.items() if v != plain[k] and k not in ("url", "rerank")}
+        if self.mmr is not None:  # as the candidates file spells it
+            out["mmr"] = {"lambda": self.mmr.lam, "fetch": self.mmr.fetch}
+        if self.rerank is not None:
+            out["rerank"] = {"url": public(self.rerank.url, "rerank.url"),
+                             "model": self.rerank.model, "top": self.rerank.top}  # fmt: skip
+        return out | ({"url": public(self.url)} if self.url else {})
 
     def fingerprint(self) -> str:
         data = json.dumps(self.record(), sort_keys=True, default=list)
