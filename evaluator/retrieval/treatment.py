@@ -110,7 +110,17 @@ def public(url: str, key: str = "url") -> str:
 
 
 def parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
-    """The candidate's treatment keys, checked; `retriever` is the settings' one."""
+    """The candidate's treatment keys, checked; `retriever` is the settings' one. Every
+    refusal names the candidate."""
+    try:
+        return _parse(raw, label, retriever)
+    except ConfigError as exc:
+        if not exc.message.startswith(label):
+            exc.message = f"{label}: {exc.message}"
+        raise
+
+
+def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
     kind = raw.get("retriever", None)
     effective = kind if isinstance(kind, str) else retriever
     treatment = Treatment(
