@@ -55,10 +55,8 @@ def test_a_trec_run_read_back_as_ranked_gives_the_same_per_query_results(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     first = _eval(tmp_path, CANDIDATES.format(extra=""), "first.json")
-    done = CliRunner().invoke(
-        app, ["trec", str(tmp_path / "first.json"), str(tmp_path / "out"),
-              "--corpus", str(DEMO / "corpus")],  # fmt: skip
-    )
+    trec = ["trec", str(tmp_path / "first.json"), str(tmp_path / "out")]
+    done = CliRunner().invoke(app, [*trec, "--corpus", str(DEMO / "corpus")])
     assert done.exit_code == 0, done.output
     again = _eval(tmp_path, CANDIDATES.format(extra=READ_BACK.format(name=name)), "again.json")
     answerable = [q for q, e in first["queries"].items() if e["evidence"] and not e["abstain"]]
