@@ -249,23 +249,11 @@ def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
     except ConfigError as exc:
         exc.file = exc.file or file  # a chunk file's own errors name that file and line
         raise
-    return Candidate(raw["name"], spec, _treatment(raw, label, file, retriever))
-
-
-def _treatment(raw: Mapping[str, Any], label: str, file: str, retriever: str) -> Treatment:
-    """The candidate's retrieval keys (§19), paths relative to the candidates file."""
-    own = raw.get("retriever")
-    if own is not None and own not in RETRIEVERS:
-        message = f"{label}: retriever must be one of {RETRIEVERS}"
-        raise ConfigError(message, file=file, key="retriever")
     try:
-        treatment = treatments.parse(raw, label, retriever)
+        treatment = treatments.parse(raw, label, retriever, RETRIEVERS, file)
     except ConfigError as exc:
         raise replace(exc, file=file) from None
-    ranked = treatment.ranked
-    if ranked and not Path(ranked).is_absolute() and not file.startswith("preset:"):
-        treatment = replace(treatment, ranked=str(Path(file).parent / ranked))
-    return treatment
+    return Candidate(raw["name"], spec, treatment)
 
 
 def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:

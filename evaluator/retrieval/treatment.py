@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from labeler.core.errors import ConfigError
@@ -109,15 +110,24 @@ def public(url: str, key: str = "url") -> str:
         raise ConfigError(f"{key} is not a URL: {why}", key=key) from None
 
 
-def parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
-    """The candidate's treatment keys, checked; `retriever` is the settings' one. Every
-    refusal names the candidate."""
+def parse(raw: Mapping[str, Any], label: str, retriever: str, known: tuple[str, ...] = (),
+          file: str = "") -> Treatment:  # fmt: skip
+    """The candidate's treatment keys, checked; `retriever` is the settings' one, `known`
+    every retriever's name, `file` the candidates file (a ranked file's path is relative to
+    it). Every refusal names the candidate."""
     try:
-        return _parse(raw, label, retriever)
+        own = raw.get("retriever")
+        if known and own is not None and own not in known:
+            raise ConfigError(f"retriever must be one of {known}", key="retriever")
+        treatment = _parse(raw, label, retriever)
     except ConfigError as exc:
         if not exc.message.startswith(label):
             exc.message = f"{label}: {exc.message}"
         raise
+    ranked = treatment.ranked
+    if ranked and file and not Path(ranked).is_absolute() and not file.startswith("preset:"):
+        treatment = replace(treatment, ranked=str(Path(file).parent / ranked))
+    return treatment
 
 
 def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
