@@ -21,6 +21,8 @@ from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
+from evaluator.retrieval import treatment as treatments
+from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment
 from labeler.core.errors import ConfigError
 from labeler.core.files.reading import read_bounded
 from labeler.core.names import check_name
@@ -73,6 +75,12 @@ class Candidate:
     """Unique name, as reports print it."""
     spec: SplitterSpec
     """How it cuts documents."""
+    treatment: Treatment = field(default_factory=Treatment)
+    """How it retrieves, where that differs from `[settings]` (§19)."""
+
+    def retriever(self, settings: Settings) -> str:
+        """The retriever it runs: its own, else the settings'."""
+        return self.treatment.retriever or settings.retriever
 
 
 GATE_KEYS = (
@@ -117,6 +125,8 @@ _SETTING_TYPES: dict[str, Kind] = {
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict, "context": dict,
+    "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
+    "fusion": dict, "rerank": dict, "ranked": str, "url": str,
 }  # fmt: skip
 
 
@@ -217,7 +227,7 @@ def settings_problems(s: Settings) -> list[tuple[str, str]]:
     return [(key, message) for key, failed, message in checks if failed]
 
 
-def _candidate(raw: Any, index: int, file: str) -> Candidate:
+def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
     where = f"candidate[{index}]"
     if not isinstance(raw, dict):
         raise ConfigError(f"{where} must be a table", file=file, key=where)
@@ -227,12 +237,16 @@ def _candidate(raw: Any, index: int, file: str) -> Candidate:
     if "name" not in raw:
         raise ConfigError(f"{label}: missing key 'name'", file=file, key="name")
     check_name(raw["name"], "candidate name", file=file, key=f"{where}.name", error=ConfigError)
-    args = {k: v for k, v in raw.items() if k not in ("name", "context")}
+    args = {k: v for k, v in raw.items() if k not in ("name", "context", *TREATMENT_KEYS)}
     spec = _spec(args, label, raw["name"], file)
     if "context" in raw:
         build = functools.partial(_parent_spec, name=raw["name"], file=file)
         spec = replace(spec, context=read_context(raw["context"], raw["name"], file, build))
-    return Candidate(raw["name"], spec)
+    try:
+        treatment = treatments.parse(raw, label, retriever, RETRIEVERS, file)
+    except ConfigError as exc:
+        raise replace(exc, file=file) from None
+    return Candidate(raw["name"], spec, treatment)
 
 
 def _parent_spec(args: dict[str, Any], label: str, *, name: str, file: str) -> SplitterSpec:
@@ -308,7 +322,9 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     raw_candidates = data.get("candidate")
     if not isinstance(raw_candidates, list) or not raw_candidates:
         raise ConfigError("no [[candidate]] tables", file=file, key="candidate")
-    candidates = tuple(_candidate(c, i, file) for i, c in enumerate(raw_candidates))
+    candidates = tuple(
+        _candidate(c, i, file, settings.retriever) for i, c in enumerate(raw_candidates)
+    )
     names = [c.name for c in candidates]
     for name in names:
         if names.count(name) > 1:

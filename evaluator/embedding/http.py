@@ -50,6 +50,8 @@ class Endpoint:
     """First wait, doubled after each failure."""
     budget: float = 60.0
     """Seconds for a call with all its retries and waits: what a stalled server costs."""
+    role: str = "embedding"
+    """What the server is for (`embedding`, `rerank`, `search`): the key errors name."""
 
     def redact(self, text: str) -> str:
         """`text` with the key (and any bearer token) replaced, as every message shows it."""
@@ -215,24 +217,26 @@ class _Answer:
     """The JSON answer's place, for the shared bounds (nesting, NaN, absurd numbers)."""
 
     url: str
+    role: str = "embedding"
 
     def at(self, key: str) -> _Answer:
         return self
 
     def refuse(self, refusal: Refusal) -> ConfigError:
-        return ConfigError(f"{self.url} answered: {refusal.message}", key="embedding")
+        return ConfigError(f"{self.url} answered: {refusal.message}", key=self.role)
 
 
 def _decoded(endpoint: Endpoint, raw: bytes) -> Any:
     try:
-        return json_tree(raw.decode("utf-8"), _Answer(endpoint.url))
+        return json_tree(raw.decode("utf-8"), _Answer(endpoint.url, endpoint.role))
     except (ValueError, UnicodeDecodeError) as exc:
         message = f"{endpoint.url} answered with bad JSON: {exc}"
-        raise ConfigError(endpoint.redact(message)[:400], key="embedding") from None
+        raise ConfigError(endpoint.redact(message)[:400], key=endpoint.role) from None
 
 
 def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None = None) -> Any:
-    """The decoded JSON answer; ConfigError (key `embedding`) when it cannot be had in time."""
+    """The decoded JSON answer; ConfigError (key: the endpoint's role) when it cannot be had
+    in time."""
     cancel = cancel or Cancel()
     body = json.dumps(payload).encode("utf-8")
     start, last = time.monotonic(), ""
@@ -258,6 +262,7 @@ def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None
 
 
 URL_HINT = "check the URL (SPANLAB_EMBEDDING_URL or OPENAI_BASE_URL) and that the server runs"
+OTHER_URL_HINT = "check the candidate's url and that the server runs"
 SLOW_HINT = (
     "a slow server (it answers the texts in flight together): allow more time per request"
     " with SPANLAB_EMBEDDING_TIMEOUT, or send fewer texts at once with"
@@ -268,8 +273,11 @@ SLOW_HINT = (
 def _failure(endpoint: Endpoint, last: str, spent: float) -> ConfigError:
     said = endpoint.redact(last)[:300]
     slow = last.startswith("no whole answer within")
+    hint = SLOW_HINT if slow else URL_HINT
+    if endpoint.role != "embedding":
+        hint = OTHER_URL_HINT
     return ConfigError(
-        f"embedding server {endpoint.url} failed after {spent:.1f} s: {said}",
-        key="embedding",
-        hint=SLOW_HINT if slow else URL_HINT,
+        f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}",
+        key=endpoint.role,
+        hint=hint,
     )

@@ -38,6 +38,8 @@ from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
+from evaluator.retrieval.rerank import cached_scorer
+from evaluator.retrieval.stages import treated
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Status
@@ -81,7 +83,9 @@ def run_evaluation(
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
     chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
-    inputs, query_embeddings = embed_queries(ctx, kept)
+    inputs, query_embeddings = embed_queries(
+        ctx, kept, any(uses_vectors(ctx, c) for c in cfile.candidates)
+    )
     runs: dict[str, CandidateRun] = {}
     with lease_session():  # the collections this run uses are not pruned under it
         for name in run_order(cfile):
@@ -157,12 +161,18 @@ def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], d
     return chunks_by, seconds
 
 
+def uses_vectors(ctx: Context, cand: Candidate) -> bool:
+    """Whether the candidate's retriever or treatment (MMR) needs embeddings."""
+    kind = cand.retriever(ctx.settings)
+    return RETRIEVERS[kind].uses_vectors or cand.treatment.mmr is not None
+
+
 def embed_queries(
-    ctx: Context, queries: Sequence[Query]
+    ctx: Context, queries: Sequence[Query], needed: bool
 ) -> tuple[list[QueryInput], dict[str, int]]:
-    """Each query as a retriever input, embedded when the retriever uses vectors."""
+    """Each query as a retriever input, embedded when some candidate uses vectors."""
     inputs = [QueryInput(q.id, q.text) for q in queries]
-    if not RETRIEVERS[ctx.settings.retriever].uses_vectors or not inputs:
+    if not needed or not inputs:
         return inputs, {}
     vecs, counts = ctx.vectors.embed([q.text for q in queries], "queries")
     return [QueryInput(q.id, q.text, vecs[i]) for i, q in enumerate(queries)], counts
@@ -177,13 +187,14 @@ def run_candidate(
     inputs: Sequence[QueryInput],
 ) -> CandidateRun:
     """Index one candidate, search every query to depth, and measure it."""
-    settings = ctx.settings
+    settings, kind = ctx.settings, cand.retriever(ctx.settings)
     t = time.perf_counter()
-    built = build_retriever(settings.retriever, index_request(ctx, cand, chunks))
+    built = build_retriever(kind, index_request(ctx, cand, chunks, inputs))
     index_seconds = time.perf_counter() - t
-    ranked, latencies = search_timed(built.retriever, inputs, settings.depth)
-    extra = dict(built.extra)
-    if ctx.options.check_ann and settings.retriever == "chroma":
+    retriever = with_treatment(ctx, cand, built.retriever)
+    ranked, latencies = search_timed(retriever, inputs, settings.depth)
+    extra = dict(built.extra) | treatment_record(ctx, cand)
+    if ctx.options.check_ann and kind == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
     retrieved = {r.chunk.id for hits in ranked.values() for r in hits}
     stats = counted_stats(
@@ -191,13 +202,12 @@ def run_candidate(
     )  # each chunk counted once; the retrieved ones kept
     units = sending(cand.spec, chunks, ctx.corpus)
     result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks, units)
-    uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     return CandidateRun(
         cand, chunks, ranked, result, stats,
         timings={
             "chunk_seconds": round(chunk_seconds, 4),
             "index_seconds": round(index_seconds, 4),
-            "index_kind": "warm" if built.warm and uses_vectors else "cold",
+            "index_kind": "warm" if built.warm and RETRIEVERS[kind].uses_vectors else "cold",
             "query_p50_ms": percentile(latencies, 50),
             "query_p95_ms": percentile(latencies, 95),
         },
@@ -240,13 +250,32 @@ def of_documents(chunks: Sequence[Chunk], docs: set[str]) -> Sequence[Chunk]:
     return [c for c in chunks if c.doc in docs]
 
 
-def index_request(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> IndexRequest:
-    uses_vectors = RETRIEVERS[ctx.settings.retriever].uses_vectors
+def index_request(
+    ctx: Context, cand: Candidate, chunks: Sequence[Chunk], inputs: Sequence[QueryInput] = ()
+) -> IndexRequest:
+    vectors = RETRIEVERS[cand.retriever(ctx.settings)].uses_vectors
     return IndexRequest(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
-        ctx.vectors if uses_vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
-        ctx.options.chroma_timeout, ctx.corpus.doc_hashes,
+        ctx.vectors if vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
+        ctx.options.chroma_timeout, ctx.corpus.doc_hashes, cand.treatment, inputs,
+        ctx.settings.depth,
     )  # fmt: skip
+
+
+def with_treatment(ctx: Context, cand: Candidate, retriever: Retriever) -> Retriever:
+    """The retriever with the candidate's rerank, MMR and cap stages (§19)."""
+    rerank = cand.treatment.rerank
+    scorer = None if rerank is None else cached_scorer(rerank, ctx.options.cache_path)
+    return treated(retriever, cand.treatment, ctx.texts, ctx.vectors, scorer)
+
+
+def treatment_record(ctx: Context, cand: Candidate) -> dict[str, Any]:
+    """The candidate's retriever and treatment as run.json's `index` records them."""
+    record = cand.treatment.record()
+    if not record:
+        return {}
+    return {"retriever": cand.retriever(ctx.settings), "treatment": record,
+            "treatment_fingerprint": cand.treatment.fingerprint()}  # fmt: skip
 
 
 def search_timed(
@@ -287,7 +316,7 @@ def compare_all(
 def embedding_info(ctx: Context, query_embeddings: dict[str, int]) -> dict[str, Any]:
     """The model's id and fingerprint and the cache's counts, for the manifest."""
     info: dict[str, Any] = {"name": ctx.settings.embedding}
-    if not RETRIEVERS[ctx.settings.retriever].uses_vectors:
+    if not query_embeddings and not RETRIEVERS[ctx.settings.retriever].uses_vectors:
         return info
     emb = ctx.vectors.embedder
     stats = emb.stats()

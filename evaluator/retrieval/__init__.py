@@ -1,8 +1,9 @@
 """Retrievers rank a candidate's chunks for each query (§6), looked up in one table.
 
 They share one shape — built over a candidate's chunks, asked for many queries at once,
-answering ranked lists to `depth` — so `lexical`, `exact` and `chroma` are swapped by a
-setting without the evaluation changing. Adding one is one builder and one table entry.
+answering ranked lists to `depth` — so `lexical`, `exact`, `chroma`, `hybrid`, and rankings
+from outside (`ranked`, `http`, §19) are swapped by a setting without the evaluation
+changing. Adding one is one builder and one table entry.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
+from evaluator.retrieval.lexical import Tokenizer
 from evaluator.retrieval.request import Built, IndexRequest
 
 __all__ = [
@@ -45,10 +47,55 @@ def _source(request: IndexRequest) -> VectorSource:
     return request.vectors
 
 
+def _tokenizer(request: IndexRequest) -> Tokenizer:
+    return Tokenizer(request.treatment.stopwords, request.treatment.stem)
+
+
 def _lexical(request: IndexRequest) -> Built:
     from evaluator.retrieval.lexical import LexicalRetriever
 
-    return Built(LexicalRetriever(request.chunks, request.texts), warm=False)
+    return Built(LexicalRetriever(request.chunks, request.texts, _tokenizer(request)), warm=False)
+
+
+def _hybrid(request: IndexRequest) -> Built:
+    from evaluator.retrieval.hybrid import HybridRetriever
+
+    texts = [embedded_text(c, request.texts) for c in request.chunks]
+    vecs, embedded = _source(request).embed(texts, request.candidate)
+    warm = embedded.get("computed", 0) == 0 and embedded.get("cached", 0) > 0
+    fusion = request.treatment.fusion
+    retriever = HybridRetriever(request.chunks, request.texts, vecs, fusion, _tokenizer(request))
+    extra = {"fusion": {"method": "rrf", "k": fusion.k, "weights": list(fusion.weights)},
+             "bm25": {"library": f"bm25s {_version('bm25s')}", "k1": 1.5, "b": 0.75,
+                      "method": "lucene"}, "dense": "exact"}  # fmt: skip
+    return Built(retriever, warm, embedded, extra)
+
+
+def _ranked(request: IndexRequest) -> Built:
+    from evaluator.retrieval.items import ChunkLookup
+    from evaluator.retrieval.ranked import RankedRetriever, read_rankings
+
+    lookup = ChunkLookup(request.chunks, request.texts)
+    path = request.treatment.ranked or ""
+    rankings = read_rankings(path, lookup, request.queries, request.depth)
+    extra = {"ranked_file": path, "queries_missing": rankings.missing}
+    return Built(RankedRetriever(rankings), warm=False, extra=extra)
+
+
+def _http(request: IndexRequest) -> Built:
+    from evaluator.retrieval.items import ChunkLookup
+    from evaluator.retrieval.search_http import HttpRetriever
+
+    retriever = HttpRetriever(
+        request.treatment.url or "", ChunkLookup(request.chunks, request.texts)
+    )
+    return Built(retriever, warm=False, extra={"url": retriever.shown})
+
+
+def _version(dist: str) -> str:
+    from importlib import metadata
+
+    return metadata.version(dist)
 
 
 def _exact(request: IndexRequest) -> Built:
@@ -72,6 +119,9 @@ RETRIEVERS: dict[str, RetrieverKind] = {
     "chroma": RetrieverKind("chroma", True, _chroma),
     "exact": RetrieverKind("exact", True, _exact),
     "lexical": RetrieverKind("lexical", False, _lexical),
+    "hybrid": RetrieverKind("hybrid", True, _hybrid),
+    "ranked": RetrieverKind("ranked", False, _ranked),
+    "http": RetrieverKind("http", False, _http),
 }
 """Every retriever by name, in the order errors and help list them."""
 

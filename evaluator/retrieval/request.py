@@ -13,7 +13,8 @@ from typing import Any
 
 from evaluator.chunk import Chunk
 from evaluator.embedding.vectors import VectorSource
-from evaluator.retrieval.base import Retriever
+from evaluator.retrieval.base import QueryInput, Retriever
+from evaluator.retrieval.treatment import Treatment
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,12 @@ class IndexRequest:
     doc_hashes: Mapping[str, str] = field(default_factory=dict)
     """Document id -> doc hash: part of each chunk's Chroma id, so an unchanged document's
     chunks keep their ids across corpus versions."""
+    treatment: Treatment = field(default_factory=Treatment)
+    """The candidate's retrieval settings (§19): scorer options, fusion, a ranked file."""
+    queries: Sequence[QueryInput] = ()
+    """The queries of the run, which a ranked file may name by id or text."""
+    depth: int = 50
+    """Ranks searched: a ranked file may hold no more per query."""
 
 
 @dataclass(frozen=True)

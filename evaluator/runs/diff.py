@@ -8,9 +8,11 @@ lost, deltas, the bootstrap interval and McNemar are the ones every report alrea
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import json
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 from evaluator.metrics import MEASURES, CandidateResult, MetricSettings, QueryFacets
 from evaluator.metrics.base import Measure
@@ -82,7 +84,11 @@ def diff_runs(
         other_sides = (rebuild(a, candidate_a, shared, declared=False),
                        rebuild(b, candidate_b, shared, declared=False))  # fmt: skip
         other = _compare(a, *other_sides)
-    changed = (*splitter_changes(a, b, candidate_a, candidate_b), *manifest_changes(a, b))
+    changed = (
+        *splitter_changes(a, b, candidate_a, candidate_b),
+        *treatment_changes(a, b, candidate_a, candidate_b),
+        *manifest_changes(a, b),
+    )
     return RunDiff(a, b, candidate_a, candidate_b, shared, tuple(dict.fromkeys(left)),
                    bool(moved), comp, other, setting_changes(a, b), changed,
                    (ra, rb), other_sides)  # fmt: skip
@@ -161,6 +167,31 @@ def splitter_changes(
         for key in dict.fromkeys([*fa, *fb])
         if fa.get(key) != fb.get(key)
     )
+
+
+def treatment_changes(
+    a: RunFile, b: RunFile, name_a: str, name_b: str
+) -> tuple[tuple[str, str, str], ...]:
+    """(`treatment mmr`, A's, B's) for each retrieval treatment (§19) that differs, and the
+    candidate's own retriever when it differs (the settings' is a setting change)."""
+    ia, ib = a.candidate(name_a).index, b.candidate(name_b).index
+    ta, tb = _treatment(ia), _treatment(ib)
+    pairs = [(f"treatment {key}", _shown(ta.get(key)), _shown(tb.get(key)))
+             for key in dict.fromkeys([*ta, *tb])]  # fmt: skip
+    ra = str(ia.get("retriever", a.manifest.settings.retriever))
+    rb = str(ib.get("retriever", b.manifest.settings.retriever))
+    if ra != rb and a.manifest.settings.retriever == b.manifest.settings.retriever:
+        pairs.append(("candidate retriever", ra, rb))
+    return tuple(p for p in pairs if p[1] != p[2])
+
+
+def _treatment(index: Mapping[str, Any]) -> Mapping[str, Any]:
+    found = index.get("treatment")
+    return found if isinstance(found, dict) else {}
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else json.dumps(value, sort_keys=True)
 
 
 def manifest_changes(a: RunFile, b: RunFile) -> tuple[tuple[str, str, str], ...]:

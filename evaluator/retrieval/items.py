@@ -1,0 +1,94 @@
+"""A ranked item from outside — a shadow-traffic log line, a search endpoint's answer —
+turned into one of the candidate's chunks, or refused naming where it came from (§19).
+
+An item is `{"doc", "start", "end"}`, `{"doc", "text"}` (located exactly, once) or
+`{"id"}` (a chunk id of the candidate, as `spanlab trec` writes them). Every item must be
+a chunk the candidate cut: offsets inside the document, text found once, and those
+offsets one of its chunks (else the measures would judge a chunk the index never held).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evaluator.chunk import Chunk
+from labeler.core.corpus.canonical import canonicalize
+from labeler.core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an item came from, as errors name it."""
+
+    file: str
+    """The file (or URL) it came from."""
+    line: int | None = None
+    """Its line, in a file."""
+
+    def refuse(self, message: str, key: str | None = None) -> ConfigError:
+        return ConfigError(message, file=self.file, line=self.line, key=key)
+
+
+class ChunkLookup:
+    """The candidate's chunks by id and by place."""
+
+    def __init__(self, chunks: Sequence[Chunk], texts: Mapping[str, str]) -> None:
+        self.texts = texts
+        """Document id -> canonical text."""
+        self.by_id = {c.id: c for c in chunks}
+        """Chunk id -> chunk."""
+        self.by_place = {(c.doc, c.start, c.end): c for c in chunks}
+        """(doc, start, end) -> chunk."""
+
+    def item(self, obj: Any, where: Where) -> Chunk:
+        """The chunk an item names, or a ConfigError at `where`."""
+        if not isinstance(obj, dict):
+            raise where.refuse("a ranked item must be an object")
+        if "id" in obj:
+            return self._by_id(obj["id"], where)
+        doc = obj.get("doc")
+        if not isinstance(doc, str) or doc not in self.texts:
+            shown = repr(doc)[:80] if isinstance(doc, str) else "missing"
+            raise where.refuse(f"doc {shown} is not a document of the corpus", "doc")
+        start, end = self._offsets(obj, doc, where)
+        found = self.by_place.get((doc, start, end))
+        if found is None:
+            message = f"{doc}[{start}:{end}] is not a chunk of this candidate"
+            raise where.refuse(message, "start")
+        return found
+
+    def _by_id(self, value: Any, where: Where) -> Chunk:
+        found = self.by_id.get(value) if isinstance(value, str) else None
+        if found is None:
+            raise where.refuse(f"id {str(value)[:40]!r} is not a chunk of this candidate", "id")
+        return found
+
+    def _offsets(self, obj: Mapping[str, Any], doc: str, where: Where) -> tuple[int, int]:
+        text = self.texts[doc]
+        start, end = obj.get("start"), obj.get("end")
+        if isinstance(start, int) and isinstance(end, int) and _whole(start) and _whole(end):
+            if not 0 <= start < end <= len(text):
+                message = f"offsets {start}:{end} lie outside document {doc!r} ({len(text)})"
+                raise where.refuse(message, "start")
+            return start, end
+        quote = obj.get("text")
+        if not isinstance(quote, str) or start is not None or end is not None:
+            raise where.refuse("an item needs 'start' and 'end' (whole numbers), or 'text'")
+        return _located(text, canonicalize(quote), doc, where)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _located(text: str, needle: str, doc: str, where: Where) -> tuple[int, int]:
+    first = text.find(needle) if needle else -1
+    if first == -1:
+        raise where.refuse(f"the item's text is not in document {doc!r}", "text")
+    again = text.find(needle, first + 1)
+    if again != -1:
+        message = f"the item's text occurs more than once (at {first} and {again}) in {doc!r}"
+        raise where.refuse(message + "; give 'start' and 'end'", "text")
+    return first, first + len(needle)

@@ -1,0 +1,227 @@
+"""A candidate's retrieval treatment (§19): what sits between the index and the prompt.
+
+MMR, a per-source cap, the lexical scorer's stopwords and stemming, a reranker, hybrid
+fusion and rankings from outside are candidate settings, so a treatment is compared as
+its own candidate. One frozen value holds them; its fingerprint and record enter the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from labeler.core.errors import ConfigError
+
+TREATMENT_KEYS = (
+    "retriever", "mmr", "max_per_source", "stopwords", "stem", "fusion", "rerank", "ranked",
+    "url",
+)  # fmt: skip
+"""Candidate keys that set its retrieval rather than its chunking."""
+LEXICAL_OPTIONS = ("lexical", "hybrid")
+"""Retrievers whose token scorer takes `stopwords` and `stem`."""
+MAX_FETCH = 10_000
+"""Largest `mmr.fetch` and `rerank.top`: the ranks a treatment may reorder."""
+
+
+@dataclass(frozen=True)
+class MMR:
+    """Maximal marginal relevance over the first `fetch` ranks."""
+
+    lam: float = 0.5
+    """Weight of relevance against novelty (`lambda`): 1 is plain relevance."""
+    fetch: int = 20
+    """Ranks reordered; those below keep their order."""
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """Reciprocal rank fusion of BM25 and dense ranks: sum of w / (k + rank)."""
+
+    k: int = 60
+    """The RRF constant."""
+    weights: tuple[float, float] = (1.0, 1.0)
+    """Weights of the BM25 list and the dense list."""
+
+
+@dataclass(frozen=True)
+class Rerank:
+    """A reranking server speaking the common `/rerank` shape."""
+
+    url: str
+    """The full URL (`http://host:port/rerank`)."""
+    model: str = ""
+    """The model name sent (servers that host one ignore it)."""
+    top: int = 50
+    """Ranks sent to the server; those below keep their order after them."""
+
+
+@dataclass(frozen=True)
+class Treatment:
+    """Everything about how a candidate retrieves; defaults mean plain `[settings]`."""
+
+    retriever: str | None = None
+    """Overrides `[settings] retriever` for this candidate."""
+    mmr: MMR | None = None
+    """Diversify the fetched list."""
+    max_per_source: int | None = None
+    """At most this many chunks of one document before any chunk of another is passed over."""
+    stopwords: bool = False
+    """Lexical scorers drop English stopwords."""
+    stem: bool = False
+    """Lexical scorers stem tokens (Snowball English)."""
+    fusion: Fusion = field(default_factory=Fusion)
+    """How `hybrid` fuses its two lists."""
+    rerank: Rerank | None = None
+    """Reorder the top of the list by a reranking server."""
+    ranked: str | None = None
+    """A ranked file (JSONL or a TREC run) for `retriever = "ranked"`."""
+    url: str | None = None
+    """The team's search endpoint for `retriever = "http"`."""
+
+    def record(self) -> dict[str, Any]:
+        """What differs from plain retrieval, as run.json and `diff` show it."""
+        plain, mine = asdict(Treatment()), asdict(self)
+        out = {k: v for k, v in mine.items() if v != plain[k] and k not in ("url", "rerank")}
+        if self.mmr is not None:  # as the candidates file spells it
+            out["mmr"] = {"lambda": self.mmr.lam, "fetch": self.mmr.fetch}
+        if self.rerank is not None:
+            out["rerank"] = {"url": public(self.rerank.url, "rerank.url"),
+                             "model": self.rerank.model, "top": self.rerank.top}  # fmt: skip
+        return out | ({"url": public(self.url)} if self.url else {})
+
+    def fingerprint(self) -> str:
+        data = json.dumps(self.record(), sort_keys=True, default=list)
+        return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+
+
+def public(url: str, key: str = "url") -> str:
+    """A URL as records show it: no credentials, no query; one that is no http(s) URL is
+    refused naming `key`, never quoting the URL (it may hold a key)."""
+    from evaluator.embedding.server import public_url
+
+    try:
+        return public_url(url)
+    except ConfigError as exc:
+        why = exc.message.partition(": ")[2]
+        raise ConfigError(f"{key} is not a URL: {why}", key=key) from None
+
+
+def parse(raw: Mapping[str, Any], label: str, retriever: str, known: tuple[str, ...] = (),
+          file: str = "") -> Treatment:  # fmt: skip
+    """The candidate's treatment keys, checked; `retriever` is the settings' one, `known`
+    every retriever's name, `file` the candidates file (a ranked file's path is relative to
+    it). Every refusal names the candidate."""
+    try:
+        own = raw.get("retriever")
+        if known and own is not None and own not in known:
+            raise ConfigError(f"retriever must be one of {known}", key="retriever")
+        treatment = _parse(raw, label, retriever)
+    except ConfigError as exc:
+        if not exc.message.startswith(label):
+            exc.message = f"{label}: {exc.message}"
+        raise
+    ranked = treatment.ranked
+    if ranked and file and not Path(ranked).is_absolute() and not file.startswith("preset:"):
+        treatment = replace(treatment, ranked=str(Path(file).parent / ranked))
+    return treatment
+
+
+def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
+    kind = raw.get("retriever", None)
+    effective = kind if isinstance(kind, str) else retriever
+    treatment = Treatment(
+        retriever=kind,
+        mmr=_mmr(raw["mmr"], label) if "mmr" in raw else None,
+        max_per_source=_positive(raw, "max_per_source", label),
+        stopwords=bool(raw.get("stopwords", False)),
+        stem=bool(raw.get("stem", False)),
+        fusion=_fusion(raw.get("fusion", {}), label),
+        rerank=_rerank(raw["rerank"], label) if "rerank" in raw else None,
+        ranked=raw.get("ranked"),
+        url=_url(raw.get("url")),
+    )
+    for key, message in problems(treatment, effective):
+        raise ConfigError(f"{label}: {message}", key=key)
+    return treatment
+
+
+def problems(t: Treatment, retriever: str) -> list[tuple[str, str]]:
+    """(key, message) for each treatment that does not fit the candidate's retriever."""
+    lexical = retriever in LEXICAL_OPTIONS
+    checks = [
+        ("stopwords", t.stopwords and not lexical, "stopwords is for lexical or hybrid"),
+        ("stem", t.stem and not lexical, "stem is for lexical or hybrid"),
+        ("ranked", retriever == "ranked" and not t.ranked, "retriever 'ranked' needs ranked"),
+        ("ranked", bool(t.ranked) and retriever != "ranked", "ranked needs retriever 'ranked'"),
+        ("url", retriever == "http" and not t.url, "retriever 'http' needs url"),
+        ("url", bool(t.url) and retriever != "http", "url needs retriever 'http'"),
+    ]
+    return [(key, message) for key, failed, message in checks if failed]
+
+
+def _table(raw: Any, key: str, known: tuple[str, ...], label: str) -> Mapping[str, Any]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{label}: {key} must be a table", key=key)
+    for name in raw:
+        if name not in known:
+            message = f"{label}: unknown key {name!r} in {key} (known: {', '.join(known)})"
+            raise ConfigError(message, key=f"{key}.{name}")
+    return raw
+
+
+def _number(table: Mapping[str, Any], key: str, default: float, low: float, high: float,
+            where: str, label: str) -> float:  # fmt: skip
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ConfigError(f"{label}: {where}.{key} must lie in [{low:g}, {high:g}]", key=where)
+    return value
+
+
+def _mmr(raw: Any, label: str) -> MMR:
+    table = _table(raw, "mmr", ("lambda", "fetch"), label)
+    fetch = _number(table, "fetch", 20, 1, MAX_FETCH, "mmr", label)
+    return MMR(_number(table, "lambda", 0.5, 0, 1, "mmr", label), _whole(fetch, "mmr", label))
+
+
+def _fusion(raw: Any, label: str) -> Fusion:
+    table = _table(raw, "fusion", ("k", "weights"), label)
+    k = _whole(_number(table, "k", 60, 0, MAX_FETCH, "fusion", label), "fusion", label)
+    weights = table.get("weights", [1.0, 1.0])
+    if not (isinstance(weights, list) and len(weights) == 2):
+        raise ConfigError(f"{label}: fusion.weights must be two numbers", key="fusion")
+    pair = {"a": weights[0], "b": weights[1]}
+    both = (_number(pair, "a", 1, 0, 1e6, "fusion.weights", label),
+            _number(pair, "b", 1, 0, 1e6, "fusion.weights", label))  # fmt: skip
+    return Fusion(k, both)
+
+
+def _rerank(raw: Any, label: str) -> Rerank:
+    table = _table(raw, "rerank", ("url", "model", "top"), label)
+    url, model = table.get("url"), table.get("model", "")
+    if not isinstance(url, str) or not isinstance(model, str):
+        raise ConfigError(f"{label}: rerank needs url (and model) as text", key="rerank.url")
+    public(url, "rerank.url")  # a URL that is no http(s) URL is refused here, unquoted
+    top = _whole(_number(table, "top", 50, 1, MAX_FETCH, "rerank", label), "rerank", label)
+    return Rerank(url, model, top)
+
+
+def _url(url: str | None) -> str | None:
+    if url is not None:
+        public(url)
+    return url
+
+
+def _positive(raw: Mapping[str, Any], key: str, label: str) -> int | None:
+    if key not in raw:
+        return None
+    return _whole(_number(raw, key, 1, 1, MAX_FETCH, key, label), key, label)
+
+
+def _whole(value: float, where: str, label: str) -> int:
+    if not float(value).is_integer():
+        raise ConfigError(f"{label}: {where} takes whole numbers, got {value}", key=where)
+    return int(value)
