@@ -124,6 +124,8 @@ class LabelScreen(Screen[None]):
         self._here: tuple[str | None, int] = (None, 0)
         """The document and cursor offset now, for the place kept at exit."""
         self._needle = ""
+        self._shown_id: str | None = None
+        """The query the panel and marks last showed; a change of it drops the selection."""
         self._reading = False
         self._stale = False
         corpus = editor.corpus
@@ -287,6 +289,9 @@ class LabelScreen(Screen[None]):
 
     def _show_current(self) -> None:
         q = self.state.current_query
+        if self.state.current != self._shown_id:  # every path to another query passes here
+            self._shown_id = self.state.current
+            self.view.clear_selection()  # a selection belongs to the query it was made on
         hidden = self.state.total if q is None and not self.query_list.ids else 0
         self.query_one(QueryPanel).show(q, self.editor.annotator, hidden, self.state.lost)
         if self.view.doc_id is None and len(self.editor.corpus):
@@ -442,6 +447,9 @@ class LabelScreen(Screen[None]):
         q = self.state.current_query
         if q is None:
             self.notify("Pick or create a query first (ctrl+n).", severity="warning")
+            return
+        if event.generation not in (None, self.view.generation) or q.id != self._shown_id:
+            self.notify(f"The query changed to {q.id}: select the evidence again.", timeout=4)
             return
         if self._edit(lambda: self.editor.add_span(q.id, event.doc, event.start, event.end), q.id):
             self.view.clear_selection()

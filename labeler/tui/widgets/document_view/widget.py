@@ -120,6 +120,8 @@ class DocumentView(ScrollView, can_focus=True):
         doc: str
         start: int
         end: int
+        generation: int | None = None
+        """The view's `generation` when `a` was pressed (None: a caller that did not say)."""
 
         @property
         def control(self) -> DocumentView:
@@ -172,6 +174,8 @@ class DocumentView(ScrollView, can_focus=True):
         """Where the selection started (its fixed end); the cursor is its other end."""
         self.marks = MarkIndex()
         """The highlighted spans."""
+        self.generation = 0
+        """Counts `clear_selection` calls: an add asked for before the last one is stale."""
         self._layout: Layout | None = None
         self._matches: list[tuple[int, int]] = []
         self._match_ends: list[int] = []
@@ -223,6 +227,7 @@ class DocumentView(ScrollView, can_focus=True):
 
     def clear_selection(self) -> None:
         self.pivot = None
+        self.generation += 1
         self._changed(scroll=False)
 
     def find(self, needle: str, *, forward: bool = True) -> int:
@@ -427,7 +432,9 @@ class DocumentView(ScrollView, can_focus=True):
         if self.doc_id is None or self.selection is None:
             self.notify("Select text first: shift+arrows, w, s, or drag.", severity="warning")
             return
-        self.post_message(self.SelectionMade(self, self.doc_id, *self.selection))
+        self.post_message(
+            self.SelectionMade(self, self.doc_id, *self.selection, self.generation)
+        )
 
     def _editable(self) -> Mark | None:
         found = self.marks.editable_at(self.cursor)
