@@ -22,9 +22,7 @@ BEFORE = {"q-0001": 0, "q-0002": 1, "q-0003": 0}
 """The seeded span counts, which none of these tests may change."""
 
 
-async def test_U_drops_the_selection_and_a_then_adds_nothing(
-    app: SpanlabApp, store: Store
-) -> None:
+async def test_U_drops_the_selection_and_a_then_adds_nothing(app: SpanlabApp, store: Store) -> None:
     """The repro: select on one query, `U`, `a` added the selection to the next one."""
     async with app.run_test(size=(80, 24)) as pilot:
         s = label_screen(app)
