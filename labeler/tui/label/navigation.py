@@ -25,7 +25,7 @@ class Navigation(ShowingScreen):
         def jump(hit: Hit | None) -> None:
             if hit is not None:
                 self.open_document(hit.doc)
-                self.view.select(hit.start, hit.end)
+                self.view.select(*(hit.sentence or (hit.start, hit.end)))
                 self.view.focus()
 
         from labeler.tui.label.search_screen import SearchScreen
