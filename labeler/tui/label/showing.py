@@ -18,6 +18,7 @@ from textual.widgets import Label
 from labeler.core.corpus import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
+from labeler.core.store.rows import utcnow
 from labeler.core.values import Query
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.editor import Editor
@@ -49,6 +50,10 @@ class ShowingScreen(Screen[None]):
         self._here: tuple[str | None, int] = (None, 0)
         """The document and cursor offset now, for the place kept at exit."""
         self._needle = ""
+        self._progress = ""
+        self._listed = 0
+        """Queries the list shows (the filter's)."""
+        """The list title's second line: queue done, today, pace (`_count_progress`)."""
         self._shown_id: str | None = None
         """The query the panel and marks last showed; a change of it drops the selection."""
         self._reading = False
@@ -80,6 +85,7 @@ class ShowingScreen(Screen[None]):
         return self.query_one(QueryList)
 
     def on_mount(self) -> None:
+        self._count_progress()
         complete = self.state.first_page()
         self._fill_list()
         self._show_current()
@@ -113,6 +119,7 @@ class ShowingScreen(Screen[None]):
         """
         shown = self.state.shown
         self.state.forget()
+        self._count_progress()
         if shown is not None:
             self._explain(shown)
         if self.state.catch_up():
@@ -186,10 +193,22 @@ class ShowingScreen(Screen[None]):
     def _fill_list(self, *, pin: bool = True) -> bool:
         shown, moved = self.state.listed(pin=pin)
         self.query_list.show(shown, self.state.current)
-        state, me = self.state, self.editor.annotator
-        total = f"{len(shown)}/{state.total}" if state.complete else f"reading {state.total}"
-        self.query_one("#list-title", Label).update(f"{total} queries · {me}")
+        self._listed = len(shown)
+        self._title()
         return moved
+
+    def _title(self) -> None:
+        state, me = self.state, self.editor.annotator
+        total = f"{self._listed}/{state.total}" if state.complete else f"reading {state.total}"
+        self.query_one("#list-title", Label).update(f"{total} queries · {me}\n{self._progress}")
+
+    def _count_progress(self) -> None:
+        """The annotator's queue done, queries edited today (UTC) and the pace between."""
+        done, of, today, pace = self.editor.store.progress(self.editor.annotator, utcnow()[:10])
+        each = "" if pace is None else f" · {_clock(pace)}/query"
+        self._progress = f"{done}/{of} done · {today} today{each}"
+        if self.is_mounted:
+            self._title()
 
     def _refresh_query(self, query_id: str | None) -> None:
         """Redraw what shows one query after our own edit."""
@@ -265,6 +284,7 @@ class ShowingScreen(Screen[None]):
         except SpanlabError as exc:
             self.notify(exc.message, title="Not saved", severity="error")
             return False
+        self._count_progress()
         self._refresh_query(query_id)
         if self.editor.warning:
             self.notify(self.editor.warning, title="Overlapping spans", severity="warning")
@@ -300,3 +320,13 @@ def _replaced(
     what = f"removed {len(gone)} span(s) of {', '.join(whose)}"
     spans = f"it has {len(now.evidence)} span(s) now"
     return f"{shown.id}: {by} {what}; {spans}. Your selection was cleared."
+
+
+def _clock(seconds: float) -> str:
+    """`42s`, `3m05s`, `1h02m`: a pace at a glance."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
