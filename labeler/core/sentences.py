@@ -16,7 +16,8 @@ from functools import lru_cache
 
 import regex
 
-_LINE = re.compile(r"^[^\n]*", re.MULTILINE)
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+"""A line with its line break (the last may have none); a search may start mid-line."""
 _GAP = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s+")
 _MARKER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|[-*+\u2022][ \t]+|\d{1,9}[.)][ \t]+|>[ \t]*)")
 """A heading's marks, a list item's bullet or number, a quote's `>`: left out of a sentence."""
@@ -52,7 +53,7 @@ def _units(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     unit: tuple[int, int] | None = None  # the paragraph being joined
     code = False
     for line in _LINE.finditer(text, start, end):
-        a, b = _content(text, *line.span())
+        a, b = _content(text, *line.span())  # the break is white space: left out
         fence = text.startswith(("```", "~~~"), a, b)
         alone = code or bool(_ALONE.match(text, line.start(), b))
         lead = None if code else _MARKER.match(text, *line.span())

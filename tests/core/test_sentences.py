@@ -74,3 +74,12 @@ def test_the_demo_changelog_offers_the_whole_deprecation_sentence() -> None:
         "It will stop responding on 31 March 2025; requests to v1\n"
         "    after that date receive `410 Gone`."
     ) in found
+
+
+def test_a_sentence_is_found_in_the_middle_of_one_very_long_line() -> None:
+    """A 2 MB single-line document: the look-around window starts mid-line."""
+    text = "A sentence here. " * 120_000
+    a, b = sentence_around(text, 1_000_000, 1_000_000, 4_000)
+    assert text[a:b] == "A sentence here."
+    a, b = sentence_around("word " * 400_000, 1_000_000, 1_000_000, 4_000)
+    assert b - a > 7_000  # no terminator: the window's worth, not nothing
