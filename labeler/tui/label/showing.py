@@ -323,10 +323,10 @@ def _replaced(
 
 
 def _clock(seconds: float) -> str:
-    """`42s`, `3m05s`, `1h02m`: a pace at a glance."""
+    """`<1m`, `3m05s`, `1h02m`: a pace at a glance (nobody labels a query in seconds)."""
     whole = round(seconds)
     if whole < 60:
-        return f"{whole}s"
+        return "<1m"
     if whole < 3600:
         return f"{whole // 60}m{whole % 60:02d}s"
     return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
