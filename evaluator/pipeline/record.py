@@ -80,6 +80,7 @@ def manifest(result: RunResult, *, include_text: bool) -> Manifest:
         include_text=include_text,
         skipped_queries=tuple(result.skipped),
         orphaned_queries=tuple(result.orphaned),
+        doc_hashes=result.corpus.doc_hashes,
     )
 
 

@@ -8,7 +8,7 @@ parts (versions, embedding info, timings, index details) pass through as mapping
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, get_type_hints
 
 from evaluator.candidates import MAX_SEED, Settings, settings_problems
@@ -80,6 +80,9 @@ class Manifest:
     """Queries left out: no evidence and not marked abstain (drafts, or orphaned)."""
     orphaned_queries: tuple[str, ...] = ()
     """Of those, the labelled or reviewed ones whose evidence a corpus change orphaned."""
+    doc_hashes: Mapping[str, str] = field(default_factory=dict)
+    """Each document's hash, so a view of one query needs only its documents unchanged
+    (empty: a run written before this key, where only `corpus_hash` says)."""
 
     @property
     def model_id(self) -> str | None:
@@ -95,6 +98,7 @@ class Manifest:
             r.at("seeds").at("bootstrap").count(MAX_SEED), r.at("embedding").mapping(),
             r.at("include_text").flag(), r.at("skipped_queries").texts(),
             r.at("orphaned_queries").texts() if "orphaned_queries" in r.mapping() else (),
+            read_doc_hashes(r),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +113,20 @@ class Manifest:
             "include_text": self.include_text,
             "skipped_queries": list(self.skipped_queries),
             **({"orphaned_queries": list(self.orphaned_queries)} if self.orphaned_queries else {}),
+            **({"doc_hashes": dict(self.doc_hashes)} if self.doc_hashes else {}),
         }
+
+
+def read_doc_hashes(r: Reader) -> dict[str, str]:
+    """`doc_hashes` (document id -> `sha256:…`), or {} in a run that predates it."""
+    if "doc_hashes" not in r.mapping():
+        return {}
+    found: dict[str, str] = {}
+    for doc, h in r.at("doc_hashes").items():
+        found[doc] = h.text()
+        if not found[doc].startswith("sha256:"):
+            h.fail("is not a sha256: hash")
+    return found
 
 
 def read_spec(r: Reader) -> SplitterSpec:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from labeler.core.errors import StoreError
@@ -169,6 +170,21 @@ class Versions(Reviews):
         later = [q for q in todo if after is None or q > after]
         return (later or todo)[0] if todo else None
 
+    def progress(self, annotator: str, since: str) -> tuple[int, int, int, float | None]:
+        """(done, of: their queue or every query, queries they edited at or after `since`
+        (an ISO time), seconds per such query from their first edit to their last)."""
+        ids = self.queue(annotator) or [r[0] for r in self.conn.execute(
+            "SELECT id FROM queries")]  # fmt: skip
+        done = len(self._labelled_by(annotator).intersection(ids))
+        row = self.conn.execute(
+            "SELECT count(DISTINCT query_id), min(at), max(at) FROM events "
+            "WHERE annotator = ? AND at >= ? AND query_id IS NOT NULL",
+            (annotator, since),
+        ).fetchone()
+        today, first, last = int(row[0]), row[1], row[2]
+        pace = None if today < 2 else _seconds(first, last) / (today - 1)
+        return done, len(ids), today, pace
+
     def _labelled_by(self, annotator: str) -> set[str]:
         if self.view:  # a version only begun (a pattern chosen) is not labelled yet
             rows = self.conn.execute(
@@ -183,3 +199,8 @@ class Versions(Reviews):
                 "(SELECT 1 FROM spans WHERE spans.query_id = queries.id AND version = '')"
             )
         return {r[0] for r in rows}
+
+
+def _seconds(first: str, last: str) -> float:
+    """Seconds from one ISO time to another."""
+    return (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()

@@ -2,8 +2,8 @@
 
 Others import from here: the app and triage push `LabelScreen(editor)`, handing it an
 `Editor`; the app loads `LABEL_STYLESHEET` up front, as the label screen is its default.
-The rest (`state`, `filters`, `undo`, `corpus_search`, the form, the search and document
-picker screens, the query list and panels) is used only by the label screen.
+The rest (the screen's sibling modules, `state`, `filters`, `undo`, `corpus_search`, the
+form, the search and document picker screens, the list and panels) is the screen's alone.
 """
 
 from labeler.tui.label.editor import Editor

@@ -59,6 +59,8 @@ class Hit:
     """Share of the query's word weight found in the passage, 0–100."""
     text: str
     """The passage."""
+    sentence: tuple[int, int] | None = None
+    """The passage's sentence holding the most query words: what the jump selects."""
 
 
 def table_headers(text: str) -> dict[int, str]:
@@ -80,6 +82,21 @@ def windows(text: str, size: int = SENTENCES_PER_WINDOW) -> list[tuple[int, int]
     """Runs of `size` consecutive sentences, one starting at every sentence."""
     sents = sentences(text)
     return [(s, sents[min(i + size, len(sents)) - 1][1]) for i, (s, _) in enumerate(sents)]
+
+
+def best_sentence(text: str, start: int, end: int, query: list[str]) -> tuple[int, int]:
+    """The sentence of `text[start:end]` that holds the most of `query`'s words (fuzzily,
+    as the search matched them); the first on a tie."""
+    line = text.rfind("\n", 0, start) + 1
+    sents = [(a, b) for a, b in sentences(text, line, end) if a < end and start < b]
+
+    def held(span: tuple[int, int]) -> int:
+        mine = words(text[span[0] : span[1]])
+        found = (process.extractOne(w, mine, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF)
+                 for w in set(query))  # fmt: skip
+        return sum(f is not None for f in found)
+
+    return max(sents, key=held, default=(start, end))
 
 
 class CorpusSearch:
@@ -149,7 +166,9 @@ class CorpusSearch:
                 continue
             taken[doc].append((start, end))
             score = round(100 * scores[i] / total, 1)
-            hits.append(Hit(doc, start, end, score, self._corpus.text(doc)[start:end]))
+            text = self._corpus.text(doc)
+            best = best_sentence(text, start, end, words(query))
+            hits.append(Hit(doc, start, end, score, text[start:end], best))
             if len(hits) == limit:
                 break
         return hits

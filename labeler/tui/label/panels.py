@@ -59,7 +59,9 @@ def query_summary(
                     style="dim")  # fmt: skip
     if q is None:
         return Text("No query. Press ctrl+n to create one.", style="dim")
-    return Group(query_meta(q, me), Text(shown(q.text), style="bold"))
+    meta = query_meta(q, me)
+    meta.no_wrap, meta.overflow = False, "fold"  # pattern, slices and note wrap, not cut
+    return Group(meta, Text(shown(q.text), style="bold"))
 
 
 class QueryPanel(Static):
@@ -68,7 +70,7 @@ class QueryPanel(Static):
     DEFAULT_CSS = """
     QueryPanel {
         height: auto;
-        max-height: 4;
+        max-height: 8;
         padding: 0 1;
         background: $panel;
     }

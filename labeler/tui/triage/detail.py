@@ -11,7 +11,7 @@ every lost query.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaluator.chunk import Chunk
@@ -22,6 +22,7 @@ from evaluator.metrics.causes import Cause, span_cause
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import EvidenceRef, RankedEntry
 from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Span
 from labeler.tui.triage.model import RunView
@@ -184,22 +185,30 @@ def side(run: RunView, qid: str, name: str, spans: Sequence[Span],
     return Side(name, tuple(rows[: run.k]), tuple(rows[r - 1] for r in beyond), fates[0], other)
 
 
-def check_corpus(run: RunView, corpus: Corpus) -> None:
-    made_on = run.file.manifest.corpus_hash
-    if made_on != corpus.hash:
-        raise SpanlabError(
-            f"run {run.id} was made on corpus {made_on[:19]}…, the corpus folder is "
-            f"{corpus.hash[:19]}…: its chunk boundaries cannot be drawn over this text",
-            hint="open the corpus the run measured (spanlab.toml or --corpus)",
-        )
+def check_corpus(run: RunView, corpus: Corpus, docs: Iterable[str] | None = None) -> None:
+    """Refuse a view over text the run did not measure: the whole corpus moved and, when
+    the run recorded each document's hash, one of `docs` (a query's documents) changed."""
+    manifest = run.file.manifest
+    if manifest.corpus_hash == corpus.hash:
+        return
+    now = corpus.doc_hashes if docs is not None and manifest.doc_hashes else {}
+    moved = [d for d in dict.fromkeys(docs or ()) if manifest.doc_hashes.get(d, "?") != now.get(d)]
+    if now and not moved:
+        return
+    made_on, which = manifest.corpus_hash, f" ({shown(moved[0])} changed)" if now else ""
+    raise SpanlabError(
+        f"run {run.id} was made on corpus {made_on[:19]}…, the corpus folder is "
+        f"{corpus.hash[:19]}…{which}: its chunk boundaries cannot be drawn over this text",
+        hint="open the corpus the run measured (spanlab.toml or --corpus)",
+    )
 
 
 def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
                  texts: Mapping[str, str] | None = None) -> QueryDetail:  # fmt: skip
     """Everything the query screen draws. On another corpus than the run's, the ranked lists
     and fates only (they need offsets, not text), with `note` saying why."""
-    note = corpus_note(run, corpus)
     entry = run.file.queries[qid]
+    note = corpus_note(run, corpus, [e.doc for e in entry.evidence])
     spans = tuple(offsets_span(e) if note else Span.from_text(corpus.text(e.doc), e.doc,
                                                               e.start, e.end)
                   for e in entry.evidence)  # fmt: skip
@@ -226,10 +235,10 @@ def offsets_span(ref: EvidenceRef) -> Span:
     return Span(ref.doc, ref.start, ref.end, "\ufffd" * (ref.end - ref.start))
 
 
-def corpus_note(run: RunView, corpus: Corpus) -> str | None:
+def corpus_note(run: RunView, corpus: Corpus, docs: Iterable[str] | None = None) -> str | None:
     """Why the boundary view cannot be drawn (another corpus), or None."""
     try:
-        check_corpus(run, corpus)
+        check_corpus(run, corpus, docs)
     except SpanlabError as exc:
         return str(exc)
     return None

@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
+from labeler.tui.messages import CorpusChanged
 from labeler.tui.triage.detail import QueryDetail, query_detail
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.model import RunView
@@ -103,6 +104,12 @@ class QueryScreen(Screen[None]):
     def on_mount(self) -> None:
         self.load()
         self.query_one("#q-boundary").focus()
+
+    def on_corpus_changed(self, event: CorpusChanged) -> None:
+        """The corpus folder changed: draw again, so the boundary view comes back (or goes)
+        as this query's documents match the run (or stop matching)."""
+        self.corpus = event.corpus
+        self.load()
 
     def load(self) -> None:
         self.detail = None

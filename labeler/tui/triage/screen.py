@@ -31,6 +31,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.core.team.visibility import BLIND_WHY
+from labeler.tui.messages import CorpusChanged
 from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.diff_model import DiffView
@@ -166,6 +167,11 @@ class TriageScreen(Screen[None]):
     @work(thread=True, group="warm", exit_on_error=False)
     def warm(self, run: RunView) -> None:
         warm_tokenizers(run)
+
+    def on_corpus_changed(self, event: CorpusChanged) -> None:
+        """The corpus folder changed: say again whether it is the one the run measured."""
+        self.corpus = event.corpus
+        self.show_candidate()
 
     def show_candidate(self) -> None:
         run, name = self.run, self.candidate

@@ -127,6 +127,7 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
             "embedding": result.embedding,
             "include_text": include_text,
             "skipped_queries": list(result.skipped),
+            "doc_hashes": result.corpus.doc_hashes,  # added since (issue 33), last in manifest
         },
         "candidates": {
             name: {

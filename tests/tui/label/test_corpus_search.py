@@ -67,3 +67,10 @@ def test_a_table_row_is_found_by_its_header_words() -> None:
     search = CorpusSearch(Corpus.from_texts({"pricing.md": pricing, "hub.md": other}))
     best = search.search("How many devices can a Solo user connect?")[0]
     assert (best.doc, pricing[best.start : best.start + 6]) == ("pricing.md", "| Solo")
+
+
+def test_a_hit_selects_its_matching_sentence_not_the_heading_before_it() -> None:
+    text = "# Refund policy\n\nWe refund within five days. Shipping is free."
+    (hit,) = CorpusSearch(Corpus.from_texts({"a.md": text})).search("refund days", limit=1)
+    assert hit.sentence is not None
+    assert text[slice(*hit.sentence)] == "We refund within five days."

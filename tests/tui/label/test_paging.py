@@ -70,7 +70,8 @@ async def started(app: SpanlabApp, pilot: Pilot[None]) -> LabelScreen:
 
 
 def title(s: LabelScreen) -> str:
-    return str(s.query_one("#list-title", Label).render())
+    """The list title's count line (the line under it is the annotator's progress)."""
+    return str(s.query_one("#list-title", Label).render()).splitlines()[0]
 
 
 async def test_every_query_is_listed_and_filtered(big: Store, corpus: Corpus) -> None:

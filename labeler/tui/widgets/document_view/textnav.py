@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from labeler.core.text.graphemes import is_boundary
+from labeler.core.text.sentences import sentence_around
 
 WINDOW = 4_000
 """How far to look for an edge; a sentence longer than this is cut at the window."""
@@ -17,11 +18,6 @@ WINDOW = 4_000
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _WORD = re.compile(rf"[\w{_MARKS}]+(?:['’][\w{_MARKS}]+)*")
 """A word, with its combining marks and inner apostrophes (customer's)."""
-_CLOSERS = "[\"')\\]\u201d\u2019]*"
-_GAP = re.compile(rf"[.!?]{_CLOSERS}\s+|\n\s*")
-"""What separates two sentences: a terminator and white space, or a line break."""
-_END = re.compile(rf"[.!?]{_CLOSERS}(?=\s|\Z)|(?=\n)|\Z")
-"""Where a sentence stops: after its terminator (and closers), or at a line break."""
 
 
 def _words_around(text: str, at: int) -> list[re.Match[str]]:
@@ -72,33 +68,17 @@ def snap_word(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def sentence_start(text: str, at: int) -> int:
-    """Where the sentence holding `at` begins."""
-    lo = max(0, at - WINDOW)
-    begin = lo
-    for m in _GAP.finditer(text, lo, at):
-        if m.end() <= at:
-            begin = m.end()
-    return begin
-
-
-def sentence_end(text: str, at: int) -> int:
-    """Where the sentence holding `at` ends (after its terminator)."""
-    limit = min(len(text), at + WINDOW)
-    m = _END.search(text, at, limit)  # `\Z` matches at the window's end at the latest
-    return limit if m is None else m.end()
-
-
 def snap_sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow a range out to whole sentences; an empty range becomes its sentence."""
+    """Grow a range out to whole sentences (the core's, as suggestions cut them: a wrapped
+    line goes on, a list marker or heading mark is left out); an empty range becomes its
+    sentence."""
     start, end = trim(text, start, end)
     if start == end:
         if start >= len(text) or text[start] == "\n":
             return start, end
         if start > 0 and text[start].isspace() and not text[start - 1].isspace():
-            start -= 1  # the space right after a sentence is its end, as after a word
-        end = start + 1
-    return trim(text, sentence_start(text, start), sentence_end(text, end - 1))
+            start = end = start - 1  # the space right after a sentence is its end
+    return sentence_around(text, start, end, WINDOW)
 
 
 def find_all(text: str, needle: str) -> list[tuple[int, int]]:

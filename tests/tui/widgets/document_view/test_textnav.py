@@ -69,3 +69,10 @@ def test_snap_sentence_from_the_space_after_a_sentence_takes_that_sentence() -> 
     assert snap_sentence(TEXT, 20, 20) == (0, 20)
     # Indentation before a sentence belongs to the sentence after it.
     assert snap_sentence("x.\n    Indented here.", 4, 4) == (7, 21)
+
+
+def test_snap_sentence_goes_on_over_a_wrapped_line_and_leaves_a_bullet_out() -> None:
+    text = "- It stops on 31 March; requests to v1\n  after that fail.\n- Next item."
+    assert snap_sentence(text, 20, 20) == (2, 57)
+    assert snap_sentence(text, 0, 0) == (2, 57)  # on the bullet: its item
+    assert snap_sentence(text, 62, 62) == (60, 70)

@@ -1,0 +1,178 @@
+"""The keys that edit the current query itself: its fields, status, copies, and undo.
+
+Each edit is saved against the query as it was shown, so someone else's change in between
+becomes a conflict to decide rather than a silent overwrite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from labeler.core.errors import SpanlabError
+from labeler.core.store.conflicts import ConflictError
+from labeler.core.values import Boundary, Query, Status
+from labeler.tui.label.conflict import Choice, ConflictScreen
+from labeler.tui.label.query_form import QueryFields, QueryForm
+from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
+from labeler.tui.label.undo import Edit, Focus
+from labeler.tui.screens.dialogs import ConfirmScreen
+
+if TYPE_CHECKING:  # corpus search (rapidfuzz) loads on the first ^f, not with the app
+    pass
+from labeler.tui.label.showing import ShowingScreen
+
+STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
+"""What `S` moves a status to (reviewed goes back to draft)."""
+DONE = {"undo": "Undone", "redo": "Redone"}
+"""What the toast after an undo or a redo starts with."""
+
+
+class QueryActions(ShowingScreen):
+    """Edit, create, copy, delete the current query; undo and redo."""
+
+    def action_edit(self) -> None:
+        q = self.state.current_query
+        if q is None:
+            return
+        form = QueryForm(f"Edit {q.id}", QueryFields.of(q), has_evidence=bool(q.evidence))
+
+        def save(fields: QueryFields | None) -> None:
+            if fields is not None:
+                self._save(q, fields.changes())
+
+        self.app.push_screen(form, save)
+
+    def _save(self, seen: Query, changes: dict[str, object]) -> None:
+        """Save the fields that differ from what was shown; a conflict asks what to do."""
+        changed = {k: v for k, v in changes.items() if getattr(seen, k) != v}
+        self._edit(
+            lambda: self.editor.update_query(seen.id, seen=seen, **changed),
+            seen.id,
+            lambda: self.editor.reapply(seen.id, changed),
+        )
+
+    def action_pattern(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            self.app.push_screen(PatternPicker(q.id, q.boundary), self._saver(q, "boundary"))
+
+    def action_slices(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            known = self.editor.store.slices_in_use()
+            self.app.push_screen(SlicePrompt(q.id, q.slices, known), self._saver(q, "slices"))
+
+    def _saver(self, seen: Query, name: str) -> Callable[[object | None], None]:
+        """Save one field as the dialog returns it (None: cancelled), against `seen`."""
+
+        def save(value: object | None) -> None:
+            if value is not None:
+                self._save(seen, {name: value})
+
+        return save
+
+    def action_new(self) -> None:
+        blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")
+
+        def create(fields: QueryFields | None) -> None:
+            if fields is None:
+                return
+            made: list[Query] = []
+            changes = fields.changes()
+            text = str(changes.pop("text"))
+            self._edit(lambda: made.append(self.editor.add_query(text, **changes)), None)
+            if made:
+                self._select(made[0].id)
+
+        self.app.push_screen(QueryForm("New query", blank), create)
+
+    def action_duplicate(self) -> None:
+        current = self.state.current
+        if current is None:
+            return
+        made: list[Query] = []
+        self._edit(lambda: made.append(self.editor.duplicate_query(current)), None)
+        if made:
+            self._select(made[0].id)
+            self.notify(f"Duplicated as {made[0].id}.", timeout=2)
+
+    def action_delete_query(self) -> None:
+        q = self.state.current_query
+        if q is None:
+            return
+        neighbour = self.state.neighbour(self.query_list.ids, q.id)
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            self.state.current = neighbour  # stay where we were in the list
+            if not self._edit(lambda: self.editor.delete_query(q.id, seen=q), q.id):
+                self.state.current = q.id
+            self._fill_list()
+            self._show_current()
+            self._goto_first_span()
+
+        question = f"Delete {q.id} and its {len(q.evidence)} spans? (ctrl+z undoes it)"
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    def action_cycle_status(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            then = STATUS_CYCLE.get(q.status, Status.DRAFT)
+            blind = self.editor.store.view and then is Status.REVIEWED  # a reviewer decides
+            self._save(q, {"status": Status.DRAFT if blind else then})
+
+    def action_toggle_abstain(self) -> None:
+        q = self.state.current_query
+        if q is not None:
+            self._save(q, {"abstain": not q.abstain})
+
+    def action_toggle_versions(self) -> None:
+        self.state.by_annotator = not self.state.by_annotator
+        self._refresh_marks()
+
+    def _replay(self, step: Callable[..., tuple[Edit, Focus] | None], verb: str) -> None:
+        """`verb` is "undo" or "redo"; the toast after it says "Undone: …" or "Redone: …"."""
+        try:
+            done = step()
+        except ConflictError as exc:
+            self._replay_conflict(exc, step, verb)
+            return
+        except SpanlabError as exc:
+            self.notify(exc.message, title=f"Cannot {verb}", severity="error")
+            self.reload()
+            return
+        if done is None:
+            self.notify(f"Nothing to {verb}.", timeout=2)
+            return
+        edit, focus = done
+        self.state.refresh(focus.query_id)
+        if focus.query_id in self.state.queries:
+            self.state.current = focus.query_id
+        self._fill_list()
+        self._show_current()
+        if focus.doc is not None and focus.doc in self.editor.corpus:
+            self.open_document(focus.doc)
+            self.view.go_to(focus.offset or 0)
+        self.notify(f"{DONE[verb]}: {edit.label}", timeout=2)
+
+    def _replay_conflict(
+        self, exc: ConflictError, step: Callable[..., tuple[Edit, Focus] | None], verb: str
+    ) -> None:
+        """Undo would revert someone else's edit: reload (and drop it), or force it."""
+
+        def chosen(choice: Choice | None) -> None:
+            if choice == "reapply":
+                self._replay(lambda: step(force=True), verb)
+                return
+            self.editor.history.discard(verb)
+            self.reload()
+
+        self.app.push_screen(ConflictScreen(exc.message, verb=verb), chosen)
+
+    def action_undo(self) -> None:
+        self._replay(self.editor.undo, "undo")
+
+    def action_redo(self) -> None:
+        self._replay(self.editor.redo, "redo")

@@ -1,0 +1,87 @@
+"""The document view's span keys: snap, add, nudge, redraw, drop, next span.
+
+The view never touches the store: each key posts a message the screen acts on.
+"""
+
+from __future__ import annotations
+
+from labeler.tui.widgets.document_view.marks import Mark
+from labeler.tui.widgets.document_view.messages import (
+    EdgesChanged,
+    SelectionMade,
+    SpanDropped,
+    SpansExhausted,
+)
+from labeler.tui.widgets.document_view.textnav import snap_sentence, snap_word
+from labeler.tui.widgets.document_view.textview import TextView
+
+
+class SpanKeys(TextView):
+    """Keys that snap the selection or ask for a span edit."""
+
+    def action_snap(self, kind: str) -> None:
+        lo, hi = self.selection or (self.cursor, self.cursor)
+        snap = snap_word if kind == "word" else snap_sentence
+        start, end = snap(self.text, lo, hi)
+        if start == end:
+            self.app.bell()
+            return
+        self.pivot, self.cursor = start, end
+        self._changed()
+
+    def action_add(self) -> None:
+        if self.doc_id is None or self.selection is None:
+            self.notify("Select text first: shift+arrows, w, s, or drag.", severity="warning")
+            return
+        self.post_message(SelectionMade(self, self.doc_id, *self.selection, self.generation))
+
+    def _editable(self) -> Mark | None:
+        found = self.marks.editable_at(self.cursor)
+        if found is None or found.span_id is None:
+            self.notify("Put the cursor in one of this query's spans.", severity="warning")
+            return None
+        return found
+
+    def action_nudge(self, edge: str, step: int) -> None:
+        mark = self._editable()
+        if mark is None or self._layout is None:
+            return
+        move = self._layout.next_offset if step > 0 else self._layout.previous_offset
+        start, end = mark.start, mark.end
+        if edge == "start":
+            start = move(start)
+        else:
+            end = move(end)
+        if not 0 <= start < end <= len(self.text):
+            self.app.bell()
+            return
+        self.pivot = None
+        self.cursor = start if edge == "start" else self._layout.previous_offset(end)
+        self._changed()
+        assert mark.span_id is not None
+        self.post_message(EdgesChanged(self, mark.span_id, start, end))
+
+    def action_redraw(self) -> None:
+        selection = self.selection
+        if selection is None:
+            self.notify("Select the new extent first.", severity="warning")
+            return
+        inside = [m for m in self.marks.overlapping(*selection) if m.editable and m.span_id]
+        if len(inside) != 1:
+            self.notify("The selection must overlap exactly one of this query's spans.")
+            return
+        assert inside[0].span_id is not None
+        self.post_message(EdgesChanged(self, inside[0].span_id, *selection))
+
+    def action_drop(self) -> None:
+        mark = self._editable()
+        if mark is not None and mark.span_id is not None:
+            self.post_message(SpanDropped(self, mark.span_id))
+
+    def action_next_span(self, forward: bool) -> None:
+        find = self.marks.next_start if forward else self.marks.previous_start
+        found = find(self.cursor)
+        if found is None:
+            self.post_message(SpansExhausted(self, forward))
+            return
+        self.go_to(found)
