@@ -3,8 +3,8 @@
 Built from run.json plus the corpus, with the same `evaluator.runs.boundary.doc_view` that
 `spanlab show` prints, so screen and command mark the same cuts. Each span gets a verdict
 per candidate — hit, or run.json's cause: split (every part in the top k, in pieces),
-crowded (matched below k), disappeared (a matching chunk exists but ranked beyond depth)
-or cut (no chunk anywhere holds it) — because that is the question a reviewer asks of
+crowded (matched below k), disappeared (a matching chunk exists but ranked beyond depth),
+no signal (every top-k chunk scored 0) or cut (no chunk anywhere holds it) — because that is the question a reviewer asks of
 every lost query.
 """
 
@@ -81,7 +81,7 @@ class QueryDetail:
     status: str | None
     """Candidate against baseline: gained, lost, unchanged-hit, unchanged-miss."""
     cause: str | None
-    """For a loss: cut, disappeared or crowded."""
+    """For a loss: cut, no signal, disappeared, crowded or split."""
     boundary: str
     """The boundary pattern."""
     slices: tuple[str, ...]
