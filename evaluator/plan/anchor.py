@@ -10,12 +10,12 @@ plan says how far, against each candidate's window. Words are the corpus search'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
-from evaluator.chunking.units import Units
+from evaluator.chunking.units import Units, units_for
 from evaluator.plan.holds import hold
 from evaluator.plan.model import Anchor, AnchorFit
 from labeler.core.display import shown
@@ -116,3 +116,21 @@ def span_anchor(
 def fit_words(found: AnchorFit) -> str:
     """`one chunk holds both`, or what would."""
     return "one chunk holds both" if found.hold is None else found.hold.words
+
+
+def anchor_words(found: Anchor) -> list[str]:
+    """The anchor, then each candidate's fit, as every view says them (plain text)."""
+    return [f"anchor: {said(found)}", *(f"  {f.candidate}: {fit_words(f)}" for f in found.fits)]
+
+
+def listed_sides(
+    cut: Mapping[str, tuple[SplitterSpec, Sequence[Chunk]]], doc: str, text: str
+) -> list[Side]:
+    """Sides from chunk lists (`show` and triage hold each candidate's chunks as a list)."""
+
+    def side(name: str, spec: SplitterSpec, chunks: Sequence[Chunk]) -> Side:
+        mine = [c for c in chunks if c.doc == doc]
+        return Side(name, spec, lambda lo, hi: [c for c in mine if c.start <= hi and c.end >= lo],
+                    lambda: units_for(spec.unit, text, spec.tokenizer))  # fmt: skip
+
+    return [side(name, spec, chunks) for name, (spec, chunks) in cut.items()]

@@ -14,8 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.plan.anchor import fit_words
-from evaluator.plan.anchor import said as anchor_said
+from evaluator.plan.anchor import anchor_words
 from evaluator.plan.model import CandidatePlan, Ceiling, Plan, SpanPlan
 from labeler.core import display
 
@@ -125,9 +124,7 @@ def _span(s: SpanPlan) -> Iterator[str]:
         at = ", ".join(b.said for b in cut.boundaries) or "no boundary inside: too few covered"
         yield f"    {_outside(cut.candidate)}: cut at {escape(at)}; {escape(cut.hold.words)}"
     if s.anchor is not None:
-        yield f"    anchor: {escape(anchor_said(s.anchor))}"
-        for fit in s.anchor.fits:
-            yield f"      {_outside(fit.candidate)}: {escape(fit_words(fit))}"
+        yield from (f"    {escape(line)}" for line in anchor_words(s.anchor))
 
 
 def ceiling_line(plan: Plan, c: CandidatePlan) -> str:
@@ -142,6 +139,11 @@ def ceiling_line(plan: Plan, c: CandidatePlan) -> str:
         f"ceiling ({rule}) recall/hit at k={plan.k} {_pair(at_k)}, at budget "
         f"({_num(c.budget_chunks)} chunks) {_pair(at_budget)}, oracle {_pair(oracle)}"
     )
+
+
+def ceiling_lines(plan: Plan) -> list[str]:
+    """`ceiling_line` for every candidate, in file order (plain text, not markup)."""
+    return [ceiling_line(plan, c) for c in plan.candidates]
 
 
 def print_plan(plan: Plan, console: Console) -> None:

@@ -172,6 +172,8 @@ def fates_content(
             if other is not None and other.verdict != fate.verdict:  # the rules disagree
                 lines.append(Content.assemble("    ", (f"under {other_rule}: ", MUTED),
                                               verdict_content(other, k, threshold)))  # fmt: skip
+        said = detail.anchors[n - 1] if n <= len(detail.anchors) else ()
+        lines += [Content.styled(f"  {safe(line)}", "$warning") for line in said]
     return Content("\n").join(lines)
 
 
@@ -190,7 +192,9 @@ def ranked_content(side: Side, k: int, depth: int) -> Content:
         elif fate.verdict == "cut":
             lines.append(Content.styled(f"  — e{n}: cut, no chunk holds it", "$error"))
         elif fate.verdict == Cause.NO_SIGNAL:
-            lines.append(Content.styled(f"  — e{n}: no signal, every top-{k} score is 0", "$warning"))
+            lines.append(
+                Content.styled(f"  — e{n}: no signal, every top-{k} score is 0", "$warning")
+            )
     return Content("\n").join(lines)
 
 
