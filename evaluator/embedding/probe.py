@@ -55,13 +55,13 @@ class CacheProbe:
         found = self._one(sql, [fingerprint])
         return None if found is None else float(found)
 
-    def _one(self, sql: str, args: list[str]) -> object:
+    def _one(self, sql: str, args: list[str]) -> float | None:
         assert self._conn is not None
         try:
             row = self._conn.execute(sql, args).fetchone()
         except sqlite3.DatabaseError:  # an older cache without the table, or not a cache
             return None
-        return None if row is None else row[0]
+        return None if row is None or row[0] is None else float(row[0])
 
     def close(self) -> None:
         if self._conn is not None:

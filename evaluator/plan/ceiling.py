@@ -89,7 +89,7 @@ def best_chunks(
     if n is None or len(chunks) <= n:
         return chunks
     if not _greedy(chunks, n):
-        return list(max(combinations(chunks, n), key=lambda cs: matched(cs, query, settings)))
+        return list(max(combinations(chunks, n), key=lambda cs: matched(list(cs), query, settings)))
     picked: list[Chunk] = []
     for _ in range(n):
         rest = [c for c in chunks if c not in picked]
