@@ -82,7 +82,9 @@ def test_a_span_a_candidate_cuts_names_the_boundary_and_the_overlap_that_holds_i
     )
 
 
-def test_seed_001_loss_at_r_efunds_reads_no_signal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_seed_001_loss_at_r_efunds_reads_no_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(seed_001(tmp_path / "seed-001"))
     ran = runner.invoke(app, ["eval", "candidates.toml", "--labels", "labels.json"])
     assert ran.exit_code == 0, ran.output

@@ -111,12 +111,14 @@ def test_the_probe_reads_what_the_cache_measured_and_writes_nothing(tmp_path: Pa
 
 
 def test_no_signal_replaces_crowded_and_disappeared_only() -> None:
-    args = {"k": 1, "threshold": 0.8}
-    assert span_cause(2, 0.0, True, **args, signal=False) is Cause.NO_SIGNAL
-    assert span_cause(None, 0.0, True, **args, signal=False) is Cause.NO_SIGNAL
-    assert span_cause(None, 0.0, False, **args, signal=False) is Cause.CUT
-    assert span_cause(2, 0.9, True, **args, signal=False) is Cause.SPLIT
-    assert span_cause(2, 0.0, True, **args) is Cause.CROWDED
+    def cause(rank: int | None, cover: float, held: bool, signal: bool = False) -> Cause | None:
+        return span_cause(rank, cover, held, k=1, threshold=0.8, signal=signal)
+
+    assert cause(2, 0.0, True) is Cause.NO_SIGNAL
+    assert cause(None, 0.0, True) is Cause.NO_SIGNAL
+    assert cause(None, 0.0, False) is Cause.CUT
+    assert cause(2, 0.9, True) is Cause.SPLIT
+    assert cause(2, 0.0, True, signal=True) is Cause.CROWDED
     assert DEPTH_ORDER.index(Cause.NO_SIGNAL) < DEPTH_ORDER.index(Cause.CROWDED)
 
 

@@ -1,0 +1,48 @@
+"""`spanlab plan` against a cold `spanlab eval` of the demo (§17: target ≤ 2 %), both run as a
+user runs them — a fresh process each, in a working copy of the demo with an empty embedding
+cache and no Chroma folder — one after the other, plan first. Also checks that the plan left
+the cache and Chroma folders as it found them, then prints a warm plan (the cache filled).
+Run: pytest tests/benchmarks/bench_plan.py -o python_files='bench_*.py' -s
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from evaluator.pipeline import demo
+
+TARGET = 0.02
+"""Plan's share of a cold eval's time (§17)."""
+
+
+def timed(folder: Path, env: dict[str, str], *args: str) -> float:
+    """Seconds one `spanlab` command takes, start to exit."""
+    t = time.perf_counter()
+    command = [sys.executable, "-c", "from labeler.cli import main; main()", *args]
+    subprocess.run(command, cwd=folder, env=env, check=True, stdout=subprocess.DEVNULL,
+                   timeout=3600)  # fmt: skip
+    return time.perf_counter() - t
+
+
+def test_plan_against_a_cold_eval_of_the_demo(tmp_path: Path) -> None:
+    here = Path.cwd()
+    try:
+        copy = demo.prepare(tmp_path / "demo")
+    finally:
+        os.chdir(here)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    env = {**os.environ, "SPANLAB_CACHE": str(cache / "embeddings.db"), "HF_HUB_OFFLINE": "1"}
+    plan = timed(copy.folder, env, "plan", "candidates.toml")
+    assert list(cache.iterdir()) == [] and not (copy.folder / ".spanlab" / "chroma").exists()
+    cold = timed(copy.folder, env, "eval", "candidates.toml")
+    warm_plan = timed(copy.folder, env, "plan", "candidates.toml")
+    print(f"\nplan (nothing cached)   {plan:8.2f} s")
+    print(f"cold eval               {cold:8.2f} s")
+    print(f"plan / cold eval        {plan / cold:8.1%}   (target <= {TARGET:.0%})")
+    print(f"plan (cache filled)     {warm_plan:8.2f} s")
+    assert plan > 0 and cold > 0
