@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
-from evaluator.chunking.units import Units
+from evaluator.chunking.units import Units, units_for
 from evaluator.chunking.windows import windows_near
 from evaluator.plan.model import Boundary, Hold
 from labeler.core.display import shown
@@ -76,3 +76,25 @@ def least_overlap(
             break
         least = overlap
     return least
+
+
+def cut_words(
+    name: str,
+    spec: SplitterSpec,
+    chunks: Sequence[Chunk],
+    text: str,
+    start: int,
+    end: int,
+    threshold: float,
+) -> str | None:
+    """`tok128-ov0: cut at "R|efunds" at 160; overlap 0 cannot hold it: …` for a candidate
+    no single chunk of which holds [start, end) (`plan`, `show` and triage say the same); None
+    when one does. `chunks` are the candidate's chunks of the span's document."""
+    if any(holds(start, end, c.start, c.end, threshold) for c in chunks):
+        return None
+    units = units_for(spec.unit, text, spec.tokenizer)
+    at = ", ".join(b.said for b in boundaries(chunks, start, end, text))
+    return (
+        f"{name}: cut at {at or 'no boundary inside'}; "
+        + hold(spec, units, len(text), start, end, threshold).words
+    )

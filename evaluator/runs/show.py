@@ -17,6 +17,7 @@ from evaluator.chunking.spec import SplitterSpec
 from evaluator.metrics.causes import Cause, percent
 from evaluator.metrics.compare import Status
 from evaluator.plan.anchor import anchor_words, listed_sides, span_anchor
+from evaluator.plan.holds import cut_words
 from evaluator.runs import index as runs_index
 from evaluator.runs.boundary import (
     BASELINE_MARK,
@@ -159,17 +160,26 @@ def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], 
 
 
 def anchor_lines(
+    run: RunFile,
     entry: QueryRecord,
-    question: str,
+    question: str | None,
     corpus: Corpus,
     cut: Mapping[str, Sequence[Chunk]],
     specs: Mapping[str, SplitterSpec],
 ) -> list[str]:
-    """Per span, where the question's own words sit apart from it and whether each side's
-    chunks hold the two together, in `plan`'s words (§17)."""
+    """Per span, what would hold it for a side that cuts it, and where the question's own
+    words sit apart from it and whether each side holds the two together: `plan`'s words
+    (§17)."""
     lines: list[str] = []
+    threshold = run.manifest.settings.coverage_threshold
     for n, ev in enumerate(entry.evidence, 1):
         text = corpus.text(ev.doc)
+        for name in cut:
+            mine = [c for c in cut[name] if c.doc == ev.doc]
+            said = cut_words(name, specs[name], mine, text, ev.start, ev.end, threshold)
+            lines += [] if said is None else [f"e{n} {said}"]
+        if not question:
+            continue
         sides = listed_sides({name: (specs[name], cut[name]) for name in cut}, ev.doc, text)
         found = span_anchor(question, text, ev.start, ev.end, sides)
         if found is not None:
@@ -198,8 +208,7 @@ def show_view(
     docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
     cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
     lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
-    if question:
-        lines += [Text(t) for t in anchor_lines(entry, question, corpus, cut, specs)]
+    lines += [Text(t) for t in anchor_lines(run, entry, question, corpus, cut, specs)]
     for doc in docs:
         lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
     pair = dict.fromkeys((base, other))

@@ -20,6 +20,7 @@ from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
 from evaluator.metrics.causes import Cause, span_cause
 from evaluator.plan.anchor import anchor_words, listed_sides, span_anchor
+from evaluator.plan.holds import cut_words
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import EvidenceRef, RankedEntry
 from labeler.core.corpus import Corpus
@@ -214,7 +215,7 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
              for n in (run.baseline, candidate)}  # fmt: skip
     change = entry.candidates[candidate]
     text = entry.text or (texts or {}).get(qid)
-    found = () if note or not text else anchors(run, text, spans, corpus, cut)
+    found = () if note else anchors(run, text, spans, corpus, cut)
     return QueryDetail(qid, text, change.status, change.cause, entry.boundary, entry.slices,
                        spans, views, sides[run.baseline], sides[candidate], note,
                        found)  # fmt: skip
@@ -222,18 +223,24 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
 
 def anchors(
     run: RunView,
-    question: str,
+    question: str | None,
     spans: Sequence[Span],
     corpus: Corpus,
     cut: Mapping[str, Mapping[str, Sequence[Chunk]]],
 ) -> tuple[tuple[str, ...], ...]:
-    """Per span, the anchor's lines (§17), empty where there is none to tell."""
+    """Per span, `plan`'s words (§17): what would hold it for a side that cuts it, then where
+    the question's words sit apart from it; empty where there is nothing to tell."""
     out: list[tuple[str, ...]] = []
     for s in spans:
         text = corpus.text(s.doc)
         listed = {n: (spec_of(run, n), cut[n][s.doc]) for n in cut}
-        found = span_anchor(question, text, s.start, s.end, listed_sides(listed, s.doc, text))
-        out.append(() if found is None else tuple(anchor_words(found)))
+        words = (cut_words(n, spec, cs, text, s.start, s.end, run.threshold)
+                 for n, (spec, cs) in listed.items())  # fmt: skip
+        said = [w for w in words if w]
+        found = None
+        if question:
+            found = span_anchor(question, text, s.start, s.end, listed_sides(listed, s.doc, text))
+        out.append((*said, *(anchor_words(found) if found else ())))
     return tuple(out)
 
 
