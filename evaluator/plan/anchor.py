@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
@@ -33,12 +34,18 @@ def anchor_range(question: str, text: str, start: int, end: int) -> tuple[int, i
     """Where the question's words the evidence lacks sit nearest to it as a phrase (at least
     WORDS of them, each within JOIN characters of the next), or None."""
     wanted = set(terms(question)) - {t for _, _, t in word_terms(text, start, end)}
-    found = [(s, e, t) for s, e, t in word_terms(text) if t in wanted and (e <= start or s >= end)]
+    found = [(s, e, t) for s, e, t in _terms(text) if t in wanted and (e <= start or s >= end)]
     phrases = [p for p in _phrases(found, start, text) if len({t for _, _, t in p}) >= WORDS]
     if not phrases:
         return None
     best = min(phrases, key=lambda p: gap((p[0][0], p[-1][1]), start, end))
     return best[0][0], best[-1][1]
+
+
+@lru_cache(maxsize=4)
+def _terms(text: str) -> tuple[tuple[int, int, str], ...]:
+    """A document's words (the last few documents kept: a plan asks per span)."""
+    return tuple(word_terms(text))
 
 
 def _phrases(
