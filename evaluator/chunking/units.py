@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
+from functools import lru_cache
 
 from evaluator.chunking.tokenizers import load_tokenizer
 
@@ -78,8 +79,10 @@ def increasing_starts(spans: Iterable[tuple[int, int]]) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=32)
 def units_for(unit: str, text: str, tokenizer: str | None) -> Units:
-    """Measure `text` in `unit` (chars | words | tokens)."""
+    """Measure `text` in `unit` (chars | words | tokens). The last few are kept: candidates
+    that share a unit cut each document once, and a plan asks again for the same ones."""
     if unit == "chars":
         return Units(len(text))
     if unit == "words":

@@ -23,10 +23,31 @@ def window_pieces(units: Units, text_len: int, size: int, overlap: int) -> list[
     pieces: list[Piece] = []
     first = 0
     while True:
-        after = first + size
-        start = 0 if first == 0 else units.start(first)
-        end = units.start(after) if after < n else text_len
-        pieces.append(Piece(start, end))
-        if after >= n:
+        pieces.append(window_at(units, text_len, size, first))
+        if first + size >= n:
             return pieces
         first += step
+
+
+def window_at(units: Units, text_len: int, size: int, first: int) -> Piece:
+    """The window whose first unit is `first`."""
+    after = first + size
+    start = 0 if first == 0 else units.start(first)
+    end = units.start(after) if after < len(units) else text_len
+    return Piece(start, end)
+
+
+def windows_near(
+    units: Units, text_len: int, size: int, overlap: int, lo: int, hi: int
+) -> list[Piece]:
+    """Of `window_pieces`' windows, those whose units meet units [lo, hi): the only ones a
+    range there can lie in (a plan asks this for many overlaps, without cutting it all)."""
+    if not len(units):
+        return window_pieces(units, text_len, size, overlap)
+    step, n = size - overlap, len(units)
+    out: list[Piece] = []
+    i = max(0, (lo - size) // step)
+    while i * step <= hi and (i == 0 or (i - 1) * step + size < n):
+        out.append(window_at(units, text_len, size, i * step))
+        i += 1
+    return out

@@ -12,6 +12,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import urllib.parse
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,15 @@ CREATE TABLE IF NOT EXISTS embeddings (
     PRIMARY KEY (fingerprint, text_sha256)
 )
 """
+THROUGHPUT = """
+CREATE TABLE IF NOT EXISTS throughput (
+    fingerprint TEXT PRIMARY KEY,
+    texts INTEGER NOT NULL,
+    seconds REAL NOT NULL
+)
+"""
+"""Per model, texts embedded and the seconds they took in the last session that embedded any:
+what a plan divides by (§17)."""
 _LOOKUP_BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
 COMMIT_BATCH = 256
@@ -77,6 +87,7 @@ class EmbeddingCache:
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(_SCHEMA)
+        conn.execute(THROUGHPUT)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if self.path != ":memory:":
             sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
@@ -138,6 +149,11 @@ class EmbeddingCache:
             for text, vector in zip(texts, vectors, strict=True)
         ]
         self._write("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+
+    def measured(self, fingerprint: str, texts: int, seconds: float) -> None:
+        """Keep the throughput this session measured for one model (replacing the last)."""
+        self._write("INSERT OR REPLACE INTO throughput VALUES (?, ?, ?)",
+                    [(fingerprint, texts, seconds)])  # fmt: skip
 
     def _write(self, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
         """One transaction: every row or none; nothing on someone else's read-only cache."""
@@ -253,6 +269,8 @@ class CachedEmbedder:
         self._requested = 0
         self._hits = 0
         self._misses = 0
+        self._seconds = 0.0
+        """Seconds the model spent on this session's misses."""
         self._lock = threading.Lock()
 
     @property
@@ -288,10 +306,13 @@ class CachedEmbedder:
 
     def _embed_batch(self, batch: list[str], progress: Progress | None) -> dict[str, Vectors]:
         """Embed, check and commit one batch: once this returns, it survives an interrupt."""
+        started = time.perf_counter()
         vectors = checked(self.embedder.embed(batch, progress), len(batch), self.dim,
                           self.model_id)  # fmt: skip
+        self._seconds += time.perf_counter() - started
         self.cache.put_many(self.fingerprint, batch, vectors)
         self._count(0, 0, len(batch))
+        self.cache.measured(self.fingerprint, self.stats().misses, self._seconds)
         return dict(zip(batch, vectors, strict=True))
 
     def stats(self) -> CacheStats:

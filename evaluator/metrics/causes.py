@@ -1,5 +1,5 @@
-"""Why a span was missed (§7): split, cut, crowded or disappeared — one cause per span, with
-one definition per match rule.
+"""Why a span was missed (§7): split, cut, crowded, disappeared or no signal — one cause per
+span, with one definition per match rule.
 
 The cause is decided once, in the metrics wing, from facts the view has already computed
 (the first single chunk's rank, union coverage of the top k, whether any chunk holds the
@@ -28,6 +28,10 @@ class Cause(StrEnum):
     DISAPPEARED = "disappeared"
     """Both rules: a chunk in the index holds it, but none within depth; under `union` the
     top k do not cover it either."""
+    NO_SIGNAL = "no signal"
+    """Both rules, in place of crowded or disappeared: a chunk holds it, but every top-k chunk
+    scored 0 (the lexical scorer found no query word), so the ranking was only the tie-break
+    (§17)."""
 
     @property
     def words(self) -> str:
@@ -46,6 +50,7 @@ _CAUSE_WORDS = {
     Cause.CUT: "no chunk holds the evidence and the top k do not cover it",
     Cause.CROWDED: "a chunk holds it, but ranks below k",
     Cause.DISAPPEARED: "no chunk that holds it ranks within depth",
+    Cause.NO_SIGNAL: "a chunk holds it, but every top-k chunk scored 0: no query word found",
 }
 
 DEFINITIONS = {
@@ -54,11 +59,13 @@ DEFINITIONS = {
         Cause.CUT: "no chunk holds it and the top k do not cover it",
         Cause.CROWDED: "a chunk holds it, ranked below k",
         Cause.DISAPPEARED: "a chunk holds it, none within depth",
+        Cause.NO_SIGNAL: "a chunk holds it, every top-k chunk scored 0",
     },
     "union": {
         Cause.CUT: "no chunk holds it and the top k do not cover it together",
         Cause.CROWDED: "a chunk holds it, ranked below k; the top k do not cover it",
         Cause.DISAPPEARED: "a chunk holds it, none within depth; the top k do not cover it",
+        Cause.NO_SIGNAL: "a chunk holds it, every top-k chunk scored 0; the top k do not cover it",
     },
 }
 """Each cause's definition under each rule (§7); under `union` a span the top k cover
@@ -73,9 +80,10 @@ def legend(match: str) -> str:
 RULES = ("chunk", "union")
 """The match rules, in the order reports show them (§7)."""
 
-DEPTH_ORDER = (Cause.CUT, Cause.DISAPPEARED, Cause.CROWDED, Cause.SPLIT)
+DEPTH_ORDER = (Cause.CUT, Cause.NO_SIGNAL, Cause.DISAPPEARED, Cause.CROWDED, Cause.SPLIT)
 """Deepest first: a lost query takes the deepest cause among its spans (a cut span
-explains more than a crowded one; a split span, all retrieved, explains least)."""
+explains more than a crowded one; a retriever with no signal explains a ranking miss before
+its rank does; a split span, all retrieved, explains least)."""
 
 
 def other_rule(match: str) -> str:
@@ -98,6 +106,7 @@ def span_cause(
     k: int,
     threshold: float,
     match: str = "chunk",
+    signal: bool = True,
 ) -> Cause | None:
     """None for a span matched within k under `match`; otherwise its cause.
 
@@ -105,7 +114,8 @@ def span_cause(
     `coverage` the share the top k cover together, `held` whether any chunk of the index
     holds the span. Under `chunk` a span matches when a top-k chunk does (split checked
     first); under `union` when the top k together cover the threshold, so `split` never
-    explains a miss and `crowded` needs one chunk that holds it.
+    explains a miss and `crowded` needs one chunk that holds it. Without `signal` (every
+    top-k chunk scored 0) a span some chunk holds is `no signal`, not crowded or disappeared.
     """
     if match == "union":
         if coverage >= threshold:
@@ -115,6 +125,8 @@ def span_cause(
             return None
         if coverage >= threshold:
             return Cause.SPLIT
+    if not signal and (rank is not None or held):
+        return Cause.NO_SIGNAL
     if rank is not None:
         return Cause.CROWDED
     return Cause.DISAPPEARED if held else Cause.CUT

@@ -193,12 +193,18 @@ class QueryView:
     def own_causes(self) -> tuple[Cause | None, ...]:
         """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
         k, threshold, match = self.settings.k, self.settings.coverage_threshold, self.settings.match
+        signal = self.signal
         return tuple(
-            span_cause(rank, cover, held, k=k, threshold=threshold, match=match)
+            span_cause(rank, cover, held, k=k, threshold=threshold, match=match, signal=signal)
             for rank, cover, held in zip(
                 self.chunk_ranks, self.coverage_in_k, self.held, strict=True
             )
         )
+
+    @property
+    def signal(self) -> bool:
+        """False when every top-k chunk scored 0: the retriever found no query word (§17)."""
+        return not self.ranked or any(r.score != 0.0 for r in self.ranked[: self.settings.k])
 
     @_lazy
     def span_causes(self) -> tuple[Cause | None, ...]:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator.pipeline.project import Evaluated, evaluate_project
+from evaluator.plan.model import Plan
 from labeler.core.anchoring import binding
 from labeler.core.corpus.folder import Corpus
 from labeler.core.files import sharing
@@ -61,9 +63,10 @@ def prepare(directory: Path) -> DemoCopy:
         store.close()
 
 
-def evaluate_demo() -> Evaluated:
-    """Evaluate the prepared copy in the working folder with its bundled candidates."""
+def evaluate_demo(planned: Callable[[Plan], None] | None = None) -> Evaluated:
+    """Evaluate the prepared copy in the working folder with its bundled candidates; the
+    plan first, to `planned`, before anything is embedded."""
     return evaluate_project(
         Path("candidates.toml"), labels_file=None, preset=None, corpus_dir=None, db=None,
-        chroma_url=None, include_text=False, check_ann=False,
+        chroma_url=None, include_text=False, check_ann=False, planned=planned,
     )  # fmt: skip

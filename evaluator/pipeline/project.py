@@ -7,13 +7,17 @@ arguments and then makes one call; the run folder is written by `evaluator.runs`
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
+from evaluator.pipeline import sanity
 from evaluator.pipeline.options import RunOptions
+from evaluator.pipeline.plan import plan_corpus
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
+from evaluator.plan.model import Plan
 from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
@@ -94,6 +98,44 @@ def corpus_folder(proj: config.Project, labels_file: Path | None) -> Path:
     return proj.require_corpus()
 
 
+def plan_project(
+    candidates_file: Path | None,
+    *,
+    labels_file: Path | None,
+    preset: str | None = None,
+    corpus_dir: Path | None = None,
+    db: Path | None = None,
+) -> Plan:
+    """Plan the project in the working folder (§17): its labels when it has any (the frozen
+    file given, else the store's), else the chunk statistics alone. Nothing is embedded,
+    indexed or written to the cache or Chroma."""
+    proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db)
+    cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
+    queries = None
+    if labels_file is not None or proj.db.exists():
+        labels = load_labels(labels_file, proj, corpus)
+        sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
+        queries = labels.queries
+    return plan_corpus(cfile, corpus, queries, proj.embedding_cache)
+
+
+def candidates_and_corpus(
+    proj: config.Project,
+    candidates_file: Path | None,
+    preset: str | None,
+    labels_file: Path | None,
+) -> tuple[cands.CandidatesFile, Corpus]:
+    """The candidates (file or preset, exactly one) and the corpus, as eval reads them."""
+    if (candidates_file is None) == (preset is None):
+        raise ConfigError("give a candidates file or --preset, not both or neither")
+    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    corpus = Corpus.read(
+        corpus_folder(proj, labels_file), encoding=proj.encoding,
+        follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
+    ).require_documents(proj.include)  # fmt: skip
+    return cfile, corpus
+
+
 def evaluate_project(
     candidates_file: Path | None,
     *,
@@ -105,21 +147,20 @@ def evaluate_project(
     include_text: bool,
     check_ann: bool,
     retriever: str | None = None,
+    planned: Callable[[Plan], None] | None = None,
 ) -> Evaluated:
-    """Evaluate the project in the working folder and write its run folder."""
+    """Evaluate the project in the working folder and write its run folder; with `planned`,
+    hand it the plan of the same candidates and labels first (before any embedding)."""
     proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db, chroma_url=chroma_url)
     if proj.chroma_url is not None:
         parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
-    if (candidates_file is None) == (preset is None):
-        raise ConfigError("give a candidates file or --preset, not both or neither")
-    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
-    corpus = Corpus.read(
-        corpus_folder(proj, labels_file), encoding=proj.encoding,
-        follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
-    ).require_documents(proj.include)  # fmt: skip
     labels = load_labels(labels_file, proj, corpus)
+    if planned is not None:
+        sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
+        planned(plan_corpus(cfile, corpus, labels.queries, proj.embedding_cache))
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,

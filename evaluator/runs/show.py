@@ -13,8 +13,11 @@ from pathlib import Path
 from rich.text import Text
 
 from evaluator.chunk import Chunk
+from evaluator.chunking.spec import SplitterSpec
 from evaluator.metrics.causes import Cause, percent
 from evaluator.metrics.compare import Status
+from evaluator.plan.anchor import anchor_words, listed_sides, span_anchor
+from evaluator.plan.holds import cut_words
 from evaluator.runs import index as runs_index
 from evaluator.runs.boundary import (
     BASELINE_MARK,
@@ -168,6 +171,35 @@ def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], 
     return lines
 
 
+def anchor_lines(
+    run: RunFile,
+    entry: QueryRecord,
+    question: str | None,
+    corpus: Corpus,
+    cut: Mapping[str, Sequence[Chunk]],
+    specs: Mapping[str, SplitterSpec],
+) -> list[str]:
+    """Per span, what would hold it for a side that cuts it, and where the question's own
+    words sit apart from it and whether each side holds the two together: `plan`'s words
+    (§17)."""
+    lines: list[str] = []
+    threshold = run.manifest.settings.coverage_threshold
+    for n, ev in enumerate(entry.evidence, 1):
+        text = corpus.text(ev.doc)
+        for name in cut:
+            mine = [c for c in cut[name] if c.doc == ev.doc]
+            said = cut_words(name, specs[name], mine, text, ev.start, ev.end, threshold)
+            lines += [] if said is None else [f"e{n} {said}"]
+        if not question:
+            continue
+        sides = listed_sides({name: (specs[name], cut[name]) for name in cut}, ev.doc, text)
+        found = span_anchor(question, text, ev.start, ev.end, sides)
+        if found is not None:
+            lines += [f"e{n} {line}" if i == 0 else f"   {line}"
+                      for i, line in enumerate(anchor_words(found))]  # fmt: skip
+    return lines
+
+
 def show_view(
     run: RunFile,
     query: str,
@@ -182,11 +214,13 @@ def show_view(
     k = run.manifest.settings.k
     entry = run.queries[query]
     specs = {n: candidate_spec(run, n) for n in (base, other)}
-    lines = [Text(line) for line in _head(run, entry, other, base, (texts or {}).get(query))]
+    question = (texts or {}).get(query, entry.text)  # the store's, else the run's own
+    lines = [Text(line) for line in _head(run, entry, other, base, question)]
     lines.append(Text(settings_line(run), "dim"))
     docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
     cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
     lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
+    lines += [Text(t) for t in anchor_lines(run, entry, question, corpus, cut, specs)]
     for doc in docs:
         lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
     pair = dict.fromkeys((base, other))

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from labeler.cli import apps, cache, corpus, diff, evaluate, labels, review
+from labeler.cli import apps, cache, corpus, diff, evaluate, labels, plan, review
 from labeler.cli._common import fail
 
 app = typer.Typer(
@@ -47,6 +47,7 @@ app.add_typer(corpus.app)
 app.add_typer(apps.app)
 app.add_typer(review.app)
 app.add_typer(evaluate.app)
+app.add_typer(plan.app)
 app.add_typer(diff.app)
 app.add_typer(cache.app)
 app.add_typer(corpus.group, name="corpus")

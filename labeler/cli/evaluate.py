@@ -21,6 +21,7 @@ from evaluator.runs.place import RUNS_DIR
 
 if TYPE_CHECKING:
     from evaluator.pipeline.project import Evaluated
+    from evaluator.plan.model import Plan
     from evaluator.runs.model import RunFile
 from labeler.cli._common import (
     ChromaOpt,
@@ -80,14 +81,15 @@ def demo(
     """The bundled demo, end to end, offline: corpus, labels, Chroma + MiniLM evaluation."""
     from evaluator.metrics.compare import Status
     from evaluator.pipeline import demo as demo_copy
+    from evaluator.plan.text import print_plan
     from evaluator.runs.summary import print_run
 
     console = _table_console()
     copy = demo_copy.prepare(directory)
     console.print(f"working copy  {copy.folder}")
     console.print(f"corpus        {copy.documents} documents  {copy.corpus_hash[:23]}…")
-    console.print(f"labels        {copy.queries} queries, {copy.spans} evidence spans")
-    done = demo_copy.evaluate_demo()
+    console.print(f"labels        {copy.queries} queries, {copy.spans} evidence spans\n")
+    done = demo_copy.evaluate_demo(planned=lambda found: print_plan(found, console))
     run = done.run
     print_run(run, done.folder, console, texts=done.texts)
     lost = next(
@@ -106,6 +108,14 @@ def cache_line(done: Evaluated) -> None:
     line = done.cache_line()
     if line is not None:
         say(line, err=True)
+
+
+def say_ceilings(found: Plan) -> None:
+    """The plan's one line per candidate, before the eval embeds anything (§17)."""
+    from evaluator.plan.text import ceiling_lines
+
+    for line in ceiling_lines(found):
+        say(line)
 
 
 @app.command("eval", epilog="Example: spanlab eval candidates.toml --labels frozen.json")
@@ -135,7 +145,7 @@ def eval_command(
     done = evaluate_project(
         candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
         chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
-        retriever=retriever,
+        retriever=retriever, planned=say_ceilings,
     )  # fmt: skip
     if json_out is not None:
         write_run_file(done.run, json_out)

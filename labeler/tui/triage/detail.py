@@ -3,9 +3,9 @@
 Built from run.json plus the corpus, with the same `evaluator.runs.boundary.doc_view` that
 `spanlab show` prints, so screen and command mark the same cuts. Each span gets a verdict
 per candidate — hit, or run.json's cause: split (every part in the top k, in pieces),
-crowded (matched below k), disappeared (a matching chunk exists but ranked beyond depth)
-or cut (no chunk anywhere holds it) — because that is the question a reviewer asks of
-every lost query.
+crowded (matched below k), disappeared (a matching chunk exists but ranked beyond depth),
+no signal (every top-k chunk scored 0) or cut (no chunk anywhere holds it) — because that
+is the question a reviewer asks of every lost query.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.metrics import covers
 from evaluator.metrics.causes import Cause, span_cause
+from evaluator.plan.anchor import anchor_words, listed_sides, span_anchor
+from evaluator.plan.holds import cut_words
 from evaluator.runs.boundary import DocView, candidate_spec, chunks_for_doc, doc_view
 from evaluator.runs.model_queries import EvidenceRef, RankedEntry
 from labeler.core.corpus.folder import Corpus
@@ -84,7 +86,7 @@ class QueryDetail:
     status: str | None
     """Candidate against baseline: gained, lost, unchanged-hit, unchanged-miss."""
     cause: str | None
-    """For a loss: cut, disappeared or crowded."""
+    """For a loss: cut, no signal, disappeared, crowded or split."""
     boundary: str
     """The boundary pattern."""
     slices: tuple[str, ...]
@@ -99,6 +101,9 @@ class QueryDetail:
     """The candidate's ranking and fates."""
     note: str | None = None
     """Why there is no boundary view (the run was made on another corpus), or None."""
+    anchors: tuple[tuple[str, ...], ...] = ()
+    """Per span, where the question's own words sit apart from it and whether each side holds
+    the two together, in `plan`'s and `show`'s words (none: no anchor, or all hold it)."""
 
 
 _LOADING = threading.Lock()
@@ -225,8 +230,33 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
              for n in (run.baseline, candidate)}  # fmt: skip
     change = entry.candidates[candidate]
     text = entry.text or (texts or {}).get(qid)
+    found = () if note else anchors(run, text, spans, corpus, cut)
     return QueryDetail(qid, text, change.status, change.cause, entry.boundary, entry.slices,
-                       spans, views, sides[run.baseline], sides[candidate], note)  # fmt: skip
+                       spans, views, sides[run.baseline], sides[candidate], note,
+                       found)  # fmt: skip
+
+
+def anchors(
+    run: RunView,
+    question: str | None,
+    spans: Sequence[Span],
+    corpus: Corpus,
+    cut: Mapping[str, Mapping[str, Sequence[Chunk]]],
+) -> tuple[tuple[str, ...], ...]:
+    """Per span, `plan`'s words (§17): what would hold it for a side that cuts it, then where
+    the question's words sit apart from it; empty where there is nothing to tell."""
+    out: list[tuple[str, ...]] = []
+    for s in spans:
+        text = corpus.text(s.doc)
+        listed = {n: (spec_of(run, n), cut[n][s.doc]) for n in cut}
+        words = (cut_words(n, spec, cs, text, s.start, s.end, run.threshold)
+                 for n, (spec, cs) in listed.items())  # fmt: skip
+        said = [w for w in words if w]
+        found = None
+        if question:
+            found = span_anchor(question, text, s.start, s.end, listed_sides(listed, s.doc, text))
+        out.append((*said, *(anchor_words(found) if found else ())))
+    return tuple(out)
 
 
 def offsets_span(ref: EvidenceRef) -> Span:

@@ -91,7 +91,7 @@ class ChangeRow:
     status: str
     """`lost` or `gained`."""
     cause: str | None
-    """For a loss: cut, disappeared or crowded."""
+    """For a loss: cut, no signal, disappeared, crowded or split."""
     recall_delta: float | None
     """evidence_recall@k, candidate minus baseline."""
     boundary: str

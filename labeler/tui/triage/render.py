@@ -36,6 +36,7 @@ VERDICTS = {
     "disappeared": ("DISAPPEARED", "bold $error"),
     "cut": ("CUT", "bold $error"),
     "split": ("SPLIT", "bold $warning"),
+    "no signal": ("NO SIGNAL", "bold $warning"),
 }
 """How each span verdict is written, and in which role."""
 
@@ -136,6 +137,8 @@ def verdict_content(fate: SpanFate, k: int, threshold: float) -> Content:
         why = f" chunk {where} holds it, ranked below depth"
     elif fate.verdict == "split":
         why = f" {Cause.SPLIT.said(fate.coverage)}; no one chunk holds ≥{threshold:.0%}"
+    elif fate.verdict == Cause.NO_SIGNAL:
+        why = f" chunk {where} holds it; every top-k chunk scored 0 (no query word found)"
     else:
         best = "" if fate.chunk is None else f" (best {where} covers {fate.share:.0%})"
         why = f" no chunk holds ≥{threshold:.0%} of it{best}"
@@ -169,6 +172,8 @@ def fates_content(
             if other is not None and other.verdict != fate.verdict:  # the rules disagree
                 lines.append(Content.assemble("    ", (f"under {other_rule}: ", MUTED),
                                               verdict_content(other, k, threshold)))  # fmt: skip
+        said = detail.anchors[n - 1] if n <= len(detail.anchors) else ()
+        lines += [Content.styled(f"  {safe(line)}", "$warning") for line in said]
     return Content("\n").join(lines)
 
 
@@ -186,6 +191,10 @@ def ranked_content(side: Side, k: int, depth: int) -> Content:
             lines.append(Content.styled(f"  — e{n}: no match within depth {depth}", "$error"))
         elif fate.verdict == "cut":
             lines.append(Content.styled(f"  — e{n}: cut, no chunk holds it", "$error"))
+        elif fate.verdict == Cause.NO_SIGNAL:
+            lines.append(
+                Content.styled(f"  — e{n}: no signal, every top-{k} score is 0", "$warning")
+            )
     return Content("\n").join(lines)
 
 

@@ -36,7 +36,7 @@ from labeler.tui.settings import Field
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.diff_model import DiffView
 from labeler.tui.triage.messages import LabelRequested
-from labeler.tui.triage.model import ChangeFilter, ChangeRow, RunView
+from labeler.tui.triage.model import CAUSE_WORDS, ChangeFilter, ChangeRow, RunView
 from labeler.tui.triage.plot import FrontierView
 from labeler.tui.triage.query_screen import QueryScreen
 from labeler.tui.triage.widgets import (
@@ -223,7 +223,8 @@ class TriageScreen(Screen[None]):
         gone = len(found) - len(every)
         left = f" · {gone} left out: {BLIND_WHY}" if gone else ""
         self.query_one("#change-count", Static).update(
-            f"{count_line(self.rows)}{total} · critical first; cut, disappeared, crowded, split"
+            f"{count_line(self.rows)}{total} · critical first; "
+            + ", ".join(CAUSE_WORDS)
             + only
             + left
         )

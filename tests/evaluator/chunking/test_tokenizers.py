@@ -102,3 +102,15 @@ def test_unknown_tokenizer_is_a_config_error() -> None:
     with pytest.raises(ConfigError) as caught:
         load_tokenizer("someone/not-a-local-model")
     assert caught.value.key == "tokenizer"
+
+
+def test_minilm_from_its_tokenizer_json_cuts_as_autotokenizer_does() -> None:
+    """The bundled MiniLM loads without transformers (`_load_minilm`); its ids and offsets
+    are AutoTokenizer's, so chunk boundaries do not move."""
+    from evaluator.chunking.tokenizers import MINILM, _load_hf, minilm_dir
+
+    text = "Café ½ naïve — 東京 refunds\tR efunds\n\n```py\nx = 1\n```  ÉTÉ 12.5% e\u0301"
+    direct = load_tokenizer("minilm")
+    auto = _load_hf(MINILM, str(minilm_dir()))
+    assert direct.offsets(text) == auto.offsets(text)
+    assert direct.count(text) == auto.count(text)

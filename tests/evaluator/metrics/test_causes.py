@@ -150,5 +150,10 @@ def test_each_rule_defines_its_causes_and_union_has_no_split() -> None:
     from evaluator.metrics.causes import DEFINITIONS, legend
 
     assert set(DEFINITIONS["chunk"]) == set(Cause)
-    assert set(DEFINITIONS["union"]) == {Cause.CUT, Cause.CROWDED, Cause.DISAPPEARED}
+    assert set(DEFINITIONS["union"]) == {
+        Cause.CUT,
+        Cause.CROWDED,
+        Cause.DISAPPEARED,
+        Cause.NO_SIGNAL,
+    }
     assert "split" not in legend("union") and legend("chunk").startswith("split: ")

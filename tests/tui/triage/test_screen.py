@@ -92,6 +92,10 @@ async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
             "e1 a.md 20..59 (39 ch)",
             "  ▌ c40-ov20: hit rank 1 ≤ k=1, chunk 20..60",
             "  ┊ c40: CUT no chunk holds ≥80% of it (best 0..40 covers 51%)",
+            # plan's words (§17): a window [a, a + 40) holds 32 of its 39 characters when
+            # 12 ≤ a ≤ 27, which every step of 27 or less gives: overlap ≥ 13.
+            '  c40: cut at "rr bbss |ccpp ccq" at 40; overlap 0 cannot hold it: overlap ≥ 13 at '
+            "this size (40 chars) holds it where it sits",
         ]
         blocks = [DOC_A[i : i + 20] for i in range(0, 160, 20)]
         marks = ["▌┊", "▌", "▌┊", "▌", "▌┊", "▌", "▌┊", "▌"]
@@ -275,7 +279,8 @@ async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: Sp
         )
         await pilot.press(*["backspace"] * len("slice:nope"), *"both-miss")
         assert (screen.rows, text(screen, "#change-count")) == (
-            [], "0 lost, 0 gained (of 3) · critical first; cut, disappeared, crowded, split"
+            [],
+            "0 lost, 0 gained (of 3) · critical first; cut, no signal, disappeared, crowded, split",
         )  # fmt: skip
 
 

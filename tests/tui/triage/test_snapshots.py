@@ -37,14 +37,15 @@ def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: SpanlabApp) -
 
 
 def test_a_cut_loss_with_both_boundary_sets(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """q-0001 lost (cut): the verdicts say c40-ov20 hit at rank 1 with chunk 20..60 and
-    c40 CUT, best 0..40 covering 51%. The a.md window 0..160 shows the evidence (blocks
-    bb and cc) bold and shaded like the legend's "evidence", a baseline mark ▌ before
-    every block, a candidate mark ┊ before every other block, the ┊ at 40 (inside the
-    evidence) reversed, and the baseline's chunk 20..60 underlined. The ranked lists sit
-    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: cut, no
-    chunk holds it" (a cut's own words since issue 22). Footer: esc Back, n p Next/prev,
-    e Fix label, z Zoom text, ^q Quit, ? Keys."""
+    """q-0001 lost (cut): the verdicts say c40-ov20 hit at rank 1 with chunk 20..60 and c40 CUT,
+    best 0..40 covering 51%, then plan's words for it: c40 cut at "rr bbss |ccpp ccq" at 40,
+    overlap ≥ 13 at this size holds it where it sits (issue 30). The a.md window 0..160 shows
+    the evidence (blocks bb and cc) bold and shaded like the legend's "evidence", a baseline
+    mark ▌ before every block, a candidate mark ┊ before every other block, the ┊ at 40 (inside
+    the evidence) reversed, and the baseline's chunk 20..60 underlined. The ranked lists sit
+    side by side: left e1 at rank 1, right rank 1 a 0..40 with e1~51% and "— e1: cut, no chunk
+    holds it" (a cut's own words since issue 22). Footer: esc Back, n p Next/prev, e Fix label,
+    z Zoom text, ^q Quit, ? Keys."""
 
     async def open_cut_loss(pilot: Pilot[None]) -> None:
         await pilot.press("2", "down", "enter")

@@ -1,0 +1,107 @@
+"""The ceiling of a chunking: recall and hit a perfect ranking would reach with n chunks (§17).
+
+For each query the best n chunks are chosen among those touching its evidence, then handed to
+the same `evaluate` a run uses as if a retriever had ranked them first, so the ceiling is
+measured by the run's own match rules. With n = None it is the oracle (the whole index).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import combinations
+from math import comb
+
+from evaluator.chunk import Chunk
+from evaluator.metrics.evaluate import evaluate
+from evaluator.metrics.evidence import EvidenceRecall, Hit
+from evaluator.metrics.index import ChunkIndex, TokenCounter
+from evaluator.metrics.settings import MetricSettings
+from evaluator.metrics.view import coverage, covers
+from evaluator.plan.model import Ceiling
+from evaluator.retrieval.base import Ranked
+from labeler.core.values import Query
+
+SEARCHED = 20_000
+"""Sets of n chunks tried per query; past it the best set is built greedily (a lower bound)."""
+RULES = ("chunk", "union")
+
+
+def ceilings(
+    queries: Sequence[Query],
+    index: ChunkIndex,
+    settings: MetricSettings,
+    counter: TokenCounter,
+    sizes: Sequence[int | None],
+) -> tuple[Ceiling, ...]:
+    """The ceiling under both rules at each chunk count in `sizes` (None: the oracle)."""
+    return tuple(
+        ceiling(queries, index, replace(settings, match=rule), counter, n)
+        for rule in RULES
+        for n in dict.fromkeys(sizes)
+    )
+
+
+def ceiling(
+    queries: Sequence[Query],
+    index: ChunkIndex,
+    settings: MetricSettings,
+    counter: TokenCounter,
+    n: int | None,
+) -> Ceiling:
+    """Recall and hit with each query's best `n` chunks ranked first, under `settings.match`."""
+    if not queries or n == 0:
+        nothing = 0.0 if queries else None
+        return Ceiling(settings.match, n, nothing, nothing)
+    chosen = {q.id: best_chunks(q, index, settings, n) for q in queries}
+    ranked = {qid: [Ranked(c, 1.0) for c in cs] for qid, cs in chosen.items()}
+    k = n if n is not None else max(1, *(len(cs) for cs in chosen.values()))
+    result = evaluate(queries, ranked, index, settings=replace(settings, k=k, depth=k),
+                      texts=counter.texts, count_tokens=counter,
+                      measures=(EvidenceRecall(), Hit()))  # fmt: skip
+    greedy = sum(1 for q in queries if _greedy(pool(q, index, settings), n))
+    return Ceiling(settings.match, n, result.aggregates["evidence_recall@k"],
+                   result.aggregates["hit@k"], greedy)  # fmt: skip
+
+
+def pool(query: Query, index: ChunkIndex, settings: MetricSettings) -> list[Chunk]:
+    """The chunks that can count for the query: under `chunk` those that match a span alone,
+    under `union` every chunk touching one."""
+    found: dict[tuple[str, int, int], Chunk] = {}
+    for s in query.evidence:
+        for c in index.touching(s.doc, s.start, s.end):
+            found.setdefault((c.doc, c.start, c.end), c)
+    if settings.match == "union":
+        return list(found.values())
+    threshold = settings.coverage_threshold
+    return [c for c in found.values() if any(covers(c, s, threshold) for s in query.evidence)]
+
+
+def _greedy(chunks: Sequence[Chunk], n: int | None) -> bool:
+    return n is not None and len(chunks) > n and comb(len(chunks), n) > SEARCHED
+
+
+def best_chunks(
+    query: Query, index: ChunkIndex, settings: MetricSettings, n: int | None
+) -> list[Chunk]:
+    """The n chunks (all, when None) that match the most of the query's spans."""
+    chunks = pool(query, index, settings)
+    if n is None or len(chunks) <= n:
+        return chunks
+    if not _greedy(chunks, n):
+        return list(max(combinations(chunks, n), key=lambda cs: matched(list(cs), query, settings)))
+    picked: list[Chunk] = []
+    for _ in range(n):
+        rest = [c for c in chunks if c not in picked]
+        picked.append(max(rest, key=lambda c: matched([*picked, c], query, settings)))
+    return picked
+
+
+def matched(chunks: Sequence[Chunk], query: Query, settings: MetricSettings) -> float:
+    """Spans matched by these chunks under the rule; the union's coverage breaks ties."""
+    threshold, spans = settings.coverage_threshold, query.evidence
+    shares = [coverage(chunks, s) for s in spans]
+    if settings.match == "union":
+        return sum(share >= threshold for share in shares) + sum(shares) / (len(spans) + 1)
+    held = sum(any(covers(c, s, threshold) for c in chunks) for s in spans)
+    return held + sum(shares) / (len(spans) + 1)

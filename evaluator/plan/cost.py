@@ -1,0 +1,52 @@
+"""What indexing a candidate would embed: its distinct chunk texts, how many the cache holds,
+and the time the rest takes at the throughput the cache last measured (§17).
+
+Only the bundled model is identified (its fingerprint is two file hashes): a server's or a
+library's model would have to be loaded or called, which a plan never does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from evaluator.candidates import CandidatesFile
+from evaluator.chunk import Chunk
+from evaluator.embedding.probe import CacheProbe
+from evaluator.plan.model import EmbeddingCost
+from evaluator.retrieval import RETRIEVERS
+from evaluator.retrieval.base import embedded_text
+
+
+def model_identity(embedding: str) -> tuple[str, int] | None:
+    """The bundled model's fingerprint and width; None for any other model (not loaded)."""
+    if embedding != "minilm":
+        return None
+    from evaluator.embedding.minilm import MiniLMEmbedder
+
+    model = MiniLMEmbedder.from_packages()  # hashes two files; the session loads on first use
+    return model.fingerprint, model.dim
+
+
+def embedding_costs(
+    cfile: CandidatesFile,
+    tables: Mapping[str, Sequence[Chunk]],
+    texts: Mapping[str, str],
+    cache_path: Path | None,
+) -> tuple[dict[str, EmbeddingCost | None], int | None]:
+    """Per candidate its cost (None: the retriever embeds nothing), and the model's width."""
+    settings = cfile.settings
+    if not RETRIEVERS[settings.retriever].uses_vectors:
+        return {c.name: None for c in cfile.candidates}, None
+    identity = model_identity(settings.embedding)
+    probe = CacheProbe(cache_path if identity else None)
+    try:
+        rate = probe.texts_per_second(identity[0]) if identity else None
+        costs: dict[str, EmbeddingCost | None] = {}
+        for cand in cfile.candidates:
+            chunk_texts = list({embedded_text(c, texts) for c in tables[cand.name]})
+            cached = probe.cached(identity[0], chunk_texts) if identity else None
+            costs[cand.name] = EmbeddingCost(len(chunk_texts), cached, rate)
+    finally:
+        probe.close()
+    return costs, identity[1] if identity else None

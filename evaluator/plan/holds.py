@@ -1,0 +1,100 @@
+"""Where a candidate cuts a range, and what would hold it in one chunk (§17).
+
+For fixed windows (chars, words, tokens) the answer comes from the splitters' own window
+arithmetic: the least overlap at this size from which every larger one holds the range where
+it sits, or "longer than the window" when no overlap can. Other splitters get the length
+against their size limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evaluator.chunk import Chunk
+from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.units import Units, units_for
+from evaluator.chunking.windows import windows_near
+from evaluator.plan.model import Boundary, Hold
+from labeler.core.display import shown
+
+SIDE = 8
+"""Characters shown either side of a boundary."""
+WINDOWED = ("chars", "words", "tokens")
+"""Splitters whose windows the plan can move by overlap."""
+
+
+def boundaries(chunks: Sequence[Chunk], start: int, end: int, text: str) -> tuple[Boundary, ...]:
+    """The chunk starts and ends strictly inside [start, end), with the characters beside each."""
+    offsets = sorted({x for c in chunks for x in (c.start, c.end) if start < x < end})
+    return tuple(
+        Boundary(o, shown(text[max(0, o - SIDE) : o], lines=False),
+                 shown(text[o : o + SIDE], lines=False))
+        for o in offsets
+    )  # fmt: skip
+
+
+def holds(start: int, end: int, a: int, b: int, threshold: float) -> bool:
+    """Whether a chunk [a, b) holds [start, end): contains it, or covers `threshold` of it (§7)."""
+    if a <= start and end <= b:
+        return True
+    shared = min(b, end) - max(a, start)
+    return shared > 0 and shared / (end - start) >= threshold
+
+
+def hold(
+    spec: SplitterSpec, units: Units, text_len: int, start: int, end: int, threshold: float
+) -> Hold:
+    """What would hold [start, end) in one chunk of this candidate, in a reader's words; for
+    fixed windows, first why the candidate's own overlap does not."""
+    length, unit, size = units.count(start, end), spec.unit, spec.size
+    windowed = spec.splitter in WINDOWED and not spec.library and not spec.exported
+    why = f"overlap {spec.overlap} cannot hold it: " if windowed else ""
+    if size and length > size:
+        return Hold(length, None, f"{why}longer than the window ({length} > {size} {unit}): "
+                    "no overlap can; a larger window or a structural split")  # fmt: skip
+    if not windowed:
+        room = f" ({length} of {size} {unit})" if size else ""
+        return Hold(length, None, f"fits one chunk{room}, but a boundary falls inside it: a "
+                    "split at its edges, or overlap, would hold it")  # fmt: skip
+    least = least_overlap(spec, units, text_len, start, end, threshold)
+    if least is None:
+        return Hold(length, None, f"{why}no overlap at this size holds it where it sits; a "
+                    "larger window or a structural split")  # fmt: skip
+    return Hold(length, least, f"{why}overlap ≥ {least} at this size ({size} {unit}) holds it "
+                "where it sits")  # fmt: skip
+
+
+def least_overlap(
+    spec: SplitterSpec, units: Units, text_len: int, start: int, end: int, threshold: float
+) -> int | None:
+    """The least overlap N such that every overlap from N to size - 1 holds the range."""
+    lo, hi = max(0, units.index(start) - 1), units.index(end)
+    least = None
+    for overlap in range(spec.size - 1, -1, -1):
+        near = windows_near(units, text_len, spec.size, overlap, lo, hi)
+        if not any(holds(start, end, p.start, p.end, threshold) for p in near):
+            break
+        least = overlap
+    return least
+
+
+def cut_words(
+    name: str,
+    spec: SplitterSpec,
+    chunks: Sequence[Chunk],
+    text: str,
+    start: int,
+    end: int,
+    threshold: float,
+) -> str | None:
+    """`tok128-ov0: cut at "R|efunds" at 160; overlap 0 cannot hold it: …` for a candidate
+    no single chunk of which holds [start, end) (`plan`, `show` and triage say the same); None
+    when one does. `chunks` are the candidate's chunks of the span's document."""
+    if any(holds(start, end, c.start, c.end, threshold) for c in chunks):
+        return None
+    units = units_for(spec.unit, text, spec.tokenizer)
+    at = ", ".join(b.said for b in boundaries(chunks, start, end, text))
+    return (
+        f"{name}: cut at {at or 'no boundary inside'}; "
+        + hold(spec, units, len(text), start, end, threshold).words
+    )
