@@ -9,7 +9,10 @@ is matched and covered like the chunk's own text (§17).
 from __future__ import annotations
 
 import hashlib
+from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 
 @dataclass(frozen=True)
@@ -40,3 +43,28 @@ class Chunk:
 def chunk_id(corpus_hash: str, doc: str, start: int, end: int, fingerprint: str) -> str:
     payload = "\x1f".join([corpus_hash, doc, str(start), str(end), fingerprint])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+class Chunks(Sequence[Chunk]):
+    """A sequence whose chunks are made when asked for (`at`), not held: a chunk table's
+    rows, some chunks of another sequence by index."""
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def at(self, i: int) -> Chunk:
+        """The chunk at `i`, where 0 <= i < len(self)."""
+
+    @overload
+    def __getitem__(self, i: int) -> Chunk: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Chunk]: ...
+    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(i, slice):
+            return [self.at(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.at(i)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol, overload
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluator.chunk import Chunk, chunk_id
+from evaluator.chunk import Chunk, Chunks, chunk_id
 
 
 class Cut(Protocol):
@@ -31,7 +31,7 @@ class Cut(Protocol):
     def prefix_source(self) -> tuple[tuple[int, int], ...]: ...
 
 
-class ChunkTable(Sequence[Chunk]):
+class ChunkTable(Chunks):
     """Every chunk of one candidate over one corpus."""
 
     def __init__(
@@ -86,26 +86,13 @@ class ChunkTable(Sequence[Chunk]):
     def __len__(self) -> int:
         return len(self.starts)
 
-    @overload
-    def __getitem__(self, i: int) -> Chunk: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Chunk]: ...
-    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
-        if isinstance(i, slice):
-            return [self._chunk(j) for j in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self._chunk(i)
-
-    def _chunk(self, i: int) -> Chunk:
+    def at(self, i: int) -> Chunk:
         doc, start, end = self.docs[self.doc_of[i]], int(self.starts[i]), int(self.ends[i])
         cid = chunk_id(self.corpus_hash, doc, start, end, self.fingerprint)
         return Chunk(cid, doc, start, end, self.prefixes.get(i, ""), self.sources.get(i, ()))
 
     def __iter__(self) -> Iterator[Chunk]:
-        return (self._chunk(i) for i in range(len(self)))
+        return (self.at(i) for i in range(len(self)))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence):
@@ -170,7 +157,7 @@ class ChunkTable(Sequence[Chunk]):
 
     def of_docs(self, docs: Iterable[str]) -> list[Chunk]:
         """The chunks of these documents, in table order."""
-        return [self._chunk(i) for doc in sorted(set(docs)) for i in self.doc_range(doc)]
+        return [self.at(i) for doc in sorted(set(docs)) for i in self.doc_range(doc)]
 
     def chars(self) -> int:
         """Code points indexed: the sum of chunk lengths."""

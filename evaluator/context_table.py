@@ -7,7 +7,7 @@ so every refusal names the candidate and the key, `context.window` or `context.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -28,16 +28,21 @@ def read_context(
     label = f"candidate {name!r}: context"
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{label} must be a table", file=file, key="context")
-    for key in raw:
-        if key not in CONTEXT_KEYS:
-            message = f"{label}: unknown key {key!r} (known: {', '.join(CONTEXT_KEYS)})"
-            raise ConfigError(message, file=file, key=f"context.{key}")
+    _known(raw, CONTEXT_KEYS, label, file, "context")
     if len(raw) != 1:
         message = f"{label} needs one of window or parent, not {len(raw)}"
         raise ConfigError(message, file=file, key="context")
     if "window" in raw:
         return ContextSpec(window=_window(raw["window"], label, file))
     return ContextSpec(parent=_parent(raw["parent"], name, file, build))
+
+
+def _known(raw: Mapping[str, Any], known: Sequence[str], label: str, file: str, at: str) -> None:
+    """Refuse the first key of a context table that is not `known`, naming it."""
+    for key in raw:
+        if key not in known:
+            message = f"{label}: unknown key {key!r} (known: {', '.join(known)})"
+            raise ConfigError(message, file=file, key=f"{at}.{key}")
 
 
 def _window(value: Any, label: str, file: str) -> int:
@@ -56,10 +61,7 @@ def _parent(
     label = f"candidate {name!r}: context.parent"
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{label} must be a table", file=file, key="context.parent")
-    for key in raw:
-        if key not in PARENT_KEYS:
-            message = f"{label}: unknown key {key!r} (known: {', '.join(PARENT_KEYS)})"
-            raise ConfigError(message, file=file, key=f"context.parent.{key}")
+    _known(raw, PARENT_KEYS, label, file, "context.parent")
     try:
         return build(dict(raw), label)
     except ConfigError as exc:

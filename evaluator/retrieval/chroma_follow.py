@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import Any, Protocol
 
 import numpy as np
 
-from evaluator.chunk import Chunk
+from evaluator.chunk import Chunk, Chunks
 from evaluator.chunk_table import ChunkTable
 from evaluator.retrieval.base import QueryInput, Ranked
 from evaluator.retrieval.chroma_lease import BUILT, COMPLETE, VERSIONS, unused, versions
@@ -225,7 +225,7 @@ def _missing(collection: Any, v: Version) -> array[int]:
     return found
 
 
-class Picked(Sequence[Chunk]):
+class Picked(Chunks):
     """Some chunks of a sequence, by index, made when asked for."""
 
     def __init__(self, chunks: Sequence[Chunk], picked: Sequence[int]) -> None:
@@ -234,13 +234,7 @@ class Picked(Sequence[Chunk]):
     def __len__(self) -> int:
         return len(self.picked)
 
-    @overload
-    def __getitem__(self, i: int) -> Chunk: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Chunk]: ...
-    def __getitem__(self, i: int | slice) -> Chunk | list[Chunk]:
-        if isinstance(i, slice):
-            return [self.chunks[j] for j in self.picked[i]]
+    def at(self, i: int) -> Chunk:
         return self.chunks[self.picked[i]]
 
 
