@@ -12,10 +12,12 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
+from evaluator.candidate_gates import Gates, read_gates, uncomputed
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
@@ -23,7 +25,6 @@ from labeler.core.errors import ConfigError
 from labeler.core.names import check_name
 from labeler.core.reading import read_bounded
 from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
-from labeler.core.values import valid_slice
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
@@ -35,6 +36,14 @@ MAX_SEED = 2**32 - 1
 """Largest bootstrap seed (what numpy's generators take)."""
 MAX_RANKS = 10_000
 """Largest `k` and `depth`."""
+DECIDE = ("budget", "k")
+"""`decide = …`: the verdict and the gates read the measures at budget or at k (§17)."""
+LADDER = (128, 256, 512, 1024, 2048, 4096)
+"""The default `budget_ladder`: the recall–budget curve's budgets, doubling (§17)."""
+MAX_BUDGET = 10_000_000
+"""Largest budget in tokens, on its own or in the ladder."""
+MAX_REPEATS = 100
+"""Most `latency_repeats`."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,16 @@ class Settings:
     """Seed of the bootstrap."""
     resamples: int = 10_000
     """Bootstrap resamples."""
+    budget: int | None = None
+    """Context budget in tokens of `tokenizer` (§17); None: k × the baseline's mean chunk
+    tokens, declared by the run before any result."""
+    decide: str | None = None
+    """budget | k: which measures decide the verdict and gates; None: `budget` when the
+    candidates' mean chunk tokens differ by more than 10 %, else `k` (declared by the run)."""
+    budget_ladder: tuple[int, ...] = LADDER
+    """Budgets of the recall–budget curve, in tokens."""
+    latency_repeats: int = 3
+    """Timed passes over every query per candidate, candidates shuffled by `seed`."""
 
 
 @dataclass(frozen=True)
@@ -71,23 +90,6 @@ class Candidate:
     """Unique name, as reports print it."""
     spec: SplitterSpec
     """How it cuts documents."""
-
-
-GATE_KEYS = (
-    "max_lost",
-    "min_recall_delta",
-    "max_chunk_count_ratio",
-    "max_duplicate_pairs_delta",
-    "max_abstention_top1_delta",
-)
-
-
-@dataclass(frozen=True)
-class Gates:
-    overall: dict[str, float] = field(default_factory=dict)
-    """Gate name -> limit, over every query."""
-    slices: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Slice -> gate name -> limit, over that slice's queries."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,8 @@ class CandidatesFile:
 _SETTING_TYPES: dict[str, Kind] = {
     "baseline": str, "k": int, "depth": int, "coverage_threshold": float,
     "duplicate_threshold": float, "match": str, "embedding": str, "retriever": str,
-    "tokenizer": str, "seed": int, "resamples": int,
+    "tokenizer": str, "seed": int, "resamples": int, "budget": int, "decide": str,
+    "budget_ladder": list, "latency_repeats": int,
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
@@ -156,15 +159,6 @@ class _Path:
         return ConfigError(refusal.message, file=self.file, key=self.key or None)
 
 
-@dataclass(frozen=True)
-class _Limit(_Entry):
-    """A gate's limit: any number."""
-
-    def refuse(self, refusal: Refusal) -> ConfigError:
-        message = f"{self.table}: {self.key} must be a number"
-        return ConfigError(message, file=self.file, key=self.key)
-
-
 def _check_table(
     table: Mapping[str, Any], types: Mapping[str, Kind], where: str, file: str
 ) -> None:
@@ -182,6 +176,8 @@ def _settings(raw: Any, file: str) -> Settings:
     _check_table(raw, _SETTING_TYPES, "[settings]", file)
     if "baseline" not in raw:
         raise ConfigError("[settings] needs a baseline", file=file, key="settings.baseline")
+    if "budget_ladder" in raw:
+        raw = {**raw, "budget_ladder": _ladder(raw["budget_ladder"], file)}
     s = Settings(**raw)
     for key, message in settings_problems(s):
         raise ConfigError(f"[settings]: {message}", file=file, key=f"settings.{key}")
@@ -212,7 +208,32 @@ def settings_problems(s: Settings) -> list[tuple[str, str]]:
             f"seed must lie between 0 and {MAX_SEED}, got {s.seed}",
         ),
     ]
-    return [(key, message) for key, failed, message in checks if failed]
+    return [(key, message) for key, failed, message in checks + budget_checks(s) if failed]
+
+
+def budget_checks(s: Settings) -> list[tuple[str, bool, str]]:
+    """§17's settings: a budget of at least one token, a known `decide`, a ladder."""
+    ladder = s.budget_ladder
+    return [
+        ("budget", s.budget is not None and not 1 <= s.budget <= MAX_BUDGET,
+         f"budget must lie between 1 and {MAX_BUDGET:,} tokens, got {s.budget}"),
+        ("decide", s.decide is not None and s.decide not in DECIDE,
+         f"decide must be one of {DECIDE}, got {s.decide!r}"),
+        ("budget_ladder", not ladder, "budget_ladder must hold at least one budget"),
+        ("budget_ladder", any(not 1 <= b <= MAX_BUDGET for b in ladder),
+         f"budget_ladder's budgets must lie between 1 and {MAX_BUDGET:,} tokens"),
+        ("latency_repeats", not 1 <= s.latency_repeats <= MAX_REPEATS,
+         f"latency_repeats must lie between 1 and {MAX_REPEATS}, got {s.latency_repeats}"),
+    ]  # fmt: skip
+
+
+def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
+    """`budget_ladder = [...]`: whole numbers of tokens, sorted, each once."""
+    for item in raw:
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise ConfigError(f"[settings]: budget_ladder holds {item!r}, not a whole number "
+                              "of tokens", file=file, key="settings.budget_ladder")  # fmt: skip
+    return tuple(sorted(set(raw)))
 
 
 def _candidate(raw: Any, index: int, file: str) -> Candidate:
@@ -250,39 +271,6 @@ def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
     return {**options, "path": str(Path(file).parent / path)}
 
 
-def _gates(raw: Any, file: str) -> Gates:
-    if raw is None:
-        return Gates()
-    if not isinstance(raw, dict):
-        raise ConfigError("[gates] must be a table", file=file, key="gates")
-
-    def limits(table: Mapping[str, Any], where: str) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for key, value in table.items():
-            if key not in GATE_KEYS:
-                raise ConfigError(
-                    f"{where}: unknown gate {key!r} (known: {', '.join(GATE_KEYS)})",
-                    file=file,
-                    key=f"{where}.{key}",
-                )
-            out[key] = float(typed(value, float, _Limit(file, where, key)))
-        return out
-
-    slices_raw = raw.get("slice", {})
-    if not isinstance(slices_raw, dict) or not all(
-        isinstance(v, dict) for v in slices_raw.values()
-    ):
-        raise ConfigError("[gates.slice.NAME] must be tables", file=file, key="gates.slice")
-    for name in slices_raw:
-        if not valid_slice(name):
-            check_name(name, "slice name", file=file, key=f"gates.slice.{name}", error=ConfigError)
-            raise ConfigError(f"slice name {name!r} holds white space or a comma", file=file,
-                              key=f"gates.slice.{name}")  # fmt: skip
-    overall = limits({k: v for k, v in raw.items() if k != "slice"}, "gates")
-    per_slice = {name: limits(t, f"gates.slice.{name}") for name, t in slices_raw.items()}
-    return Gates(overall, per_slice)
-
-
 def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> CandidatesFile:
     unknown = sorted(set(data) - {"settings", "candidate", "gates"})
     if unknown:
@@ -302,7 +290,10 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
             file=file,
             key="settings.baseline",
         )
-    return CandidatesFile(file, digest, settings, candidates, _gates(data.get("gates"), file))
+    gates = read_gates(data.get("gates"), file)
+    if found := uncomputed(gates, RETRIEVER_KINDS[settings.retriever].uses_vectors):
+        raise ConfigError(found[1], file=file, key=found[0])
+    return CandidatesFile(file, digest, settings, candidates, gates)
 
 
 def read(path: Path) -> CandidatesFile:
@@ -341,6 +332,8 @@ def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
     """The same candidates with another retriever (a command-line override)."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"retriever must be one of {RETRIEVERS}", key="--retriever")
+    if found := uncomputed(cfile.gates, RETRIEVER_KINDS[retriever].uses_vectors):
+        raise ConfigError(found[1], file=cfile.path, key=found[0])
     return replace(cfile, settings=replace(cfile.settings, retriever=retriever))
 
 

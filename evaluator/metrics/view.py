@@ -6,7 +6,7 @@ the view computes each fact once, lazily, so measures stay one-liners over it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
@@ -48,6 +48,18 @@ def coverage(chunks: Sequence[Chunk], span: Span) -> float:
     return covered(parts) / (span.end - span.start)
 
 
+def in_budget(tokens: Iterable[int], budget: int) -> int:
+    """How many ranked chunks a context of `budget` tokens holds (§17): chunks in rank order
+    while their running total fits; the chunk that would cross the budget is left out, and
+    the context ends there (no later, smaller chunk jumps the queue)."""
+    total = n = 0
+    for n, count in enumerate(tokens, start=1):
+        total += count
+        if total > budget:
+            return n - 1
+    return n
+
+
 T = TypeVar("T")
 
 
@@ -85,8 +97,15 @@ class QueryView:
         self.index = index
         self.tokens = tokens
         self.ranked = tuple(ranked[: settings.depth])
-        self.top = tuple(r.chunk for r in self.ranked[: settings.k])
-        """The top k chunks."""
+        self.top = tuple(r.chunk for r in self.ranked[: self._cut()])
+        """The chunks sent: the top k, or at a budget those that fit (`in_budget`)."""
+
+    def _cut(self) -> int:
+        """How many ranked chunks are sent: k, or those within the budget."""
+        budget = self.settings.budget
+        if budget is None:
+            return self.settings.k
+        return in_budget((self.tokens(r.chunk) for r in self.ranked), budget)
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -133,7 +152,7 @@ class QueryView:
     @_lazy
     def matched_in_k(self) -> tuple[bool, ...]:
         """Per span, whether a top-k chunk matches it."""
-        k = self.settings.k
+        k = len(self.top)
         return tuple(r is not None and r <= k for r in self.first_ranks)
 
     @_lazy
@@ -163,7 +182,7 @@ class QueryView:
     @_lazy
     def span_causes(self) -> tuple[Cause | None, ...]:
         """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
-        k, threshold, match = self.settings.k, self.settings.coverage_threshold, self.settings.match
+        k, threshold, match = len(self.top), self.settings.coverage_threshold, self.settings.match
         return tuple(
             span_cause(rank, cover, held, k=k, threshold=threshold, match=match)
             for rank, cover, held in zip(

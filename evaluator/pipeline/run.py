@@ -15,8 +15,6 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
-
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
@@ -26,9 +24,12 @@ from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison, compare
+from evaluator.metrics.curve import budget_curve
 from evaluator.metrics.registry import RULED
-from evaluator.metrics.stats import counted_stats
-from evaluator.pipeline import progress, sanity
+from evaluator.metrics.stats import IndexStats
+from evaluator.pipeline import latency, progress, sanity
+from evaluator.pipeline.budget import declare, sized
+from evaluator.pipeline.gates import Costs
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
@@ -36,6 +37,7 @@ from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
+from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Status
@@ -79,15 +81,24 @@ def run_evaluation(
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
     chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
+    sizes = {n: sized(c, ctx.counter, functools.partial(count_many, ctx.tokenizer))
+             for n, c in chunks_by.items()}  # fmt: skip
+    settings, budget_note = declare(settings, sizes)  # from the chunking alone
+    cfile, ctx = replace(cfile, settings=settings), replace(ctx, settings=settings)
     inputs, query_embeddings = embed_queries(ctx, kept)
     runs: dict[str, CandidateRun] = {}
+    retrievers: dict[str, Retriever] = {}
     with lease_session():  # the collections this run uses are not pruned under it
         for name in run_order(cfile):
             cand = cfile.candidate(name)
-            runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept,
-                                       inputs)  # fmt: skip
+            runs[name], retrievers[name] = run_candidate(
+                ctx, cand, chunks_by[name], chunk_seconds[name], sizes[name].stats, kept, inputs
+            )
+        latency = time_latency(ctx, runs, retrievers, inputs)
     comparisons = compare_all(settings, runs)
-    other_comparisons = compare_all(settings, runs, other=True)
+    at_budget = compare_all(settings, runs, basis="budget")
+    decided, undecided = (at_budget, comparisons) if settings.decide == "budget" else (
+        comparisons, at_budget)  # fmt: skip
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
         started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -97,15 +108,45 @@ def run_evaluation(
         label_set_hash=label_set_hash,
         runs=runs,
         comparisons=comparisons,
-        gates=check_gates(
-            cfile.gates, comparisons, {n: r.stats.chunk_count for n, r in runs.items()}
-        ),
-        other_comparisons=other_comparisons,
+        gates=run_gates(cfile, runs, decided, settings.decide == "budget"),
+        other_comparisons=compare_all(settings, runs, other=True),
         embedding=embedding_info(ctx, query_embeddings),
         skipped=skipped,
         orphaned=orphaned_queries(queries),
         seconds=time.perf_counter() - started,
+        budget_comparisons=at_budget,
+        other_basis_gates=run_gates(cfile, runs, undecided, settings.decide != "budget"),
+        context_budget=budget_note | {"latency": latency},
     )
+
+
+def run_gates(
+    cfile: CandidatesFile,
+    runs: Mapping[str, CandidateRun],
+    comps: Mapping[str, Comparison],
+    at_budget: bool,
+) -> list[GateRecord]:
+    """Every gate on one basis: the comparisons at k or at budget, and the costs."""
+    figures = {n: r.metrics() for n, r in runs.items()}
+    results = {n: r.at_budget if at_budget and r.at_budget else r.result
+               for n, r in runs.items()}  # fmt: skip
+    counts = {n: r.stats.chunk_count for n, r in runs.items()}
+    return check_gates(cfile.gates, comps, counts, Costs(figures, results))
+
+
+def time_latency(
+    ctx: Context,
+    runs: Mapping[str, CandidateRun],
+    retrievers: Mapping[str, Retriever],
+    inputs: Sequence[QueryInput],
+) -> dict[str, Any]:
+    """Warm passes over every candidate in seeded shuffled orders, into each run's timings;
+    the orders, for the manifest."""
+    plan = latency.orders(list(retrievers), ctx.settings.latency_repeats, ctx.settings.seed)
+    for name, found in latency.warm_passes(retrievers, inputs, ctx.settings.depth,
+                                           plan).items():  # fmt: skip
+        runs[name].timings.update(found)
+    return {"repeats": ctx.settings.latency_repeats, "orders": plan}
 
 
 def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
@@ -171,57 +212,74 @@ def run_candidate(
     cand: Candidate,
     chunks: Sequence[Chunk],
     chunk_seconds: float,
+    stats: IndexStats,
     queries: Sequence[Query],
     inputs: Sequence[QueryInput],
-) -> CandidateRun:
-    """Index one candidate, search every query to depth, and measure it."""
+) -> tuple[CandidateRun, Retriever]:
+    """Index one candidate, search every query to depth, and measure it; its retriever, for
+    the timed passes."""
     settings = ctx.settings
     t = time.perf_counter()
     built = build_retriever(settings.retriever, index_request(ctx, cand, chunks))
     index_seconds = time.perf_counter() - t
-    ranked, latencies = search_timed(built.retriever, inputs, settings.depth)
+    ranked, latencies = latency.search_timed(built.retriever, inputs, settings.depth)
     extra = dict(built.extra)
     if ctx.options.check_ann and settings.retriever == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
-    retrieved = {r.chunk.id for hits in ranked.values() for r in hits}
-    stats = counted_stats(
-        chunks, ctx.counter, functools.partial(count_many, ctx.tokenizer), retrieved
-    )  # each chunk counted once; the retrieved ones kept
-    result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks)
+    retrieved = [r.chunk for hits in ranked.values() for r in hits]
+    ctx.counter.prime(retrieved, functools.partial(count_many, ctx.tokenizer))
+    measured = measure_all(ctx, cand.name, queries, ranked, chunks)
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
-    return CandidateRun(
-        cand, chunks, ranked, result, stats,
+    run = CandidateRun(
+        cand, chunks, ranked, measured[0], stats,
         timings={
             "chunk_seconds": round(chunk_seconds, 4),
             "index_seconds": round(index_seconds, 4),
             "index_kind": "warm" if built.warm and uses_vectors else "cold",
-            "query_p50_ms": percentile(latencies, 50),
-            "query_p95_ms": percentile(latencies, 95),
+            "query_first_pass_kind": "cold",
+            "query_first_pass_p50_ms": latency.percentile(latencies, 50),
+            "query_first_pass_p95_ms": latency.percentile(latencies, 95),
         },
         embeddings=built.embedded,
         extra=extra,
-        other=other,
+        other=measured[1],
+        at_budget=measured[2],
+        at_budget_other=measured[3],
+        curve=measured[4],
+        vector_bytes=vector_bytes(chunks, inputs) if uses_vectors else None,
     )  # fmt: skip
+    return run, built.retriever
 
 
-def measure_both_rules(
+def vector_bytes(chunks: Sequence[Chunk], inputs: Sequence[QueryInput]) -> int | None:
+    """Bytes of the index's vectors as stored (float32): chunks × dimension × 4."""
+    vector = next((q.vector for q in inputs if q.vector is not None), None)
+    return None if vector is None else len(chunks) * int(vector.shape[-1]) * 4
+
+
+def measure_all(
     ctx: Context,
     name: str,
     queries: Sequence[Query],
     ranked: dict[str, list[Ranked]],
     chunks: Sequence[Chunk],
-) -> tuple[CandidateResult, CandidateResult]:
+) -> tuple[CandidateResult, CandidateResult, CandidateResult, CandidateResult, dict[str, Any]]:
     """Every measure under the declared match rule, and the rule-dependent ones under the
-    other (§7: reports show both; only the declared one gates). Measures look up chunks
-    only in documents that hold evidence, so only those are indexed."""
+    other (§7: reports show both; only the declared one gates); both again at the context
+    budget (§17), and the recall–budget curve. Measures look up chunks only in documents
+    that hold evidence, so only those are indexed."""
     index = ChunkIndex.build(of_documents(chunks, {s.doc for q in queries for s in q.evidence}))
     params = MetricSettings.of(ctx.settings)
-    result = evaluate(queries, ranked, index, settings=params, texts=ctx.texts,
-                      count_tokens=ctx.counter, name=name)  # fmt: skip
-    other = evaluate(queries, ranked, index, texts=ctx.texts,
-                     settings=replace(params, match=other_rule(params.match)),
-                     count_tokens=ctx.counter, name=name, measures=RULED)  # fmt: skip
-    return result, other
+    found = []
+    for budget in (None, ctx.settings.budget):
+        at = replace(params, budget=budget)
+        found.append(evaluate(queries, ranked, index, settings=at, texts=ctx.texts,
+                              count_tokens=ctx.counter, name=name))  # fmt: skip
+        found.append(evaluate(queries, ranked, index, texts=ctx.texts,
+                              settings=replace(at, match=other_rule(at.match)),
+                              count_tokens=ctx.counter, name=name, measures=RULED))  # fmt: skip
+    curve = budget_curve(queries, ranked, index, params, ctx.counter, ctx.settings.budget_ladder)
+    return found[0], found[1], found[2], found[3], curve
 
 
 def of_documents(chunks: Sequence[Chunk], docs: set[str]) -> Sequence[Chunk]:
@@ -240,31 +298,19 @@ def index_request(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> Ind
     )  # fmt: skip
 
 
-def search_timed(
-    retriever: Retriever, inputs: Sequence[QueryInput], depth: int
-) -> tuple[dict[str, list[Ranked]], list[float]]:
-    """Each query's ranked list, and each search's latency in milliseconds."""
-    ranked: dict[str, list[Ranked]] = {}
-    latencies: list[float] = []
-    for q in inputs:
-        t = time.perf_counter()
-        ranked[q.id] = retriever.search([q], depth)[0]
-        latencies.append((time.perf_counter() - t) * 1000)
-    return ranked, latencies
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    if not values:
-        return None
-    return float(np.percentile(np.asarray(values), q))
-
-
 def compare_all(
-    settings: Settings, runs: dict[str, CandidateRun], *, other: bool = False
+    settings: Settings,
+    runs: dict[str, CandidateRun],
+    *,
+    other: bool = False,
+    basis: str = "k",
 ) -> dict[str, Comparison]:
-    """Every candidate against the baseline, under the declared rule or the other one."""
+    """Every candidate against the baseline, under the declared rule or the other one, at
+    k or at the context budget."""
 
     def pick(run: CandidateRun) -> CandidateResult | None:
+        if basis == "budget":
+            return run.at_budget_other if other else run.at_budget
         return run.other if other else run.result
 
     base = pick(runs[settings.baseline])
