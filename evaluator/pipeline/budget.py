@@ -67,11 +67,13 @@ def declare(settings: Settings, sizes: Mapping[str, Sized]) -> tuple[Settings, d
     note = {
         "budget": budget,
         "budget_from": "settings" if settings.budget is not None else
-                       f"k × {settings.baseline}'s mean chunk tokens",
+                       f"k × {settings.baseline}'s mean chunk tokens = {settings.k} × "
+                       f"{means[settings.baseline]:.2f}",
         "crossing_chunk": CROSSING_RULE,
         "decide": decide,
         "decide_from": "settings" if settings.decide is not None else
-                       f"mean chunk tokens differ by {spread:.0%} (budget above 10 %)",
+                       f"the candidates' mean chunk tokens differ by {spread:.0%}; "
+                       f"budget decides above {SIZE_SPREAD:.0%}",
         "mean_chunk_tokens": {n: round(m, 2) for n, m in means.items()},
     }  # fmt: skip
     return replace(settings, budget=budget, decide=decide), note
