@@ -74,6 +74,5 @@ def declare(settings: Settings, sizes: Mapping[str, Sized]) -> tuple[Settings, d
         "decide_from": "settings" if settings.decide is not None else
                        f"the candidates' mean chunk tokens differ by {spread:.0%}; "
                        f"budget decides above {SIZE_SPREAD:.0%}",
-        "mean_chunk_tokens": {n: round(m, 2) for n, m in means.items()},
     }  # fmt: skip
     return replace(settings, budget=budget, decide=decide), note

@@ -135,18 +135,16 @@ def run_gates(
 
 
 def time_latency(
-    ctx: Context,
-    runs: Mapping[str, CandidateRun],
-    retrievers: Mapping[str, Retriever],
+    ctx: Context, runs: Mapping[str, CandidateRun], retrievers: Mapping[str, Retriever],
     inputs: Sequence[QueryInput],
 ) -> dict[str, Any]:
-    """Warm passes over every candidate in seeded shuffled orders, into each run's timings;
-    the orders, for the manifest."""
+    """Warm passes over every candidate in seeded shuffled orders, into each run's timings
+    (with its place in each pass, 1 = first); the plan, for the manifest."""
     plan = latency.orders(list(retrievers), ctx.settings.latency_repeats, ctx.settings.seed)
     for name, found in latency.warm_passes(retrievers, inputs, ctx.settings.depth,
                                            plan).items():  # fmt: skip
-        runs[name].timings.update(found)
-    return {"repeats": ctx.settings.latency_repeats, "orders": plan}
+        runs[name].timings.update(found, query_pass_places=[o.index(name) + 1 for o in plan])
+    return {"repeats": ctx.settings.latency_repeats, "shuffled_by_seed": ctx.settings.seed}
 
 
 def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
