@@ -49,7 +49,9 @@ def sized(
     return Sized(stats, least)
 
 
-def declare(settings: Settings, sizes: Mapping[str, Sized]) -> tuple[Settings, dict[str, Any]]:
+def declare(
+    settings: Settings, sizes: Mapping[str, Sized], file: str | None = None
+) -> tuple[Settings, dict[str, Any]]:
     """The settings with the budget and the basis resolved, and how each was chosen (for
     run.json's `context_budget`). A budget no chunk of some candidate fits is refused."""
     means = {n: s.stats.mean_chunk_tokens or 0.0 for n, s in sizes.items()}
@@ -60,10 +62,11 @@ def declare(settings: Settings, sizes: Mapping[str, Sized]) -> tuple[Settings, d
         if size.least is not None and budget < size.least:
             raise ConfigError(
                 f"budget {budget:,} is smaller than every chunk of candidate {name!r} "
-                f"(its smallest holds {size.least:,} tokens)", key="settings.budget",
+                f"(its smallest holds {size.least:,} tokens)", file=file, key="settings.budget",
             )  # fmt: skip
-    spread = max(means.values()) / min(means.values()) - 1 if min(means.values()) else 0.0
-    decide = settings.decide or ("budget" if spread > SIZE_SPREAD else "k")
+    low, high = min(means.values()), max(means.values())
+    spread = high / low - 1 if low else 0.0
+    decide = settings.decide or ("budget" if high > low * (1 + SIZE_SPREAD) else "k")
     note = {
         "budget": budget,
         "budget_from": "settings" if settings.budget is not None else

@@ -103,8 +103,8 @@ def check(
 ) -> list[GateRecord]:
     """Every gate for every compared candidate, in a stable order."""
     given = costs or Costs()
-    figures = {n: {**given.figures.get(n, {}), CHUNK_COUNT: float(c)}
-               for n, c in chunk_counts.items()}  # fmt: skip
+    names = set(given.figures) | set(chunk_counts)
+    figures = {n: {**given.figures.get(n, {}), CHUNK_COUNT: chunk_counts.get(n)} for n in names}
     costs = Costs(figures, given.results)
     results: list[GateRecord] = []
     for name, comp in comparisons.items():

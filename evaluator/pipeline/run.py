@@ -83,7 +83,7 @@ def run_evaluation(
     chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
     sizes = {n: sized(c, ctx.counter, functools.partial(count_many, ctx.tokenizer))
              for n, c in chunks_by.items()}  # fmt: skip
-    settings, budget_note = declare(settings, sizes)  # from the chunking alone
+    settings, budget_note = declare(settings, sizes, cfile.path)  # from the chunking alone
     cfile, ctx = replace(cfile, settings=settings), replace(ctx, settings=settings)
     inputs, query_embeddings = embed_queries(ctx, kept)
     runs: dict[str, CandidateRun] = {}
@@ -135,7 +135,9 @@ def run_gates(
 
 
 def time_latency(
-    ctx: Context, runs: Mapping[str, CandidateRun], retrievers: Mapping[str, Retriever],
+    ctx: Context,
+    runs: Mapping[str, CandidateRun],
+    retrievers: Mapping[str, Retriever],
     inputs: Sequence[QueryInput],
 ) -> dict[str, Any]:
     """Warm passes over every candidate in seeded shuffled orders, into each run's timings
