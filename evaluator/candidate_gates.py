@@ -56,6 +56,9 @@ class _Limit:
     key: str
     """The gate's key path."""
 
+    def at(self, key: str) -> _Limit:
+        return _Limit(self.file, f"{self.key}.{key}")
+
     def refuse(self, refusal: Refusal) -> ConfigError:
         return ConfigError(f"{self.key} must be a number", file=self.file, key=self.key)
 

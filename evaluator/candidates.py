@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
-from evaluator.candidate_gates import Gates, read_gates, uncomputed
+from evaluator.candidate_gates import Gates as Gates
+from evaluator.candidate_gates import read_gates, uncomputed
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS

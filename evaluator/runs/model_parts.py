@@ -146,6 +146,11 @@ def read_groups(r: Reader) -> dict[str, dict[str, Group]]:
     }
 
 
+def _opt_figures(r: Reader, key: str) -> dict[str, float | None] | None:
+    """`metrics_at_budget` and the like: figures, or None in a run written before them."""
+    return r.at(key).figures() if key in r.mapping() else None
+
+
 @dataclass(frozen=True)
 class CandidateRecord:
     """One candidate's index and aggregates, as the run measured them."""
@@ -193,8 +198,7 @@ class CandidateRecord:
             read_groups(r.at("breakdowns")), r.at("timings").mapping(),
             r.at("embeddings").mapping(), r.at("index").mapping(),
             r.at("metrics_other_rule").figures() if "metrics_other_rule" in r.mapping() else None,
-            *(r.at(k).figures() if k in r.mapping() else None
-              for k in ("metrics_at_budget", "metrics_at_budget_other_rule")),
+            _opt_figures(r, "metrics_at_budget"), _opt_figures(r, "metrics_at_budget_other_rule"),
             r.at("budget_curve").mapping() if "budget_curve" in r.mapping() else {},
         )  # fmt: skip
 

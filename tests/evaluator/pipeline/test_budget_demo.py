@@ -52,7 +52,9 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunResult, RunFile, 
     return result, read_run(folder), folder
 
 
-def test_the_default_decides_at_budget_and_flags_tok256(demo: tuple[RunResult, RunFile, Path]):
+def test_the_default_decides_at_budget_and_flags_tok256(
+    demo: tuple[RunResult, RunFile, Path],
+) -> None:
     _, run, _ = demo
     assert run.decide == "budget"
     assert run.manifest.context_budget["decide_from"].startswith(
@@ -88,13 +90,14 @@ def _tokenizer() -> Tokenizer:
 
 
 def _matches(chunk: list[Any], span: dict[str, Any], threshold: float) -> bool:
-    _, doc, start, end, _ = chunk
-    if doc != span["doc"]:
+    doc, start, end = str(chunk[1]), int(chunk[2]), int(chunk[3])
+    s_start, s_end = int(span["start"]), int(span["end"])
+    if doc != str(span["doc"]):
         return False
-    if start <= span["start"] and span["end"] <= end:
+    if start <= s_start and s_end <= end:
         return True
-    shared = min(end, span["end"]) - max(start, span["start"])
-    return shared > 0 and shared / (span["end"] - span["start"]) >= threshold
+    shared = min(end, s_end) - max(start, s_start)
+    return shared > 0 and shared / (s_end - s_start) >= threshold
 
 
 def _at_budget(data: dict[str, Any], name: str, budget: int, count: Any) -> dict[str, float]:
