@@ -69,13 +69,14 @@ def declare(
     decide = settings.decide or ("budget" if high > low * (1 + SIZE_SPREAD) else "k")
     note = {
         "budget": budget,
-        "budget_from": "settings" if settings.budget is not None else
-                       f"k × {settings.baseline}'s mean chunk tokens = {settings.k} × "
-                       f"{means[settings.baseline]:.2f}",
+        "budget_from": "settings" if settings.budget is not None else "default",
+        "budget_rule": f"k × {settings.baseline}'s mean chunk tokens = {settings.k} × "
+                       f"{means[settings.baseline]:.2f}, to a whole token",
         "crossing_chunk": CROSSING_RULE,
         "decide": decide,
-        "decide_from": "settings" if settings.decide is not None else
-                       f"the candidates' mean chunk tokens differ by {spread:.0%}; "
-                       f"budget decides above {SIZE_SPREAD:.0%}",
+        "decide_from": "settings" if settings.decide is not None else "default",
+        "decide_rule": f"budget when the candidates' mean chunk tokens differ by more than "
+                       f"{SIZE_SPREAD:.0%}, else k",
+        "size_spread": round(spread, 4),
     }  # fmt: skip
     return replace(settings, budget=budget, decide=decide), note

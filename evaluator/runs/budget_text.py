@@ -21,17 +21,30 @@ CROSSING = "the chunk that would cross it is left out, and the context ends ther
 
 
 def budget_items(run: RunFile) -> list[tuple[str, str]]:
-    """(`budget`, `608 tokens …`) and (`decides`, `budget …`) for the settings line; none
-    for a run written before budgets were kept."""
+    """(`budget`, `608 tokens (default)`) and (`decides`, `budget (sizes differ 93%)`) for
+    the settings line; none for a run written before budgets were kept."""
     if run.budget is None:
         return []
     note = run.manifest.context_budget
-    source = note.get("budget_from", "")
-    why = note.get("decide_from", "")
+    spread = note.get("size_spread")
+    why = "settings" if note.get("decide_from") == "settings" or spread is None else (
+        f"sizes differ {float(spread):.0%}")  # fmt: skip
     return [
-        ("budget", f"{run.budget:,} tokens" + (f" ({source})" if source else "")),
-        ("decides", run.decide + (f" ({why})" if why else "")),
+        ("budget", f"{run.budget:,} tokens ({note.get('budget_from', 'settings')})"),
+        ("decides", f"{run.decide} ({why})"),
     ]
+
+
+def budget_rule(run: RunFile) -> str:
+    """How the budget and the deciding basis were chosen, in one sentence for report.md."""
+    note = run.manifest.context_budget
+    parts = []
+    if note.get("budget_from") == "default" and note.get("budget_rule"):
+        parts.append(f"budget by default: {note['budget_rule']}")
+    if note.get("decide_from") == "default" and note.get("decide_rule"):
+        parts.append(f"decides by default: {note['decide_rule']} "
+                     f"(they differ by {float(note.get('size_spread') or 0):.0%})")  # fmt: skip
+    return "; ".join(parts) + "." if parts else "Budget and basis declared in the settings."
 
 
 def basis_name(run: RunFile, basis: str) -> str:
@@ -81,7 +94,8 @@ def budget_md(run: RunFile) -> list[str]:
         return ["_This run was written before context budgets were kept: only k is recorded._"]
     lines = [f"## At k and at budget — {run.decide} decides", "",
              f"Budget {run.budget:,} tokens of the settings' tokenizer (prefixes count); "
-             f"{CROSSING}. Cells: at {basis_name(run, 'k')} · at {basis_name(run, 'budget')}.",
+             f"{CROSSING}. {budget_rule(run).capitalize()} Cells: at {basis_name(run, 'k')} · "
+             f"at {basis_name(run, 'budget')}.",
              "", *_verdicts_md(run), "", *measures_md(run), "", *curve_md(run)]  # fmt: skip
     return lines
 

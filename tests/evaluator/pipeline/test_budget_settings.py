@@ -27,7 +27,8 @@ def _sized(mean: float, least: int = 1) -> Sized:
 def test_the_default_budget_is_k_times_the_baselines_mean_chunk_tokens() -> None:
     settings, note = declare(Settings("a", k=5), {"a": _sized(121.51), "b": _sized(130.0)})
     assert settings.budget == 608  # 5 × 121.51 = 607.55, to a whole token
-    assert note["budget_from"] == "k × a's mean chunk tokens = 5 × 121.51"
+    assert note["budget_from"] == "default"
+    assert note["budget_rule"] == "k × a's mean chunk tokens = 5 × 121.51, to a whole token"
     assert note["crossing_chunk"] == "left out"
 
 
@@ -40,7 +41,8 @@ def test_budget_decides_when_mean_chunk_sizes_differ_by_more_than_ten_percent(
 ) -> None:
     settings, note = declare(Settings("a"), {"a": _sized(means[0]), "b": _sized(means[1])})
     assert settings.decide == decide
-    assert "budget decides above 10%" in note["decide_from"]
+    spread = round(max(means) / min(means) - 1, 4)
+    assert (note["decide_from"], note["size_spread"]) == ("default", spread)
 
 
 def test_a_declared_budget_and_basis_are_kept() -> None:
