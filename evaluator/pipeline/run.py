@@ -28,7 +28,7 @@ from evaluator.metrics.curve import budget_curve
 from evaluator.metrics.registry import RULED
 from evaluator.metrics.stats import IndexStats
 from evaluator.pipeline import latency, progress, sanity
-from evaluator.pipeline.budget import declare, sized
+from evaluator.pipeline.budget import Sized, declare, sized
 from evaluator.pipeline.gates import Costs
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.options import RunOptions
@@ -81,24 +81,14 @@ def run_evaluation(
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
     chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
-    sizes = {n: sized(c, ctx.counter, functools.partial(count_many, ctx.tokenizer))
-             for n, c in chunks_by.items()}  # fmt: skip
-    settings, budget_note = declare(settings, sizes, cfile.path)  # from the chunking alone
-    cfile, ctx = replace(cfile, settings=settings), replace(ctx, settings=settings)
+    cfile, ctx, sizes, budget_note = declared(cfile, ctx, chunks_by)
+    settings = cfile.settings
     inputs, query_embeddings = embed_queries(ctx, kept)
-    runs: dict[str, CandidateRun] = {}
-    retrievers: dict[str, Retriever] = {}
     with lease_session():  # the collections this run uses are not pruned under it
-        for name in run_order(cfile):
-            cand = cfile.candidate(name)
-            runs[name], retrievers[name] = run_candidate(
-                ctx, cand, chunks_by[name], chunk_seconds[name], sizes[name].stats, kept, inputs
-            )
-        latency = time_latency(ctx, runs, retrievers, inputs)
+        runs, latency = run_all(ctx, cfile, (chunks_by, chunk_seconds, sizes), kept, inputs)
     comparisons = compare_all(settings, runs)
     at_budget = compare_all(settings, runs, basis="budget")
-    decided, undecided = (at_budget, comparisons) if settings.decide == "budget" else (
-        comparisons, at_budget)  # fmt: skip
+    gates, other_gates = both_bases(cfile, runs, comparisons, at_budget)
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
         started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -108,16 +98,58 @@ def run_evaluation(
         label_set_hash=label_set_hash,
         runs=runs,
         comparisons=comparisons,
-        gates=run_gates(cfile, runs, decided, settings.decide == "budget"),
+        gates=gates,
         other_comparisons=compare_all(settings, runs, other=True),
         embedding=embedding_info(ctx, query_embeddings),
         skipped=skipped,
         orphaned=orphaned_queries(queries),
         seconds=time.perf_counter() - started,
         budget_comparisons=at_budget,
-        other_basis_gates=run_gates(cfile, runs, undecided, settings.decide != "budget"),
+        other_basis_gates=other_gates,
         context_budget=budget_note | {"latency": latency},
     )
+
+
+def declared(
+    cfile: CandidatesFile, ctx: Context, chunks_by: Mapping[str, Sequence[Chunk]]
+) -> tuple[CandidatesFile, Context, dict[str, Sized], dict[str, Any]]:
+    """The budget and the deciding basis, from the chunking alone (§17), set into the
+    candidates file and the context; every candidate's size; how each was chosen."""
+    count = functools.partial(count_many, ctx.tokenizer)
+    sizes = {n: sized(c, ctx.counter, count) for n, c in chunks_by.items()}
+    settings, note = declare(ctx.settings, sizes, cfile.path)
+    return replace(cfile, settings=settings), replace(ctx, settings=settings), sizes, note
+
+
+def run_all(
+    ctx: Context,
+    cfile: CandidatesFile,
+    cut_as: tuple[Mapping[str, Sequence[Chunk]], Mapping[str, float], Mapping[str, Sized]],
+    queries: Sequence[Query],
+    inputs: Sequence[QueryInput],
+) -> tuple[dict[str, CandidateRun], dict[str, Any]]:
+    """Every candidate run, baseline first, then timed in seeded shuffled passes."""
+    chunks_by, seconds, sizes = cut_as
+    runs: dict[str, CandidateRun] = {}
+    retrievers: dict[str, Retriever] = {}
+    for name in run_order(cfile):
+        runs[name], retrievers[name] = run_candidate(
+            ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
+            queries, inputs,
+        )  # fmt: skip
+    return runs, time_latency(ctx, runs, retrievers, inputs)
+
+
+def both_bases(
+    cfile: CandidatesFile,
+    runs: Mapping[str, CandidateRun],
+    at_k: Mapping[str, Comparison],
+    at_budget: Mapping[str, Comparison],
+) -> tuple[list[GateRecord], list[GateRecord]]:
+    """Every gate on the deciding basis, then on the other one (for the flags, §17)."""
+    on_k = run_gates(cfile, runs, at_k, False)
+    on_budget = run_gates(cfile, runs, at_budget, True)
+    return (on_budget, on_k) if cfile.settings.decide == "budget" else (on_k, on_budget)
 
 
 def run_gates(
@@ -232,14 +264,8 @@ def run_candidate(
     uses_vectors = RETRIEVERS[settings.retriever].uses_vectors
     run = CandidateRun(
         cand, chunks, ranked, measured[0], stats,
-        timings={
-            "chunk_seconds": round(chunk_seconds, 4),
-            "index_seconds": round(index_seconds, 4),
-            "index_kind": "warm" if built.warm and uses_vectors else "cold",
-            "query_first_pass_kind": "cold",
-            "query_first_pass_p50_ms": latency.percentile(latencies, 50),
-            "query_first_pass_p95_ms": latency.percentile(latencies, 95),
-        },
+        timings=first_timings(chunk_seconds, index_seconds, built.warm and uses_vectors,
+                              latencies),
         embeddings=built.embedded,
         extra=extra,
         other=measured[1],
@@ -249,6 +275,20 @@ def run_candidate(
         vector_bytes=vector_bytes(chunks, inputs) if uses_vectors else None,
     )  # fmt: skip
     return run, built.retriever
+
+
+def first_timings(
+    chunk_seconds: float, index_seconds: float, warm: bool, latencies: Sequence[float]
+) -> dict[str, Any]:
+    """Cutting and indexing seconds and the first (cold) query pass, each labelled."""
+    return {
+        "chunk_seconds": round(chunk_seconds, 4),
+        "index_seconds": round(index_seconds, 4),
+        "index_kind": "warm" if warm else "cold",
+        "query_first_pass_kind": "cold",
+        "query_first_pass_p50_ms": latency.percentile(latencies, 50),
+        "query_first_pass_p95_ms": latency.percentile(latencies, 95),
+    }
 
 
 def vector_bytes(chunks: Sequence[Chunk], inputs: Sequence[QueryInput]) -> int | None:
