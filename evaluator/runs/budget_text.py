@@ -8,6 +8,8 @@ the same way everywhere.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich import box
 from rich.markup import escape
 from rich.table import Table
@@ -96,7 +98,8 @@ def budget_md(run: RunFile) -> list[str]:
              f"Budget {run.budget:,} tokens of the settings' tokenizer (prefixes count); "
              f"{CROSSING}. {budget_rule(run).capitalize()} Cells: at {basis_name(run, 'k')} · "
              f"at {basis_name(run, 'budget')}.",
-             "", *_verdicts_md(run), "", *measures_md(run), "", *curve_md(run)]  # fmt: skip
+             "", *_verdicts_md(run), "", *measures_md(run), "", *costs_md(run), "",
+             *curve_md(run)]  # fmt: skip
     return lines
 
 
@@ -137,6 +140,30 @@ def measures_md(run: RunFile) -> list[str]:
             lines += [f"| {fmt.label} | " + " | ".join(cells) + " |"]
         lines.append("")
     return lines[:-1]
+
+
+def _ms(value: Any) -> str:
+    return "–" if not isinstance(value, int | float) else f"{value:.1f}"
+
+
+def costs_md(run: RunFile) -> list[str]:
+    """What each candidate costs (§17): vector bytes, embedding requests, and query latency —
+    the first pass after indexing (cold) and the warm passes' medians with the p95 spread."""
+    lines = ["| candidate | vector bytes | embedding requests | first pass p50 / p95 ms (cold) "
+             "| warm p50 / p95 ms | warm p95 spread | passes |", "|---" * 7 + "|"]  # fmt: skip
+    for c in run.candidates:
+        t = c.timings
+        spread = t.get("query_p95_spread_ms")
+        spread_text = (f"{_ms(spread[0])}–{_ms(spread[1])}"
+                       if isinstance(spread, list) and len(spread) == 2 else "–")  # fmt: skip
+        lines.append(
+            f"| `{c.name}` | {shown('vector_bytes').text(c.metric('vector_bytes'))} | "
+            f"{shown('embedding_requests').text(c.metric('embedding_requests'))} | "
+            f"{_ms(t.get('query_first_pass_p50_ms'))} / {_ms(t.get('query_first_pass_p95_ms'))} | "
+            f"{_ms(t.get('query_p50_ms'))} / {_ms(t.get('query_p95_ms'))} | {spread_text} | "
+            f"{t.get('query_passes', '–')} |"
+        )
+    return lines
 
 
 def curve_md(run: RunFile) -> list[str]:
