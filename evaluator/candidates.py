@@ -17,6 +17,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
+from evaluator.candidate_gates import Gates as Gates
+from evaluator.candidate_gates import read_gates, uncomputed
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
@@ -27,7 +30,6 @@ from labeler.core.errors import ConfigError
 from labeler.core.files.reading import read_bounded
 from labeler.core.names import check_name
 from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
-from labeler.core.values import valid_slice
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
@@ -39,6 +41,14 @@ MAX_SEED = 2**32 - 1
 """Largest bootstrap seed (what numpy's generators take)."""
 MAX_RANKS = 10_000
 """Largest `k` and `depth`."""
+DECIDE = ("budget", "k")
+"""`decide = …`: the verdict and the gates read the measures at budget or at k (§17)."""
+LADDER = (128, 256, 512, 1024, 2048, 4096)
+"""The default `budget_ladder`: the recall–budget curve's budgets, doubling (§17)."""
+MAX_BUDGET = 10_000_000
+"""Largest budget in tokens, on its own or in the ladder."""
+MAX_REPEATS = 100
+"""Most `latency_repeats`."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,16 @@ class Settings:
     """Seed of the bootstrap."""
     resamples: int = 10_000
     """Bootstrap resamples."""
+    budget: int | None = None
+    """Context budget in tokens of `tokenizer` (§17); None: k × the baseline's mean chunk
+    tokens, declared by the run before any result."""
+    decide: str | None = None
+    """budget | k: which measures decide the verdict and gates; None: `budget` when the
+    candidates' mean chunk tokens differ by more than 10 %, else `k` (declared by the run)."""
+    budget_ladder: tuple[int, ...] = LADDER
+    """Budgets of the recall–budget curve, in tokens."""
+    latency_repeats: int = 3
+    """Timed passes over every query per candidate, candidates shuffled by `seed`."""
 
 
 @dataclass(frozen=True)
@@ -81,23 +101,6 @@ class Candidate:
     def retriever(self, settings: Settings) -> str:
         """The retriever it runs: its own, else the settings'."""
         return self.treatment.retriever or settings.retriever
-
-
-GATE_KEYS = (
-    "max_lost",
-    "min_recall_delta",
-    "max_chunk_count_ratio",
-    "max_duplicate_pairs_delta",
-    "max_abstention_top1_delta",
-)
-
-
-@dataclass(frozen=True)
-class Gates:
-    overall: dict[str, float] = field(default_factory=dict)
-    """Gate name -> limit, over every query."""
-    slices: dict[str, dict[str, float]] = field(default_factory=dict)
-    """Slice -> gate name -> limit, over that slice's queries."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,8 @@ class CandidatesFile:
 _SETTING_TYPES: dict[str, Kind] = {
     "baseline": str, "k": int, "depth": int, "coverage_threshold": float,
     "duplicate_threshold": float, "match": str, "embedding": str, "retriever": str,
-    "tokenizer": str, "seed": int, "resamples": int,
+    "tokenizer": str, "seed": int, "resamples": int, "budget": int, "decide": str,
+    "budget_ladder": list, "latency_repeats": int,
 }  # fmt: skip
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
@@ -168,15 +172,6 @@ class _Path:
         return ConfigError(refusal.message, file=self.file, key=self.key or None)
 
 
-@dataclass(frozen=True)
-class _Limit(_Entry):
-    """A gate's limit: any number."""
-
-    def refuse(self, refusal: Refusal) -> ConfigError:
-        message = f"{self.table}: {self.key} must be a number"
-        return ConfigError(message, file=self.file, key=self.key)
-
-
 def _check_table(
     table: Mapping[str, Any], types: Mapping[str, Kind], where: str, file: str
 ) -> None:
@@ -194,6 +189,8 @@ def _settings(raw: Any, file: str) -> Settings:
     _check_table(raw, _SETTING_TYPES, "[settings]", file)
     if "baseline" not in raw:
         raise ConfigError("[settings] needs a baseline", file=file, key="settings.baseline")
+    if "budget_ladder" in raw:
+        raw = {**raw, "budget_ladder": _ladder(raw["budget_ladder"], file)}
     s = Settings(**raw)
     for key, message in settings_problems(s):
         raise ConfigError(f"[settings]: {message}", file=file, key=f"settings.{key}")
@@ -224,7 +221,32 @@ def settings_problems(s: Settings) -> list[tuple[str, str]]:
             f"seed must lie between 0 and {MAX_SEED}, got {s.seed}",
         ),
     ]
-    return [(key, message) for key, failed, message in checks if failed]
+    return [(key, message) for key, failed, message in checks + budget_checks(s) if failed]
+
+
+def budget_checks(s: Settings) -> list[tuple[str, bool, str]]:
+    """§17's settings: a budget of at least one token, a known `decide`, a ladder."""
+    ladder = s.budget_ladder
+    return [
+        ("budget", s.budget is not None and not 1 <= s.budget <= MAX_BUDGET,
+         f"budget must lie between 1 and {MAX_BUDGET:,} tokens, got {s.budget}"),
+        ("decide", s.decide is not None and s.decide not in DECIDE,
+         f"decide must be one of {DECIDE}, got {s.decide!r}"),
+        ("budget_ladder", not ladder, "budget_ladder must hold at least one budget"),
+        ("budget_ladder", any(not 1 <= b <= MAX_BUDGET for b in ladder),
+         f"budget_ladder's budgets must lie between 1 and {MAX_BUDGET:,} tokens"),
+        ("latency_repeats", not 1 <= s.latency_repeats <= MAX_REPEATS,
+         f"latency_repeats must lie between 1 and {MAX_REPEATS}, got {s.latency_repeats}"),
+    ]  # fmt: skip
+
+
+def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
+    """`budget_ladder = [...]`: whole numbers of tokens, sorted, each once."""
+    for item in raw:
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise ConfigError(f"[settings]: budget_ladder holds {item!r}, not a whole number "
+                              "of tokens", file=file, key="settings.budget_ladder")  # fmt: skip
+    return tuple(sorted(set(raw)))
 
 
 def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
@@ -281,39 +303,6 @@ def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
     return {**options, "path": str(Path(file).parent / path)}
 
 
-def _gates(raw: Any, file: str) -> Gates:
-    if raw is None:
-        return Gates()
-    if not isinstance(raw, dict):
-        raise ConfigError("[gates] must be a table", file=file, key="gates")
-
-    def limits(table: Mapping[str, Any], where: str) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for key, value in table.items():
-            if key not in GATE_KEYS:
-                raise ConfigError(
-                    f"{where}: unknown gate {key!r} (known: {', '.join(GATE_KEYS)})",
-                    file=file,
-                    key=f"{where}.{key}",
-                )
-            out[key] = float(typed(value, float, _Limit(file, where, key)))
-        return out
-
-    slices_raw = raw.get("slice", {})
-    if not isinstance(slices_raw, dict) or not all(
-        isinstance(v, dict) for v in slices_raw.values()
-    ):
-        raise ConfigError("[gates.slice.NAME] must be tables", file=file, key="gates.slice")
-    for name in slices_raw:
-        if not valid_slice(name):
-            check_name(name, "slice name", file=file, key=f"gates.slice.{name}", error=ConfigError)
-            raise ConfigError(f"slice name {name!r} holds white space or a comma", file=file,
-                              key=f"gates.slice.{name}")  # fmt: skip
-    overall = limits({k: v for k, v in raw.items() if k != "slice"}, "gates")
-    per_slice = {name: limits(t, f"gates.slice.{name}") for name, t in slices_raw.items()}
-    return Gates(overall, per_slice)
-
-
 def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> CandidatesFile:
     unknown = sorted(set(data) - {"settings", "candidate", "gates"})
     if unknown:
@@ -335,7 +324,10 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
             file=file,
             key="settings.baseline",
         )
-    return CandidatesFile(file, digest, settings, candidates, _gates(data.get("gates"), file))
+    gates = read_gates(data.get("gates"), file)
+    if found := uncomputed(gates, RETRIEVER_KINDS[settings.retriever].uses_vectors):
+        raise ConfigError(found[1], file=file, key=found[0])
+    return CandidatesFile(file, digest, settings, candidates, gates)
 
 
 def read(path: Path) -> CandidatesFile:
@@ -374,36 +366,9 @@ def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
     """The same candidates with another retriever (a command-line override)."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"retriever must be one of {RETRIEVERS}", key="--retriever")
+    if found := uncomputed(cfile.gates, RETRIEVER_KINDS[retriever].uses_vectors):
+        raise ConfigError(found[1], file=cfile.path, key=found[0])
     return replace(cfile, settings=replace(cfile.settings, retriever=retriever))
 
 
 # -- built-in candidate sets ------------------------------------------------------------
-# `chroma-report` reruns the settings of Chroma's chunking report ("Evaluating Chunking
-# Strategies for Retrieval", 2024) on the user's own labels, so their numbers sit beside
-# the published ones (all-MiniLM-L6-v2: tokens 250/125 recall 82.4; recursive 200/0
-# recall 76.6, IoU 4.1). Sizes count cl100k tokens, as the report did.
-
-CL100K = "tiktoken:cl100k_base"
-
-PRESETS = {
-    "chroma-report": {
-        "settings": {"baseline": "tokens-250-125", "k": 5, "embedding": "minilm",
-                     "retriever": "chroma", "tokenizer": CL100K},
-        "candidate": [
-            {"name": "tokens-250-125", "splitter": "tokens", "size": 250, "overlap": 125,
-             "tokenizer": CL100K},
-            {"name": "recursive-200-0", "splitter": "recursive", "unit": "tokens", "size": 200,
-             "overlap": 0, "tokenizer": CL100K},
-            {"name": "recursive-400-0", "splitter": "recursive", "unit": "tokens", "size": 400,
-             "overlap": 0, "tokenizer": CL100K},
-            {"name": "recursive-800-400", "splitter": "recursive", "unit": "tokens",
-             "size": 800, "overlap": 400, "tokenizer": CL100K},
-        ],
-    },
-}  # fmt: skip
-
-
-def preset_file(name: str) -> CandidatesFile:
-    if name not in PRESETS:
-        raise ConfigError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})", key="preset")
-    return parse(PRESETS[name], file=f"preset:{name}", digest=f"preset:{name}")

@@ -101,6 +101,8 @@ FIGURES: dict[str, Shown] = {
     "query_latency_p95_ms": Shown("query p95 ms", "p95 ms", "{:.1f}", Better.LOWER),
     "embeddings_computed": Shown("embedded", "embedded", "{:.0f}", Better.NEITHER),
     "embeddings_cached": Shown("from cache", "cached", "{:.0f}", Better.NEITHER),
+    "embedding_requests": Shown("embedding requests", "emb req", "{:.0f}", Better.NEITHER),
+    "vector_bytes": Shown("vector bytes", "vec bytes", "{:.0f}", Better.LOWER),
 }
 """Per-candidate figures that are not per-query measures: index size, timings, cache."""
 

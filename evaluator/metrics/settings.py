@@ -41,6 +41,9 @@ class MetricSettings:
     """Shared characters / shorter chunk length at which two chunks are duplicates."""
     match: str = "chunk"
     """How a span is matched: by one chunk (`chunk`) or by the top chunks together (`union`)."""
+    budget: int | None = None
+    """At a context budget (§17): the ranked chunks that fit it stand in for the top k;
+    None: the top k."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -53,6 +56,9 @@ class MetricSettings:
             value = getattr(self, key)
             if not 0.0 < value <= 1.0:
                 raise ConfigError(f"{key} must lie in (0, 1], got {value}", key=f"settings.{key}")
+        if self.budget is not None and self.budget < 1:
+            raise ConfigError(f"budget must be at least 1, got {self.budget}",
+                              key="settings.budget")  # fmt: skip
         if self.match not in MATCH_RULES:
             raise ConfigError(
                 f"match must be one of {', '.join(MATCH_RULES)}, got {self.match!r}",

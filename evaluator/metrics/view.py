@@ -7,7 +7,7 @@ the view computes each fact once, lazily, so measures stay one-liners over it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from evaluator.chunk import Chunk
@@ -62,6 +62,18 @@ def coverage(chunks: Sequence[Chunk], span: Span) -> float:
     return covered(parts) / (span.end - span.start)
 
 
+def in_budget(tokens: Iterable[int], budget: int) -> int:
+    """How many ranked chunks a context of `budget` tokens holds (§17): chunks in rank order
+    while their running total fits; the chunk that would cross the budget is left out, and
+    the context ends there (no later, smaller chunk jumps the queue)."""
+    total = n = 0
+    for n, count in enumerate(tokens, start=1):
+        total += count
+        if total > budget:
+            return n - 1
+    return n
+
+
 T = TypeVar("T")
 
 
@@ -106,8 +118,10 @@ class QueryView:
         """Per rank, what is sent for that rank's chunk (§18); the chunk itself by default."""
         self.sending = sending
         """What is sent for a retrieved chunk (§18); None: the chunk itself."""
-        self.top = self.sent_at(settings.k)
-        """What is sent for the top k: the chunks, or their parents or merged windows."""
+        self.cut = self._cut()
+        """How many ranks are sent: k, or at a budget those whose context fits (`in_budget`)."""
+        self.top = self.sent_at(self.cut)
+        """What is sent: the chunks, or their parents or merged windows, of the first `cut`."""
 
     def sent_at(self, n: int) -> tuple[Chunk, ...]:
         """What is sent for the top `n` retrieved chunks (any n up to depth), each unit
@@ -116,6 +130,21 @@ class QueryView:
         if self.sending is None:
             return tuple(r.chunk for r in self.retrieved[:n])
         return self.sending.sent(self.retrieved, n)
+
+    def _cut(self) -> int:
+        """How many ranks are sent: k, or those within the budget, counted on what is sent
+        (a parent once however many of its children rank; windows merged)."""
+        budget = self.settings.budget
+        if budget is None:
+            return self.settings.k
+        if self.sending is None:
+            return in_budget((self.tokens(r.chunk) for r in self.retrieved), budget)
+        fits = 0
+        for n in range(1, len(self.retrieved) + 1):
+            if sum(map(self.tokens, self.sent_at(n))) > budget:
+                break
+            fits = n
+        return fits
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -162,7 +191,7 @@ class QueryView:
     @_lazy
     def matched_in_k(self) -> tuple[bool, ...]:
         """Per span, whether a top-k chunk matches it."""
-        k = self.settings.k
+        k = len(self.top)
         return tuple(r is not None and r <= k for r in self.first_ranks)
 
     @_lazy
@@ -192,7 +221,7 @@ class QueryView:
     @_lazy
     def own_causes(self) -> tuple[Cause | None, ...]:
         """Per span, why it was missed (None: matched within k); see `causes.span_cause`."""
-        k, threshold, match = self.settings.k, self.settings.coverage_threshold, self.settings.match
+        k, threshold, match = self.cut, self.settings.coverage_threshold, self.settings.match
         signal = self.signal
         return tuple(
             span_cause(rank, cover, held, k=k, threshold=threshold, match=match, signal=signal)
@@ -204,7 +233,7 @@ class QueryView:
     @property
     def signal(self) -> bool:
         """False when every top-k chunk scored 0: the retriever found no query word (§17)."""
-        return not self.ranked or any(r.score != 0.0 for r in self.ranked[: self.settings.k])
+        return not self.ranked or any(r.score != 0.0 for r in self.ranked[: self.cut])
 
     @_lazy
     def span_causes(self) -> tuple[Cause | None, ...]:

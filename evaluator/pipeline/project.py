@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
+from evaluator import presets
 from evaluator.pipeline import sanity
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.plan import plan_corpus
@@ -128,7 +129,7 @@ def candidates_and_corpus(
     """The candidates (file or preset, exactly one) and the corpus, as eval reads them."""
     if (candidates_file is None) == (preset is None):
         raise ConfigError("give a candidates file or --preset, not both or neither")
-    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    cfile = cands.read(candidates_file) if candidates_file else presets.preset_file(preset or "")
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,
         follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,

@@ -64,6 +64,8 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
         other_comparisons=dict(result.other_comparisons),
         chunk_tables={name: r.chunks for name, r in result.runs.items()},
+        budget_comparisons=dict(result.budget_comparisons),
+        other_basis_gates=tuple(result.other_basis_gates),
     )
 
 
@@ -81,6 +83,7 @@ def manifest(result: RunResult, *, include_text: bool) -> Manifest:
         skipped_queries=tuple(result.skipped),
         orphaned_queries=tuple(result.orphaned),
         doc_hashes=result.corpus.doc_hashes,
+        context_budget=_plain(result.context_budget),
     )
 
 
@@ -90,6 +93,9 @@ def candidate_record(name: str, run: CandidateRun, baseline: bool) -> CandidateR
         name, baseline, SPLITTER_VERSION, spec, spec.fingerprint(), run.metrics(),
         run.result.breakdowns, _plain(run.timings), _plain(run.embeddings), _plain(run.extra),
         None if run.other is None else dict(run.other.aggregates),
+        None if run.at_budget is None else dict(run.at_budget.aggregates),
+        None if run.at_budget_other is None else dict(run.at_budget_other.aggregates),
+        _plain(run.curve),
     )  # fmt: skip
 
 

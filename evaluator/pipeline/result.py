@@ -44,6 +44,14 @@ class CandidateRun:
     sent: dict[str, list[Ranked]] = field(default_factory=dict)
     """Query id -> per rank, what was sent for that rank's chunk (§18); empty when the
     candidate sends its chunks themselves."""
+    at_budget: CandidateResult | None = None
+    """Every measure at the context budget under the declared rule (§17)."""
+    at_budget_other: CandidateResult | None = None
+    """The rule-dependent measures at the context budget under the other rule."""
+    curve: dict[str, Any] = field(default_factory=dict)
+    """Recall and hit at each budget of the ladder, and their areas (§17)."""
+    vector_bytes: int | None = None
+    """Bytes of the index's vectors as stored (float32); None without vectors."""
 
     def metrics(self) -> dict[str, Any]:
         """The flat `metrics` object of run.json: §7 names to numbers."""
@@ -54,6 +62,8 @@ class CandidateRun:
         flat["query_latency_p95_ms"] = self.timings.get("query_p95_ms")
         flat["embeddings_computed"] = self.embeddings.get("computed", 0)
         flat["embeddings_cached"] = self.embeddings.get("cached", 0)
+        flat["embedding_requests"] = flat["embeddings_computed"] + flat["embeddings_cached"]
+        flat["vector_bytes"] = self.vector_bytes
         return flat
 
 
@@ -87,6 +97,12 @@ class RunResult:
     """Of those, the labelled or reviewed ones: their evidence was orphaned."""
     seconds: float = 0.0
     """Wall time of the whole run."""
+    budget_comparisons: dict[str, Comparison] = field(default_factory=dict)
+    """Candidate name -> comparison with the baseline at the context budget (§17)."""
+    other_basis_gates: list[GateRecord] = field(default_factory=list)
+    """Every gate on the basis that does not decide (at k when budget decides, and so on)."""
+    context_budget: dict[str, Any] = field(default_factory=dict)
+    """The budget, the crossing rule, the deciding basis, how each was chosen; latency plan."""
 
     @property
     def passed(self) -> bool:

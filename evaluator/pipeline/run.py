@@ -11,58 +11,37 @@ import functools
 import statistics
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
-
-import numpy as np
 
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.chunking import chunk_table
-from evaluator.chunking.tokenizers import TokenizerAdapter, count_many, load_tokenizer
+from evaluator.chunking.tokenizers import count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
-from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
-from evaluator.metrics.causes import other_rule
+from evaluator.metrics import CandidateResult, TokenCounter
 from evaluator.metrics.compare import Comparison, compare
-from evaluator.metrics.registry import RULED
-from evaluator.metrics.sent import Sending
-from evaluator.metrics.stats import counted_stats
-from evaluator.pipeline import progress, sanity
+from evaluator.metrics.stats import IndexStats
+from evaluator.pipeline import latency, progress, sanity
+from evaluator.pipeline.budget import Sized, declare, sized
+from evaluator.pipeline.context import Context
+from evaluator.pipeline.gates import Costs
 from evaluator.pipeline.gates import check as check_gates
+from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
+from evaluator.pipeline.treated import treatment_record, uses_vectors, with_treatment
 from evaluator.pipeline.units import sending
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
-from evaluator.retrieval.rerank import cached_scorer
-from evaluator.retrieval.stages import treated
+from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Status
-
-
-@dataclass(frozen=True)
-class Context:
-    """What every candidate of one run shares."""
-
-    settings: Settings
-    """The frozen `[settings]`."""
-    corpus: Corpus
-    """The corpus as read."""
-    texts: Mapping[str, str]
-    """Document id -> canonical text (read when asked for: the corpus is not held, §6)."""
-    counter: TokenCounter
-    """Counts tokens with the settings' tokenizer."""
-    tokenizer: TokenizerAdapter
-    """The settings' tokenizer, for counting many chunks in one call."""
-    vectors: VectorSource
-    """Embeds texts through the cache, the model loaded on first use."""
-    options: RunOptions
-    """Where indexes and the cache live."""
 
 
 def run_evaluation(
@@ -83,17 +62,16 @@ def run_evaluation(
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
     chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
+    cfile, ctx, sizes, budget_note = declared(cfile, ctx, chunks_by)
+    settings = cfile.settings
     inputs, query_embeddings = embed_queries(
-        ctx, kept, any(uses_vectors(ctx, c) for c in cfile.candidates)
+        ctx, kept, any(uses_vectors(ctx.settings, c) for c in cfile.candidates)
     )
-    runs: dict[str, CandidateRun] = {}
     with lease_session():  # the collections this run uses are not pruned under it
-        for name in run_order(cfile):
-            cand = cfile.candidate(name)
-            runs[name] = run_candidate(ctx, cand, chunks_by[name], chunk_seconds[name], kept,
-                                       inputs)  # fmt: skip
+        runs, latency = run_all(ctx, cfile, (chunks_by, chunk_seconds, sizes), kept, inputs)
     comparisons = compare_all(settings, runs)
-    other_comparisons = compare_all(settings, runs, other=True)
+    at_budget = compare_all(settings, runs, basis="budget")
+    gates, other_gates = both_bases(cfile, runs, comparisons, at_budget)
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
         started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -103,15 +81,87 @@ def run_evaluation(
         label_set_hash=label_set_hash,
         runs=runs,
         comparisons=comparisons,
-        gates=check_gates(
-            cfile.gates, comparisons, {n: r.stats.chunk_count for n, r in runs.items()}
-        ),
-        other_comparisons=other_comparisons,
+        gates=gates,
+        other_comparisons=compare_all(settings, runs, other=True),
         embedding=embedding_info(ctx, query_embeddings),
         skipped=skipped,
         orphaned=orphaned_queries(queries),
         seconds=time.perf_counter() - started,
+        budget_comparisons=at_budget,
+        other_basis_gates=other_gates,
+        context_budget=budget_note | {"latency": latency},
     )
+
+
+def declared(
+    cfile: CandidatesFile, ctx: Context, chunks_by: Mapping[str, Sequence[Chunk]]
+) -> tuple[CandidatesFile, Context, dict[str, Sized], dict[str, Any]]:
+    """The budget and the deciding basis, from the chunking alone (§17), set into the
+    candidates file and the context; every candidate's size; how each was chosen."""
+    count = functools.partial(count_many, ctx.tokenizer)
+    sizes = {n: sized(c, ctx.counter, count) for n, c in chunks_by.items()}
+    settings, note = declare(ctx.settings, sizes, cfile.path)
+    return replace(cfile, settings=settings), replace(ctx, settings=settings), sizes, note
+
+
+def run_all(
+    ctx: Context,
+    cfile: CandidatesFile,
+    cut_as: tuple[Mapping[str, Sequence[Chunk]], Mapping[str, float], Mapping[str, Sized]],
+    queries: Sequence[Query],
+    inputs: Sequence[QueryInput],
+) -> tuple[dict[str, CandidateRun], dict[str, Any]]:
+    """Every candidate run, baseline first, then timed in seeded shuffled passes."""
+    chunks_by, seconds, sizes = cut_as
+    runs: dict[str, CandidateRun] = {}
+    retrievers: dict[str, Retriever] = {}
+    for name in run_order(cfile):
+        runs[name], retrievers[name] = run_candidate(
+            ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
+            queries, inputs,
+        )  # fmt: skip
+    return runs, time_latency(ctx, runs, retrievers, inputs)
+
+
+def both_bases(
+    cfile: CandidatesFile,
+    runs: Mapping[str, CandidateRun],
+    at_k: Mapping[str, Comparison],
+    at_budget: Mapping[str, Comparison],
+) -> tuple[list[GateRecord], list[GateRecord]]:
+    """Every gate on the deciding basis, then on the other one (for the flags, §17)."""
+    on_k = run_gates(cfile, runs, at_k, False)
+    on_budget = run_gates(cfile, runs, at_budget, True)
+    return (on_budget, on_k) if cfile.settings.decide == "budget" else (on_k, on_budget)
+
+
+def run_gates(
+    cfile: CandidatesFile,
+    runs: Mapping[str, CandidateRun],
+    comps: Mapping[str, Comparison],
+    at_budget: bool,
+) -> list[GateRecord]:
+    """Every gate on one basis: the comparisons at k or at budget, and the costs."""
+    figures = {n: r.metrics() for n, r in runs.items()}
+    results = {n: r.at_budget if at_budget and r.at_budget else r.result
+               for n, r in runs.items()}  # fmt: skip
+    counts = {n: r.stats.chunk_count for n, r in runs.items()}
+    return check_gates(cfile.gates, comps, counts, Costs(figures, results))
+
+
+def time_latency(
+    ctx: Context,
+    runs: Mapping[str, CandidateRun],
+    retrievers: Mapping[str, Retriever],
+    inputs: Sequence[QueryInput],
+) -> dict[str, Any]:
+    """Warm passes over every candidate in seeded shuffled orders, into each run's timings
+    (with its place in each pass, 1 = first); the plan, for the manifest."""
+    plan = latency.orders(list(retrievers), ctx.settings.latency_repeats, ctx.settings.seed)
+    for name, found in latency.warm_passes(retrievers, inputs, ctx.settings.depth,
+                                           plan).items():  # fmt: skip
+        runs[name].timings.update(found, query_pass_places=[o.index(name) + 1 for o in plan])
+    return {"repeats": ctx.settings.latency_repeats, "shuffled_by_seed": ctx.settings.seed}
 
 
 def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
@@ -161,12 +211,6 @@ def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], d
     return chunks_by, seconds
 
 
-def uses_vectors(ctx: Context, cand: Candidate) -> bool:
-    """Whether the candidate's retriever or treatment (MMR) needs embeddings."""
-    kind = cand.retriever(ctx.settings)
-    return RETRIEVERS[kind].uses_vectors or cand.treatment.mmr is not None
-
-
 def embed_queries(
     ctx: Context, queries: Sequence[Query], needed: bool
 ) -> tuple[list[QueryInput], dict[str, int]]:
@@ -183,71 +227,41 @@ def run_candidate(
     cand: Candidate,
     chunks: Sequence[Chunk],
     chunk_seconds: float,
+    stats: IndexStats,
     queries: Sequence[Query],
     inputs: Sequence[QueryInput],
-) -> CandidateRun:
-    """Index one candidate, search every query to depth, and measure it."""
+) -> tuple[CandidateRun, Retriever]:
+    """Index one candidate, search every query to depth, and measure it; its retriever (with
+    its treatment), for the timed passes."""
     settings, kind = ctx.settings, cand.retriever(ctx.settings)
     t = time.perf_counter()
     built = build_retriever(kind, index_request(ctx, cand, chunks, inputs))
     index_seconds = time.perf_counter() - t
-    retriever = with_treatment(ctx, cand, built.retriever)
-    ranked, latencies = search_timed(retriever, inputs, settings.depth)
-    extra = dict(built.extra) | treatment_record(ctx, cand)
+    retriever = with_treatment(
+        ctx.texts, ctx.vectors, ctx.options.cache_path, cand, built.retriever
+    )
+    ranked, latencies = latency.search_timed(retriever, inputs, settings.depth)
+    extra = dict(built.extra) | treatment_record(settings, cand)
     if ctx.options.check_ann and kind == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
-    retrieved = {r.chunk.id for hits in ranked.values() for r in hits}
-    stats = counted_stats(
-        chunks, ctx.counter, functools.partial(count_many, ctx.tokenizer), retrieved
-    )  # each chunk counted once; the retrieved ones kept
+    retrieved = [r.chunk for hits in ranked.values() for r in hits]
+    ctx.counter.prime(retrieved, functools.partial(count_many, ctx.tokenizer))
     units = sending(cand.spec, chunks, ctx.corpus)
-    result, other = measure_both_rules(ctx, cand.name, queries, ranked, chunks, units)
-    return CandidateRun(
-        cand, chunks, ranked, result, stats,
-        timings={
-            "chunk_seconds": round(chunk_seconds, 4),
-            "index_seconds": round(index_seconds, 4),
-            "index_kind": "warm" if built.warm and RETRIEVERS[kind].uses_vectors else "cold",
-            "query_p50_ms": percentile(latencies, 50),
-            "query_p95_ms": percentile(latencies, 95),
-        },
+    measured = measure_all(ctx, cand.name, queries, ranked, chunks, units)
+    vectors = RETRIEVERS[kind].uses_vectors
+    run = CandidateRun(
+        cand, chunks, ranked, measured[0], stats,
+        timings=first_timings(chunk_seconds, index_seconds, built.warm and vectors, latencies),
         embeddings=built.embedded,
         extra=extra,
-        other=other,
+        other=measured[1],
         sent={} if units is None else {q: units.ranking(r) for q, r in ranked.items()},
+        at_budget=measured[2],
+        at_budget_other=measured[3],
+        curve=measured[4],
+        vector_bytes=vector_bytes(chunks, inputs) if vectors else None,
     )  # fmt: skip
-
-
-def measure_both_rules(
-    ctx: Context,
-    name: str,
-    queries: Sequence[Query],
-    ranked: dict[str, list[Ranked]],
-    chunks: Sequence[Chunk],
-    units: Sending | None = None,
-) -> tuple[CandidateResult, CandidateResult]:
-    """Every measure under the declared match rule, and the rule-dependent ones under the
-    other (§7: reports show both; only the declared one gates). Measures look up chunks
-    only in documents that hold evidence, so only those are indexed; with context units
-    (§18) the index is what can be sent, and every measure is taken on what is sent."""
-    docs = {s.doc for q in queries for s in q.evidence}
-    sendable = of_documents(chunks if units is None else units.sendable(), docs)
-    index = ChunkIndex.build(sendable)
-    params = MetricSettings.of(ctx.settings)
-    result = evaluate(queries, ranked, index, settings=params, texts=ctx.texts,
-                      count_tokens=ctx.counter, name=name, sending=units)  # fmt: skip
-    other = evaluate(queries, ranked, index, texts=ctx.texts,
-                     settings=replace(params, match=other_rule(params.match)),
-                     count_tokens=ctx.counter, name=name, measures=RULED,
-                     sending=units)  # fmt: skip
-    return result, other
-
-
-def of_documents(chunks: Sequence[Chunk], docs: set[str]) -> Sequence[Chunk]:
-    """The chunks in these documents."""
-    if isinstance(chunks, ChunkTable):
-        return chunks.of_docs(docs)
-    return [c for c in chunks if c.doc in docs]
+    return run, retriever
 
 
 def index_request(
@@ -262,47 +276,19 @@ def index_request(
     )  # fmt: skip
 
 
-def with_treatment(ctx: Context, cand: Candidate, retriever: Retriever) -> Retriever:
-    """The retriever with the candidate's rerank, MMR and cap stages (§19)."""
-    rerank = cand.treatment.rerank
-    scorer = None if rerank is None else cached_scorer(rerank, ctx.options.cache_path)
-    return treated(retriever, cand.treatment, ctx.texts, ctx.vectors, scorer)
-
-
-def treatment_record(ctx: Context, cand: Candidate) -> dict[str, Any]:
-    """The candidate's retriever and treatment as run.json's `index` records them."""
-    record = cand.treatment.record()
-    if not record:
-        return {}
-    return {"retriever": cand.retriever(ctx.settings), "treatment": record,
-            "treatment_fingerprint": cand.treatment.fingerprint()}  # fmt: skip
-
-
-def search_timed(
-    retriever: Retriever, inputs: Sequence[QueryInput], depth: int
-) -> tuple[dict[str, list[Ranked]], list[float]]:
-    """Each query's ranked list, and each search's latency in milliseconds."""
-    ranked: dict[str, list[Ranked]] = {}
-    latencies: list[float] = []
-    for q in inputs:
-        t = time.perf_counter()
-        ranked[q.id] = retriever.search([q], depth)[0]
-        latencies.append((time.perf_counter() - t) * 1000)
-    return ranked, latencies
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    if not values:
-        return None
-    return float(np.percentile(np.asarray(values), q))
-
-
 def compare_all(
-    settings: Settings, runs: dict[str, CandidateRun], *, other: bool = False
+    settings: Settings,
+    runs: dict[str, CandidateRun],
+    *,
+    other: bool = False,
+    basis: str = "k",
 ) -> dict[str, Comparison]:
-    """Every candidate against the baseline, under the declared rule or the other one."""
+    """Every candidate against the baseline, under the declared rule or the other one, at
+    k or at the context budget."""
 
     def pick(run: CandidateRun) -> CandidateResult | None:
+        if basis == "budget":
+            return run.at_budget_other if other else run.at_budget
         return run.other if other else run.result
 
     base = pick(runs[settings.baseline])

@@ -15,7 +15,7 @@ from pathlib import Path
 from evaluator.runs import index as runs_index
 from evaluator.runs.chunk_file import FILE_NAME as CHUNKS_FILE
 from evaluator.runs.chunk_file import chunk_table_tsv
-from evaluator.runs.frontier import frontier_points, frontier_svg
+from evaluator.runs.frontier import budget_curves, frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
 from evaluator.runs.report import report_md
@@ -53,7 +53,8 @@ def _write_files(run: RunFile, folder: Path) -> None:
     write_run_file(run, folder / FILE_NAME)
     sharing.write_text(folder / "report.md", report_md(run))
     sharing.write_text(folder / "junit.xml", junit_xml(run))
-    sharing.write_text(folder / "frontier.svg", frontier_svg(frontier_points(run)))
+    svg = frontier_svg(frontier_points(run), budget_curves(run))
+    sharing.write_text(folder / "frontier.svg", svg)
     if run.chunk_tables:
         sharing.write_text(folder / CHUNKS_FILE, chunk_table_tsv(run.chunk_tables))
 

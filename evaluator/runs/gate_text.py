@@ -33,7 +33,13 @@ GATES = {
     "max_chunk_count_ratio": GateWords("× the baseline's chunks", None, "{:.2f}", before=False),
     "max_duplicate_pairs_delta": GateWords(f"Δ {shown(DUPLICATES).short}", DUPLICATES),
     "max_abstention_top1_delta": GateWords(f"Δ {shown(ABSTENTION_TOP1).short}", ABSTENTION_TOP1),
-}
+    "max_prompt_tokens_ratio": GateWords("× the baseline's prompt tokens", None, "{:.2f}",
+                                         before=False),
+    "max_index_bytes_ratio": GateWords("× the baseline's vector bytes", None, "{:.2f}",
+                                       before=False),
+    "max_latency_p95_ratio": GateWords("× the baseline's warm p95 latency", None, "{:.2f}",
+                                       before=False),
+}  # fmt: skip
 """Every gate key of the candidates file, in words."""
 
 

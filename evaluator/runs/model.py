@@ -62,9 +62,33 @@ class RunFile:
     other_comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     """Candidate name -> its comparison under the other match rule; empty in a run written
     before both rules were kept (`both_rules` is then False)."""
+    budget_comparisons: Mapping[str, Comparison] = field(default_factory=dict)
+    """Candidate name -> its comparison at the context budget (§17); empty in older runs."""
+    other_basis_gates: tuple[GateRecord, ...] = ()
+    """Every gate on the basis that does not decide (at k when budget decides)."""
     chunk_tables: Mapping[str, Sequence[Chunk]] = field(default_factory=dict, compare=False)
     """Candidate name -> its chunks, written beside run.json as `chunks.tsv` (§17); empty in a
     run read back from run.json, which does not hold them."""
+
+    @property
+    def decide(self) -> str:
+        """What decides the verdict and the gates: `budget` or `k` (`k` in older runs)."""
+        return self.manifest.settings.decide or "k"
+
+    @property
+    def budget(self) -> int | None:
+        """The context budget in tokens; None in a run written before budgets were kept."""
+        return self.manifest.settings.budget if self.at_budget else None
+
+    @property
+    def at_budget(self) -> bool:
+        """Whether the run holds every measure at the context budget too."""
+        return all(c.budget_metrics is not None for c in self.candidates)
+
+    def passed_on(self, name: str, basis: str) -> bool:
+        """Whether candidate `name`'s gates hold at `basis` (`k` or `budget`)."""
+        gates = self.gates if basis == self.decide else self.other_basis_gates
+        return all(g.passed for g in gates if g.candidate == name)
 
     @property
     def match(self) -> str:
@@ -124,6 +148,10 @@ class RunFile:
             {q: QueryRecord.from_json(q, e, depth) for q, e in r.at("queries").items()},
             {n: read_comparison(c) for n, c in r.at("comparisons_other_rule").items()}
             if "comparisons_other_rule" in r.mapping() else {},
+            {n: read_comparison(c) for n, c in r.at("comparisons_at_budget").items()}
+            if "comparisons_at_budget" in r.mapping() else {},
+            tuple(GateRecord.from_json(g) for g in r.at("gates_other_basis").array())
+            if "gates_other_basis" in r.mapping() else (),
         )  # fmt: skip
         run._check(r)
         return run
@@ -141,7 +169,8 @@ class RunFile:
                 where = r.at("queries").at(qid).at("candidates")
                 where.fail(f"must hold every candidate of the run: {', '.join(names)}")
         for key, comps in (("comparisons", self.comparisons),
-                           ("comparisons_other_rule", self.other_comparisons)):  # fmt: skip
+                           ("comparisons_other_rule", self.other_comparisons),
+                           ("comparisons_at_budget", self.budget_comparisons)):  # fmt: skip
             for name, comp in comps.items():
                 if name not in self.others:
                     r.at(key).at(name).fail("compares no candidate of the run")
@@ -191,7 +220,11 @@ class RunFile:
             "gates": [g.to_json() for g in self.gates],
             "queries": {qid: q.to_json() for qid, q in self.queries.items()},
             **({"comparisons_other_rule": self._other_json()} if self.both_rules else {}),
-        }
+            **({"comparisons_at_budget": {n: c.to_json() for n, c in
+                                          self.budget_comparisons.items()},
+                "gates_other_basis": [g.to_json() for g in self.other_basis_gates]}
+               if self.at_budget else {}),
+        }  # fmt: skip
 
     def _other_json(self) -> dict[str, Any]:
         return {name: comp.to_json() for name, comp in self.other_comparisons.items()}

@@ -16,7 +16,11 @@ from evaluator.chunking.spec import MAX_WINDOW, ContextSpec, SplitterSpec
 from evaluator.metrics import Group
 from evaluator.runs.model_json import Reader
 
-_READ_SETTING = {str: Reader.text, int: Reader.integer, float: Reader.number}
+_READ_SETTING: dict[object, Any] = {
+    str: Reader.text, int: Reader.integer, float: Reader.number,
+    int | None: lambda r: r.nullable(Reader.integer), str | None: Reader.opt_text,
+    tuple[int, ...]: lambda r: tuple(item.integer() for item in r.array()),
+}  # fmt: skip
 """How a setting of each type is read."""
 
 
@@ -53,7 +57,10 @@ def read_settings(r: Reader) -> Settings:
 
 
 def settings_json(settings: Settings) -> dict[str, Any]:
-    return {f.name: getattr(settings, f.name) for f in fields(settings)}
+    return {
+        f.name: list(v) if isinstance(v := getattr(settings, f.name), tuple) else v
+        for f in fields(settings)
+    }
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,9 @@ class Manifest:
     doc_hashes: Mapping[str, str] = field(default_factory=dict)
     """Each document's hash, so a view of one query needs only its documents unchanged
     (empty: a run written before this key, where only `corpus_hash` says)."""
+    context_budget: Mapping[str, Any] = field(default_factory=dict)
+    """The context budget and the deciding basis, how each was chosen, the crossing rule
+    and the latency plan (§17); empty in a run written before budgets were kept."""
 
     @property
     def model_id(self) -> str | None:
@@ -99,6 +109,7 @@ class Manifest:
             r.at("include_text").flag(), r.at("skipped_queries").texts(),
             r.at("orphaned_queries").texts() if "orphaned_queries" in r.mapping() else (),
             read_doc_hashes(r),
+            r.at("context_budget").mapping() if "context_budget" in r.mapping() else {},
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -114,6 +125,7 @@ class Manifest:
             "skipped_queries": list(self.skipped_queries),
             **({"orphaned_queries": list(self.orphaned_queries)} if self.orphaned_queries else {}),
             **({"doc_hashes": dict(self.doc_hashes)} if self.doc_hashes else {}),
+            **({"context_budget": dict(self.context_budget)} if self.context_budget else {}),
         }
 
 
@@ -158,6 +170,11 @@ def read_groups(r: Reader) -> dict[str, dict[str, Group]]:
     }
 
 
+def _opt_figures(r: Reader, key: str) -> dict[str, float | None] | None:
+    """`metrics_at_budget` and the like: figures, or None in a run written before them."""
+    return r.at(key).figures() if key in r.mapping() else None
+
+
 @dataclass(frozen=True)
 class CandidateRecord:
     """One candidate's index and aggregates, as the run measured them."""
@@ -185,6 +202,12 @@ class CandidateRecord:
     other_metrics: Mapping[str, float | None] | None = None
     """The rule-dependent aggregates under the other match rule (§7); None in a run written
     before both rules were kept."""
+    budget_metrics: Mapping[str, float | None] | None = None
+    """Every measure's aggregate at the context budget (§17); None in older runs."""
+    budget_other_metrics: Mapping[str, float | None] | None = None
+    """The rule-dependent aggregates at the budget under the other match rule."""
+    curve: Mapping[str, Any] = field(default_factory=dict)
+    """Recall and hit at each budget of the ladder, and their areas (§17)."""
 
     def metric(self, name: str) -> float | None:
         """The figure `name` (a registry name); None when undefined or not measured."""
@@ -199,6 +222,8 @@ class CandidateRecord:
             read_groups(r.at("breakdowns")), r.at("timings").mapping(),
             r.at("embeddings").mapping(), r.at("index").mapping(),
             r.at("metrics_other_rule").figures() if "metrics_other_rule" in r.mapping() else None,
+            _opt_figures(r, "metrics_at_budget"), _opt_figures(r, "metrics_at_budget_other_rule"),
+            r.at("budget_curve").mapping() if "budget_curve" in r.mapping() else {},
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -218,6 +243,10 @@ class CandidateRecord:
             "index": dict(self.index),
             **({} if self.other_metrics is None else
                {"metrics_other_rule": dict(self.other_metrics)}),
+            **{key: dict(found) for key, found in (
+                ("metrics_at_budget", self.budget_metrics),
+                ("metrics_at_budget_other_rule", self.budget_other_metrics),
+                ("budget_curve", self.curve)) if found},
         }  # fmt: skip
 
     def metric_under(self, name: str, declared: bool) -> float | None:
@@ -228,6 +257,16 @@ class CandidateRecord:
         if self.other_metrics is None:
             return None
         return self.other_metrics.get(name, self.metric(name))
+
+    def metric_at(self, name: str, *, budget: bool, declared: bool = True) -> float | None:
+        """The figure `name` at k or at the context budget, under either rule (an index
+        figure reads the same at both; a run without budgets has none at budget)."""
+        if not budget:
+            return self.metric_under(name, declared)
+        found = self.budget_metrics if declared else self.budget_other_metrics
+        if found is None or self.budget_metrics is None:
+            return None
+        return found.get(name, self.budget_metrics.get(name, self.metric(name)))
 
 
 @dataclass(frozen=True)

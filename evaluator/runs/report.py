@@ -24,6 +24,7 @@ from evaluator.metrics.registry import (
     RECALL,
     shown,
 )
+from evaluator.runs.budget_text import budget_md, flags
 from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
@@ -69,7 +70,8 @@ def _listed(ids: Sequence[str]) -> str:
 
 def report_md(run: RunFile) -> str:
     include_text = run.manifest.include_text
-    lines = [*_head(run), *_candidates_table(run), "", *review_table(run), "", *rules_table(run)]
+    lines = [*_head(run), *_candidates_table(run), "", *review_table(run), "", *rules_table(run),
+             "", *budget_md(run)]  # fmt: skip
     if run.manifest.candidates_file.path == PRESET_WITH_PUBLISHED:
         lines += ["", PUBLISHED]
     lines += ["", *frontier_table(run), "", "## Gates", "", *_gates_table(run)]
@@ -186,8 +188,10 @@ def _gates_table(run: RunFile) -> list[str]:
     verdicts = " · ".join(
         f"`{n}` {'pass' if run.passed_for(n) else '**FAIL**'}" for n in run.others
     )
+    flagged = [f"- **flag** {line}" for line in flags(run)]
     lines = [
-        verdicts,
+        verdicts + (f" — decided at {run.decide}" if run.budget is not None else ""),
+        *(["", *flagged] if flagged else []),
         "",
         "| candidate | scope | gate | value | limit | |",
         "|---|---|---|---|---|---|",

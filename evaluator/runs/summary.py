@@ -17,6 +17,7 @@ from rich.table import Table
 from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
+from evaluator.runs.budget_text import basis_name, budget_table, flags
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import skipped_note
@@ -137,10 +138,13 @@ def print_gates(run: RunFile, console: Console) -> None:
         console.print("\ngates  none declared")
         return
     verdict = "[green]PASS[/]" if not broken else f"[red]FAIL[/] ({len(broken)} broken)"
-    console.print(f"\ngates  {verdict}")
+    basis = f"  at {basis_name(run, run.decide)}" if run.budget is not None else ""
+    console.print(f"\ngates  {verdict}{basis}")
     for name in run.others:
         mark = "[green]PASS[/]" if run.passed_for(name) else "[red]FAIL[/]"
         console.print(f"  {mark}  {_outside(name)}")
+    for line in flags(run):
+        console.print(f"  [yellow]flag[/]  {_outside(line)}")
     for g in broken:
         console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g))}")
 
@@ -157,6 +161,8 @@ def print_run(
     console.print(summary_table(run))
     if run.both_rules:
         console.print(summary_table(run, declared=False))
+    if run.budget is not None:
+        console.print(budget_table(run))
     console.print(review_summary(run))
     for table in breakdown_summaries(run):
         console.print(table)

@@ -12,6 +12,7 @@ import hashlib
 
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import shown
+from evaluator.runs.budget_text import budget_items
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryResult
 
@@ -61,6 +62,7 @@ def settings_items(run: RunFile) -> list[tuple[str, str]]:
         ("retriever", s.retriever),
         ("candidates", f"{cfile.path} {short_hash(cfile.hash)}".strip()),
         ("embedding", _embedding(run)),
+        *budget_items(run),
     ]
 
 

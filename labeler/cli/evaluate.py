@@ -248,12 +248,13 @@ def against_lines(
     """The lines of the gates against the stored run, and the names whose gates broke there;
     a judged candidate the stored run does not hold is named, not silently passed."""
     from evaluator import candidates as cands
+    from evaluator import presets
     from evaluator.pipeline.against import gate_against
     from evaluator.runs.diff import load_run_ref
     from evaluator.runs.gate_text import gate_line
 
     stored = load_run_ref(project(None).root / RUNS_DIR, against)
-    cfile = cands.read(candidates_file) if candidates_file else cands.preset_file(preset or "")
+    cfile = cands.read(candidates_file) if candidates_file else presets.preset_file(preset or "")
     found, diffs = gate_against(run, stored, cfile.gates)
     records = [g for g in found if g.candidate in judged]
     if summary := os.environ.get("GITHUB_STEP_SUMMARY"):

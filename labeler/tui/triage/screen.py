@@ -23,9 +23,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane, Tabs
 
 from evaluator.metrics.compare import StatusCounts
+from evaluator.runs.budget_text import basis_name, flag
 from evaluator.runs.diff import RunDiff
 from evaluator.runs.index import RunEntry, list_runs
-from evaluator.runs.model import read_run
+from evaluator.runs.model import RunFile, read_run
 from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
@@ -199,6 +200,7 @@ class TriageScreen(Screen[None]):
         self._head(Content.assemble(
             (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
             (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
+            *_flagged(run.file, name),
             " vs ", (safe(run.baseline), "bold $boundary-baseline"),
             " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
             "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
@@ -350,6 +352,16 @@ def _diff_head(run: DiffView, name: str, counts: StatusCounts) -> Content:
         " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
         f" · {run.scope()}\n", (safe(run.head()), "$text-muted"),
     )  # fmt: skip
+
+
+def _flagged(file: RunFile, name: str) -> list[tuple[str, str]]:
+    """` (flag: PASS at budget 608)` — the verdict on the basis that does not decide — for a
+    candidate whose verdict differs between k and budget (§17); nothing otherwise."""
+    if flag(file, name) is None:
+        return []
+    other = "k" if file.decide == "budget" else "budget"
+    verdict = "PASS" if file.passed_on(name, other) else "FAIL"
+    return [(f" (flag: {verdict} at {basis_name(file, other)})", "$warning")]
 
 
 def _verdict(passed: bool) -> tuple[str, str]:

@@ -115,7 +115,9 @@ def test_run_json_has_flat_metrics_and_per_query_rankings(project: Path) -> None
 
 def test_gate_exits_one_exactly_when_a_gate_breaks(project: Path) -> None:
     code_pass, _, run = run_gate(project, max_lost=10)
-    lost = run.comparisons["c30"].overall.counts.lost
+    # Issue 29: the gates read the deciding basis (here the budget: the sizes differ).
+    deciding = run.budget_comparisons if run.decide == "budget" else run.comparisons
+    lost = deciding["c30"].overall.counts.lost
     assert code_pass == 0
     assert lost >= 1, "the 30-char windows should cut at least one evidence span"
     code_fail, output, _ = run_gate(project, max_lost=lost - 1)
@@ -203,7 +205,7 @@ def test_show_marks_evidence_and_both_candidates_cuts(project: Path) -> None:
 
 
 def test_chroma_report_preset_runs_offline_in_cl100k_tokens(project: Path) -> None:
-    from evaluator.candidates import preset_file
+    from evaluator.presets import preset_file
 
     cfile = preset_file("chroma-report")
     specs = {c.name: (c.spec.splitter, c.spec.unit, c.spec.size, c.spec.overlap)

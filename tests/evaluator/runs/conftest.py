@@ -127,6 +127,8 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
             "embedding": result.embedding,
             "include_text": include_text,
             "skipped_queries": list(result.skipped),
+            # Issue 29 adds the context budget, its basis and the latency plan.
+            "context_budget": result.context_budget,
             "doc_hashes": result.corpus.doc_hashes,  # added since (issue 33), last in manifest
         },
         "candidates": {
@@ -140,6 +142,12 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
                 "embeddings": run.embeddings,
                 "index": run.extra,
                 "metrics_other_rule": run.other.aggregates if run.other else None,
+                # Issue 29 adds every measure at the context budget, and the curve.
+                "metrics_at_budget": run.at_budget.aggregates if run.at_budget else None,
+                "metrics_at_budget_other_rule": (
+                    run.at_budget_other.aggregates if run.at_budget_other else None
+                ),
+                "budget_curve": run.curve,
             }
             for name, run in result.runs.items()
         },
@@ -149,6 +157,11 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
         "comparisons_other_rule": {
             name: comp.to_json() for name, comp in result.other_comparisons.items()
         },
+        # Issue 29 adds the comparisons at the budget and the gates on the other basis.
+        "comparisons_at_budget": {
+            name: comp.to_json() for name, comp in result.budget_comparisons.items()
+        },
+        "gates_other_basis": [g.to_json() for g in result.other_basis_gates],
     }
 
 

@@ -28,7 +28,9 @@ def test_the_settings_line_names_what_the_verdict_depends_on(small_run: SmallRun
     run = run_file(small_run.result, include_text=False)
     assert settings_line(run) == (
         "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
-        "candidates candidates.toml sha256:f00 · embedding none (lexical)"
+        "candidates candidates.toml sha256:f00 · embedding none (lexical) · "
+        # Issue 29: every header names the context budget and what decides the verdict.
+        "budget 26 tokens (default) · decides budget (sizes differ 96%)"
     )
 
 

@@ -58,9 +58,12 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert screen.run is not None and screen.run.id == LATEST
         assert screen.candidate == "c40"
         assert text(screen, "#triage-head") == (
-            f"{LATEST} run FAIL · c40 FAIL vs c40-ov20 · ▲1 ▼2\n"
+            # Issue 29: a verdict that differs at the budget is flagged beside it.
+            f"{LATEST} run FAIL · c40 FAIL (flag: PASS at budget 19) vs c40-ov20 · ▲1 ▼2\n"
             "k 1 · depth 3 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
-            "candidates candidates.toml · embedding none (lexical)"
+            "candidates candidates.toml · embedding none (lexical) · "
+            # Issue 29: every header names the context budget and what decides.
+            "budget 19 tokens (default) · decides k (sizes differ 2%)"
         )
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"

@@ -1,0 +1,60 @@
+"""run.json keeps every measure at budget (§17) and reads a run written before budgets
+were kept as it was: at k only, with no budget in any header."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluator.pipeline.record import run_file
+from evaluator.runs.budget_text import budget_md, flags
+from evaluator.runs.model import RunFile
+from evaluator.runs.report import report_md
+from evaluator.runs.verdict_words import settings_line
+from tests.evaluator.runs.conftest import SmallRun
+
+NEW_KEYS = ("comparisons_at_budget", "gates_other_basis")
+CANDIDATE_KEYS = ("metrics_at_budget", "metrics_at_budget_other_rule", "budget_curve")
+SETTINGS_KEYS = ("budget", "decide", "budget_ladder", "latency_repeats")
+
+
+def _older(data: dict[str, Any]) -> dict[str, Any]:
+    """The same run as a spanlab before issue 29 wrote it."""
+    for key in NEW_KEYS:
+        del data[key]
+    for cand in data["candidates"].values():
+        for key in CANDIDATE_KEYS:
+            del cand[key]
+    del data["manifest"]["context_budget"]
+    for key in SETTINGS_KEYS:
+        del data["manifest"]["settings"][key]
+    return data
+
+
+def test_every_measure_is_kept_at_budget_and_reads_back(small_run: SmallRun) -> None:
+    run = run_file(small_run.result, include_text=False)
+    data = run.to_json()
+    assert set(NEW_KEYS) <= set(data)
+    for cand in data["candidates"].values():
+        assert set(cand["metrics_at_budget"]) >= {"evidence_recall@k", "prompt_tokens@k"}
+        assert cand["budget_curve"]["budgets"] == [128, 256, 512, 1024, 2048, 4096]
+    again = RunFile.from_json(data, file="run.json")
+    assert again.budget == run.budget == data["manifest"]["context_budget"]["budget"]
+    assert again.at_budget and again.decide == run.decide
+
+
+def test_a_run_written_before_budgets_reads_at_k_only(small_run: SmallRun) -> None:
+    data = _older(run_file(small_run.result, include_text=False).to_json())
+    run = RunFile.from_json(data, file="run.json")
+    assert (run.budget, run.decide, run.at_budget) == (None, "k", False)
+    assert "budget" not in settings_line(run)
+    assert flags(run) == []
+    assert budget_md(run) == [
+        "_This run was written before context budgets were kept: only k is recorded._"
+    ]
+    assert "## At k and at budget" not in report_md(run)
+    written = run.to_json()  # a setting added since reads (and is written) as its default
+    assert {k: written["manifest"]["settings"].pop(k) for k in SETTINGS_KEYS} == {
+        "budget": None, "decide": None, "budget_ladder": [128, 256, 512, 1024, 2048, 4096],
+        "latency_repeats": 3,
+    }  # fmt: skip
+    assert written == data
