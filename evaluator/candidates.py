@@ -371,9 +371,16 @@ def settings_fields() -> tuple[str, ...]:
 
 
 def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
-    """The same candidates with another retriever (a command-line override)."""
+    """The same candidates with another retriever (a command-line override), held to the
+    candidates file's own check: a candidate whose treatment does not fit the retriever it
+    now runs (`stem` on chroma, a `ranked` file without `retriever = "ranked"`) is refused."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"retriever must be one of {RETRIEVERS}", key="--retriever")
+    for cand in cfile.candidates:
+        runs = cand.treatment.retriever or retriever
+        for key, message in treatments.problems(cand.treatment, runs):
+            raise ConfigError(f"candidate {cand.name!r}: {message} (--retriever {retriever})",
+                              file=cfile.path, key=key)  # fmt: skip
     return replace(cfile, settings=replace(cfile.settings, retriever=retriever))
 
 
