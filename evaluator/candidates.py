@@ -126,7 +126,7 @@ _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict, "context": dict,
     "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
-    "fusion": dict, "rerank": dict, "ranked": str, "url": str,
+    "fusion": dict, "rerank": dict, "ranked": str, "url": str, "ranked_skip_bad": bool,
 }  # fmt: skip
 
 
