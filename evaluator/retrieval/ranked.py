@@ -4,11 +4,12 @@ a file — JSONL shadow-traffic logs or a TREC run — and evaluated like any ca
 JSONL: a line a query, `{"query": id or the question's text, "ranked": [item, …]}`, items
 as `evaluator.retrieval.items` reads them (an item may add a numeric `score`). TREC:
 `qid Q0 chunk_id rank score tag`, ids the candidate's chunk ids (what `spanlab trec`
-writes) or its chunk file's own, ranked by the rank column. Read whole before any query is measured; the first
-bad line is refused naming file and line: an unknown query, a query given twice, more
-items than the run's depth, an item that is not one of the candidate's chunks. With
-`ranked_skip_bad` a bad line is skipped instead and counted, the first few named (a JSONL
-line is a query, left unranked; a TREC line one item, left out of its query's list).
+writes) or its chunk file's own, ranked by the rank column. Read whole before any query
+is measured; the first bad line is refused naming file and line: an unknown query, a query
+given twice, more items than the run's depth, an item that is not one of the candidate's
+chunks. With `ranked_skip_bad` a bad line is skipped instead and counted, the first few
+named (a JSONL line is a query, left unranked; a TREC line one item, left out of its
+query's list).
 """
 
 from __future__ import annotations
