@@ -73,8 +73,10 @@ def ranked_skips(run: RunFile) -> list[str]:
             continue
         out.append(f"candidate {cand.name!r}: skipped {count} bad line(s) of {file} "
                    "(ranked_skip_bad)")  # fmt: skip
-        for named in cand.index.get("ranked_skipped_lines", []):
-            out.append(f"  {file}:{named['line']}: {named['message']}")
+        named = cand.index.get("ranked_skipped_lines")
+        for one in named if isinstance(named, list) else []:
+            if isinstance(one, Mapping):  # a run.json is outside text: shape not assumed
+                out.append(f"  {file}:{one.get('line')}: {one.get('message')}")
     return out
 
 
