@@ -130,7 +130,7 @@ _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict, "context": dict,
     "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
-    "fusion": dict, "rerank": dict, "ranked": str, "url": str,
+    "fusion": dict, "rerank": dict, "ranked": str, "url": str, "ranked_skip_bad": bool,
 }  # fmt: skip
 
 
@@ -363,9 +363,16 @@ def settings_fields() -> tuple[str, ...]:
 
 
 def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
-    """The same candidates with another retriever (a command-line override)."""
+    """The same candidates with another retriever (a command-line override), held to the
+    candidates file's own check: a candidate whose treatment does not fit the retriever it
+    now runs (`stem` on chroma, a `ranked` file without `retriever = "ranked"`) is refused."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"retriever must be one of {RETRIEVERS}", key="--retriever")
+    for cand in cfile.candidates:
+        runs = cand.treatment.retriever or retriever
+        for key, message in treatments.problems(cand.treatment, runs):
+            raise ConfigError(f"candidate {cand.name!r}: {message} (--retriever {retriever})",
+                              file=cfile.path, key=key)  # fmt: skip
     if found := uncomputed(cfile.gates, RETRIEVER_KINDS[retriever].uses_vectors):
         raise ConfigError(found[1], file=cfile.path, key=found[0])
     return replace(cfile, settings=replace(cfile.settings, retriever=retriever))

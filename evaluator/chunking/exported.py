@@ -1,9 +1,10 @@
 """`splitter = "chunks"`: the chunks a team's own pipeline exported, as JSONL (SPEC §14).
 
 Each line is `{"doc": …, "start": …, "end": …}` or `{"doc": …, "text": …}` (optionally a
-`prefix`). Offsets are code points into canonical text; a chunk given by text alone is
-placed only where its (canonicalised) text occurs exactly once, otherwise the line is
-refused. Every chunk then passes the same verification as a library splitter's.
+`prefix`, and the team's own `id`, through which a ranked file may name the chunk, §19).
+Offsets are code points into canonical text; a chunk given by text alone is placed only
+where its (canonicalised) text occurs exactly once, otherwise the line is refused. Every
+chunk then passes the same verification as a library splitter's.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class ExportedChunk:
     """Chunk text, when the line gives it."""
     prefix: str
     """Text embedded before the chunk, outside its offsets."""
+    id: str | None = None
+    """The team's own id of the chunk (a whole number is kept as its digits)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,26 @@ def _read(path: str, version: tuple[int, int, int, int]) -> ChunkFile:
     return ChunkFile(digest.hexdigest(), {doc: tuple(chunks) for doc, chunks in by_doc.items()})
 
 
+def _once(chunk: ExportedChunk, ids: dict[str, int], path: str) -> None:
+    """An id names one chunk: a second line with it is refused, naming the first."""
+    if chunk.id is None:
+        return
+    if chunk.id in ids:
+        message = f"id {chunk.id[:40]!r} is given again (first on line {ids[chunk.id]})"
+        raise ConfigError(message, file=path, line=chunk.line, key="id")
+    ids[chunk.id] = chunk.line
+
+
+def _ident(obj: Mapping[str, Any], where: _Line) -> str | None:
+    value = obj.get("id")
+    if value is None or (isinstance(value, str) and value):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    message = "'id' must be non-empty text or a whole number"
+    raise ConfigError(message, file=where.file, line=where.line, key="id")
+
+
 def _field(obj: Mapping[str, Any], key: str, kind: type, where: _Line) -> Any:
     value = obj.get(key)
     if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
@@ -138,7 +161,7 @@ def _parse_line(raw: str, where: _Line) -> ExportedChunk:
     if (start is None) != (end is None) or (start is None and text is None):
         message = "a chunk needs 'start' and 'end', or 'text'"
         raise ConfigError(message, file=where.file, line=where.line)
-    return ExportedChunk(where.line, doc, start, end, text, prefix or "")
+    return ExportedChunk(where.line, doc, start, end, text, prefix or "", _ident(obj, where))
 
 
 def _occurrences(text: str, needle: str, limit: int = 3) -> list[int]:
@@ -182,3 +205,18 @@ def unknown_documents(path: str, known: set[str]) -> list[tuple[str, int]]:
     """(doc, first line) of every document in the file that the corpus lacks."""
     lines = read_chunk_file(path)
     return [(doc, chunks[0].line) for doc, chunks in lines.items() if doc not in known]
+
+
+def chunk_ids(path: str, texts: Mapping[str, str]) -> dict[str, tuple[str, int, int]]:
+    """The file's own ids -> where each of those chunks lies (doc, start, end), so a ranked
+    item's `{"id": …}` may name the team's id (§19); lines without an id are left out, an
+    id on two lines is refused (asked only when a ranked file or a search names ids)."""
+    named = sorted((c for lines in read_chunk_file(path).values() for c in lines
+                    if c.id is not None and c.doc in texts), key=lambda c: c.line)  # fmt: skip
+    out: dict[str, tuple[str, int, int]] = {}
+    first: dict[str, int] = {}
+    for chunk in named:
+        _once(chunk, first, path)
+        placed = _place(chunk, texts[chunk.doc], path)
+        out[str(chunk.id)] = (chunk.doc, placed.start, placed.end)
+    return out

@@ -272,8 +272,18 @@ def index_request(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
         ctx.vectors if vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
         ctx.options.chroma_timeout, ctx.corpus.doc_hashes, cand.treatment, inputs,
-        ctx.settings.depth,
+        ctx.settings.depth, chunk_ids(ctx, cand),
     )  # fmt: skip
+
+
+def chunk_ids(ctx: Context, cand: Candidate) -> dict[str, tuple[str, int, int]]:
+    """A chunk file's own ids, for a candidate whose rankings come from outside (§19)."""
+    spec, kind = cand.spec, cand.retriever(ctx.settings)
+    if not spec.exported or kind not in ("ranked", "http"):
+        return {}
+    from evaluator.chunking.exported import chunk_ids as read_ids
+
+    return read_ids(str(spec.options["path"]), ctx.texts)
 
 
 def compare_all(

@@ -47,9 +47,10 @@ class _Cutting:
     _units: dict[tuple[str, str, str | None], Units] = field(default_factory=dict)
 
     def units(self, doc: str, cand: Candidate) -> Units:
-        key = (doc, cand.spec.unit, cand.spec.tokenizer)
+        unit = cand.spec.unit or "chars"  # a chunk file has no unit: lengths in characters
+        key = (doc, unit, cand.spec.tokenizer)
         if key not in self._units:
-            self._units[key] = units_for(cand.spec.unit, self.texts[doc], cand.spec.tokenizer)
+            self._units[key] = units_for(unit, self.texts[doc], cand.spec.tokenizer)
         return self._units[key]
 
     def cut(self, cand: Candidate, span: Span, threshold: float) -> SpanCut | None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.lexical import Tokenizer
 from evaluator.retrieval.request import Built, IndexRequest
+from labeler.core.display import shown
 
 __all__ = [
     "RETRIEVERS",
@@ -75,10 +77,15 @@ def _ranked(request: IndexRequest) -> Built:
     from evaluator.retrieval.items import ChunkLookup
     from evaluator.retrieval.ranked import RankedRetriever, read_rankings
 
-    lookup = ChunkLookup(request.chunks, request.texts)
+    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids)
     path = request.treatment.ranked or ""
-    rankings = read_rankings(path, lookup, request.queries, request.depth)
-    extra = {"ranked_file": path, "queries_missing": rankings.missing}
+    skip = request.treatment.ranked_skip_bad
+    rankings = read_rankings(path, lookup, request.queries, request.depth, skip)
+    extra: dict[str, Any] = {"ranked_file": path, "queries_missing": rankings.missing}
+    if skip:  # counted even when none was bad: the run says skipping was on
+        extra["ranked_skipped"] = rankings.skipped
+        extra["ranked_skipped_lines"] = [{"line": e.line, "message": shown(e.message)}
+                                         for e in rankings.named]  # fmt: skip
     return Built(RankedRetriever(rankings), warm=False, extra=extra)
 
 
@@ -87,7 +94,7 @@ def _http(request: IndexRequest) -> Built:
     from evaluator.retrieval.search_http import HttpRetriever
 
     retriever = HttpRetriever(
-        request.treatment.url or "", ChunkLookup(request.chunks, request.texts)
+        request.treatment.url or "", ChunkLookup(request.chunks, request.texts, request.chunk_ids)
     )
     return Built(retriever, warm=False, extra={"url": retriever.shown})
 

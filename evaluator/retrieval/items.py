@@ -2,7 +2,8 @@
 turned into one of the candidate's chunks, or refused naming where it came from (§19).
 
 An item is `{"doc", "start", "end"}`, `{"doc", "text"}` (located exactly, once) or
-`{"id"}` (a chunk id of the candidate, as `spanlab trec` writes them). Every item must be
+`{"id"}` (a chunk id of the candidate, as `spanlab trec` writes them, or the team's own
+id from the candidate's chunk file, which wins where the two coincide). Every item must be
 a chunk the candidate cut: offsets inside the document, text found once, and those
 offsets one of its chunks (else the measures would judge a chunk the index never held).
 """
@@ -34,13 +35,15 @@ class Where:
 class ChunkLookup:
     """The candidate's chunks by id and by place."""
 
-    def __init__(self, chunks: Sequence[Chunk], texts: Mapping[str, str]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], texts: Mapping[str, str],
+                 named: Mapping[str, tuple[str, int, int]] | None = None) -> None:  # fmt: skip
         self.texts = texts
         """Document id -> canonical text."""
-        self.by_id = {c.id: c for c in chunks}
-        """Chunk id -> chunk."""
         self.by_place = {(c.doc, c.start, c.end): c for c in chunks}
         """(doc, start, end) -> chunk."""
+        teams = {ident: self.by_place.get(place) for ident, place in (named or {}).items()}
+        self.by_id = {c.id: c for c in chunks} | {i: c for i, c in teams.items() if c}
+        """Chunk id (spanlab's, or the chunk file's own) -> chunk."""
 
     def item(self, obj: Any, where: Where) -> Chunk:
         """The chunk an item names, or a ConfigError at `where`."""

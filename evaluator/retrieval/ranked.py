@@ -4,17 +4,20 @@ a file — JSONL shadow-traffic logs or a TREC run — and evaluated like any ca
 JSONL: a line a query, `{"query": id or the question's text, "ranked": [item, …]}`, items
 as `evaluator.retrieval.items` reads them (an item may add a numeric `score`). TREC:
 `qid Q0 chunk_id rank score tag`, ids the candidate's chunk ids (what `spanlab trec`
-writes), ranked by the rank column. Read whole before any query is measured; the first
-bad line is refused naming file and line: an unknown query, a query given twice, more
-items than the run's depth, an item that is not one of the candidate's chunks.
+writes) or its chunk file's own, ranked by the rank column. Read whole before any query
+is measured; the first bad line is refused naming file and line: an unknown query, a query
+given twice, more items than the run's depth, an item that is not one of the candidate's
+chunks. With `ranked_skip_bad` a bad line is skipped instead and counted, the first few
+named (a JSONL line is a query, left unranked; a TREC line one item, left out of its
+query's list).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -50,6 +53,37 @@ class Rankings:
     """The ranked chunks of each query the file holds."""
     missing: int
     """Queries asked that the file has no line for (ranked as nothing)."""
+    skipped: int = 0
+    """Bad lines skipped (only with `ranked_skip_bad`)."""
+    named: tuple[ConfigError, ...] = ()
+    """The first `NAMED` skipped lines' refusals, each naming file and line."""
+
+
+NAMED = 20
+"""Skipped lines named one by one in the run; the rest only counted."""
+
+
+@dataclass
+class _Skipping:
+    """`ranked_skip_bad`: a bad line is counted and its refusal kept (the first NAMED);
+    without it the first bad line is the error."""
+
+    on: bool
+    """Whether bad lines are skipped."""
+    count: int = 0
+    """Lines skipped."""
+    named: list[ConfigError] = field(default_factory=list)
+    """The first refusals."""
+
+    def line(self, read: Callable[[], None]) -> None:
+        try:
+            read()
+        except ConfigError as exc:
+            if not self.on:
+                raise
+            self.count += 1
+            if len(self.named) < NAMED:
+                self.named.append(exc)
 
 
 class RankedRetriever:
@@ -68,33 +102,41 @@ class _Queries:
         self.by_key = {q.text: q.id for q in queries} | {q.id: q.id for q in queries}
         self.seen: dict[str, int] = {}
 
-    def take(self, key: Any, where: Where) -> str:
+    def look(self, key: Any, where: Where) -> str:
+        """The query `key` names, not yet ranked; taken only once its line is good."""
         qid = self.by_key.get(key) if isinstance(key, str) else None
         if qid is None:
             shown = repr(key)[:60] if isinstance(key, str) else "missing"
             raise where.refuse(f"query {shown} is not a query of the label set", "query")
         if qid in self.seen:
             raise where.refuse(f"query {qid} is ranked again (first on line {self.seen[qid]})")
+        return qid
+
+    def take(self, key: Any, where: Where) -> str:
+        qid = self.look(key, where)
         self.seen[qid] = where.line or 0
         return qid
 
 
 def read_rankings(path: str, lookup: ChunkLookup, queries: Sequence[QueryInput],
-                  depth: int) -> Rankings:  # fmt: skip
-    """Every line read and checked; nothing is measured unless all of it is good."""
-    asked = _Queries(queries)
-    lists: dict[str, list[Ranked]] = {}
+                  depth: int, skip_bad: bool = False) -> Rankings:  # fmt: skip
+    """Every line read and checked; nothing is measured unless all of it is good (or, with
+    `skip_bad`, the bad lines are skipped and counted)."""
     try:
         lines = list(_lines(path))
     except OSError as exc:
         raise ConfigError(f"cannot read ranked file: {exc.strerror}", file=path) from None
     trec = bool(lines) and not lines[0][1].lstrip().startswith("{")
-    read = _trec_lines if trec else _json_lines
-    for qid, ranked in read(path, lines, lookup, asked, depth):
-        lists[qid] = ranked
+    reader = (_Trec if trec else _Json)(path, lookup, _Queries(queries), depth)
+    skip = _Skipping(skip_bad)
+    for number, raw in lines:
+        skip.line(partial(reader.line, number, raw))
+    lists = reader.lists()
     if not lists:
-        raise ConfigError("the ranked file ranks no query", file=path)
-    return Rankings(lists, sum(1 for q in queries if q.id not in lists))
+        told = f" ({skip.count} bad line(s) skipped)" if skip.count else ""
+        raise ConfigError(f"the ranked file ranks no query{told}", file=path)
+    missing = sum(1 for q in queries if q.id not in lists)
+    return Rankings(lists, missing, skip.count, tuple(skip.named))
 
 
 def _lines(path: str) -> Iterator[tuple[int, str]]:
@@ -104,19 +146,36 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
                 yield number, raw
 
 
-def _json_lines(path: str, lines: list[tuple[int, str]], lookup: ChunkLookup,
-                asked: _Queries, depth: int) -> Iterator[tuple[str, list[Ranked]]]:  # fmt: skip
-    for number, raw in lines:
-        where = Where(path, number)
-        obj = _object(raw, where, _Line(path, number))
-        qid = asked.take(obj.get("query"), where)
+@dataclass
+class _Json:
+    """JSONL: a line a query, taken only when every item on it is good."""
+
+    path: str
+    """The ranked file."""
+    lookup: ChunkLookup
+    """The candidate's chunks."""
+    asked: _Queries
+    """The run's queries."""
+    depth: int
+    """Most items a query may rank."""
+    found: dict[str, list[Ranked]] = field(default_factory=dict)
+    """Each query's ranked chunks so far."""
+
+    def line(self, number: int, raw: str) -> None:
+        where = Where(self.path, number)
+        obj = _object(raw, where, _Line(self.path, number))
+        qid = self.asked.look(obj.get("query"), where)
         items = obj.get("ranked")
         if not isinstance(items, list):
             raise where.refuse("'ranked' must be a list of items", "ranked")
-        if len(items) > depth:
-            raise where.refuse(f"{len(items)} items, more than the run's depth ({depth})")
-        yield qid, [_ranked(lookup.item(it, where), it, n, len(items), where)
-                    for n, it in enumerate(items, 1)]  # fmt: skip
+        if len(items) > self.depth:
+            raise where.refuse(f"{len(items)} items, more than the run's depth ({self.depth})")
+        self.found[qid] = [_ranked(self.lookup.item(it, where), it, n, len(items), where)
+                           for n, it in enumerate(items, 1)]  # fmt: skip
+        self.asked.take(qid, where)
+
+    def lists(self) -> dict[str, list[Ranked]]:
+        return self.found
 
 
 def _object(raw: str, where: Where, place: _Line) -> dict[str, Any]:
@@ -137,22 +196,40 @@ def _ranked(chunk: Any, item: Mapping[str, Any], rank: int, n: int, where: Where
     return Ranked(chunk, float(score))
 
 
-def _trec_lines(path: str, lines: list[tuple[int, str]], lookup: ChunkLookup,
-                asked: _Queries, depth: int) -> Iterator[tuple[str, list[Ranked]]]:  # fmt: skip
-    rows: dict[str, list[tuple[int, Ranked]]] = {}
-    for number, raw in lines:
-        where = Where(path, number)
+@dataclass
+class _Trec:
+    """A TREC run: a line an item, each query's items ordered by the rank column."""
+
+    path: str
+    """The ranked file."""
+    lookup: ChunkLookup
+    """The candidate's chunks."""
+    asked: _Queries
+    """The run's queries."""
+    depth: int
+    """Most items a query may rank."""
+    rows: dict[str, list[tuple[int, Ranked]]] = field(default_factory=dict)
+    """Each query's (rank, item) so far."""
+
+    def line(self, number: int, raw: str) -> None:
+        where = Where(self.path, number)
         fields = raw.split()
         if len(fields) != 6 or not fields[3].isdigit():
             raise where.refuse("a TREC run line is 'qid Q0 chunk_id rank score tag'")
-        qid = asked.take(fields[0], where) if fields[0] not in rows else asked.by_key[fields[0]]
-        got = rows.setdefault(qid, [])
-        if len(got) >= depth:
-            raise where.refuse(f"query {qid} has more items than the run's depth ({depth})")
+        qid = self.asked.by_key.get(fields[0], "")
+        if qid not in self.asked.seen:
+            qid = self.asked.look(fields[0], where)
+        got = self.rows.get(qid, [])
+        if len(got) >= self.depth:
+            raise where.refuse(f"query {qid} has more items than the run's depth ({self.depth})")
         score = _trec_score(fields[4], where)
-        got.append((int(fields[3]), Ranked(lookup.item({"id": fields[2]}, where), score)))
-    for qid, got in rows.items():
-        yield qid, [r for _, r in sorted(got, key=lambda x: x[0])]
+        item = Ranked(self.lookup.item({"id": fields[2]}, where), score)
+        self.asked.seen.setdefault(qid, number)
+        self.rows.setdefault(qid, []).append((int(fields[3]), item))
+
+    def lists(self) -> dict[str, list[Ranked]]:
+        return {qid: [r for _, r in sorted(got, key=lambda x: x[0])]
+                for qid, got in self.rows.items()}  # fmt: skip
 
 
 def _trec_score(text: str, where: Where) -> float:

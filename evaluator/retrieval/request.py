@@ -48,6 +48,9 @@ class IndexRequest:
     """The queries of the run, which a ranked file may name by id or text."""
     depth: int = 50
     """Ranks searched: a ranked file may hold no more per query."""
+    chunk_ids: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
+    """A chunk file's own ids -> (doc, start, end) of those chunks (`splitter = "chunks"`):
+    the ids a ranked file or a search endpoint may name the team's chunks by."""
 
 
 @dataclass(frozen=True)

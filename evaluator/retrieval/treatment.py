@@ -18,7 +18,7 @@ from labeler.core.errors import ConfigError
 
 TREATMENT_KEYS = (
     "retriever", "mmr", "max_per_source", "stopwords", "stem", "fusion", "rerank", "ranked",
-    "url",
+    "url", "ranked_skip_bad",
 )  # fmt: skip
 """Candidate keys that set its retrieval rather than its chunking."""
 LEXICAL_OPTIONS = ("lexical", "hybrid")
@@ -79,6 +79,8 @@ class Treatment:
     """Reorder the top of the list by a reranking server."""
     ranked: str | None = None
     """A ranked file (JSONL or a TREC run) for `retriever = "ranked"`."""
+    ranked_skip_bad: bool = False
+    """Skip the ranked file's bad lines, counted and named, instead of refusing the file."""
     url: str | None = None
     """The team's search endpoint for `retriever = "http"`."""
 
@@ -142,6 +144,7 @@ def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
         fusion=_fusion(raw.get("fusion", {}), label),
         rerank=_rerank(raw["rerank"], label) if "rerank" in raw else None,
         ranked=raw.get("ranked"),
+        ranked_skip_bad=bool(raw.get("ranked_skip_bad", False)),
         url=_url(raw.get("url")),
     )
     for key, message in problems(treatment, effective):
@@ -157,6 +160,11 @@ def problems(t: Treatment, retriever: str) -> list[tuple[str, str]]:
         ("stem", t.stem and not lexical, "stem is for lexical or hybrid"),
         ("ranked", retriever == "ranked" and not t.ranked, "retriever 'ranked' needs ranked"),
         ("ranked", bool(t.ranked) and retriever != "ranked", "ranked needs retriever 'ranked'"),
+        (
+            "ranked_skip_bad",
+            t.ranked_skip_bad and retriever != "ranked",
+            "ranked_skip_bad needs retriever 'ranked'",
+        ),
         ("url", retriever == "http" and not t.url, "retriever 'http' needs url"),
         ("url", bool(t.url) and retriever != "http", "url needs retriever 'http'"),
     ]

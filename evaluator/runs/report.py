@@ -64,6 +64,23 @@ def skipped_note(run: RunFile) -> str | None:
     return "; ".join(parts) or None
 
 
+def ranked_skips(run: RunFile) -> list[str]:
+    """Each candidate whose ranked file had bad lines skipped (`ranked_skip_bad`, §19): a
+    line with the count, then one a named line (file:line: why)."""
+    out: list[str] = []
+    for cand in run.candidates:
+        count, file = cand.index.get("ranked_skipped"), cand.index.get("ranked_file")
+        if not isinstance(count, int) or not count:
+            continue
+        out.append(f"candidate {cand.name!r}: skipped {count} bad line(s) of {file} "
+                   "(ranked_skip_bad)")  # fmt: skip
+        named = cand.index.get("ranked_skipped_lines")
+        for one in named if isinstance(named, list) else []:
+            if isinstance(one, Mapping):  # a run.json is outside text: shape not assumed
+                out.append(f"  {file}:{one.get('line')}: {one.get('message')}")
+    return out
+
+
 def _listed(ids: Sequence[str]) -> str:
     return ", ".join(ids[:8]) + (" …" if len(ids) > 8 else "")
 

@@ -20,7 +20,7 @@ from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
-from evaluator.runs.report import skipped_note
+from evaluator.runs.report import ranked_skips, skipped_note
 from evaluator.runs.review_view import BREAKDOWNS, breakdown_rows, measured, review_rows
 from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
 from evaluator.runs.review_view import LEGEND as REVIEW_LEGEND
@@ -155,6 +155,8 @@ def print_run(
     """The terminal summary of a run; query text only for the queries in `texts`."""
     if note := skipped_note(run):
         console.print(f"[yellow]{note}[/]")
+    for line in ranked_skips(run):
+        console.print(f"[yellow]{_outside(line)}[/]")
     console.print()
     console.print(_outside(settings_line(run)))
     console.print()

@@ -45,7 +45,8 @@ ThemeOpt = Annotated[str | None, typer.Option("--theme", help="A theme from them
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 ChromaOpt = Annotated[str | None, typer.Option("--chroma-url", help="Chroma server URL.")]
 RetrieverOpt = Annotated[
-    str | None, typer.Option(help="Override the retriever: chroma | exact | lexical.")
+    str | None,
+    typer.Option(help="Override the retriever: chroma | exact | lexical | hybrid | ranked | http."),
 ]
 
 

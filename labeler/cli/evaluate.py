@@ -202,7 +202,7 @@ def report_gate(
 ) -> None:
     """Print the verdict first, then the settings and every gate; exit 1 when one broke."""
     from evaluator.runs.gate_text import gate_line
-    from evaluator.runs.report import skipped_note
+    from evaluator.runs.report import ranked_skips, skipped_note
     from evaluator.runs.verdict_words import settings_line
 
     run = done.run
@@ -218,6 +218,8 @@ def report_gate(
     say(settings_line(run))
     if run.manifest.skipped_queries:
         say(f"left out: {skipped_note(run)}")
+    for line in ranked_skips(run):
+        say(line)
     for line in details:
         say(line)
     for name in judged:

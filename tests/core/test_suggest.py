@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import math
 
+import bm25s
+import numpy as np
 import pytest
 
 from labeler.core.corpus.folder import Corpus
-from labeler.core.corpus.suggest import SentenceIndex, marks
+from labeler.core.corpus.suggest import K1, B, SentenceIndex, marks
+from labeler.core.labels import labelset
+from labeler.core.resources import bundled
 from labeler.core.text.sentences import sentences, terms
 
 POLICY = (
@@ -95,3 +99,21 @@ def test_a_letter_with_a_mark_of_its_own_is_one_marked_word() -> None:
 def test_the_shared_splitter_and_words() -> None:
     assert sentences("One. Two!\nThree") == [(0, 4), (5, 9), (10, 15)]
     assert terms("Who pays the Restocking-fee?") == ["pays", "restocking", "fee"]
+
+
+def test_the_scorer_is_bm25s_lucene_variant_to_the_last_bits() -> None:
+    """The sentence scorer stays the library's formula (hybrid retrieval uses bm25s itself):
+    every demo question ranks the demo's sentences alike, scores equal × (k1 + 1)."""
+    demo = bundled("data/demo")
+    corpus = Corpus.read(demo / "corpus")
+    index = SentenceIndex(corpus)
+    library = bm25s.BM25(k1=K1, b=B, method="lucene", dtype="float64")
+    library.index([terms(index.text(i)) for i in range(len(index))], show_progress=False)
+    questions = [q.text for q in labelset.read(demo / "labels.json", corpus).queries]
+    assert len(questions) == 71
+    for question in questions:
+        ours = index.ranked(question)
+        theirs = np.asarray(library.get_scores(sorted(set(terms(question))))) * (K1 + 1)
+        order = sorted(np.flatnonzero(theirs).tolist(), key=lambda i: (-theirs[i], i))
+        assert [i for i, _ in ours] == order, question
+        assert [s for _, s in ours] == pytest.approx([theirs[i] for i in order], rel=1e-12)

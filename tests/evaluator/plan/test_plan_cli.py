@@ -123,6 +123,16 @@ options = { path = "chunks.jsonl" }
 """
 
 
+def test_a_chunk_file_candidate_is_planned_in_characters(seed2: Path) -> None:
+    """A chunk file has no unit: the plan measures its spans in characters, not a crash."""
+    (seed2 / "candidates.toml").write_text(CHUNKS_CANDIDATES, encoding="utf-8")
+    rows = [{"doc": "shipping.md", "start": 0, "end": 300},
+            {"doc": "shipping.md", "start": 300, "end": 502}]  # fmt: skip
+    (seed2 / "chunks.jsonl").write_text("\n".join(json.dumps(r) for r in rows), "utf-8")
+    data = plan_json("candidates.toml", "--labels", "labels.json")
+    assert [c["figures"]["chunk_count"] for c in data["candidates"]] == [2]
+
+
 def _bad_chunk_file(folder: Path) -> None:
     (folder / "candidates.toml").write_text(CHUNKS_CANDIDATES, encoding="utf-8")
     rows = [{"doc": "shipping.md", "start": 0, "end": 300},

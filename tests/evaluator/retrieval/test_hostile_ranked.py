@@ -115,3 +115,59 @@ def test_an_empty_or_unreadable_file_is_refused_naming_it(tmp_path: Path) -> Non
     with pytest.raises(ConfigError, match="cannot read ranked file") as caught:
         read_rankings(str(tmp_path / "none.jsonl"), ChunkLookup(CHUNKS, TEXTS), QUERIES, 2)
     assert caught.value.file == str(tmp_path / "none.jsonl")
+
+
+def _skipping(tmp_path: Path, lines: list[str], depth: int = 2) -> RankedRetriever:
+    path = tmp_path / "shadow.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lookup = ChunkLookup(CHUNKS, TEXTS)
+    return RankedRetriever(read_rankings(str(path), lookup, QUERIES, depth, skip_bad=True))
+
+
+@pytest.mark.parametrize(("line", "words"), CASES, ids=[w for _, w in CASES])
+def test_with_skip_bad_each_bad_line_is_skipped_counted_and_named(
+    tmp_path: Path, line: str, words: str
+) -> None:
+    rankings = _skipping(tmp_path, [FIRST, line]).rankings
+    assert (rankings.skipped, len(rankings.named)) == (1, 1)
+    assert words in rankings.named[0].message
+    assert rankings.named[0].line == 2 and rankings.named[0].file == str(tmp_path / "shadow.jsonl")
+    assert [r.chunk.id for r in rankings.lists["q-2"]] == ["c3"]  # the good line still counts
+    assert "q-1" not in rankings.lists and rankings.missing == 1  # its query goes unranked
+
+
+@pytest.mark.parametrize(("line", "words"), TREC_CASES, ids=[w for _, w in TREC_CASES])
+def test_with_skip_bad_a_bad_trec_line_leaves_out_one_item(
+    tmp_path: Path, line: str, words: str
+) -> None:
+    rankings = _skipping(tmp_path, ["q-2 Q0 c3 1 1 t", line, "q-2 Q0 c1 2 0.5 t"]).rankings
+    assert rankings.skipped == 1 and rankings.named[0].line == 2
+    assert words in rankings.named[0].message
+    assert [r.chunk.id for r in rankings.lists["q-2"]] == ["c3", "c1"]
+
+
+def test_with_skip_bad_the_item_past_the_depth_is_the_one_left_out(tmp_path: Path) -> None:
+    lines = ["q-1 Q0 c1 1 3 t", "q-1 Q0 c2 2 2 t", "q-1 Q0 c3 3 1 t"]
+    rankings = _skipping(tmp_path, lines).rankings
+    assert [r.chunk.id for r in rankings.lists["q-1"]] == ["c1", "c2"]
+    assert rankings.skipped == 1 and rankings.named[0].line == 3
+
+
+def test_a_skipped_line_does_not_take_its_query(tmp_path: Path) -> None:
+    bad = '{"query": "q-1", "ranked": [{"id": "nope"}]}'
+    rankings = _skipping(tmp_path, [bad, json.dumps(GOOD[0])]).rankings
+    assert [r.chunk.id for r in rankings.lists["q-1"]] == ["c2", "c3"]  # not "ranked again"
+    assert rankings.skipped == 1 and rankings.missing == 1
+
+
+def test_skipping_names_the_first_twenty_and_counts_every_one(tmp_path: Path) -> None:
+    bad = [f'{{"query": "q-{n}", "ranked": []}}' for n in range(10, 35)]
+    rankings = _skipping(tmp_path, [FIRST, *bad]).rankings
+    assert rankings.skipped == 25 and len(rankings.named) == 20
+    assert [e.line for e in rankings.named] == list(range(2, 22))
+
+
+def test_a_file_of_bad_lines_alone_still_ranks_no_query(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _skipping(tmp_path, ['{"query": "q-9", "ranked": []}', "q-1 Q0 c1 1 1 t"])
+    assert caught.value.message == "the ranked file ranks no query (2 bad line(s) skipped)"

@@ -108,11 +108,14 @@ def run(servers: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any
     return data
 
 
-def _eval(work: Path, toml: str) -> Any:
-    args = ["eval", str(work / toml), "--labels", str(DEMO / "labels.json"),
+def _args(work: Path, toml: str) -> list[str]:
+    return ["eval", str(work / toml), "--labels", str(DEMO / "labels.json"),
             "--corpus", str(DEMO / "corpus"), "--db", str(work / "db.sqlite"),
             "--json", str(work / "run.json")]  # fmt: skip
-    return CliRunner().invoke(app, args)
+
+
+def _eval(work: Path, toml: str) -> Any:
+    return CliRunner().invoke(app, _args(work, toml))
 
 
 def test_each_treatment_is_recorded_on_its_candidate(run: dict[str, Any], servers: str) -> None:
@@ -191,4 +194,44 @@ def test_a_bad_ranked_file_is_exit_2_naming_file_and_line(
     assert result.exit_code == 2
     assert "shadow.jsonl:2" in result.stderr
     assert "query 'q-9999' is not a query of the label set" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "run.json").exists()
+
+
+def test_with_ranked_skip_bad_the_bad_line_is_counted_and_named_in_terminal_and_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shadow.jsonl").write_text(
+        '{"query": "q-0001", "ranked": []}\n{"query": "q-9999", "ranked": []}\n', "utf-8"
+    )
+    (tmp_path / "c.toml").write_text(
+        f'[settings]\nbaseline = "l"\nk = 5\nretriever = "lexical"\n[[candidate]]\nname = "l"\n'
+        f'{SPLIT}\n[[candidate]]\nname = "shadow"\n{SPLIT}\nretriever = "ranked"\n'
+        f'ranked = "shadow.jsonl"\nranked_skip_bad = true\n', encoding="utf-8")  # fmt: skip
+    result = _eval(tmp_path, "c.toml")
+    assert result.exit_code == 0, result.output
+    shadow = str(tmp_path / "shadow.jsonl")
+    said = " ".join(result.stdout.split())  # rich may wrap a long path
+    assert f"candidate 'shadow': skipped 1 bad line(s) of {shadow} (ranked_skip_bad)" in said
+    assert f"{shadow}:2: query 'q-9999' is not a query of the label set" in said
+    index = json.loads((tmp_path / "run.json").read_text("utf-8"))["candidates"]["shadow"]
+    assert index["index"]["ranked_skipped"] == 1
+    assert index["index"]["ranked_skipped_lines"] == [
+        {"line": 2, "message": "query 'q-9999' is not a query of the label set"}
+    ]
+    assert index["index"]["treatment"]["ranked_skip_bad"] is True
+
+
+def test_a_command_line_retriever_that_a_treatment_does_not_fit_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text(
+        f'[settings]\nbaseline = "l"\nretriever = "lexical"\n[[candidate]]\nname = "l"\n'
+        f"{SPLIT}\n[[candidate]]\nname = \"stemmed\"\n{SPLIT}\nstem = true\n", encoding="utf-8"
+    )  # fmt: skip
+    result = CliRunner().invoke(app, [*_args(tmp_path, "c.toml"), "--retriever", "chroma"])
+    assert result.exit_code == 2
+    assert ("key stem: candidate 'stemmed': stem is for lexical or hybrid (--retriever chroma)"
+            in result.stderr)  # fmt: skip
     assert "Traceback" not in result.output and not (tmp_path / "run.json").exists()

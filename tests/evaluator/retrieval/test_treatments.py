@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluator.candidates import read
+from evaluator.candidates import read, with_retriever
 from evaluator.chunk import Chunk
 from evaluator.retrieval.base import QueryInput, Ranked
 from evaluator.retrieval.hybrid import HybridRetriever, ranks
@@ -101,6 +101,42 @@ def test_unknown_treatment_keys_list_every_known_one(tmp_path: Path) -> None:
         _read(tmp_path, "diversify = true")
     for key in ("mmr", "max_per_source", "stopwords", "stem", "rerank", "ranked", "url"):
         assert key in caught.value.message
+
+
+OVERRIDDEN = [
+    ("stem = true", "chroma", "stem", "candidate 'treated': stem is for lexical or hybrid "
+     "(--retriever chroma)"),
+    ("stopwords = true", "exact", "stopwords", "candidate 'treated': stopwords is for lexical "
+     "or hybrid (--retriever exact)"),
+    ("", "ranked", "ranked", "candidate 'w10': retriever 'ranked' needs ranked "
+     "(--retriever ranked)"),
+    ("", "http", "url", "candidate 'w10': retriever 'http' needs url (--retriever http)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("extra", "retriever", "key", "message"), OVERRIDDEN,
+                         ids=[o[3] for o in OVERRIDDEN])  # fmt: skip
+def test_a_command_line_retriever_is_held_to_each_candidate_s_treatment(
+    tmp_path: Path, extra: str, retriever: str, key: str, message: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(GOOD.format(extra=extra), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        with_retriever(read(path), retriever)
+    assert (caught.value.message, caught.value.key) == (message, key)
+    assert caught.value.file == str(path)
+
+
+def test_an_override_that_fits_every_candidate_or_spares_its_own_retriever_passes(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(GOOD.format(extra='retriever = "lexical"\nstem = true'), encoding="utf-8")
+    overridden = with_retriever(read(path), "chroma")  # 'treated' keeps its own lexical
+    assert overridden.settings.retriever == "chroma"
+    assert overridden.candidate("treated").retriever(overridden.settings) == "lexical"
+    path.write_text(GOOD.format(extra="stem = true"), encoding="utf-8")
+    assert with_retriever(read(path), "hybrid").settings.retriever == "hybrid"
 
 
 def _chunk(n: int, doc: str) -> Ranked:
