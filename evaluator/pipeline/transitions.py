@@ -1,0 +1,68 @@
+"""Transitions to label for a project: the documents' transitions no query covers, ranked by
+the cuts of the project's candidates when it has a candidates file (issue 33).
+
+The cut is the run's own (`run.cut`, as `spanlab plan` cuts), so a transition listed as cut
+is one `plan` and `eval` would see cut. A candidates file that cannot be read or cut does
+not hide the transitions: they come in document order, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluator import candidates as cands
+from evaluator.chunk_table import ChunkTable
+from evaluator.pipeline.run import cut
+from evaluator.plan.transitions import Transition, transitions_to_label
+from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown
+from labeler.core.errors import SpanlabError
+
+
+@dataclass(frozen=True)
+class ToLabel:
+    """The transitions to label and how they were ranked."""
+
+    transitions: tuple[Transition, ...]
+    """Most cut first, then in document order."""
+    candidates: tuple[str, ...]
+    """The candidates whose cuts ranked them (empty: document order)."""
+    note: str
+    """How they were ranked, in a reader's words."""
+
+
+def cut_offsets(tables: Mapping[str, ChunkTable]) -> dict[str, dict[str, list[int]]]:
+    """Candidate → document id → its sorted chunk starts and ends."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for name, table in tables.items():
+        by_doc: dict[str, set[int]] = {}
+        for c in table:
+            by_doc.setdefault(c.doc, set()).update((c.start, c.end))
+        out[name] = {doc: sorted(offsets) for doc, offsets in by_doc.items()}
+    return out
+
+
+def project_transitions(
+    corpus: Corpus,
+    spans: Mapping[str, Sequence[tuple[int, int]]],
+    candidates_file: Path | None,
+) -> ToLabel:
+    """The corpus's transitions no span in `spans` (document id → ranges) overlaps, ranked
+    by the cuts of `candidates_file` when it exists."""
+    texts = corpus.texts()
+    if candidates_file is None or not candidates_file.is_file():
+        found = transitions_to_label(texts, spans)
+        return ToLabel(tuple(found), (), "no candidates file: in document order")
+    try:
+        cfile = cands.read(candidates_file)
+        tables, _ = cut(cfile, corpus)
+    except SpanlabError as exc:
+        found = transitions_to_label(texts, spans)
+        why = shown(exc.message, lines=False)
+        return ToLabel(tuple(found), (), f"{candidates_file.name}: {why}; in document order")
+    found = transitions_to_label(texts, spans, cut_offsets(tables))
+    names = tuple(c.name for c in cfile.candidates)
+    note = f"ranked by the cuts of {len(names)} candidates in {candidates_file.name}"
+    return ToLabel(tuple(found), names, note)
