@@ -64,5 +64,5 @@ def project_transitions(
         return ToLabel(tuple(found), (), f"{candidates_file.name}: {why}; in document order")
     found = transitions_to_label(texts, spans, cut_offsets(tables))
     names = tuple(c.name for c in cfile.candidates)
-    note = f"ranked by the cuts of {len(names)} candidates in {candidates_file.name}"
+    note = f"most cut first ({len(names)} candidates in {candidates_file.name})"
     return ToLabel(tuple(found), names, note)

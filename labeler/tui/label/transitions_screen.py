@@ -59,10 +59,12 @@ def transition_prompt(t: Transition, text: str) -> Text:
 
 def preview(t: Transition, text: str) -> Text:
     """The whole passage, wrapped, with the part after the transition in bold."""
-    cut = f"cut by {', '.join(t.cuts)}" if t.cuts else "no candidate cuts inside it"
+    cut = f"cut by {len(t.cuts)}" if t.cuts else "no candidate cuts inside"
     out = Text(f"{flat(t.doc)} {t.start:,}–{t.end:,} · {t.kind.value} · {cut}\n", style="dim")
     out.append(shown(text[t.start : t.at]))
     out.append(shown(text[t.at : t.end]), style="bold")
+    if t.cuts:  # last: the passage comes first in the few rows the preview has
+        out.append(f"\ncut by {', '.join(t.cuts)}", style="dim")
     return out
 
 
@@ -112,7 +114,7 @@ class TransitionsScreen(ModalScreen["Transition | None"]):
         if not self.is_mounted:  # dismissed while the candidates were cut
             return
         self.transitions = found
-        self.note = f"{len(found):,} transitions without a query · {note}"
+        self.note = f"{len(found):,} without a query · {note}"
         self.query_one("#note", Label).update(Text(self.note, style="dim"))
         listing = self.query_one(OptionList)
         listing.set_options(Option(transition_prompt(t, self._text_of(t.doc)), id=str(n))

@@ -143,7 +143,7 @@ def test_project_transitions_rank_by_the_candidates_file(tmp_path: Path) -> None
     corpus = Corpus.from_texts({"d.md": DOC})
     found = project_transitions(corpus, {}, tmp_path / "candidates.toml")
     assert found.candidates == ("c40", "whole")
-    assert found.note == "ranked by the cuts of 2 candidates in candidates.toml"
+    assert found.note == "most cut first (2 candidates in candidates.toml)"
     # c40 cuts at 40, 80, 120, 160: inside every passage but the heading's (2..34)
     assert [(t.start, t.cuts) for t in found.transitions] == [
         (62, ("c40",)), (106, ("c40",)), (158, ("c40",)), (2, ())
