@@ -104,11 +104,12 @@ def _list_intros(doc: str, text: str, blocks: Sequence[Block]) -> list[Transitio
     """A text line ending in a colon, then (past blank lines) a list item's first line."""
     out: list[Transition] = []
     texts = [b for b in blocks if b.kind == "text"]
+    starts = [b.start for b in texts]
     for block in texts:
         for colon in _colon_line_ends(text, block):
             item = _item_after(text, colon + 1)
             intro = _last_sentence(text, block.start, colon + 1)
-            if item is not None and intro is not None and _in_text(texts, item[0]):
+            if item is not None and intro is not None and _in_text(texts, starts, item[0]):
                 out.append(Transition(doc, Boundary.LIST_INTRO_ITEM, intro[0], item[1], item[0]))
     return out
 
@@ -132,8 +133,10 @@ def _item_after(text: str, pos: int) -> tuple[int, int] | None:
     return found
 
 
-def _in_text(texts: Sequence[Block], offset: int) -> bool:
-    return any(b.start <= offset < b.end for b in texts)
+def _in_text(texts: Sequence[Block], starts: Sequence[int], offset: int) -> bool:
+    """Whether `offset` is in one of the text blocks (`starts`: theirs, in order)."""
+    i = bisect.bisect_right(starts, offset) - 1
+    return i >= 0 and offset < texts[i].end
 
 
 def unlabelled(

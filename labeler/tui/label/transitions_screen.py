@@ -38,6 +38,8 @@ SHORT = {
     Boundary.CODE_EXPLANATION_SNIPPET: "text→code",
 }
 """Each transition kind in twelve columns or fewer."""
+LIMIT = 300
+"""Transitions listed at most (the list measures every option it holds)."""
 NONE_FOUND = "no transition without a query: every heading, list, table and code block is covered"
 """What the list says when there is nothing to label."""
 
@@ -111,14 +113,16 @@ class TransitionsScreen(ModalScreen["Transition | None"]):
             self.query_one("#note", Label).update(Text(shown(message), style="red"))
 
     def show(self, found: list[Transition], note: str) -> None:
+        """List the first LIMIT of `found`, with how they were ranked (`note`)."""
         if not self.is_mounted:  # dismissed while the candidates were cut
             return
-        self.transitions = found
-        self.note = f"{len(found):,} without a query · {note}"
+        self.transitions = found[:LIMIT]
+        listed = f" (the first {LIMIT} listed)" if len(found) > LIMIT else ""
+        self.note = f"{len(found):,} without a query{listed} · {note}"
         self.query_one("#note", Label).update(Text(self.note, style="dim"))
         listing = self.query_one(OptionList)
         listing.set_options(Option(transition_prompt(t, self._text_of(t.doc)), id=str(n))
-                            for n, t in enumerate(found))  # fmt: skip
+                            for n, t in enumerate(self.transitions))  # fmt: skip
         if not found:
             listing.add_option(Option(Text(NONE_FOUND, style="dim")))
             return

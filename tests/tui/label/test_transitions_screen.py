@@ -19,7 +19,7 @@ from labeler.core.values import Boundary, Span, Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.query_form import QueryForm
 from labeler.tui.label.screen import LabelScreen
-from labeler.tui.label.transitions_screen import NONE_FOUND, TransitionsScreen
+from labeler.tui.label.transitions_screen import LIMIT, NONE_FOUND, TransitionsScreen
 from tests.tui.conftest import QUIET, record_notes
 
 GUIDE = (
@@ -220,3 +220,16 @@ async def test_keys_on_a_list_filtered_to_nothing_do_nothing(app: SpanlabApp, st
         await pilot.press("B", "S", "a")
         assert isinstance(app.screen, LabelScreen)
     assert [(q.id, q.status, q.evidence) for q in store.queries()] == before
+
+
+async def test_many_transitions_list_the_first_few_hundred(tmp_path: Path) -> None:
+    corpus = Corpus.from_texts({"many.md": "# H\nText.\n" * 400})
+    store = Store.open(tmp_path / "labels.db")
+    store.bind(corpus.doc_hashes)
+    app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        screen = await opened(app, pilot)
+        assert len(screen.transitions) == LIMIT == screen.query_one(OptionList).option_count
+        assert screen.note.startswith(f"400 without a query (the first {LIMIT} listed) · ")
+    store.close()
