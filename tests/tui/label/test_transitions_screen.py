@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -20,7 +21,10 @@ from labeler.tui.app import SpanlabApp
 from labeler.tui.label.query_form import QueryForm
 from labeler.tui.label.screen import LabelScreen
 from labeler.tui.label.transitions_screen import LIMIT, NONE_FOUND, TransitionsScreen
+from tests.cli.test_cli import initialised, run, workdir
 from tests.tui.conftest import QUIET, record_notes
+
+__all__ = ["workdir"]  # the fixture, used by name
 
 GUIDE = (
     "# Refunds\n"  # 0..10
@@ -233,3 +237,14 @@ async def test_many_transitions_list_the_first_few_hundred(tmp_path: Path) -> No
         assert len(screen.transitions) == LIMIT == screen.query_one(OptionList).option_count
         assert screen.note.startswith(f"400 without a query (the first {LIMIT} listed) · ")
     store.close()
+
+
+def test_spanlab_label_hands_the_app_the_projects_candidates_file(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    initialised(workdir)
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("labeler.tui.launch.run_app", lambda *a, **kw: seen.update(kw))
+    done = run("label", "--annotator", "ann")
+    assert done.exit_code == 0, done.stderr
+    assert seen["candidates"] == workdir.resolve() / "candidates.toml"
