@@ -8,8 +8,8 @@ not hide the transitions: they come in document order, with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evaluator import candidates as cands
@@ -48,21 +48,37 @@ def project_transitions(
     corpus: Corpus,
     spans: Mapping[str, Sequence[tuple[int, int]]],
     candidates_file: Path | None,
-) -> ToLabel:
+    stop: Callable[[], bool] = lambda: False,
+) -> ToLabel | None:
     """The corpus's transitions no span in `spans` (document id → ranges) overlaps, ranked
-    by the cuts of `candidates_file` when it exists."""
+    by the cuts of `candidates_file` when it exists; None once `stop()` says so (it is asked
+    between candidates, so a closed screen does not wait for every cut)."""
     texts = corpus.texts()
     if candidates_file is None or not candidates_file.is_file():
         found = transitions_to_label(texts, spans)
         return ToLabel(tuple(found), (), "no candidates file: in document order")
     try:
         cfile = cands.read(candidates_file)
-        tables, _ = cut(cfile, corpus)
+        tables = cut_each(cfile, corpus, stop)
     except SpanlabError as exc:
         found = transitions_to_label(texts, spans)
         why = shown(exc.message, lines=False)
         return ToLabel(tuple(found), (), f"{candidates_file.name}: {why}; in document order")
+    if tables is None:
+        return None
     found = transitions_to_label(texts, spans, cut_offsets(tables))
     names = tuple(c.name for c in cfile.candidates)
     note = f"most cut first ({len(names)} candidates in {candidates_file.name})"
     return ToLabel(tuple(found), names, note)
+
+
+def cut_each(
+    cfile: cands.CandidatesFile, corpus: Corpus, stop: Callable[[], bool]
+) -> dict[str, ChunkTable] | None:
+    """Each candidate cut and checked as a run cuts it, one at a time; None when stopped."""
+    tables: dict[str, ChunkTable] = {}
+    for cand in cfile.candidates:
+        if stop():
+            return None
+        tables.update(cut(replace(cfile, candidates=(cand,)), corpus)[0])
+    return tables

@@ -150,10 +150,10 @@ class QueryActions(ShowingScreen):
             spans.setdefault(s.doc, []).append((s.start, s.end))
         corpus, candidates = self.editor.corpus, settings_of(self.app).candidates
 
-        def find() -> ToLabel:
+        def find(stop: Callable[[], bool]) -> ToLabel | None:
             from evaluator.pipeline.transitions import project_transitions
 
-            return project_transitions(corpus, spans, candidates)
+            return project_transitions(corpus, spans, candidates, stop)
 
         self.app.push_screen(TransitionsScreen(find, corpus.text), self._write_on)
 

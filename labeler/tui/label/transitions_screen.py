@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
@@ -29,8 +30,8 @@ if TYPE_CHECKING:  # the chunkers load when the screen is first opened, not with
     from evaluator.pipeline.transitions import ToLabel
     from evaluator.plan.transitions import Transition
 
-Find = Callable[[], "ToLabel"]
-"""Finds and ranks the transitions (in the worker thread)."""
+Find = Callable[[Callable[[], bool]], "ToLabel | None"]
+"""Finds and ranks the transitions in the worker thread; None when its stop said so."""
 SHORT = {
     Boundary.HEADING_PARAGRAPH: "heading→text",
     Boundary.LIST_INTRO_ITEM: "intro→item",
@@ -101,11 +102,14 @@ class TransitionsScreen(ModalScreen["Transition | None"]):
 
     @work(thread=True, exclusive=True, group="transitions")
     def find(self) -> None:
+        worker = get_current_worker()
         try:
-            found = self._find()
+            found = self._find(lambda: worker.is_cancelled)
         except SpanlabError as exc:
             self.app.call_from_thread(self.failed, exc.message)
             return
+        if found is None or worker.is_cancelled:
+            return  # closed (or the app quits) while the candidates were cut
         self.app.call_from_thread(self.show, list(found.transitions), found.note)
 
     def failed(self, message: str) -> None:

@@ -142,6 +142,7 @@ def test_project_transitions_rank_by_the_candidates_file(tmp_path: Path) -> None
     (tmp_path / "candidates.toml").write_text(CHARS, encoding="utf-8")
     corpus = Corpus.from_texts({"d.md": DOC})
     found = project_transitions(corpus, {}, tmp_path / "candidates.toml")
+    assert found is not None
     assert found.candidates == ("c40", "whole")
     assert found.note == "most cut first (2 candidates in candidates.toml)"
     # c40 cuts at 40, 80, 120, 160: inside every passage but the heading's (2..34)
@@ -165,9 +166,23 @@ def test_no_usable_candidates_file_lists_in_document_order(
     if content is not None:
         path.write_text(content, encoding="utf-8")
     found = project_transitions(Corpus.from_texts({"d.md": DOC}), {}, path)
+    assert found is not None
     assert found.note.startswith(note) and found.note.endswith("in document order")
     assert found.candidates == ()
     assert [t.start for t in found.transitions] == [2, 62, 106, 158]
+
+
+def test_a_stop_between_candidates_ends_the_cutting(tmp_path: Path) -> None:
+    (tmp_path / "candidates.toml").write_text(CHARS, encoding="utf-8")
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) == 2  # after the first candidate
+
+    corpus = Corpus.from_texts({"d.md": DOC})
+    assert project_transitions(corpus, {}, tmp_path / "candidates.toml", stop) is None
+    assert len(asked) == 2
 
 
 def test_one_span_over_everything_leaves_nothing_to_label() -> None:
