@@ -59,6 +59,7 @@ def label(
     run_app(store, docs, annotator=who.name, member=who, theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
             source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            candidates=proj.candidates,
             blind=blind or proj.blind)  # fmt: skip
 
 
@@ -97,6 +98,7 @@ def adjudicate(
     run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
             source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            candidates=proj.candidates,
             blind=proj.blind)  # fmt: skip
 
 
@@ -137,4 +139,5 @@ def triage(
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
             source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            candidates=proj.candidates,
             diff=diff, blind=proj.blind)  # fmt: skip

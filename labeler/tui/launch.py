@@ -24,7 +24,7 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
             theme: str | None = None, runs_dir: Path | None = None,
             run_id: str | None = None, trim_spans: bool = True,
             source: CorpusSource | None = None, member: Member | None = None,
-            embedding_cache: Path | None = None,
+            embedding_cache: Path | None = None, candidates: Path | None = None,
             diff: RunDiff | None = None, blind: bool = False) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 
@@ -32,7 +32,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
     StoreError; with `diff`, triage opens on that run against run (§16). `trim_spans` is
     spanlab.toml's: added spans leave out edge whitespace.
     With `source`, the app reads the corpus again when its folder changes. Suggestions
-    keep their sentence vectors in `embedding_cache`, shared by every app on the project.
+    keep their sentence vectors in `embedding_cache`, shared by every app on the project;
+    transitions to label are ranked by the cuts of `candidates`.
     `blind` is the project's setting: every screen keeps undecided versions of others from
     a member who is not a lead (§20).
     """
@@ -50,7 +51,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,
                      prefs=prefs, trim_spans=trim_spans, source=source,
                      member=member, diff=diff, blind=blind,
-                     settings=Settings(embedding_cache=embedding_cache))  # fmt: skip
+                     settings=Settings(embedding_cache=embedding_cache,
+                                       candidates=candidates))  # fmt: skip
     app.run()
 
 

@@ -29,6 +29,8 @@ class Settings:
     """The embedding suggested evidence fuses with BM25 (None: lexical only)."""
     embedding_cache: Path | None = None
     """The project's embedding cache, where sentence vectors are kept (None: in memory)."""
+    candidates: Path | None = None
+    """The project's candidates file, whose cuts rank transitions to label (None: none)."""
 
 
 @runtime_checkable

@@ -28,6 +28,9 @@ CONFIG_NAME = "spanlab.toml"
 DEFAULT_DB = ".spanlab/labels.db"
 DEFAULT_CHROMA = ".spanlab/chroma"
 DEFAULT_CACHE = ".spanlab/embeddings.db"
+CANDIDATES = "candidates.toml"
+"""The project's candidates file in its folder (README, the demo): the app ranks transitions
+to label by its cuts."""
 CACHE_ENV = "SPANLAB_CACHE"
 """Where the embedding cache lives, over spanlab.toml's `embedding_cache` (CI sets it)."""
 
@@ -85,6 +88,11 @@ class Project:
     """Why the `[team]`/`blind` the project claims do not count, and the fix (§20)."""
     ignored_claims: tuple[str, ...] = ()
     """`team`/`blind` keys spanlab.toml holds beside spanlab.team.toml: ignored, and said."""
+
+    @property
+    def candidates(self) -> Path:
+        """The project's candidates file (it may not exist)."""
+        return self.root / CANDIDATES
 
     def override(self, **flags: Any) -> Project:
         """Apply command-line flags that were given (None means not given)."""

@@ -17,8 +17,9 @@ from labeler.tui.label.query_list import GLYPHS
 from labeler.tui.widgets.document_view import annotators_of
 
 
-def query_meta(q: Query, me: str) -> Text:
-    """One line: id, status, evidence (by annotator when several), pattern, slices."""
+def query_meta(q: Query, me: str, *, note: bool = True) -> Text:
+    """One line: id, status, evidence (by annotator when several), pattern, slices, and
+    the note unless `note` is false."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f"{q.id} ", style="bold")
     line.append(f"{GLYPHS[q.status]} {q.status.value} · ")
@@ -36,7 +37,7 @@ def query_meta(q: Query, me: str) -> Text:
     line.append(f" · {q.boundary.value}")
     if q.slices:
         line.append(" · " + shown(", ".join(q.slices), lines=False), style="italic")
-    if q.notes:
+    if q.notes and note:
         line.append(" · ✎ " + shown(q.notes, lines=False), style="dim")
     return line
 
@@ -59,9 +60,11 @@ def query_summary(
                     style="dim")  # fmt: skip
     if q is None:
         return Text("No query. Press ctrl+n to create one.", style="dim")
-    meta = query_meta(q, me)
-    meta.no_wrap, meta.overflow = False, "fold"  # pattern, slices and note wrap, not cut
-    return Group(meta, Text(shown(q.text), style="bold"))
+    meta = query_meta(q, me, note=False)
+    meta.no_wrap, meta.overflow = False, "fold"  # pattern and slices wrap, not cut
+    # The note after the question: a long note is what the panel's height cuts, not it.
+    note = [Text("✎ " + shown(q.notes, lines=False), style="dim")] if q.notes else []
+    return Group(meta, Text(shown(q.text), style="bold"), *note)
 
 
 class QueryPanel(Static):

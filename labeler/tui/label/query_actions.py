@@ -9,21 +9,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.values import Boundary, Query, Status
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.query_form import QueryFields, QueryForm
 from labeler.tui.label.quick_fields import PatternPicker, SlicePrompt
+from labeler.tui.label.showing import ShowingScreen
+from labeler.tui.label.transitions_screen import TransitionsScreen
 from labeler.tui.label.undo import Edit, Focus
 from labeler.tui.screens.dialogs import ConfirmScreen
+from labeler.tui.settings import settings_of
 
-if TYPE_CHECKING:  # corpus search (rapidfuzz) loads on the first ^f, not with the app
-    pass
-from labeler.tui.label.showing import ShowingScreen
+if TYPE_CHECKING:  # the chunkers load on the first `T`, not with the app
+    from evaluator.pipeline.transitions import ToLabel
+    from evaluator.plan.transitions import Transition
 
 STATUS_CYCLE = {Status.DRAFT: Status.LABELLED, Status.LABELLED: Status.REVIEWED}
 """What `S` moves a status to (reviewed goes back to draft)."""
+STATUS_BACK = {Status.REVIEWED: Status.LABELLED, Status.LABELLED: Status.DRAFT}
+"""What `B` moves a status back to (draft goes round to reviewed)."""
 DONE = {"undo": "Undone", "redo": "Redone"}
 """What the toast after an undo or a redo starts with."""
 
@@ -73,7 +79,13 @@ class QueryActions(ShowingScreen):
         return save
 
     def action_new(self) -> None:
-        blank = QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, "")
+        self.new_query(QueryFields("", Boundary.OTHER, (), Status.DRAFT, False, ""))
+
+    def new_query(
+        self, blank: QueryFields, made_on: Callable[[], None] | None = None, title: str = ""
+    ) -> None:
+        """The new query form from `blank`; once the query is made it is current, then
+        `made_on` runs (the transitions screen selects its passage there)."""
 
         def create(fields: QueryFields | None) -> None:
             if fields is None:
@@ -84,8 +96,10 @@ class QueryActions(ShowingScreen):
             self._edit(lambda: made.append(self.editor.add_query(text, **changes)), None)
             if made:
                 self._select(made[0].id)
+                if made_on is not None:
+                    made_on()
 
-        self.app.push_screen(QueryForm("New query", blank), create)
+        self.app.push_screen(QueryForm(title or "New query", blank), create)
 
     def action_duplicate(self) -> None:
         current = self.state.current
@@ -116,12 +130,48 @@ class QueryActions(ShowingScreen):
         question = f"Delete {q.id} and its {len(q.evidence)} spans? (ctrl+z undoes it)"
         self.app.push_screen(ConfirmScreen(question), answer)
 
-    def action_cycle_status(self) -> None:
+    def action_cycle_status(self, back: bool = False) -> None:
+        """The status on (`back`: back) one step, round the cycle; in a blind view, where a
+        reviewer decides, reviewed is passed over."""
         q = self.state.current_query
-        if q is not None:
-            then = STATUS_CYCLE.get(q.status, Status.DRAFT)
-            blind = self.editor.store.view and then is Status.REVIEWED  # a reviewer decides
-            self._save(q, {"status": Status.DRAFT if blind else then})
+        if q is None:
+            return
+        steps = STATUS_BACK if back else STATUS_CYCLE
+        then = steps.get(q.status, Status.REVIEWED if back else Status.DRAFT)
+        if self.editor.store.view and then is Status.REVIEWED:
+            then = steps.get(then, Status.DRAFT)
+        self._save(q, {"status": then})
+
+    def action_transitions(self) -> None:
+        """Transitions no query covers yet; enter starts a new query on one, its passage
+        selected and its pattern set."""
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for _, s in self.editor.store.spans():  # read here: the store stays on this thread
+            spans.setdefault(s.doc, []).append((s.start, s.end))
+        corpus, candidates = self.editor.corpus, settings_of(self.app).candidates
+
+        def find(stop: Callable[[], bool]) -> ToLabel | None:
+            from evaluator.pipeline.transitions import project_transitions
+
+            return project_transitions(corpus, spans, candidates, stop)
+
+        self.app.push_screen(TransitionsScreen(find, corpus.text), self._write_on)
+
+    def _write_on(self, t: Transition | None) -> None:
+        if t is None:
+            return
+        blank = QueryFields("", t.kind, (), Status.DRAFT, False, "")
+
+        def select() -> None:
+            if t.doc in self.editor.corpus:  # the corpus may have changed meanwhile
+                self.open_document(t.doc)
+                self.view.select(t.start, t.end)
+                self.view.focus()
+
+        self.new_query(blank, select, f"New query on {shown(t.doc, lines=False)} @{t.start:,}")
+
+    def action_status_back(self) -> None:
+        self.action_cycle_status(back=True)
 
     def action_toggle_abstain(self) -> None:
         q = self.state.current_query

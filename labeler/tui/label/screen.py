@@ -43,6 +43,12 @@ PALETTE = (
     ("pattern", "Pattern", "Set the query's boundary pattern"),
     ("slices", "Slices", "Edit the query's slices, completed from those in use"),
     ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
+    ("status_back", "Status back", "Move the status back: reviewed, labelled, draft"),
+    (
+        "transitions",
+        "Transitions to label",
+        "Headings, list intros, table headers and code no query covers yet, most cut first",
+    ),
     ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
     ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
     ("go_to", "Go to offset", "Move the cursor to a code point offset"),
@@ -78,6 +84,8 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
         Binding("E", "suggest", "Suggest evidence", show=False),
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
+        Binding("B", "cycle_status(True)", "Status back", show=False),
+        Binding("T", "transitions", "Transitions to label", show=False),
         Binding("p", "pattern", "Pattern", show=False),
         Binding("l", "slices", "Slices", show=False),
         # Not in the footer (every editor's key): at 80 columns `? Keys` then stays on it.
