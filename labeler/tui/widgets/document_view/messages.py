@@ -7,23 +7,21 @@ and is handled as `on_document_view_…`, as when the classes were nested in the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual.message import Message
-
-if TYPE_CHECKING:
-    from labeler.tui.widgets.document_view.textview import TextView
+from textual.widget import Widget
 
 
 @dataclass
 class ViewMessage(Message):
     """A message from a document view."""
 
-    view: TextView
-    """The view that sent it."""
+    view: Widget
+    """The view that sent it (a `TextView`; typed as its base so this module stands below
+    the view that imports it)."""
 
     @property
-    def control(self) -> TextView:
+    def control(self) -> Widget:
         return self.view
 
 
