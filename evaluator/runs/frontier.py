@@ -43,21 +43,32 @@ def frontier_points(run: RunFile) -> list[FrontierPoint]:
     ]
 
 
-def _panel(points: Sequence[FrontierPoint], x_of: str, title: str, left: float) -> list[str]:
-    width, height, pad = 300.0, 220.0, 40.0
-    xs = [float(getattr(p, x_of)) for p in points]
-    lo, hi = min(xs, default=0.0), max(xs, default=1.0)
-    span = (hi - lo) or 1.0
-    out = [
+width, height, pad = 300.0, 220.0, 40.0
+"""A panel's size and the margin of its axes, in SVG units."""
+
+
+def _frame(title: str, left: float, low: str, high: str) -> list[str]:
+    """A panel's group opened at `left`: its title, both axes and the x axis's two ends."""
+    return [
         f'<g transform="translate({left},20)">',
         f'<text x="{width / 2}" y="0" text-anchor="middle" font-size="13">{escape(title)}</text>',
         f'<line x1="{pad}" y1="{height - pad}" x2="{width}" y2="{height - pad}" stroke="#444"/>',
         f'<line x1="{pad}" y1="10" x2="{pad}" y2="{height - pad}" stroke="#444"/>',
-        f'<text x="12" y="{height / 2}" font-size="11" transform="rotate(-90 12 {height / 2})">'
-        "recall@k</text>",
-        f'<text x="{pad}" y="{height - pad + 14}" font-size="10">{lo:g}</text>',
-        f'<text x="{width}" y="{height - pad + 14}" font-size="10" text-anchor="end">{hi:g}</text>',
+        f'<text x="{pad}" y="{height - pad + 14}" font-size="10">{escape(low)}</text>',
+        f'<text x="{width}" y="{height - pad + 14}" font-size="10" text-anchor="end">'
+        f"{escape(high)}</text>",
     ]
+
+
+def _panel(points: Sequence[FrontierPoint], x_of: str, title: str, left: float) -> list[str]:
+    xs = [float(getattr(p, x_of)) for p in points]
+    lo, hi = min(xs, default=0.0), max(xs, default=1.0)
+    span = (hi - lo) or 1.0
+    out = _frame(title, left, f"{lo:g}", f"{hi:g}")
+    out.append(
+        f'<text x="12" y="{height / 2}" font-size="11" transform="rotate(-90 12 {height / 2})">'
+        "recall@k</text>"
+    )
     for p, x in zip(points, xs, strict=True):
         cx = pad + (x - lo) / span * (width - pad - 20) + 10
         cy = (height - pad) - p.recall * (height - pad - 20)
@@ -85,19 +96,10 @@ def budget_curves(run: RunFile) -> list[tuple[str, list[int], list[float]]]:
 
 def _curve_panel(curves: Sequence[tuple[str, list[int], list[float]]], left: float) -> list[str]:
     """Recall against the budget (log₂ axis), one line per candidate (§17)."""
-    width, height, pad = 300.0, 220.0, 40.0
     budgets = sorted({b for _, bs, _ in curves for b in bs})
     lo, hi = math.log2(budgets[0]), math.log2(budgets[-1])
     span = (hi - lo) or 1.0
-    out = [
-        f'<g transform="translate({left},20)">',
-        f'<text x="{width / 2}" y="0" text-anchor="middle" font-size="13">recall vs budget</text>',
-        f'<line x1="{pad}" y1="{height - pad}" x2="{width}" y2="{height - pad}" stroke="#444"/>',
-        f'<line x1="{pad}" y1="10" x2="{pad}" y2="{height - pad}" stroke="#444"/>',
-        f'<text x="{pad}" y="{height - pad + 14}" font-size="10">{budgets[0]}</text>',
-        f'<text x="{width}" y="{height - pad + 14}" font-size="10" text-anchor="end">'
-        f"{budgets[-1]} tokens</text>",
-    ]
+    out = _frame("recall vs budget", left, f"{budgets[0]}", f"{budgets[-1]} tokens")
     for n, (name, bs, recall) in enumerate(curves):
         xy = [
             (

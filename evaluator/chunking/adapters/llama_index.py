@@ -13,25 +13,17 @@ import contextlib
 import sys
 from typing import Any
 
-from evaluator.chunking.adapters.base import (
-    Adapter,
-    LibraryChunk,
-    Options,
-    counter,
-    encoding,
-    is_tiktoken,
-    library,
-)
+from evaluator.chunking.adapters import base
 from labeler.core.typed import Kind
 
 DEFAULT_TOKENIZER = "tiktoken:cl100k_base"
-"""llama-index's own default encoding, from spanlab's offline copy."""
+"""llama-index's own default base.encoding, from spanlab's offline copy."""
 
 
 def _tokenizer(name: str) -> Any:
-    if is_tiktoken(name):
-        return encoding(name).encode
-    count = counter(name)
+    if base.is_tiktoken(name):
+        return base.encoding(name).encode
+    count = base.counter(name)
     return lambda text: [0] * count(text)  # llama-index only takes len() of the result
 
 
@@ -40,8 +32,8 @@ def _prefix(metadata: dict[str, Any], separator: str) -> str:
     return path.replace(separator, " > ") if path else ""
 
 
-def _nodes(parser: Any, text: str, separator: str) -> list[LibraryChunk]:
-    core = library("llama_index.core")
+def _nodes(parser: Any, text: str, separator: str) -> list[base.LibraryChunk]:
+    core = base.library("llama_index.core")
     with contextlib.redirect_stdout(sys.stderr):
         nodes = parser.get_nodes_from_documents([core.Document(text=text)])
     out = []
@@ -49,13 +41,13 @@ def _nodes(parser: Any, text: str, separator: str) -> list[LibraryChunk]:
         content = node.get_content(metadata_mode="none")
         start = -1 if node.start_char_idx is None else int(node.start_char_idx)
         end = start + len(content) if node.end_char_idx is None else int(node.end_char_idx)
-        out.append(LibraryChunk(start, end, content, _prefix(node.metadata, separator)))
+        out.append(base.LibraryChunk(start, end, content, _prefix(node.metadata, separator)))
     return out
 
 
 def _build_with(kind: str) -> Any:
-    def build(options: Options) -> Any:
-        cls = getattr(library("llama_index.core.node_parser"), kind)
+    def build(options: base.Options) -> Any:
+        cls = getattr(base.library("llama_index.core.node_parser"), kind)
         kwargs = dict(options)
         if kind != "MarkdownNodeParser":
             kwargs["tokenizer"] = _tokenizer(kwargs.get("tokenizer", DEFAULT_TOKENIZER))
@@ -67,7 +59,7 @@ def _build_with(kind: str) -> Any:
 
 
 def _split_with(kind: str) -> Any:
-    def split(text: str, options: Options) -> list[LibraryChunk]:
+    def split(text: str, options: base.Options) -> list[base.LibraryChunk]:
         separator = str(options.get("header_path_separator", "/"))
         return _nodes(_build_with(kind)(options), text, separator)
 
@@ -82,19 +74,19 @@ _WINDOWS: dict[str, Kind] = {
 }
 
 ADAPTERS = {
-    "SentenceSplitter": Adapter(
+    "SentenceSplitter": base.Adapter(
         _split_with("SentenceSplitter"),
         {**_WINDOWS, "paragraph_separator": str, "secondary_chunking_regex": str},
         searched=True,
         build=_build_with("SentenceSplitter"),
     ),
-    "TokenTextSplitter": Adapter(
+    "TokenTextSplitter": base.Adapter(
         _split_with("TokenTextSplitter"),
         {**_WINDOWS, "backup_separators": list},
         searched=True,
         build=_build_with("TokenTextSplitter"),
     ),
-    "MarkdownNodeParser": Adapter(
+    "MarkdownNodeParser": base.Adapter(
         _split_with("MarkdownNodeParser"),
         {"include_metadata": bool, "header_path_separator": str},
         searched=True,

@@ -9,35 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluator.chunking.adapters.base import (
-    Adapter,
-    LibraryChunk,
-    Options,
-    counter,
-    encoding,
-    is_tiktoken,
-    library,
-)
+from evaluator.chunking.adapters import base
 
 
 def _counter(name: str) -> object:
-    return encoding(name) if is_tiktoken(name) else counter(name)
+    return base.encoding(name) if base.is_tiktoken(name) else base.counter(name)
 
 
-def _build(options: Options) -> Any:
+def _build(options: base.Options) -> Any:
     kwargs = {k: options[k] for k in ("memoize", "max_token_chars") if k in options}
-    return library("semchunk").chunkerify(
+    return base.library("semchunk").chunkerify(
         _counter(options["tokenizer_or_token_counter"]), options["chunk_size"], **kwargs
     )
 
 
-def _split(text: str, options: Options) -> list[LibraryChunk]:
+def _split(text: str, options: base.Options) -> list[base.LibraryChunk]:
     texts, offsets = _build(options)(text, offsets=True, overlap=options.get("overlap"))
-    return [LibraryChunk(s, e, t) for t, (s, e) in zip(texts, offsets, strict=True)]
+    return [base.LibraryChunk(s, e, t) for t, (s, e) in zip(texts, offsets, strict=True)]
 
 
 ADAPTERS = {
-    "chunkerify": Adapter(
+    "chunkerify": base.Adapter(
         _split,
         {
             "chunk_size": int,
@@ -47,7 +39,7 @@ ADAPTERS = {
             "max_token_chars": int,
         },
         required=("chunk_size", "tokenizer_or_token_counter"),
-        minimum={"overlap": 0, "max_token_chars": 1},  # chunk_size: every library's size
+        minimum={"overlap": 0, "max_token_chars": 1},  # chunk_size: every base.library's size
         build=_build,
     ),
 }

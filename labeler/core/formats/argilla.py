@@ -19,17 +19,9 @@ from typing import Any
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import Imported, Wrote
+from labeler.core.formats import tasks as model
 from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
-from labeler.core.formats.tasks import (
-    Reading,
-    Skipping,
-    SpanIn,
-    TaskIn,
-    build,
-    checked,
-    some_records,
-)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -106,11 +98,11 @@ def _text(fields: dict[str, Any]) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
-def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[TaskIn]:
+def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[model.TaskIn]:
     """One task per user who submitted spans (so two users give a query two versions);
     one task without spans when nobody did."""
     fields, meta = _flat(record)
-    by_user: dict[str, list[SpanIn]] = {}
+    by_user: dict[str, list[model.SpanIn]] = {}
     keys: dict[str, str] = {}
     for name, value, (user, user_key), status, at in _answers(record, where):
         if not _is_spans(value):
@@ -127,12 +119,14 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[Ta
         keys.setdefault(user, user_key)
         for j, v in enumerate(value):
             sat = at.at(f"value[{j}]")
-            spans.append(SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat))
+            spans.append(
+                model.SpanIn(need(v, "start", int, sat), need(v, "end", int, sat), None, sat)
+            )
     skipped["suggestions"] += _suggestions(record)
     question = fields.get("question") or fields.get("query") or meta.get("question")
     doc, qid, rid = meta.get("doc"), meta.get("query_id"), record.get("id")
     return [
-        TaskIn(
+        model.TaskIn(
             where, question if isinstance(question, str) else None, tuple(spans),
             text=_text(fields), doc=doc if isinstance(doc, str) else None,
             query_id=qid if isinstance(qid, str) else None, annotator=user,
@@ -143,7 +137,7 @@ def task(record: dict[str, Any], where: Where, skipped: Counter[str]) -> list[Ta
     ]  # fmt: skip
 
 
-def _record(raw: Any, where: Where, skipped: Counter[str]) -> list[TaskIn]:
+def _record(raw: Any, where: Where, skipped: Counter[str]) -> list[model.TaskIn]:
     return task(typed(raw, dict, where), where, skipped)
 
 
@@ -156,17 +150,17 @@ def read(
             "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
         )
     skipped: Counter[str] = Counter()
-    some_records(len(data), str(path))
-    skip = Skipping(skip_bad)
-    tasks: list[TaskIn] = []
+    model.some_records(len(data), str(path))
+    skip = model.Skipping(skip_bad)
+    tasks: list[model.TaskIn] = []
     for i, r in enumerate(data):
         where = Where(str(path), key=f"[{i}]")
         tasks += skip.read(partial(_record, r, where, skipped)) or []
-    reading = Reading(corpus, (UTF16,), "argilla")
+    reading = model.Reading(corpus, (UTF16,), "argilla")
     for what, n in sorted(skipped.items()):
         if n:
             reading.warnings.append(f"{path}: {n} {what} were not used as evidence")
-    return skip.told(build(tasks, reading, existing, LOOKED))
+    return skip.told(model.build(tasks, reading, existing, LOOKED))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
@@ -178,7 +172,7 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
             value = [
                 {"label": "evidence", "start": to_unit(text, s.start, UTF16),
                  "end": to_unit(text, s.end, UTF16)}
-                for s in checked(q, doc, text)
+                for s in model.checked(q, doc, text)
             ]  # fmt: skip
             records.append({
                 "id": f"{q.id}--{doc}", "fields": {"text": text, "question": q.text},

@@ -16,18 +16,10 @@ from typing import Any
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
+from labeler.core.formats import tasks as model
 from labeler.core.formats._common import Where, left_out, overlapping, positive_group, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
-from labeler.core.formats.tasks import (
-    Reading,
-    Skipping,
-    SpanIn,
-    TaskIn,
-    build,
-    checked,
-    some_records,
-)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -49,14 +41,14 @@ def _groups(obj: dict[str, Any], where: Where) -> dict[str, int]:
     return {str(k): positive_group(v, where.at(f"groups.{k}")) for k, v in found.items()}
 
 
-def _spans(obj: dict[str, Any], where: Where) -> list[SpanIn]:
+def _spans(obj: dict[str, Any], where: Where) -> list[model.SpanIn]:
     groups = _groups(obj, where)
     if "entities" in obj:
         out = []
         for i, e in enumerate(typed(obj["entities"], list, where.at("entities"))):
             at = where.at(f"entities[{i}]")
             start, end = need(e, "start_offset", int, at), need(e, "end_offset", int, at)
-            out.append(SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
+            out.append(model.SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
         return out
     out = []
     for i, item in enumerate(typed(obj.get("label", []), list, where.at("label"))):
@@ -64,14 +56,14 @@ def _spans(obj: dict[str, Any], where: Where) -> list[SpanIn]:
         if not (isinstance(item, list) and len(item) == 3):
             raise at.error("a label must be [start, end, tag]")
         start, end = typed(item[0], int, at), typed(item[1], int, at)
-        out.append(SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
+        out.append(model.SpanIn(start, end, None, at, groups.get(f"{start}-{end}")))
     return out
 
 
-def task(obj: dict[str, Any], where: Where) -> TaskIn:
+def task(obj: dict[str, Any], where: Where) -> model.TaskIn:
     question = _meta(obj, "question", where) or _meta(obj, "query", where)
     text = need(obj, "text", str, where)
-    return TaskIn(
+    return model.TaskIn(
         where, question, tuple(_spans(obj, where)), text=text,
         doc=_meta(obj, "doc", where), query_id=_meta(obj, "query_id", where),
     )  # fmt: skip
@@ -80,10 +72,12 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
 def read(
     path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
 ) -> Imported:
-    skip = Skipping(skip_bad)
+    skip = model.Skipping(skip_bad)
     found = [skip.read(partial(task, obj, where)) for where, obj in records(path)]
-    some_records(len(found), str(path))
-    return skip.told(build(skip.kept(found), Reading(corpus, ORDER, "doccano"), existing, LOOKED))
+    model.some_records(len(found), str(path))
+    return skip.told(
+        model.build(skip.kept(found), model.Reading(corpus, ORDER, "doccano"), existing, LOOKED)
+    )
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
@@ -96,7 +90,7 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     for q in queries:
         for doc in dict.fromkeys(s.doc for s in q.evidence):
             text = corpus.text(doc)
-            spans = checked(q, doc, text)
+            spans = model.checked(q, doc, text)
             labels = [[to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
                       for s in spans]  # fmt: skip
             row = {"text": text, "label": labels, "question": q.text, "doc": doc,

@@ -18,18 +18,10 @@ from typing import Any
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
+from labeler.core.formats import tasks as model
 from labeler.core.formats._common import Where, group_in, left_out, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
-from labeler.core.formats.tasks import (
-    Reading,
-    Skipping,
-    SpanIn,
-    TaskIn,
-    build,
-    checked,
-    some_records,
-)
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span
 
@@ -43,14 +35,14 @@ def _meta(obj: dict[str, Any], key: str, where: Where) -> str | None:
     return None if value is None else str(typed(value, str, where.at(f"meta.{key}")))
 
 
-def task(obj: dict[str, Any], where: Where) -> TaskIn:
+def task(obj: dict[str, Any], where: Where) -> model.TaskIn:
     spans = []
     for i, span in enumerate(typed(obj.get("spans", []), list, where.at("spans"))):
         at = where.at(f"spans[{i}]")
         start, end = need(span, "start", int, at), need(span, "end", int, at)
         quote = typed(span.get("text"), (str, type(None)), at.at("text"))
-        spans.append(SpanIn(start, end, quote, at, group_in(span, at)))
-    return TaskIn(
+        spans.append(model.SpanIn(start, end, quote, at, group_in(span, at)))
+    return model.TaskIn(
         where, _meta(obj, "question", where) or _meta(obj, "query", where), tuple(spans),
         text=need(obj, "text", str, where), doc=_meta(obj, "doc", where),
         query_id=_meta(obj, "query_id", where),
@@ -62,20 +54,20 @@ def task(obj: dict[str, Any], where: Where) -> TaskIn:
 def read(
     path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
 ) -> Imported:
-    found: list[TaskIn | None] = []
-    skipped, skip = Counter[str](), Skipping(skip_bad)
+    found: list[model.TaskIn | None] = []
+    skipped, skip = Counter[str](), model.Skipping(skip_bad)
     for where, obj in records(path):
         answer = typed(obj.get("answer", "accept"), str, where.at("answer"))
         if answer == "accept":
             found.append(skip.read(partial(task, obj, where)))
         else:
             skipped[answer] += 1
-    some_records(len(found) + sum(skipped.values()), str(path))
+    model.some_records(len(found) + sum(skipped.values()), str(path))
     tasks = skip.kept(found)
-    reading = Reading(corpus, (CODE_POINTS,), "prodigy")
+    reading = model.Reading(corpus, (CODE_POINTS,), "prodigy")
     for answer, n in sorted(skipped.items()):
         reading.warnings.append(f"{path}: {n} task(s) answered {answer!r} were not imported")
-    return skip.told(build(tasks, reading, existing, LOOKED))
+    return skip.told(model.build(tasks, reading, existing, LOOKED))
 
 
 def _hash(*parts: str) -> int:
@@ -93,7 +85,7 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
     for q in queries:
         for doc in dict.fromkeys(s.doc for s in q.evidence):
             text = corpus.text(doc)
-            spans = [_span(s) for s in checked(q, doc, text)]
+            spans = [_span(s) for s in model.checked(q, doc, text)]
             meta = {"question": q.text, "doc": doc, "query_id": q.id}
             hashes = {"_input_hash": _hash(text), "_task_hash": _hash(text, q.id, doc)}
             rows.append({"text": text, "spans": spans, "meta": meta, "answer": "accept",
