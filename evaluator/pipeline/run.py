@@ -20,7 +20,6 @@ import numpy as np
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
-from evaluator.chunking import chunk_table
 from evaluator.chunking.tokenizers import TokenizerAdapter, count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, ChunkIndex, MetricSettings, TokenCounter, evaluate
@@ -30,6 +29,8 @@ from evaluator.metrics.registry import RULED
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.stats import counted_stats
 from evaluator.pipeline import progress, sanity
+from evaluator.pipeline.cutting import cut as cut
+from evaluator.pipeline.cutting import usable_queries as usable_queries
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
@@ -41,7 +42,6 @@ from evaluator.retrieval.exact import ExactRetriever
 from evaluator.retrieval.rerank import cached_scorer
 from evaluator.retrieval.stages import treated
 from labeler.core.corpus.folder import Corpus
-from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Status
 
 
@@ -114,12 +114,6 @@ def run_evaluation(
     )
 
 
-def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
-    """Queries to measure, and the ids left out: no evidence and not marked abstain."""
-    skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
-    return [q for q in queries if q.abstain or q.evidence], skipped
-
-
 def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
     """Of the left-out queries, those labelled or reviewed: their evidence was orphaned (a
     corpus change removed it), so they are not drafts and reports must say so."""
@@ -141,24 +135,6 @@ def run_order(cfile: CandidatesFile) -> list[str]:
     """The baseline first, then the candidates in file order."""
     base = cfile.settings.baseline
     return [base] + [c.name for c in cfile.candidates if c.name != base]
-
-
-def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], dict[str, float]]:
-    """Every candidate's chunks, checked, and the seconds each cut took. Tables hold a
-    few numbers per chunk, and each document's text is in hand only while it is cut."""
-    chunks_by: dict[str, ChunkTable] = {}
-    seconds: dict[str, float] = {}
-    for cand in cfile.candidates:
-        t = time.perf_counter()
-        try:
-            chunks_by[cand.name] = chunk_table(cand.spec, corpus)
-        except ConfigError as exc:  # a library splitter's verification names the chunk
-            message = f"candidate {cand.name!r}: {exc.message}"
-            raise replace(exc, message=message, file=exc.file or cfile.path) from None
-        seconds[cand.name] = time.perf_counter() - t
-        sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
-    sanity.check_same_documents(chunks_by)
-    return chunks_by, seconds
 
 
 def uses_vectors(ctx: Context, cand: Candidate) -> bool:

@@ -1,33 +1,66 @@
 """A candidate's chunks in numbers, and the context budget they imply (§17), from offsets and
 token counts alone.
 
-Counting reuses the run's `TokenCounter` (prefix and text counted apart, batched calls), so a
-plan's token figures equal the ones `eval` writes into run.json.
+Each distinct text is counted once over every candidate (candidates that share a cut share
+their texts), prefix and text apart as the run's `TokenCounter` counts them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
+from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
-from evaluator.metrics.index import TokenCounter
 from evaluator.metrics.stats import indexed_chars
 from evaluator.plan.model import ChunkFigures
 from labeler.core.text.ranges import covered
 
 
+class TextTokens:
+    """Token counts by text: each distinct text counted once over every candidate, in
+    batched calls. A chunk's count is its text's plus its prefix's, as the run's
+    `TokenCounter` counts it, so a plan's figures equal the ones `eval` writes."""
+
+    def __init__(self, count_many: Callable[[list[str]], list[int]]) -> None:
+        self._count_many = count_many
+        self._known: dict[str, int] = {}
+
+    def of(self, texts: Sequence[str]) -> list[int]:
+        """Each text's tokens; only texts not seen before reach the tokenizer."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._known]
+        if todo:
+            self._known.update(zip(todo, self._count_many(todo), strict=True))
+        return [self._known[t] for t in texts]
+
+    def of_table(self, table: ChunkTable, texts: Mapping[str, str]) -> npt.NDArray[np.int64]:
+        """Every chunk's tokens, prefix included, read from the table's columns."""
+        docs = [table.docs[d] for d in table.doc_of.tolist()]
+        spans = zip(docs, table.starts.tolist(), table.ends.tolist(), strict=True)
+        bodies = np.asarray(self.of([texts[d][a:b] for d, a, b in spans]), dtype=np.int64)
+        return bodies + self._prefixes(len(table), table.prefixes)
+
+    def of_chunks(self, chunks: Sequence[Chunk], texts: Mapping[str, str]) -> npt.NDArray[np.int64]:
+        """`of_table` for chunks in hand (the units a context candidate sends)."""
+        bodies = np.asarray(self.of([texts[c.doc][c.start : c.end] for c in chunks]), np.int64)
+        prefixes = {i: c.prefix for i, c in enumerate(chunks) if c.prefix}
+        return bodies + self._prefixes(len(chunks), prefixes)
+
+    def _prefixes(self, n: int, prefixes: Mapping[int, str]) -> npt.NDArray[np.int64]:
+        out = np.zeros(n, dtype=np.int64)
+        if prefixes:
+            out[list(prefixes)] = self.of(list(prefixes.values()))
+        return out
+
+
 def chunk_figures(
-    table: ChunkTable,
-    texts: Mapping[str, str],
-    count_many: Callable[[list[str]], list[int]],
-    width: int | None,
+    table: ChunkTable, tokens: npt.NDArray[np.int64], width: int | None
 ) -> ChunkFigures:
-    """Count, token lengths, characters embedded and covered, and the vectors' bytes."""
-    counter = TokenCounter(lambda text: count_many([text])[0], texts)
-    tokens = np.fromiter(counter.counts(table, count_many, keep=()), dtype=np.int64)
+    """Count, token lengths (`tokens`: each chunk's), characters embedded and covered, and
+    the vectors' bytes."""
     some = tokens.size > 0
     return ChunkFigures(
         chunk_count=len(table),
