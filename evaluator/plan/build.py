@@ -198,16 +198,17 @@ def described(cand: Candidate) -> str:
 def span_plans(
     cutting: _Cutting, queries: Sequence[Query], threshold: float
 ) -> tuple[SpanPlan, ...]:
-    """Each span some candidate cuts, or whose anchor some candidate parts from it."""
-    out: list[SpanPlan] = []
-    for q in queries:
-        for n, s in enumerate(q.evidence, 1):
-            cuts = tuple(c for cand in cutting.cfile.candidates
-                         if (c := cutting.cut(cand, s, threshold)) is not None)  # fmt: skip
-            found = anchor_of(cutting, q.text, s)
-            if cuts or found is not None:
-                out.append(SpanPlan(q.id, n, s.doc, s.start, s.end, cuts, found))
-    return tuple(out)
+    """Each span some candidate cuts, or whose anchor some candidate parts from it, by query
+    then position (walked document by document: a document's words are listed once)."""
+    spans = [(i, q, n, s) for i, q in enumerate(queries) for n, s in enumerate(q.evidence, 1)]
+    out: list[tuple[int, int, SpanPlan]] = []
+    for i, q, n, s in sorted(spans, key=lambda w: w[3].doc):
+        cuts = tuple(c for cand in cutting.cfile.candidates
+                     if (c := cutting.cut(cand, s, threshold)) is not None)  # fmt: skip
+        found = anchor_of(cutting, q.text, s)
+        if cuts or found is not None:
+            out.append((i, n, SpanPlan(q.id, n, s.doc, s.start, s.end, cuts, found)))
+    return tuple(plan for _, _, plan in sorted(out, key=lambda w: w[:2]))
 
 
 def anchor_of(cutting: _Cutting, question: str, span: Span) -> Anchor | None:

@@ -74,7 +74,7 @@ def least_overlap(
     return _least_overlap(spec.size, units, text_len, start, end, threshold)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # a span's candidates ask one after another; few are kept
 def _least_overlap(
     size: int, units: Units, text_len: int, start: int, end: int, threshold: float
 ) -> int | None:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -19,7 +20,7 @@ from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.settings import MetricSettings
 from evaluator.pipeline.cutting import cut
 from evaluator.plan.ceiling import ceiling, ceilings
-from evaluator.plan.figures import TextTokens
+from evaluator.plan.figures import TextTokens, percentile
 from evaluator.plan.holds import window_hold
 from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
@@ -140,3 +141,11 @@ def test_the_oracles_figures_stand_for_every_count_that_fits_every_pool() -> Non
     for got in found:
         ruled = MetricSettings(k=1, match=got.rule)
         assert got == ceiling([q], index, ruled, counter, got.chunks)
+
+
+def test_the_percentiles_are_numpys() -> None:
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 10, 181):
+        values = rng.integers(0, 300, n)
+        for q in (50, 95):
+            assert percentile(np.sort(values), q) == float(np.percentile(values, q))
