@@ -16,14 +16,15 @@ from evaluator.candidates import Candidate, CandidatesFile
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.spec import SplitterSpec
-from evaluator.chunking.tokenizers import count_many, load_tokenizer
+from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.chunking.units import Units, units_for
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.plan.anchor import Side, span_anchor
 from evaluator.plan.ceiling import Sent, ceilings
-from evaluator.plan.figures import TextTokens, budget_chunks, chunk_figures, default_budget
+from evaluator.plan.counting import TextTokens
+from evaluator.plan.figures import budget_chunks, chunk_figures, default_budget
 from evaluator.plan.holds import boundaries, hold, holds, window_hold
 from evaluator.plan.model import (
     Anchor,
@@ -106,9 +107,9 @@ def build_plan(
     (§18), on which its ceiling, cuts and budget share are taken."""
     settings, sent = cfile.settings, sent or {}
     tokenizer = load_tokenizer(settings.tokenizer)
-    counts = TextTokens(functools.partial(count_many, tokenizer))
-    figures = {c.name: chunk_figures(tables[c.name], counts.of_table(tables[c.name], texts),
-                                     width) for c in cfile.candidates}  # fmt: skip
+    counts = TextTokens(tokenizer, texts)
+    figures = {c.name: chunk_figures(tables[c.name], counts.of_table(tables[c.name]), width)
+               for c in cfile.candidates}  # fmt: skip
     declared = getattr(settings, "budget", None)  # `[settings] budget`, where the file has it
     budget = declared or default_budget(settings.k, figures[settings.baseline].tokens_mean)
     answerable = [q for q in queries or () if q.answerable]
@@ -123,7 +124,7 @@ def build_plan(
     found: dict[tuple[str, int | None], tuple[Ceiling, ...]] = {}
     plans = []
     for c in cfile.candidates:
-        mean = sent_mean(tables[c.name], sent.get(c.name), counts, texts, figures[c.name])
+        mean = sent_mean(tables[c.name], sent.get(c.name), counts, figures[c.name])
         n = budget_chunks(budget, mean)
         key = (c.spec.fingerprint(), n)  # a treatment leaves the ceiling as it is
         if queries is not None and key not in found:
@@ -158,13 +159,12 @@ def sent_mean(
     table: ChunkTable,
     sending: Sending | None,
     counts: TextTokens,
-    texts: Mapping[str, str],
     figures: ChunkFigures,
 ) -> float | None:
     """Mean tokens sent for one retrieved chunk: the chunk's, or its context unit's."""
     if sending is None or not len(table):
         return figures.tokens_mean
-    return float(counts.of_chunks([sending.unit(c) for c in table], texts).mean())
+    return float(counts.of_chunks([sending.unit(c) for c in table]).mean())
 
 
 def candidate_plan(

@@ -1,59 +1,20 @@
 """A candidate's chunks in numbers, and the context budget they imply (§17), from offsets and
 token counts alone.
 
-Each distinct text is counted once over every candidate (candidates that share a cut share
-their texts), prefix and text apart as the run's `TokenCounter` counts them.
+Token counts come from `counting.TextTokens`: exact, each distinct text counted once.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.metrics.stats import indexed_chars
 from evaluator.plan.model import ChunkFigures
 from labeler.core.text.ranges import covered
-
-
-class TextTokens:
-    """Token counts by text: each distinct text counted once over every candidate, in
-    batched calls. A chunk's count is its text's plus its prefix's, as the run's
-    `TokenCounter` counts it, so a plan's figures equal the ones `eval` writes."""
-
-    def __init__(self, count_many: Callable[[list[str]], list[int]]) -> None:
-        self._count_many = count_many
-        self._known: dict[str, int] = {}
-
-    def of(self, texts: Sequence[str]) -> list[int]:
-        """Each text's tokens; only texts not seen before reach the tokenizer."""
-        todo = [t for t in dict.fromkeys(texts) if t not in self._known]
-        if todo:
-            self._known.update(zip(todo, self._count_many(todo), strict=True))
-        return [self._known[t] for t in texts]
-
-    def of_table(self, table: ChunkTable, texts: Mapping[str, str]) -> npt.NDArray[np.int64]:
-        """Every chunk's tokens, prefix included, read from the table's columns."""
-        docs = [table.docs[d] for d in table.doc_of.tolist()]
-        spans = zip(docs, table.starts.tolist(), table.ends.tolist(), strict=True)
-        bodies = np.asarray(self.of([texts[d][a:b] for d, a, b in spans]), dtype=np.int64)
-        return bodies + self._prefixes(len(table), table.prefixes)
-
-    def of_chunks(self, chunks: Sequence[Chunk], texts: Mapping[str, str]) -> npt.NDArray[np.int64]:
-        """`of_table` for chunks in hand (the units a context candidate sends)."""
-        bodies = np.asarray(self.of([texts[c.doc][c.start : c.end] for c in chunks]), np.int64)
-        prefixes = {i: c.prefix for i, c in enumerate(chunks) if c.prefix}
-        return bodies + self._prefixes(len(chunks), prefixes)
-
-    def _prefixes(self, n: int, prefixes: Mapping[int, str]) -> npt.NDArray[np.int64]:
-        out = np.zeros(n, dtype=np.int64)
-        if prefixes:
-            out[list(prefixes)] = self.of(list(prefixes.values()))
-        return out
 
 
 def chunk_figures(

@@ -16,11 +16,13 @@ from evaluator import candidates as cands
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.pieces import Piece
+from evaluator.chunking.tokenizers import MINILM, load_tokenizer
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.settings import MetricSettings
 from evaluator.pipeline.cutting import cut
 from evaluator.plan.ceiling import ceiling, ceilings
-from evaluator.plan.figures import TextTokens, percentile
+from evaluator.plan.counting import TextTokens, words_of
+from evaluator.plan.figures import percentile
 from evaluator.plan.holds import window_hold
 from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
@@ -113,21 +115,51 @@ def test_the_least_window_that_holds_a_range() -> None:
     )
 
 
+class SplitWords:
+    """A tokenizer of whitespace-split words that records what it is asked to count."""
+
+    name = "split"
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        raise AssertionError("a count needs no offsets")
+
+    def count(self, text: str) -> int:
+        self.asked.append(text)
+        return len(text.split())
+
+
 def test_each_distinct_text_is_counted_once_and_as_the_runs_counter_counts() -> None:
     texts = {"d": "one two three four five six"}
     table = ChunkTable.build("c", "f", [("d", [Piece(0, 7), Piece(8, 18, "Head line"),
                                                Piece(0, 7)])])  # fmt: skip
-    asked: list[list[str]] = []
-
-    def count_many(many: list[str]) -> list[int]:
-        asked.append(many)
-        return [len(t.split()) for t in many]
-
-    counts = TextTokens(count_many)
+    tokenizer = SplitWords()
+    counts = TextTokens(tokenizer, texts)
     run = TokenCounter(lambda t: len(t.split()), texts)
-    assert counts.of_table(table, texts).tolist() == [run(c) for c in table] == [2, 4, 2]
-    assert counts.of_chunks([Chunk("x", "d", 8, 18, "Head line")], texts).tolist() == [4]
-    assert sorted(t for many in asked for t in many) == ["Head line", "one two", "three four"]
+    assert counts.of_table(table).tolist() == [run(c) for c in table] == [2, 4, 2]
+    assert counts.of_chunks([Chunk("x", "d", 8, 18, "Head line")]).tolist() == [4]
+    assert sorted(tokenizer.asked) == ["Head line", "one two", "three four"]
+
+
+HOSTILE_TEXT = (
+    "Héllo wörld\u0085next ab\x01cd 中文字 naïve e\u0301té x" + "y" * 130 + " end. Ｆｕｌｌ 👍🏽 "
+    "R|efunds\u200b zero\u00a0nbsp tab\tx, (don't) e-mail: a@b.c «quoted» 1,000.50 ¿qué?\n"
+)
+
+
+def test_ranges_read_from_one_encoding_count_as_their_own_texts() -> None:
+    # MiniLM cuts each word alone: a range's count is read from the document's words, and
+    # only the pieces of words its edges cut are encoded. It must equal counting the text.
+    tokenizer = load_tokenizer(MINILM)
+    assert words_of(tokenizer) is not None
+    texts = {"d": HOSTILE_TEXT * 3}
+    n = len(texts["d"])
+    ranges = [(a, b) for a in range(0, n, 7) for b in (a + 1, a + 13, a + 61, n) if b <= n]
+    starts, ends = [a for a, _ in ranges], [b for _, b in ranges]
+    counted = TextTokens(tokenizer, texts).of_ranges(["d"] * len(ranges), starts, ends)
+    assert counted == [tokenizer.count(texts["d"][a:b]) for a, b in ranges]
 
 
 def test_the_oracles_figures_stand_for_every_count_that_fits_every_pool() -> None:
