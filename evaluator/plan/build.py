@@ -119,23 +119,43 @@ def build_plan(
     cutting = _Cutting(cfile, texts, {n: ChunkIndex.build(u) for n, u in sendable.items()},
                        tables)  # fmt: skip
     spans = span_plans(cutting, answerable, settings.coverage_threshold)
-    counter = TokenCounter(tokenizer.count, texts)
+    plans = candidate_plans(cutting, counts, figures, costs, budget, spans,
+                            None if queries is None else answerable, sent)  # fmt: skip
+    return Plan(settings.k, settings.match, settings.coverage_threshold, budget,
+                declared is not None, None if queries is None else len(answerable),
+                plans, spans, settings.baseline)  # fmt: skip
+
+
+def candidate_plans(
+    cutting: _Cutting,
+    counts: TextTokens,
+    figures: Mapping[str, ChunkFigures],
+    costs: Mapping[str, EmbeddingCost | None],
+    budget: int,
+    spans: Sequence[SpanPlan],
+    answerable: Sequence[Query] | None,
+    sent: Mapping[str, Sending | None],
+) -> tuple[CandidatePlan, ...]:
+    """Each candidate's plan; its ceilings (none without labels) on what it sends, worked
+    out once for candidates that send alike. The ceiling is the chunking's: a treatment
+    reorders (MMR, rerank) or caps (`max_per_source`, not modelled: it can only lower it)."""
+    settings, tables = cutting.cfile.settings, cutting.tables
+    counter = TokenCounter(load_tokenizer(settings.tokenizer).count, cutting.texts)
     params = MetricSettings.of(settings)
+    docs = {s.doc for q in answerable or () for s in q.evidence}
     found: dict[tuple[str, int | None], tuple[Ceiling, ...]] = {}
     plans = []
-    for c in cfile.candidates:
+    for c in cutting.cfile.candidates:
         mean = sent_mean(tables[c.name], sent.get(c.name), counts, figures[c.name])
         n = budget_chunks(budget, mean)
-        key = (c.spec.fingerprint(), n)  # a treatment leaves the ceiling as it is
-        if queries is not None and key not in found:
+        key = (c.spec.fingerprint(), n)
+        if answerable is not None and key not in found:
             via = _sent(tables[c.name], sent.get(c.name), docs)
             found[key] = ceilings(answerable, cutting.indexes[c.name], params, counter,
                                   (settings.k, n, None), via)  # fmt: skip
         plans.append(candidate_plan(c, figures[c.name], costs.get(c.name), n, spans,
                                     found.get(key, ()), mean))  # fmt: skip
-    return Plan(settings.k, settings.match, settings.coverage_threshold, budget,
-                declared is not None, None if queries is None else len(answerable),
-                tuple(plans), spans, settings.baseline)  # fmt: skip
+    return tuple(plans)
 
 
 def sendable_units(table: ChunkTable, sending: Sending | None, docs: set[str]) -> list[Chunk]:

@@ -102,7 +102,7 @@ def test_a_window_sends_what_holds_the_span_its_chunks_cut(folder: Path) -> None
     oracle = {c["rule"]: c["recall"] for c in window["ceilings"] if c["chunks"] is None}
     assert oracle == {"chunk": 1.0, "union": 1.0}
     base = by_name["chars80-ov0"]
-    assert base["ceilings"] == by_name["chars45-capped"]["ceilings"]  # a cap cuts nothing
+    assert base["ceilings"] == by_name["chars45-capped"]["ceilings"]  # the chunking's ceiling
 
 
 def test_the_least_window_that_holds_a_range() -> None:
