@@ -7,6 +7,8 @@ one function and one table entry; the corpus loop only adds ids and document ord
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
@@ -77,13 +79,34 @@ def chunk_table(spec: SplitterSpec, corpus: Corpus) -> ChunkTable:
 def cut_text(spec: SplitterSpec, text: str, doc: str = "") -> Sequence[Piece]:
     """A document's retrieval units: `split_text`'s pieces, or the children of its parents."""
     if spec.context is not None and spec.context.parent is not None:
-        return family_pieces(split_text, spec, text, doc).children
+        return parent_pieces(spec, text, doc).children
     return split_text(spec.without_context(), text, doc)
 
 
 def parent_pieces(spec: SplitterSpec, text: str, doc: str = "") -> Family:
-    """A document's parents and children, for a candidate whose context is its parents."""
-    return family_pieces(split_text, spec, text, doc)
+    """A document's parents and children, for a candidate whose context is its parents.
+    Built-in splitters cut the same text the same way, so the last few families are kept:
+    the children are cut for the index and the family is asked again for what is sent."""
+    assert spec.context is not None and spec.context.parent is not None
+    if any(s.library or s.exported or s.splitter == "python" for s in (spec, spec.context.parent)):
+        return family_pieces(split_text, spec, text, doc)  # outside code: cut every time
+    return _kept_family(_Keyed(spec), text, doc)
+
+
+@dataclass(frozen=True)
+class _Keyed:
+    """A spec keyed by its fingerprint, for the family cache (a spec holds a dict)."""
+
+    spec: SplitterSpec = field(compare=False)
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.spec.fingerprint())
+
+
+@lru_cache(maxsize=64)
+def _kept_family(keyed: _Keyed, text: str, doc: str) -> Family:
+    return family_pieces(split_text, keyed.spec, text, doc)
 
 
 def _check_documents(path: str, corpus: Corpus) -> None:

@@ -95,6 +95,28 @@ class HuggingFaceTokenizer:
     def count(self, text: str) -> int:
         return sum(len(encoding.ids) for _, encoding in self._encode(text))
 
+    @property
+    def words_apart(self) -> bool:
+        """Whether each word is cut into tokens alone, and words part where the text alone
+        says (WordPiece over BERT's pre-tokenizer, BERT's normaliser or none): a range's
+        tokens are then the tokens of the words inside it and of the pieces its edges cut."""
+        b = self._backend
+        return (type(b.model).__name__ == "WordPiece"
+                and type(b.pre_tokenizer).__name__ == "BertPreTokenizer"
+                and type(b.normalizer).__name__ in ("BertNormalizer", "NoneType"))  # fmt: skip
+
+    def words(self, text: str) -> list[tuple[int, int, int]]:
+        """Each word of `text` as the tokenizer parts them: (start, end, tokens), code
+        points, in order."""
+        out: list[tuple[int, int, int]] = []
+        for base, encoding in self._encode(text):
+            found: dict[int, list[int]] = {}
+            for word, (start, end) in zip(encoding.word_ids, encoding.offsets, strict=True):
+                span = found.setdefault(-1 if word is None else word, [start, end, 0])
+                span[0], span[1], span[2] = min(span[0], start), max(span[1], end), span[2] + 1
+            out.extend((base + a, base + b, n) for a, b, n in found.values())
+        return out
+
     def count_many(self, texts: list[str]) -> list[int]:
         """`count` of each text, in one batched call (the Rust side runs it in parallel)."""
         if any(len(t) > 2 * SEGMENT_CHARS for t in texts):

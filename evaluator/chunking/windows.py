@@ -7,6 +7,8 @@ at 0 and the last ends at the document's end, so every character is covered.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from evaluator.chunking.pieces import Piece
 from evaluator.chunking.units import Units
 
@@ -39,15 +41,15 @@ def window_at(units: Units, text_len: int, size: int, first: int) -> Piece:
 
 def windows_near(
     units: Units, text_len: int, size: int, overlap: int, lo: int, hi: int
-) -> list[Piece]:
-    """Of `window_pieces`' windows, those whose units meet units [lo, hi): the only ones a
-    range there can lie in (a plan asks this for many overlaps, without cutting it all)."""
+) -> Iterator[Piece]:
+    """Of `window_pieces`' windows, those whose units meet units [lo, hi), in order: the
+    only ones a range there can lie in (a plan asks this for many overlaps, without cutting
+    it all, and stops at the first that holds the range)."""
     if not len(units):
-        return window_pieces(units, text_len, size, overlap)
+        yield from window_pieces(units, text_len, size, overlap)
+        return
     step, n = size - overlap, len(units)
-    out: list[Piece] = []
     i = max(0, (lo - size) // step)
     while i * step <= hi and (i == 0 or (i - 1) * step + size < n):
-        out.append(window_at(units, text_len, size, i * step))
+        yield window_at(units, text_len, size, i * step)
         i += 1
-    return out

@@ -174,10 +174,12 @@ def evaluate(
     name: str = "",
     measures: Sequence[Measure] = MEASURES,
     sending: Sending | None = None,
+    with_causes: bool = True,
 ) -> CandidateResult:
     """Measure one candidate. `ranked_by_query` maps query id -> ranked list (≥ depth long
     when the index allows); `index` is every chunk of the candidate (built once if raw), or
-    with `sending` every unit that can be sent, on which every measure is then taken."""
+    with `sending` every unit that can be sent, on which every measure is then taken. With
+    `with_causes` False no span's cause is looked for (a plan's ceiling needs none)."""
     params = MetricSettings.of(settings)
     chunk_index = index if isinstance(index, ChunkIndex) else ChunkIndex.build(index)
     tokens = as_counter(count_tokens, texts)
@@ -189,7 +191,7 @@ def evaluate(
             raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
         view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens, sending)
         per_query[query.id] = {m.name: m.value(view) for m in measures}
-        causes[query.id] = view.span_causes if query.answerable else ()
+        causes[query.id] = view.span_causes if query.answerable and with_causes else ()
     facets = {q.id: QueryFacets.of(q) for q in queries}
     return CandidateResult(
         name=name,

@@ -6,7 +6,6 @@ arguments and then makes one call; the run folder is written by `evaluator.runs`
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +13,14 @@ from pathlib import Path
 from evaluator import candidates as cands
 from evaluator import presets
 from evaluator.pipeline import sanity
+from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
+from evaluator.pipeline.inputs import Labels as Labels
+from evaluator.pipeline.inputs import candidates_and_corpus as candidates_and_corpus
+from evaluator.pipeline.inputs import corpus_folder as corpus_folder
+from evaluator.pipeline.inputs import load_labels as load_labels
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.plan import plan_corpus
+from evaluator.pipeline.plan import plan_project as plan_project
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
 from evaluator.plan.model import Plan
@@ -23,15 +28,8 @@ from evaluator.retrieval.chroma import parse_url
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
-from labeler.core.anchoring import binding
-from labeler.core.corpus.folder import Corpus
-from labeler.core.errors import ConfigError, StoreError
 from labeler.core.files import sharing
-from labeler.core.labels import labelset
-from labeler.core.project import config
 from labeler.core.project import folders as project_folders
-from labeler.core.store import Store
-from labeler.core.values import Query
 
 
 @dataclass(frozen=True)
@@ -54,87 +52,6 @@ class Evaluated:
             return None
         embedded, cached = int(counts.get("misses", 0)), int(counts.get("hits", 0))
         return f"embeddings: {embedded:,} embedded, {cached:,} from the cache ({self.cache_path})"
-
-
-@dataclass(frozen=True)
-class Labels:
-    queries: tuple[Query, ...]
-    """What to evaluate."""
-    corpus_hash: str
-    """The corpus the labels are bound to."""
-    label_set_hash: str
-    """Which labels these are."""
-
-
-def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) -> Labels:
-    """The frozen file when given, else the store's labels (refusing stale spans)."""
-    if labels_file is not None:
-        ls = labelset.read(labels_file, corpus)
-        return Labels(ls.queries, ls.corpus_hash, ls.label_set_hash)
-    store = Store.open(proj.db, create=False)
-    status = binding.sync(store, corpus)
-    if status.waiting:
-        raise StoreError(
-            f"{status.waiting} span(s) wait for review; eval refuses to measure stale labels",
-            hint="run `spanlab review`, or pass --labels with a frozen label set",
-        )
-    queries, waiting = store.decided_queries()  # adjudicated or single-version evidence
-    if waiting:
-        print(f"{len(waiting)} double-annotated quer(y/ies) wait for adjudication and are "
-              "left out", file=sys.stderr)  # fmt: skip
-    data = labelset.to_json(queries, corpus)
-    return Labels(tuple(queries), corpus.hash, data["label_set_hash"])
-
-
-DEFAULT_CORPUS = "corpus"
-"""With a frozen file and no spanlab.toml, the corpus folder beside it (the CI layout)."""
-
-
-def corpus_folder(proj: config.Project, labels_file: Path | None) -> Path:
-    """The configured corpus; with `--labels` and none configured, `./corpus` (§10: CI has
-    only the corpus folder, the frozen file and the candidates file)."""
-    fallback = proj.root / DEFAULT_CORPUS
-    if proj.corpus is None and labels_file is not None and fallback.is_dir():
-        return fallback
-    return proj.require_corpus()
-
-
-def plan_project(
-    candidates_file: Path | None,
-    *,
-    labels_file: Path | None,
-    preset: str | None = None,
-    corpus_dir: Path | None = None,
-    db: Path | None = None,
-) -> Plan:
-    """Plan the project in the working folder (§17): its labels when it has any (the frozen
-    file given, else the store's), else the chunk statistics alone. Nothing is embedded,
-    indexed or written to the cache or Chroma."""
-    proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db)
-    cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
-    queries = None
-    if labels_file is not None or proj.db.exists():
-        labels = load_labels(labels_file, proj, corpus)
-        sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
-        queries = labels.queries
-    return plan_corpus(cfile, corpus, queries, proj.embedding_cache)
-
-
-def candidates_and_corpus(
-    proj: config.Project,
-    candidates_file: Path | None,
-    preset: str | None,
-    labels_file: Path | None,
-) -> tuple[cands.CandidatesFile, Corpus]:
-    """The candidates (file or preset, exactly one) and the corpus, as eval reads them."""
-    if (candidates_file is None) == (preset is None):
-        raise ConfigError("give a candidates file or --preset, not both or neither")
-    cfile = cands.read(candidates_file) if candidates_file else presets.preset_file(preset or "")
-    corpus = Corpus.read(
-        corpus_folder(proj, labels_file), encoding=proj.encoding,
-        follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
-    ).require_documents(proj.include)  # fmt: skip
-    return cfile, corpus
 
 
 def evaluate_project(

@@ -18,7 +18,6 @@ from typing import Any
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
-from evaluator.chunking import chunk_table
 from evaluator.chunking.tokenizers import count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, TokenCounter
@@ -27,6 +26,8 @@ from evaluator.metrics.stats import IndexStats
 from evaluator.pipeline import latency, progress, sanity
 from evaluator.pipeline.budget import Sized, declare, sized
 from evaluator.pipeline.context import Context
+from evaluator.pipeline.cutting import cut as cut
+from evaluator.pipeline.cutting import usable_queries as usable_queries
 from evaluator.pipeline.gates import Costs
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
@@ -40,7 +41,6 @@ from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
 from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
-from labeler.core.errors import ConfigError
 from labeler.core.values import Query, Status
 
 
@@ -164,12 +164,6 @@ def time_latency(
     return {"repeats": ctx.settings.latency_repeats, "shuffled_by_seed": ctx.settings.seed}
 
 
-def usable_queries(queries: Sequence[Query]) -> tuple[list[Query], tuple[str, ...]]:
-    """Queries to measure, and the ids left out: no evidence and not marked abstain."""
-    skipped = tuple(q.id for q in queries if not q.abstain and not q.evidence)
-    return [q for q in queries if q.abstain or q.evidence], skipped
-
-
 def orphaned_queries(queries: Sequence[Query]) -> tuple[str, ...]:
     """Of the left-out queries, those labelled or reviewed: their evidence was orphaned (a
     corpus change removed it), so they are not drafts and reports must say so."""
@@ -193,22 +187,6 @@ def run_order(cfile: CandidatesFile) -> list[str]:
     return [base] + [c.name for c in cfile.candidates if c.name != base]
 
 
-def cut(cfile: CandidatesFile, corpus: Corpus) -> tuple[dict[str, ChunkTable], dict[str, float]]:
-    """Every candidate's chunks, checked, and the seconds each cut took. Tables hold a
-    few numbers per chunk, and each document's text is in hand only while it is cut."""
-    chunks_by: dict[str, ChunkTable] = {}
-    seconds: dict[str, float] = {}
-    for cand in cfile.candidates:
-        t = time.perf_counter()
-        try:
-            chunks_by[cand.name] = chunk_table(cand.spec, corpus)
-        except ConfigError as exc:  # a library splitter's verification names the chunk
-            message = f"candidate {cand.name!r}: {exc.message}"
-            raise replace(exc, message=message, file=exc.file or cfile.path) from None
-        seconds[cand.name] = time.perf_counter() - t
-        sanity.check_chunks(cand.name, chunks_by[cand.name], corpus)
-    sanity.check_same_documents(chunks_by)
-    return chunks_by, seconds
 
 
 def embed_queries(

@@ -18,7 +18,7 @@ from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.units import Units, units_for
 from evaluator.plan.holds import hold
-from evaluator.plan.model import Anchor, AnchorFit
+from evaluator.plan.model import Anchor, AnchorFit, Hold
 from labeler.core.display import shown
 from labeler.core.text.sentences import terms, word_terms
 
@@ -96,12 +96,16 @@ class Side:
     """Its chunks of the document meeting [lo, hi]."""
     units: Callable[[], Units]
     """The document measured in its unit (asked only when advice is needed)."""
+    advice: Callable[[int, int, float], Hold] | None = None
+    """What would hold a range, when not the splitter's own overlap (a context unit's)."""
 
 
 def fit(side: Side, text_len: int, lo: int, hi: int) -> AnchorFit:
     """Whether one chunk of the side holds [lo, hi) whole; if not, what would."""
     if any(c.start <= lo and hi <= c.end for c in side.touching(lo, hi)):
         return AnchorFit(side.name, True, None)
+    if side.advice is not None:
+        return AnchorFit(side.name, False, side.advice(lo, hi, 1.0))
     return AnchorFit(side.name, False, hold(side.spec, side.units(), text_len, lo, hi, 1.0))
 
 

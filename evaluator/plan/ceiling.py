@@ -7,8 +7,8 @@ measured by the run's own match rules. With n = None it is the oracle (the whole
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from math import comb
 
@@ -16,6 +16,7 @@ from evaluator.chunk import Chunk
 from evaluator.metrics.evaluate import evaluate
 from evaluator.metrics.evidence import EvidenceRecall, Hit
 from evaluator.metrics.index import ChunkIndex, TokenCounter
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.metrics.view import coverage, covers
 from evaluator.plan.model import Ceiling
@@ -27,19 +28,38 @@ SEARCHED = 20_000
 RULES = ("chunk", "union")
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A context candidate's units (§18): the ceiling picks among what can be sent, then
+    ranks a retrieval chunk sent as each, so the run's own `Sending` merges windows."""
+
+    sending: Sending
+    """Retrieval unit -> what is sent for it."""
+    retrieved: Mapping[str, Chunk]
+    """Sent unit id -> a retrieval chunk it is sent for."""
+
+
 def ceilings(
     queries: Sequence[Query],
     index: ChunkIndex,
     settings: MetricSettings,
     counter: TokenCounter,
     sizes: Sequence[int | None],
+    sent: Sent | None = None,
 ) -> tuple[Ceiling, ...]:
-    """The ceiling under both rules at each chunk count in `sizes` (None: the oracle)."""
-    return tuple(
-        ceiling(queries, index, replace(settings, match=rule), counter, n)
-        for rule in RULES
-        for n in dict.fromkeys(sizes)
-    )
+    """The ceiling under both rules at each chunk count in `sizes` (None: the oracle); with
+    `sent`, `index` holds what can be sent and the ceiling is on what is sent."""
+    out: list[Ceiling] = []
+    for rule in RULES:
+        ruled = replace(settings, match=rule)
+        oracle = ceiling(queries, index, ruled, counter, None, sent)
+        widest = max((len(pool(q, index, ruled)) for q in queries), default=0)
+        for n in dict.fromkeys(sizes):
+            if n is None or (n >= widest and n > 0):  # every pool fits: the oracle's figures
+                out.append(replace(oracle, chunks=n))
+            else:
+                out.append(ceiling(queries, index, ruled, counter, n, sent))
+    return tuple(out)
 
 
 def ceiling(
@@ -48,17 +68,20 @@ def ceiling(
     settings: MetricSettings,
     counter: TokenCounter,
     n: int | None,
+    sent: Sent | None = None,
 ) -> Ceiling:
     """Recall and hit with each query's best `n` chunks ranked first, under `settings.match`."""
     if not queries or n == 0:
         nothing = 0.0 if queries else None
         return Ceiling(settings.match, n, nothing, nothing)
     chosen = {q.id: best_chunks(q, index, settings, n) for q in queries}
-    ranked = {qid: [Ranked(c, 1.0) for c in cs] for qid, cs in chosen.items()}
+    back = sent.retrieved if sent is not None else {}
+    ranked = {qid: [Ranked(back.get(c.id, c), 1.0) for c in cs] for qid, cs in chosen.items()}
     k = n if n is not None else max(1, *(len(cs) for cs in chosen.values()))
     result = evaluate(queries, ranked, index, settings=replace(settings, k=k, depth=k),
                       texts=counter.texts, count_tokens=counter,
-                      measures=(EvidenceRecall(), Hit()))  # fmt: skip
+                      measures=(EvidenceRecall(), Hit()), with_causes=False,
+                      sending=sent.sending if sent is not None else None)  # fmt: skip
     greedy = sum(1 for q in queries if _greedy(pool(q, index, settings), n))
     return Ceiling(settings.match, n, result.aggregates["evidence_recall@k"],
                    result.aggregates["hit@k"], greedy)  # fmt: skip

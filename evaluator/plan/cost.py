@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evaluator.candidates import CandidatesFile
+from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
 from evaluator.embedding.probe import CacheProbe
 from evaluator.plan.model import EmbeddingCost
@@ -35,18 +35,23 @@ def embedding_costs(
     cache_path: Path | None,
 ) -> tuple[dict[str, EmbeddingCost | None], int | None]:
     """Per candidate its cost (None: the retriever embeds nothing), and the model's width."""
-    settings = cfile.settings
-    if not RETRIEVERS[settings.retriever].uses_vectors:
+    embedding = [c for c in cfile.candidates if uses_vectors(c, cfile.settings)]
+    if not embedding:
         return {c.name: None for c in cfile.candidates}, None
-    identity = model_identity(settings.embedding)
+    identity = model_identity(cfile.settings.embedding)
     probe = CacheProbe(cache_path if identity else None)
+    costs: dict[str, EmbeddingCost | None] = {c.name: None for c in cfile.candidates}
     try:
         rate = probe.texts_per_second(identity[0]) if identity else None
-        costs: dict[str, EmbeddingCost | None] = {}
-        for cand in cfile.candidates:
+        for cand in embedding:
             chunk_texts = list({embedded_text(c, texts) for c in tables[cand.name]})
             cached = probe.cached(identity[0], chunk_texts) if identity else None
             costs[cand.name] = EmbeddingCost(len(chunk_texts), cached, rate)
     finally:
         probe.close()
     return costs, identity[1] if identity else None
+
+
+def uses_vectors(cand: Candidate, settings: Settings) -> bool:
+    """Whether the candidate's retriever or treatment (MMR) embeds its chunks."""
+    return RETRIEVERS[cand.retriever(settings)].uses_vectors or cand.treatment.mmr is not None

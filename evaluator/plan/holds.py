@@ -9,6 +9,7 @@ against their size limit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
@@ -67,15 +68,38 @@ def hold(
 def least_overlap(
     spec: SplitterSpec, units: Units, text_len: int, start: int, end: int, threshold: float
 ) -> int | None:
-    """The least overlap N such that every overlap from N to size - 1 holds the range."""
+    """The least overlap N such that every overlap from N to size - 1 holds the range
+    (remembered: candidates of one size that differ in overlap, context or treatment ask
+    the same question of the same document)."""
+    return _least_overlap(spec.size, units, text_len, start, end, threshold)
+
+
+@lru_cache(maxsize=64)  # a span's candidates ask one after another; few are kept
+def _least_overlap(
+    size: int, units: Units, text_len: int, start: int, end: int, threshold: float
+) -> int | None:
     lo, hi = max(0, units.index(start) - 1), units.index(end)
     least = None
-    for overlap in range(spec.size - 1, -1, -1):
-        near = windows_near(units, text_len, spec.size, overlap, lo, hi)
+    for overlap in range(size - 1, -1, -1):
+        near = windows_near(units, text_len, size, overlap, lo, hi)
         if not any(holds(start, end, p.start, p.end, threshold) for p in near):
             break
         least = overlap
     return least
+
+
+def window_hold(
+    chunks: Sequence[tuple[int, int]], window: int, start: int, end: int, threshold: float
+) -> Hold:
+    """What would hold [start, end) in what a `context = { window = N }` candidate sends:
+    the least window (neighbours each side) that does, over one document's chunks
+    (their (start, end), in order), or the whole document's."""
+    for n in range(window + 1, len(chunks)):
+        if any(holds(start, end, chunks[max(0, i - n)][0], chunks[min(len(chunks) - 1, i + n)][1],
+                     threshold) for i in range(len(chunks))):  # fmt: skip
+            return Hold(n, None, f"window {window} cannot hold it: window ≥ {n} holds it")
+    return Hold(len(chunks), None, f"window {window} cannot hold it: no window in its "
+                "document does; a structural split")  # fmt: skip
 
 
 def cut_words(

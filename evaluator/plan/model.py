@@ -188,11 +188,14 @@ class CandidatePlan:
     cost: EmbeddingCost | None
     """What indexing it would embed; None for a retriever that embeds nothing."""
     budget_chunks: int | None
-    """The budget's chunk count: budget / mean chunk tokens, nearest; None with no chunk."""
+    """The budget's chunk count: budget / mean tokens sent per chunk, nearest; None with
+    no chunk."""
     ceilings: tuple[Ceiling, ...]
     """At k, at the budget's chunk count and over the whole index, under both rules."""
     cut_spans: int
-    """Labelled spans no single chunk holds."""
+    """Labelled spans no single unit it sends holds."""
+    sent_tokens_mean: float | None = None
+    """Mean tokens sent for one retrieved chunk: its own, or its window's or parent's (§18)."""
 
     def ceiling(self, rule: str, chunks: int | None) -> Ceiling | None:
         return next((c for c in self.ceilings if c.rule == rule and c.chunks == chunks), None)

@@ -42,20 +42,27 @@ def header(plan: Plan) -> str:
 
 
 def chunks_table(plan: Plan) -> Table:
-    """Per candidate: chunks, token lengths, realized overlap, index and embedding cost."""
+    """Per candidate: chunks, token lengths, mean tokens sent for a chunk where a context
+    unit is sent instead, realized overlap, index and embedding cost."""
     table = Table(title="Chunks (tokens of the settings' tokenizer)", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1))  # fmt: skip
     table.add_column("candidate", no_wrap=True)
     table.add_column("cut", no_wrap=True)
-    for name in ("chunks", "mean", "p50", "p95", "max", "overlap", "index", "embed"):
+    for name in ("chunks", "mean", "p50", "p95", "max", "sent", "overlap", "index", "embed"):
         table.add_column(name, justify="right", no_wrap=True)
     for c in plan.candidates:
         f = c.figures
         table.add_row(_name(plan, c), _outside(c.splitter), f"{f.chunk_count:,}",
                       _num(f.tokens_mean, "{:.1f}"), _num(f.tokens_p50), _num(f.tokens_p95),
-                      _num(f.tokens_max), _num(f.realized_overlap, "{:.2f}×"), _index(c),
+                      _num(f.tokens_max), _sent(c), _num(f.realized_overlap, "{:.2f}×"), _index(c),
                       _cost(c))  # fmt: skip
     return table
+
+
+def _sent(c: CandidatePlan) -> str:
+    """Mean tokens sent per retrieved chunk, where a context unit (§18) is sent instead."""
+    same = c.sent_tokens_mean == c.figures.tokens_mean
+    return "" if same else _num(c.sent_tokens_mean, "{:.1f}")
 
 
 def _name(plan: Plan, c: CandidatePlan) -> str:
@@ -154,5 +161,4 @@ def print_plan(plan: Plan, console: Console) -> None:
         console.print("no labels: chunk statistics alone (pass --labels FILE, or label queries)")
         return
     console.print(ceiling_table(plan))
-    for line in span_lines(plan):
-        console.print(line, highlight=False)
+    console.print("\n".join(span_lines(plan)), highlight=False)  # one render, not one a line

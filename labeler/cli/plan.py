@@ -1,6 +1,6 @@
 """`spanlab plan`: what each candidate can reach before anything is embedded (§17).
 
-It parses, makes one call (`evaluator.pipeline.project.plan_project`) and renders: the rich
+It parses, makes one call (`evaluator.pipeline.plan.plan_project`) and renders: the rich
 tables on a terminal, or the plan as JSON on stdout with `--json`.
 """
 
@@ -37,7 +37,7 @@ def plan_command(
     """Per candidate, before any embedding: chunk count and token lengths, realized overlap,
     index size, embedding cost and the ceiling; per labelled span, who cuts it and what
     would hold it. Writes nothing."""
-    from evaluator.pipeline.project import plan_project
+    from evaluator.pipeline.plan import plan_project
     from evaluator.plan.text import print_plan
 
     found = plan_project(candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus,

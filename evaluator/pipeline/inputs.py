@@ -1,0 +1,82 @@
+"""What a plan and an evaluation read from the project folder: the candidates, the corpus
+and the labels, refused as `eval` refuses them.
+
+Apart from `project` so that `spanlab plan` reads them without importing the run's
+retrieval, embedding and run-folder wings.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluator import candidates as cands
+from evaluator import presets
+from labeler.core.anchoring import binding
+from labeler.core.corpus.folder import Corpus
+from labeler.core.errors import ConfigError, StoreError
+from labeler.core.labels import labelset
+from labeler.core.project import config
+from labeler.core.store import Store
+from labeler.core.values import Query
+
+
+@dataclass(frozen=True)
+class Labels:
+    queries: tuple[Query, ...]
+    """What to evaluate."""
+    corpus_hash: str
+    """The corpus the labels are bound to."""
+    label_set_hash: str
+    """Which labels these are."""
+
+
+def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) -> Labels:
+    """The frozen file when given, else the store's labels (refusing stale spans)."""
+    if labels_file is not None:
+        ls = labelset.read(labels_file, corpus)
+        return Labels(ls.queries, ls.corpus_hash, ls.label_set_hash)
+    store = Store.open(proj.db, create=False)
+    status = binding.sync(store, corpus)
+    if status.waiting:
+        raise StoreError(
+            f"{status.waiting} span(s) wait for review; eval refuses to measure stale labels",
+            hint="run `spanlab review`, or pass --labels with a frozen label set",
+        )
+    queries, waiting = store.decided_queries()  # adjudicated or single-version evidence
+    if waiting:
+        print(f"{len(waiting)} double-annotated quer(y/ies) wait for adjudication and are "
+              "left out", file=sys.stderr)  # fmt: skip
+    data = labelset.to_json(queries, corpus)
+    return Labels(tuple(queries), corpus.hash, data["label_set_hash"])
+
+
+DEFAULT_CORPUS = "corpus"
+"""With a frozen file and no spanlab.toml, the corpus folder beside it (the CI layout)."""
+
+
+def corpus_folder(proj: config.Project, labels_file: Path | None) -> Path:
+    """The configured corpus; with `--labels` and none configured, `./corpus` (§10: CI has
+    only the corpus folder, the frozen file and the candidates file)."""
+    fallback = proj.root / DEFAULT_CORPUS
+    if proj.corpus is None and labels_file is not None and fallback.is_dir():
+        return fallback
+    return proj.require_corpus()
+
+
+def candidates_and_corpus(
+    proj: config.Project,
+    candidates_file: Path | None,
+    preset: str | None,
+    labels_file: Path | None,
+) -> tuple[cands.CandidatesFile, Corpus]:
+    """The candidates (file or preset, exactly one) and the corpus, as eval reads them."""
+    if (candidates_file is None) == (preset is None):
+        raise ConfigError("give a candidates file or --preset, not both or neither")
+    cfile = cands.read(candidates_file) if candidates_file else presets.preset_file(preset or "")
+    corpus = Corpus.read(
+        corpus_folder(proj, labels_file), encoding=proj.encoding,
+        follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
+    ).require_documents(proj.include)  # fmt: skip
+    return cfile, corpus

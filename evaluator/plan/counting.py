@@ -1,0 +1,122 @@
+"""Token counts of many chunks, equal to the run's `TokenCounter` (text and prefix counted
+apart), at a fraction of its cost (§17: a plan answers in seconds).
+
+Each distinct text is counted once over every candidate. With a tokenizer that cuts each
+word alone (WordPiece over BERT's pre-tokenizer, MiniLM's), each document is encoded once:
+a range holds the tokens of the words inside it, and only the pieces of the words its two
+edges cut are encoded apart. Any other tokenizer counts each range's text.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
+from evaluator.chunking.tokenizers import HuggingFaceTokenizer, TokenizerAdapter, count_many
+
+Words = Callable[[str], list[tuple[int, int, int]]]
+"""A text's words as (start, end, tokens), in order."""
+
+
+@dataclass(frozen=True)
+class _DocWords:
+    starts: list[int]
+    ends: list[int]
+    tokens: list[int]
+    """tokens[i]: tokens of words 0..i-1 (a running sum, one longer than the words)."""
+
+    @classmethod
+    def of(cls, words: list[tuple[int, int, int]]) -> _DocWords:
+        return cls([w[0] for w in words], [w[1] for w in words],
+                   [0, *accumulate(w[2] for w in words)])  # fmt: skip
+
+
+def words_of(tokenizer: TokenizerAdapter) -> Words | None:
+    """The tokenizer's words, when a range's tokens can be read from them; else None."""
+    if isinstance(tokenizer, HuggingFaceTokenizer) and tokenizer.words_apart:
+        return tokenizer.words
+    return None
+
+
+class TextTokens:
+    """Tokens of chunks as a prompt holds them: text, then prefix, counted apart."""
+
+    def __init__(self, tokenizer: TokenizerAdapter, texts: Mapping[str, str]) -> None:
+        self._count_many: Callable[[list[str]], list[int]] = lambda many: count_many(
+            tokenizer, many
+        )
+        self._words = words_of(tokenizer)
+        self._texts = texts
+        self._known: dict[str, int] = {}
+        self._docs: dict[str, _DocWords] = {}
+
+    def of(self, texts: Sequence[str]) -> list[int]:
+        """Each text's tokens; only texts not seen before reach the tokenizer."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._known]
+        if todo:
+            self._known.update(zip(todo, self._count_many(todo), strict=True))
+        return [self._known[t] for t in texts]
+
+    def of_table(self, table: ChunkTable) -> npt.NDArray[np.int64]:
+        """Every chunk's tokens, prefix included, read from the table's columns."""
+        docs = [table.docs[d] for d in table.doc_of.tolist()]
+        bodies = self.of_ranges(docs, table.starts.tolist(), table.ends.tolist())
+        return np.asarray(bodies, dtype=np.int64) + self._prefixes(len(table), table.prefixes)
+
+    def of_chunks(self, chunks: Sequence[Chunk]) -> npt.NDArray[np.int64]:
+        """`of_table` for chunks in hand (the units a context candidate sends)."""
+        bodies = self.of_ranges([c.doc for c in chunks], [c.start for c in chunks],
+                                [c.end for c in chunks])  # fmt: skip
+        prefixes = {i: c.prefix for i, c in enumerate(chunks) if c.prefix}
+        return np.asarray(bodies, dtype=np.int64) + self._prefixes(len(chunks), prefixes)
+
+    def of_ranges(
+        self, docs: Sequence[str], starts: Sequence[int], ends: Sequence[int]
+    ) -> list[int]:
+        """Tokens of each text[start:end], exactly as the tokenizer counts that text."""
+        if self._words is None:
+            return self.of(
+                [self._texts[d][a:b] for d, a, b in zip(docs, starts, ends, strict=True)]
+            )
+        inner: list[int] = []
+        pieces: list[list[str]] = []
+        for doc, a, b in zip(docs, starts, ends, strict=True):
+            n, cut = self._inside(doc, a, b)
+            inner.append(n)
+            pieces.append(cut)
+        counted = iter(self.of([p for cut in pieces for p in cut]))
+        return [n + sum(next(counted) for _ in cut) for n, cut in zip(inner, pieces, strict=True)]
+
+    def _inside(self, doc: str, a: int, b: int) -> tuple[int, list[str]]:
+        """Tokens of the words wholly inside [a, b), and the pieces of the words its edges
+        cut (each to be counted alone: a word is cut into tokens apart from its neighbours)."""
+        words, text = self._doc(doc), self._texts[doc]
+        first = bisect_left(words.starts, a)  # the first word starting in the range
+        last = bisect_right(words.ends, b)  # words before it end inside the range
+        head = first > 0 and words.ends[first - 1] > a  # a word begins before a, ends after
+        tail = last < len(words.starts) and words.starts[last] < b
+        if head and tail and first - 1 == last:
+            return 0, [text[a:b]]  # both edges in one word
+        n = words.tokens[last] - words.tokens[first] if last > first else 0
+        cut = [text[a : min(b, words.ends[first - 1])]] if head else []
+        return n, cut + ([text[max(a, words.starts[last]) : b]] if tail else [])
+
+    def _doc(self, doc: str) -> _DocWords:
+        found = self._docs.get(doc)
+        if found is None:
+            assert self._words is not None
+            found = self._docs[doc] = _DocWords.of(self._words(self._texts[doc]))
+        return found
+
+    def _prefixes(self, n: int, prefixes: Mapping[int, str]) -> npt.NDArray[np.int64]:
+        out = np.zeros(n, dtype=np.int64)
+        if prefixes:
+            out[list(prefixes)] = self.of(list(prefixes.values()))
+        return out
