@@ -191,7 +191,7 @@ class QueryView:
     @_lazy
     def matched_in_k(self) -> tuple[bool, ...]:
         """Per span, whether a top-k chunk matches it."""
-        k = len(self.top)
+        k = self.cut
         return tuple(r is not None and r <= k for r in self.first_ranks)
 
     @_lazy

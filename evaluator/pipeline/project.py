@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
-from evaluator import presets
 from evaluator.pipeline import sanity
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels

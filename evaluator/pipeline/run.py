@@ -17,7 +17,6 @@ from typing import Any
 
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
-from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.tokenizers import count_many, load_tokenizer
 from evaluator.embedding.vectors import VectorSource
 from evaluator.metrics import CandidateResult, TokenCounter
@@ -185,8 +184,6 @@ def run_order(cfile: CandidatesFile) -> list[str]:
     """The baseline first, then the candidates in file order."""
     base = cfile.settings.baseline
     return [base] + [c.name for c in cfile.candidates if c.name != base]
-
-
 
 
 def embed_queries(

@@ -96,3 +96,20 @@ def test_a_span_held_only_by_a_merged_window_is_matched_where_the_merge_happens(
     assert places(v.ranked) == [(28, 50), (0, 50)]
     assert v.first_ranks == (2,)
     assert v.tokens.total(v.top) == 50
+
+
+def test_merged_windows_still_count_k_ranks_and_a_budget_counts_what_is_sent() -> None:
+    # the top 2 ranks merge into one unit (0..50), which holds 25..45 from rank 2: one unit
+    # is sent, yet two ranks are within k (a merge does not shorten the ranking)
+    query = Query("q", "x", evidence=(Span.from_text(TEXT, "d", 25, 45),))
+    at_k = MetricSettings(k=2, depth=5, coverage_threshold=1.0)
+    v = QueryView(query, ranked(4, 1), ChunkIndex.build(WINDOWS.sendable()), at_k,
+                  TokenCounter(len, TEXTS), WINDOWS)  # fmt: skip
+    assert len(v.top) == 1 and v.cut == 2
+    assert v.matched_in_k == (True,) and values(v)["hit@k"] is True
+    # at 30 tokens: rank 1 sends 28..50 (22) and fits; rank 2 makes it 0..50 (50), which not
+    at_budget = MetricSettings(k=2, depth=5, coverage_threshold=1.0, budget=30)
+    b = QueryView(query, ranked(4, 1), ChunkIndex.build(WINDOWS.sendable()), at_budget,
+                  TokenCounter(len, TEXTS), WINDOWS)  # fmt: skip
+    assert b.cut == 1 and places(b.top) == [(28, 50)]
+    assert b.matched_in_k == (False,) and values(b)["hit@k"] is False
