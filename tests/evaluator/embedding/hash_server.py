@@ -45,8 +45,9 @@ class HashState:
         self.delay = delay
         """Seconds each request waits before answering."""
         self.hold_after = hold_after
-        """Requests after this many wait for `release` (at most a minute): a run is then
-        surely mid-way when the test interrupts it, however loaded the machine is."""
+        """Once this many texts were served, every further request waits for `release` (at
+        most a minute): a run is then surely mid-way when the test interrupts it, however
+        loaded the machine is and however the client batches."""
         self.release = threading.Event()
         """Set to let held requests answer."""
         self.requests: list[int] = []
@@ -64,8 +65,9 @@ def handler(state: HashState) -> type[BaseHTTPRequestHandler]:
             texts = payload["input"] if isinstance(payload["input"], list) else [payload["input"]]
             time.sleep(state.delay)
             with state.lock:
+                served = sum(state.requests)
                 state.requests.append(len(texts))
-                held = state.hold_after is not None and len(state.requests) > state.hold_after
+                held = state.hold_after is not None and served >= state.hold_after
             if held:
                 state.release.wait(timeout=60)
             data = [{"object": "embedding", "index": i, "embedding": hashed(t, state.dim)}
