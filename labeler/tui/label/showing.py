@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown as displayed
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import utcnow
@@ -186,9 +187,18 @@ class ShowingScreen(Screen[None]):
             if doc in corpus:
                 self.view.load(doc, corpus.text(doc))
                 self.view.go_to(min(cursor, len(corpus.text(doc))))
-            elif len(corpus):
-                self.view.load(next(iter(corpus)).id, next(iter(corpus)).text)
+            else:
+                self._document_gone(doc, corpus)
         self.reload()
+
+    def _document_gone(self, doc: str, corpus: Corpus) -> None:
+        """The open document was deleted from the folder: show another, and say so."""
+        other = next(iter(corpus), None)
+        if other is not None:
+            self.view.load(other.id, other.text)
+        then = f"showing {displayed(other.id)}" if other else "no document is left to show"
+        self.notify(f"{displayed(doc)} was removed from the corpus folder: {then}",
+                    title="Corpus", severity="warning")  # fmt: skip
 
     def _fill_list(self, *, pin: bool = True) -> bool:
         shown, moved = self.state.listed(pin=pin)
