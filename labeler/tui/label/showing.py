@@ -26,7 +26,7 @@ from labeler.tui.label.editor import Editor
 from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.resume import Resume
-from labeler.tui.label.state import LabelState, RowLoader
+from labeler.tui.label.state import LabelState, RowLoader, collector_paused
 from labeler.tui.label.suggest_screen import Suggestions
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.widgets.document_view import DocumentView
@@ -161,8 +161,9 @@ class ShowingScreen(Screen[None]):
 
     @work(exclusive=True, group="query-rows")
     async def _load_rows(self, loader: RowLoader) -> None:
-        while not loader.step():
-            await asyncio.sleep(0)  # let keys and repaints through between chunks
+        with collector_paused():
+            while not loader.step():
+                await asyncio.sleep(0)  # let keys and repaints through between chunks
         self._adopt(loader)
 
     def _adopt(self, loader: RowLoader) -> None:
