@@ -82,7 +82,8 @@ async def test_review_screen_opens_with_10000_stale_spans(tmp_path: Path) -> Non
     t_small, first_small = await open_screen(*small, 10)
     t_large, first_large = await open_screen(*large, 10_000)
     started = time.perf_counter()
-    assert len(review.pending(*large)) == 10_000
+    fresh = Store.open(tmp_path / "bench-1000.db")  # a connection that has checked nothing
+    assert len(review.pending(fresh, large[1])) == 10_000
     t_pending = time.perf_counter() - started
     d_small, d_large = decide(*small), decide(*large)
     print(
@@ -90,7 +91,7 @@ async def test_review_screen_opens_with_10000_stale_spans(tmp_path: Path) -> Non
         f"10,000 stale spans / 1,000 docs {t_large:.3f} s   ratio {t_large / t_small:.2f}x"
         f"   (target ≤ 1 s)"
         f"\nfirst candidates in: {first_small:.3f} s   {first_large:.3f} s"
-        f"\nreview.pending alone for 10,000: {t_pending:.3f} s"
+        f"\nreview.pending alone for 10,000, on a fresh connection: {t_pending:.3f} s"
         f"\none accept, median of {ACCEPTS}: 10 stale spans {d_small * 1000:.1f} ms   "
         f"10,000 stale spans {d_large * 1000:.1f} ms   ratio {d_large / d_small:.2f}x"
         f"   (target ≤ 2x)"

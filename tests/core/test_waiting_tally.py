@@ -70,3 +70,17 @@ def test_this_connections_own_write_outside_review_is_counted(store: Store) -> N
     first, *_, last = review.pending(store, NEW)
     store.delete_span(last.span_id, annotator="ann")
     assert accept(store, first).waiting == 4
+
+
+def test_a_check_with_nothing_written_since_is_the_same_answer(
+    store: Store, tmp_path: Path
+) -> None:
+    first = binding.check(store, NEW)
+    assert binding.check(store, NEW) is first and first.waiting == 6
+    assert binding.check(store, OLD) is not first  # another corpus
+    store.delete_span(first.spans[0].span.id or 0, annotator="ann")
+    mine = binding.check(store, NEW)
+    assert mine.waiting == 5
+    other = Store.open(tmp_path / "labels.db")
+    other.delete_span(first.spans[1].span.id or 0, annotator="other")
+    assert binding.check(store, NEW).waiting == 4

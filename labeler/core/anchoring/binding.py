@@ -77,8 +77,14 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
     """Read-only: what changed and which spans are no longer valid.
 
     Only spans in changed or removed documents are read: a span in an unchanged document
-    was checked against that very text when it was written.
+    was checked against that very text when it was written. Asked again with nothing
+    written since (the app, its mode switch and the review screen each ask on opening),
+    the answer already given is returned.
     """
+    now = stamp(store, corpus.hash)
+    kept = _TALLIES.get(store)
+    if kept is not None and kept.status is not None and kept.stamp == now:
+        return kept.status
     bound = store.bound_documents()
     current = corpus.doc_hashes
     change = diff_documents(bound, current)
@@ -95,16 +101,17 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
         if state is not SpanState.VALID:
             bad.append(SpanCheck(query_id, span, state))
     total = store.count("spans")
-    current_hash = corpus.hash
-    _remember(store, current_hash, bad)
-    return CorpusStatus(store.corpus_hash, current_hash, change, tuple(bad), total)
+    status = CorpusStatus(store.corpus_hash, now[2], change, tuple(bad), total)
+    by_doc = Counter(c.span.doc for c in bad)
+    _TALLIES[store] = _Tally(now, dict(by_doc), len(bad), status)
+    return status
 
 
 # -- the waiting count, kept between one connection's own decisions ----------------------
 
 
 Stamp = tuple[int, int, str]
-"""What the store and corpus were when a tally was taken: SQLite's data_version (others'
+"""What the store and corpus were when a check or tally was taken: SQLite's data_version (others'
 commits), this connection's total_changes (its own writes) and the corpus hash."""
 
 
@@ -116,6 +123,8 @@ class _Tally:
     """Waiting spans per document."""
     waiting: int
     """Their sum."""
+    status: CorpusStatus | None
+    """The whole answer of the `check` that took it (None once a decision moved on)."""
 
 
 _TALLIES: weakref.WeakKeyDictionary[Store, _Tally] = weakref.WeakKeyDictionary()
@@ -123,11 +132,6 @@ _TALLIES: weakref.WeakKeyDictionary[Store, _Tally] = weakref.WeakKeyDictionary()
 
 def stamp(store: Store, corpus_hash: str) -> Stamp:
     return (store.data_version(), store.conn.total_changes, corpus_hash)
-
-
-def _remember(store: Store, corpus_hash: str, bad: list[SpanCheck]) -> None:
-    by_doc = Counter(c.span.doc for c in bad)
-    _TALLIES[store] = _Tally(stamp(store, corpus_hash), dict(by_doc), len(bad))
 
 
 def waiting_after(store: Store, corpus: Corpus, doc: str, before: Stamp) -> int:
@@ -150,7 +154,7 @@ def waiting_after(store: Store, corpus: Corpus, doc: str, before: Stamp) -> int:
     )
     tally.waiting += now - tally.by_doc.get(doc, 0)
     tally.by_doc[doc] = now
-    tally.stamp = stamp(store, before[2])
+    tally.stamp, tally.status = stamp(store, before[2]), None
     return tally.waiting
 
 
