@@ -5,9 +5,9 @@ Figures, each for 100k and for 100 queries in the same run: the app ready (a Pil
 the first idle screen, the list's first rows painted); the label screen pushed and its list
 painted; the list's own first page (rows read, listed, painted); the worker reading every
 row, and its longest step; a filter applied over every query; a page down in the list.
-The 100-query store is the first 100 queries of the big one, so rows look alike. A step
-that runs a full garbage collection (every live object, the 100k rows among them) can take
-several times the median.
+The 100-query store is the first 100 queries of the big one, so rows look alike. The worker
+pauses the garbage collector while it reads (a full collection walks every live object, the
+rows among them, and made one step many times the median), and so does this benchmark.
 Run: pytest tests/benchmarks/bench_querylist.py -o python_files='bench_*.py' -s
 """
 
@@ -28,7 +28,7 @@ from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.label.query_list import QueryList, short_id
-from labeler.tui.label.state import CHUNK, LabelState, RowLoader
+from labeler.tui.label.state import CHUNK, LabelState, RowLoader, collector_paused
 from labeler.tui.settings import Settings
 from tests.benchmarks.bench_store import QUERIES, build
 
@@ -149,10 +149,11 @@ def read_all(store: Store) -> tuple[float, float, float, int]:
     loader = RowLoader(store)
     steps: list[float] = []
     done = False
-    while not done:
-        start = time.perf_counter()
-        done = loader.step()
-        steps.append((time.perf_counter() - start) * 1000)
+    with collector_paused():  # as the worker reads them
+        while not done:
+            start = time.perf_counter()
+            done = loader.step()
+            steps.append((time.perf_counter() - start) * 1000)
     assert len(loader.rows) == store.count("queries")
     return sum(steps), statistics.median(steps), max(steps), len(steps)
 
@@ -164,7 +165,7 @@ def test_every_row_read_in_the_background(world: World) -> None:
     assert steps == QUERIES // CHUNK + 1
     report(f"every row read by the worker ({steps} steps)", big_ms, small_ms)
     report("median step: what a key waits meanwhile", big_median, small_median)
-    report("longest step", big_max, small_max)
+    report("longest step", big_max, small_max, "≤ 50 ms: the list yields at least that often")
 
 
 def timed(act: Callable[[], object], screen: LabelScreen) -> float:

@@ -9,6 +9,7 @@ is stale. Run: pytest tests/benchmarks -o python_files='bench_*.py' -s
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from labeler.tui.app import SpanlabApp
 from labeler.tui.review import ReviewScreen
 
 SPANS_PER_DOC = 10
+ACCEPTS = 7
+"""Accepts timed per store (its median is printed): one write is at the disk's mercy."""
 WHO = ("The customer", "A subscriber", "The account owner", "Each member", "The reseller")
 DOES = ("may request", "must submit", "can cancel", "will receive", "should review")
 WHAT = ("a refund", "a written notice", "the annual plan", "an invoice", "a credit note")
@@ -79,24 +82,29 @@ async def test_review_screen_opens_with_10000_stale_spans(tmp_path: Path) -> Non
     t_small, first_small = await open_screen(*small, 10)
     t_large, first_large = await open_screen(*large, 10_000)
     started = time.perf_counter()
-    assert len(review.pending(*large)) == 10_000
+    fresh = Store.open(tmp_path / "bench-1000.db")  # a connection that has checked nothing
+    assert len(review.pending(fresh, large[1])) == 10_000
     t_pending = time.perf_counter() - started
-    d_small, d_large = decide_once(*small), decide_once(*large)
+    d_small, d_large = decide(*small), decide(*large)
     print(
         f"\nreview screen open:  10 stale spans {t_small:.3f} s   "
         f"10,000 stale spans / 1,000 docs {t_large:.3f} s   ratio {t_large / t_small:.2f}x"
         f"   (target ≤ 1 s)"
         f"\nfirst candidates in: {first_small:.3f} s   {first_large:.3f} s"
-        f"\nreview.pending alone for 10,000: {t_pending:.3f} s"
-        f"\none accept (write + rebind check): {d_small * 1000:.0f} ms   {d_large * 1000:.0f} ms"
-        f"   ratio {d_large / d_small:.1f}x"
+        f"\nreview.pending alone for 10,000, on a fresh connection: {t_pending:.3f} s"
+        f"\none accept, median of {ACCEPTS}: 10 stale spans {d_small * 1000:.1f} ms   "
+        f"10,000 stale spans {d_large * 1000:.1f} ms   ratio {d_large / d_small:.2f}x"
+        f"   (target ≤ 2x)"
     )
 
 
-def decide_once(store: Store, corpus: Corpus) -> float:
-    """Seconds for one accept of the first waiting span at its best candidate."""
-    first = review.pending(store, corpus)[0]
-    best = propose(first.span, first.old_text, first.new_text, limit=1).candidates[0]
-    started = time.perf_counter()
-    review.accept(store, corpus, first.span_id, best.start, best.end, annotator="b")
-    return time.perf_counter() - started
+def decide(store: Store, corpus: Corpus) -> float:
+    """Median seconds for one accept, each span moved to its best candidate; the waiting
+    list is read once first, as the screen does."""
+    times = []
+    for item in review.pending(store, corpus)[:ACCEPTS]:
+        best = propose(item.span, item.old_text, item.new_text, limit=1).candidates[0]
+        started = time.perf_counter()
+        review.accept(store, corpus, item.span_id, best.start, best.end, annotator="b")
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)

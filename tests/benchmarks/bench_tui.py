@@ -33,6 +33,7 @@ from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
 from labeler.tui.settings import Settings
 from labeler.tui.widgets.document_view import DocumentView
+from labeler.tui.widgets.document_view.kept import KeptLayouts
 
 SIZE = 2_000_000
 """Code points in the big document."""
@@ -203,6 +204,7 @@ async def test_first_paint_of_a_big_document(world: tuple[Store, Corpus]) -> Non
 
         def first_paint(doc: str) -> float:
             view.load("small.md", corpus.text("small.md"))
+            view.kept = KeptLayouts()  # a first open: nothing wrapped yet
             return timed(lambda: screen.open_document(doc), view)
 
         empty = statistics.median(first_paint("void.md") for _ in range(5))
@@ -213,6 +215,27 @@ async def test_first_paint_of_a_big_document(world: tuple[Store, Corpus]) -> Non
         assert view.render_line(0).text.strip()
     report("first paint, 2 MB document, 2,000 spans", big, "empty document", empty, "≤ 300 ms")
     report("first paint, 2 MB Markdown, tables and code", tables, "empty", empty, "≤ 300 ms")
+
+
+async def test_reopen_of_a_big_document(world: tuple[Store, Corpus]) -> None:
+    """A 2 MB document opened a second time (§12: ≤ 300 ms) against its first open: the
+    first wraps it, the second takes the kept layout. Another document is shown between."""
+    store, corpus = world
+    app = SpanlabApp(store, corpus, annotator="bench", settings=SETTINGS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(app, pilot)
+        view = screen.view
+
+        def open_big(*, first: bool) -> float:
+            view.load("small.md", corpus.text("small.md"))
+            if first:
+                view.kept = KeptLayouts()  # as if it had never been opened
+            return timed(lambda: screen.open_document("big.md"), view)
+
+        first = statistics.median(open_big(first=True) for _ in range(5))
+        again = statistics.median(open_big(first=False) for _ in range(5))
+        assert view.layout_rows > 40_000 and view.render_line(0).text.strip()
+    report("reopen, 2 MB document, 2,000 spans", again, "first open", first, "≤ 300 ms")
 
 
 async def test_repaint_after_cursor_move_and_page_scroll(world: tuple[Store, Corpus]) -> None:

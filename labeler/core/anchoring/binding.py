@@ -7,6 +7,7 @@ to the old hash until a person has resolved every stale span.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -76,8 +77,14 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
     """Read-only: what changed and which spans are no longer valid.
 
     Only spans in changed or removed documents are read: a span in an unchanged document
-    was checked against that very text when it was written.
+    was checked against that very text when it was written. Asked again with nothing
+    written since (the app, its mode switch and the review screen each ask on opening),
+    the answer already given is returned.
     """
+    now = stamp(store, corpus.hash)
+    kept = _TALLIES.get(store)
+    if kept is not None and kept.status is not None and kept.stamp == now:
+        return kept.status
     bound = store.bound_documents()
     current = corpus.doc_hashes
     change = diff_documents(bound, current)
@@ -94,7 +101,61 @@ def check(store: Store, corpus: Corpus) -> CorpusStatus:
         if state is not SpanState.VALID:
             bad.append(SpanCheck(query_id, span, state))
     total = store.count("spans")
-    return CorpusStatus(store.corpus_hash, corpus.hash, change, tuple(bad), total)
+    status = CorpusStatus(store.corpus_hash, now[2], change, tuple(bad), total)
+    by_doc = Counter(c.span.doc for c in bad)
+    _TALLIES[store] = _Tally(now, dict(by_doc), len(bad), status)
+    return status
+
+
+# -- the waiting count, kept between one connection's own decisions ----------------------
+
+
+Stamp = tuple[int, int, str]
+"""What the store and corpus were when a check or tally was taken: SQLite's data_version (others'
+commits), this connection's total_changes (its own writes) and the corpus hash."""
+
+
+@dataclass
+class _Tally:
+    stamp: Stamp
+    """When it was taken; any other write since makes it unusable."""
+    by_doc: dict[str, int]
+    """Waiting spans per document."""
+    waiting: int
+    """Their sum."""
+    status: CorpusStatus | None
+    """The whole answer of the `check` that took it (None once a decision moved on)."""
+
+
+_TALLIES: weakref.WeakKeyDictionary[Store, _Tally] = weakref.WeakKeyDictionary()
+
+
+def stamp(store: Store, corpus_hash: str) -> Stamp:
+    return (store.data_version(), store.conn.total_changes, corpus_hash)
+
+
+def waiting_after(store: Store, corpus: Corpus, doc: str, before: Stamp) -> int:
+    """Spans waiting after this connection's one write touching `doc`, taken at `before`.
+
+    One decision re-reads its own document's spans only, so a decision costs the same
+    with 10 or 10,000 stale spans; when anything else wrote since the last full `check`
+    (another annotator, another screen), it falls back to that check.
+    """
+    tally = _TALLIES.get(store)
+    if tally is None or tally.stamp != before or store.data_version() != before[0]:
+        return check(store, corpus).waiting
+    bound = store.bound_document(doc)
+    text = corpus.documents[doc].text if doc in corpus.documents else None
+    changed = text is None or bound != corpus.documents[doc].hash
+    now = sum(
+        1
+        for _, span in store.spans([doc], every=True)
+        if (changed or span.doc_hash != bound) and span.state_in(text) is not SpanState.VALID
+    )
+    tally.waiting += now - tally.by_doc.get(doc, 0)
+    tally.by_doc[doc] = now
+    tally.stamp, tally.status = stamp(store, before[2]), None
+    return tally.waiting
 
 
 def sync(store: Store, corpus: Corpus) -> CorpusStatus:

@@ -189,7 +189,7 @@ def accept(
     store: Store, corpus: Corpus, span_id: int, start: int, end: int, *, annotator: str
 ) -> Outcome:
     """Move a stale span to `start..end` of its document's new text (a person chose it)."""
-    bound = store.corpus_hash
+    bound, before = store.corpus_hash, _stamp(store, corpus)
     with store.write() as db:
         query_id, old = store.span(span_id)
         text = _new_text(old, corpus)
@@ -205,9 +205,9 @@ def accept(
         store.relocate_span(span_id, new, db=db)
         row = store.record_decision(
             "accept", query_id, old, (start, end),
-            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+            bound=bound, current=before[2], annotator=annotator, db=db,
         )  # fmt: skip
-    return _after(store, corpus, row, bound)
+    return _after(store, corpus, row, bound, before)
 
 
 def accept_alternatives(
@@ -224,7 +224,7 @@ def accept_alternatives(
     undo puts the span back and removes the copies."""
     if len(places) < 2:
         raise LabelError("alternatives need two places or more", key="places")
-    bound = store.corpus_hash
+    bound, before = store.corpus_hash, _stamp(store, corpus)
     with store.write() as db:
         query_id, old = store.span(span_id)
         text = _new_text(old, corpus)
@@ -234,10 +234,10 @@ def accept_alternatives(
         store.relocate_span(span_id, replace(moved[0], group=group), db=db)
         added = [store.insert_copy(span_id, replace(m, group=group), db=db) for m in moved[1:]]
         row = store.record_decision(
-            "accept", query_id, old, places[0], bound=bound, current=corpus.hash,
+            "accept", query_id, old, places[0], bound=bound, current=before[2],
             annotator=annotator, db=db, added=added,
         )  # fmt: skip
-    return _after(store, corpus, row, bound)
+    return _after(store, corpus, row, bound, before)
 
 
 def copies(item: PendingSpan, proposal: Proposal) -> list[tuple[int, int]]:
@@ -268,21 +268,21 @@ def _copy_at(old: Span, text: str, place: tuple[int, int]) -> Span:
 
 def orphan(store: Store, corpus: Corpus, span_id: int, *, annotator: str) -> Outcome:
     """Delete a span that has no place in the new text; the decision keeps all of it."""
-    bound = store.corpus_hash
+    bound, before = store.corpus_hash, _stamp(store, corpus)
     with store.write() as db:
         query_id, old = store.span(span_id)
         _require_waiting(old, corpus)
         store.drop_span(span_id, db=db)
         row = store.record_decision(
             "orphan", query_id, old, None,
-            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+            bound=bound, current=before[2], annotator=annotator, db=db,
         )  # fmt: skip
-    return _after(store, corpus, row, bound)
+    return _after(store, corpus, row, bound, before)
 
 
 def undo(store: Store, corpus: Corpus, decision_id: int, *, annotator: str) -> Outcome:
     """Put a span back exactly as it was before decision `decision_id`; it waits again."""
-    bound = store.corpus_hash
+    bound, before = store.corpus_hash, _stamp(store, corpus)
     with store.write() as db:
         undone = decision(store, decision_id)
         old = _undoable(store, undone)
@@ -297,9 +297,9 @@ def undo(store: Store, corpus: Corpus, decision_id: int, *, annotator: str) -> O
         place = None if undone.new_start is None else (undone.new_start, undone.new_end or 0)
         row = store.record_decision(
             "undo", undone.query_id, old, place,
-            bound=bound, current=corpus.hash, annotator=annotator, db=db,
+            bound=bound, current=before[2], annotator=annotator, db=db,
         )  # fmt: skip
-    return _after(store, corpus, row, bound)
+    return _after(store, corpus, row, bound, before)
 
 
 def _new_text(span: Span, corpus: Corpus) -> str:
@@ -356,10 +356,23 @@ def _bind_to_old_text(store: Store, corpus: Corpus, span: Span, db: sqlite_utils
         store.bind({**bound, span.doc: span.doc_hash}, db=db)
 
 
-def _after(store: Store, corpus: Corpus, row_id: int, bound: str | None) -> Outcome:
-    """Rebind once nothing waits (binding.sync does it), and say where things stand."""
+def _stamp(store: Store, corpus: Corpus) -> binding.Stamp:
+    return binding.stamp(store, corpus.hash)
+
+
+def _after(
+    store: Store, corpus: Corpus, row_id: int, bound: str | None, before: binding.Stamp
+) -> Outcome:
+    """Rebind once nothing waits (binding.sync does it), and say where things stand.
+
+    The waiting count is kept, not recounted: only the decided span's document is read
+    again, so a decision costs the same whatever the number of stale spans.
+    """
     made = decision(store, row_id)
-    status = binding.sync(store, corpus)
     span = _current(store, made.span_id) if made.kind != "orphan" else None
-    rebound = status.bound_hash == corpus.hash and bound != corpus.hash
-    return Outcome(made, span, status.waiting, rebound)
+    waiting = binding.waiting_after(store, corpus, made.doc, before)
+    now = store.corpus_hash
+    if not waiting and now != before[2]:
+        status = binding.sync(store, corpus)
+        waiting, now = status.waiting, status.bound_hash
+    return Outcome(made, span, waiting, now == before[2] and bound != before[2])

@@ -79,6 +79,12 @@ class Reads(Connection):
         rows = self.conn.execute("SELECT doc, doc_hash FROM bound_documents ORDER BY doc")
         return {r["doc"]: r["doc_hash"] for r in rows}
 
+    def bound_document(self, doc: str) -> str | None:
+        """The hash `doc` is bound to (None: not bound), without reading the whole binding."""
+        row = self.conn.execute("SELECT doc_hash FROM bound_documents WHERE doc = ?", (doc,))
+        found = row.fetchone()
+        return None if found is None else str(found[0])
+
     def doc_text(self, doc_hash: str) -> str | None:
         row = self.conn.execute("SELECT text FROM doc_texts WHERE doc_hash = ?", (doc_hash,))
         found = row.fetchone()

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown as displayed
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import utcnow
@@ -25,7 +26,7 @@ from labeler.tui.label.editor import Editor
 from labeler.tui.label.panels import CursorBar, QueryPanel, cursor_line
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.resume import Resume
-from labeler.tui.label.state import LabelState, RowLoader
+from labeler.tui.label.state import LabelState, RowLoader, collector_paused
 from labeler.tui.label.suggest_screen import Suggestions
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.widgets.document_view import DocumentView
@@ -160,8 +161,9 @@ class ShowingScreen(Screen[None]):
 
     @work(exclusive=True, group="query-rows")
     async def _load_rows(self, loader: RowLoader) -> None:
-        while not loader.step():
-            await asyncio.sleep(0)  # let keys and repaints through between chunks
+        with collector_paused():
+            while not loader.step():
+                await asyncio.sleep(0)  # let keys and repaints through between chunks
         self._adopt(loader)
 
     def _adopt(self, loader: RowLoader) -> None:
@@ -186,9 +188,18 @@ class ShowingScreen(Screen[None]):
             if doc in corpus:
                 self.view.load(doc, corpus.text(doc))
                 self.view.go_to(min(cursor, len(corpus.text(doc))))
-            elif len(corpus):
-                self.view.load(next(iter(corpus)).id, next(iter(corpus)).text)
+            else:
+                self._document_gone(doc, corpus)
         self.reload()
+
+    def _document_gone(self, doc: str, corpus: Corpus) -> None:
+        """The open document was deleted from the folder: show another, and say so."""
+        other = next(iter(corpus), None)
+        if other is not None:
+            self.view.load(other.id, other.text)
+        then = f"showing {displayed(other.id)}" if other else "no document is left to show"
+        self.notify(f"{displayed(doc)} was removed from the corpus folder: {then}",
+                    title="Corpus", severity="warning")  # fmt: skip
 
     def _fill_list(self, *, pin: bool = True) -> bool:
         shown, moved = self.state.listed(pin=pin)

@@ -149,10 +149,19 @@ class TriageScreen(Screen[None]):
     # -- what is shown ---------------------------------------------------------------------
 
     def open_run(self, entry: RunEntry) -> None:
+        """Say the run is loading, paint that, then read it: a big run takes seconds."""
+        self._head(Content.styled(f"loading run {safe(entry.id)} …", "italic $text-muted"))
+        self.call_after_refresh(self._read_run, entry)
+
+    def _read_run(self, entry: RunEntry) -> None:
         try:
             view = RunView(read_run(entry.folder))
         except SpanlabError as exc:
             self.notify(safe(str(exc)), severity="error", markup=False)  # a key may hold `[`
+            if self.run is None:
+                self._head(Content.styled(f"run {safe(entry.id)} could not be read", "bold $error"))
+            else:
+                self.show_candidate()  # the run open before stays, and says so again
             return
         self.open_view(view, entry.id)
 

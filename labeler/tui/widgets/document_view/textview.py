@@ -16,7 +16,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from labeler.tui.widgets.document_view import pan
-from labeler.tui.widgets.document_view.blocks import Block, find_blocks
+from labeler.tui.widgets.document_view.blocks import Block
+from labeler.tui.widgets.document_view.kept import KeptLayouts
 from labeler.tui.widgets.document_view.layout import Layout
 from labeler.tui.widgets.document_view.marks import Mark, MarkIndex, Role
 from labeler.tui.widgets.document_view.messages import CursorMoved
@@ -61,13 +62,15 @@ class TextView(ScrollView, can_focus=True):
         self._width = 0
         self._blocks: list[Block] = []
         self._shifts = pan.Shifts()
+        self.kept = KeptLayouts()
+        """Recent documents' layouts: a document opened again is not wrapped again."""
 
     def load(self, doc_id: str, text: str) -> None:
         """Show a document; the cursor returns to where it was left in it."""
         if self.doc_id is not None:
             self._places[self.doc_id] = (self.cursor, round(self.scroll_y))
         self.doc_id, self.text = doc_id, text
-        self._blocks = find_blocks(text)
+        self._blocks = self.kept.blocks(doc_id, text)
         self._shifts.clear()
         self.cursor, top = self._places.get(doc_id, (0, 0))
         self.pivot, self._matches, self._match_ends, self._goal = None, [], [], None
@@ -123,6 +126,11 @@ class TextView(ScrollView, can_focus=True):
         self.select(*found)
 
     @property
+    def text_layout(self) -> Layout | None:
+        """The text as wrapped for this width (None before the view has a size)."""
+        return self._layout
+
+    @property
     def layout_rows(self) -> int:
         return 0 if self._layout is None else self._layout.rows
 
@@ -136,7 +144,7 @@ class TextView(ScrollView, can_focus=True):
         width = self._text_width()
         self._width = width + 1
         if self._layout is None or self._layout.width != width:
-            self._layout = Layout(self.text, width, self._blocks)
+            self._layout = self.kept.layout(self.doc_id or "", self.text, width)
         self.virtual_size = Size(width + 1, self._layout.rows)
         self.refresh()
 
