@@ -132,29 +132,42 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
             return self._send(200, body, {})
 
         def _raw(self, body: bytes) -> None:
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_raw(self, body)
 
         def _misbehave(self, mode: str) -> None:
-            if mode == "stall":
-                state.stop.wait(600)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            if mode != "endless":
-                self.send_header("Content-Length", "500000000" if mode == "huge" else "100")
-            self.end_headers()
-            piece, wait = (b"{", state.trickle) if mode == "trickle" else (b"0" * 65536, 0.0)
-            try:
-                while not state.stop.wait(wait):
-                    self.wfile.write(piece)
-                    self.wfile.flush()
-            except OSError:  # the client hung up, as it should
-                return
+            misbehave(self, mode, state.stop, state.trickle)
 
     return Handler
+
+
+def send_raw(handler: BaseHTTPRequestHandler, body: bytes) -> None:
+    """An answer of exactly these bytes (a reply that is not JSON, or not the API's)."""
+    handler.send_response(200)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def misbehave(
+    handler: BaseHTTPRequestHandler, mode: str, stop: threading.Event, trickle: float
+) -> None:
+    """A server that stalls, trickles a byte at a time, says a huge length or never ends,
+    until `stop` is set or the client hangs up (as it should: its deadline)."""
+    if mode == "stall":
+        stop.wait(600)
+        return
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    if mode != "endless":
+        handler.send_header("Content-Length", "500000000" if mode == "huge" else "100")
+    handler.end_headers()
+    piece, wait = (b"{", trickle) if mode == "trickle" else (b"0" * 65536, 0.0)
+    try:
+        while not stop.wait(wait):
+            handler.wfile.write(piece)
+            handler.wfile.flush()
+    except OSError:  # the client hung up, as it should
+        return
 
 
 def _rows(mode: str, vectors: list[list[float]], served: int) -> list[dict[str, Any]]:

@@ -18,6 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from tests.evaluator.embedding.openai_server import misbehave, send_raw
+
 MODES = {
     "": "answer well",
     "stall": "read the request, then never answer",
@@ -139,25 +141,10 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
             return self._send(404, {"error": {"message": f"no route {path}"}})
 
         def _raw(self, body: bytes) -> None:
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_raw(self, body)
 
         def _misbehave(self, mode: str) -> None:
-            if mode == "stall":
-                state.stop.wait(600)
-                return
-            self.send_response(200)
-            self.send_header("Content-Length", "500000000" if mode == "huge" else "100")
-            self.end_headers()
-            piece, wait = (b"{", state.trickle) if mode == "trickle" else (b"0" * 65536, 0.0)
-            try:
-                while not state.stop.wait(wait):
-                    self.wfile.write(piece)
-                    self.wfile.flush()
-            except OSError:  # the client hung up, as it should
-                return
+            misbehave(self, mode, state.stop, state.trickle)
 
     return Handler
 

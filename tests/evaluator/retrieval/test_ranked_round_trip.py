@@ -11,27 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from labeler.cli import app
+from tests.evaluator.test_trec import CANDIDATES as TREC_CANDIDATES
 
 DEMO = Path(__file__).resolve().parents[3] / "data" / "demo"
-CANDIDATES = """
-[settings]
-baseline = "chars-400"
-k = 5
-depth = 20
-retriever = "lexical"
-
-[[candidate]]
-name = "chars-400"
-splitter = "chars"
-size = 400
-overlap = 100
-
-[[candidate]]
-name = "recursive-300"
-splitter = "recursive"
-size = 300
-{extra}
-"""
+CANDIDATES = TREC_CANDIDATES + "{extra}\n"
+"""The TREC test's candidates, and what reads a run back (`READ_BACK`)."""
 READ_BACK = """
 retriever = "ranked"
 ranked = "out/{name}.run"
