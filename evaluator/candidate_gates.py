@@ -53,14 +53,17 @@ class _Limit:
 
     file: str
     """The candidates file."""
+    where: str
+    """Its table, as messages name it: `gates`, `gates.slice.critical`."""
     key: str
-    """The gate's key path."""
+    """The gate."""
 
     def at(self, key: str) -> _Limit:
-        return _Limit(self.file, f"{self.key}.{key}")
+        return _Limit(self.file, self.where, f"{self.key}.{key}")
 
     def refuse(self, refusal: Refusal) -> ConfigError:
-        return ConfigError(f"{self.key} must be a number", file=self.file, key=self.key)
+        return ConfigError(f"{self.where}: {self.key} must be a number", file=self.file,
+                           key=self.key)  # fmt: skip
 
 
 def _limits(table: Mapping[str, Any], where: str, file: str) -> dict[str, float]:
@@ -72,7 +75,7 @@ def _limits(table: Mapping[str, Any], where: str, file: str) -> dict[str, float]
                 file=file,
                 key=f"{where}.{key}",
             )
-        out[key] = float(typed(value, float, _Limit(file, f"{where}.{key}")))
+        out[key] = float(typed(value, float, _Limit(file, where, key)))
     return out
 
 
