@@ -124,8 +124,8 @@ class Manifest:
             "include_text": self.include_text,
             "skipped_queries": list(self.skipped_queries),
             **({"orphaned_queries": list(self.orphaned_queries)} if self.orphaned_queries else {}),
-            **({"doc_hashes": dict(self.doc_hashes)} if self.doc_hashes else {}),
             **({"context_budget": dict(self.context_budget)} if self.context_budget else {}),
+            **({"doc_hashes": dict(self.doc_hashes)} if self.doc_hashes else {}),  # last
         }
 
 
