@@ -77,8 +77,14 @@ def environment(url: str, cache: Path) -> dict[str, str]:
 def gate(folder: Path, env: dict[str, str]) -> subprocess.Popen[str]:
     command = [sys.executable, "-c", "from labeler.cli import main; main()", "gate",
                "candidates.toml", "--labels", "frozen.json"]  # fmt: skip
-    return subprocess.Popen(command, cwd=folder, env=env, text=True,
+    return subprocess.Popen(command, cwd=folder, env=env, text=True, preexec_fn=interruptible,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+
+
+def interruptible() -> None:
+    """In the child: ctrl-c as a terminal delivers it. A suite run in the background by a
+    shell (CI, `cmd &`) inherits SIGINT ignored, and Python then ignores it too."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def rows(cache: Path) -> int:
