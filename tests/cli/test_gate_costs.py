@@ -6,6 +6,7 @@ fails: a missing figure never reads as a kept limit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -13,8 +14,9 @@ from pathlib import Path
 from evaluator.candidates import Gates
 from evaluator.pipeline.gates import Costs, check
 from evaluator.runs.gate_text import gate_line
-from evaluator.runs.model import read_run
+from evaluator.runs.model import read_run, read_run_file, write_run_file
 from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.report import report_md
 from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
 from tests.cli.test_ci import gate
 
@@ -133,3 +135,17 @@ def test_check_fails_closed_on_a_missing_or_zero_baseline_figure(ci_folder: Path
     assert {g.unavailable for g in found} == {
         f"cannot be evaluated ({base} has no warm p95 latency): fails until both runs have it"
     }
+
+
+def test_run_json_and_report_md_keep_why_a_gate_could_not_be_evaluated(ci_folder: Path) -> None:
+    kept, _ = main_artifact(ci_folder)
+    run = read_run(kept)
+    why = "cannot be evaluated (c40 has no warm p95 latency): fails until both runs have it"
+    missing = GateRecord("c60", "overall", "max_latency_p95_ratio", 2.0, None, False, why)
+    changed = dataclasses.replace(run, gates=(missing,))
+    write_run_file(changed, ci_folder / "again.json")
+    assert read_run_file(ci_folder / "again.json").gates == (missing,)
+    assert (
+        f"| `c60` | overall | max_latency_p95_ratio | {why} | 2.00 | **FAIL** |"
+        in report_md(changed).splitlines()
+    )
