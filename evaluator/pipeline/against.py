@@ -3,17 +3,19 @@ candidates of the same name (main's run.json, kept as a CI artifact), with the s
 as against the baseline candidate.
 
 Each pair is compared by `runs.diff` on the shared queries; the gates read the comparison
-exactly as `gates.check` reads baseline against candidate.
+and the costs (each run's index figures, prompt tokens on the shared queries) exactly as
+`gates.check` reads baseline against candidate: a cost the stored run lacks fails, said.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from evaluator.candidates import Gates
+from evaluator.metrics import CandidateResult
 from evaluator.metrics.compare import Comparison
-from evaluator.metrics.registry import CHUNK_COUNT
-from evaluator.pipeline.gates import check
+from evaluator.pipeline.gates import Costs, check
 from evaluator.runs.diff import DiffError, RunDiff, diff_runs
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
@@ -29,12 +31,13 @@ def gate_against(
         raise DiffError(f"run {new.id} and the stored run {stored.id} hold no candidate "
                         "name in common: nothing to gate against")  # fmt: skip
     comparisons: dict[str, Comparison] = {}
-    counts: dict[str, int] = {}
+    figures: dict[str, Mapping[str, float | None]] = {}
+    results: dict[str, CandidateResult] = {}
     diffs = []
     for name in names:
         before = f"{stored.id}:{name}"
         diffs.append(diff_runs(stored, new, name, name, shared_only=shared_only))
         comparisons[name] = replace(diffs[-1].comparison, baseline=before)
-        counts[before] = int(stored.candidate(name).metric(CHUNK_COUNT) or 0)
-        counts[name] = int(new.candidate(name).metric(CHUNK_COUNT) or 0)
-    return check(gates, comparisons, counts), diffs
+        figures[before], figures[name] = stored.candidate(name).metrics, new.candidate(name).metrics
+        results[before], results[name] = diffs[-1].sides  # on the shared queries
+    return check(gates, comparisons, {}, Costs(figures, results)), diffs

@@ -20,6 +20,7 @@ from evaluator.metrics.registry import (
     PROMPT_TOKENS,
     RECALL,
 )
+from evaluator.runs.gate_text import unavailable
 from evaluator.runs.model_parts import GateRecord
 
 COST_FIGURES = {
@@ -34,6 +35,8 @@ DELTAS = {
     "max_abstention_top1_delta": ABSTENTION_TOP1,
 }
 """Gates on a measure's difference from the baseline within the scope."""
+RATIOS = (*COST_FIGURES, "max_prompt_tokens_ratio")
+"""Gates on a cost divided by the baseline's: one that a run lacks fails, said (§17)."""
 
 
 @dataclass(frozen=True)
@@ -66,14 +69,33 @@ def _value(gate: str, group: GroupComparison, comp: Comparison, scope: str,
         return float(group.counts.lost)
     if gate in DELTAS:
         return group.deltas.get(DELTAS[gate])
-    if gate in COST_FIGURES:
-        figure = COST_FIGURES[gate]
-        return _ratio(costs.figures.get(comp.candidate, {}).get(figure),
-                      costs.figures.get(comp.baseline, {}).get(figure))  # fmt: skip
-    if gate == "max_prompt_tokens_ratio":
-        return _ratio(_prompt(costs.results.get(comp.candidate), scope),
-                      _prompt(costs.results.get(comp.baseline), scope))  # fmt: skip
+    if gate in RATIOS:
+        return _ratio(*_sides(gate, comp, scope, costs))
     raise ValueError(f"unknown gate {gate!r}")
+
+
+def _sides(gate: str, comp: Comparison, scope: str,
+           costs: Costs) -> tuple[float | None, float | None]:  # fmt: skip
+    """A ratio gate's figure for the candidate and for the baseline it is divided by."""
+    if gate == "max_prompt_tokens_ratio":
+        return (_prompt(costs.results.get(comp.candidate), scope),
+                _prompt(costs.results.get(comp.baseline), scope))  # fmt: skip
+    figure = COST_FIGURES[gate]
+    return (costs.figures.get(comp.candidate, {}).get(figure),
+            costs.figures.get(comp.baseline, {}).get(figure))  # fmt: skip
+
+
+def _why_not(gate: str, comp: Comparison, scope: str, costs: Costs) -> str | None:
+    """Why a ratio gate has no value though its scope has queries (a run lacks the figure,
+    or the baseline's is 0); None for any other gate, or one that has a value."""
+    if gate not in RATIOS:
+        return None
+    mine, theirs = _sides(gate, comp, scope, costs)
+    if mine is None:
+        return unavailable(gate, comp.candidate, zero=False)
+    if not theirs:
+        return unavailable(gate, comp.baseline, zero=theirs is not None)
+    return None
 
 
 def _holds(gate: str, value: float | None, limit: float) -> bool:
@@ -101,17 +123,21 @@ def check(
     chunk_counts: Mapping[str, int],
     costs: Costs | None = None,
 ) -> list[GateRecord]:
-    """Every gate for every compared candidate, in a stable order."""
+    """Every gate for every compared candidate, in a stable order. A gate whose scope has
+    no query passes (`no data`); a cost gate that a run lacks the figure for fails, saying
+    why (fail closed: a missing latency never reads as a kept limit)."""
     given = costs or Costs()
     names = set(given.figures) | set(chunk_counts)
-    figures = {n: {**given.figures.get(n, {}), CHUNK_COUNT: chunk_counts.get(n)} for n in names}
+    figures = {n: {**given.figures.get(n, {}),
+                   **({CHUNK_COUNT: chunk_counts[n]} if n in chunk_counts else {})}
+               for n in names}  # fmt: skip
     costs = Costs(figures, given.results)
     results: list[GateRecord] = []
     for name, comp in comparisons.items():
         for scope, group, limits in _scopes(gates, comp):
             for gate, limit in limits.items():
                 value = None if group is None else _value(gate, group, comp, scope, costs)
-                results.append(
-                    GateRecord(name, scope, gate, limit, value, _holds(gate, value, limit))
-                )
+                why = None if group is None else _why_not(gate, comp, scope, costs)
+                held = why is None and _holds(gate, value, limit)
+                results.append(GateRecord(name, scope, gate, limit, value, held, why))
     return results

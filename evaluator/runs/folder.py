@@ -19,7 +19,7 @@ from evaluator.runs.frontier import budget_curves, frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
 from evaluator.runs.report import report_md
-from labeler.core.errors import StoreError
+from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
 from labeler.core.files import nofollow, sharing
 from labeler.core.files.access import refused_write
 
@@ -39,9 +39,11 @@ def write_run(run: RunFile, runs_dir: Path) -> Path:
         raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
     try:
         _write_files(run, aside)
-        os.rename(aside, folder)
-    except (OSError, StoreError) as exc:
+        sharing.publish_folder(aside, folder)
+    except (OSError, SpanlabError) as exc:
         shutil.rmtree(aside, ignore_errors=True)
+        if isinstance(exc, UnsafeFile):  # it names the file and its owner itself
+            raise
         message, hint = refused_write(runs_dir, exc) if isinstance(exc, OSError) else (
             exc.message, exc.hint)  # fmt: skip
         raise StoreError(f"the run: {message}", file=str(folder), hint=hint) from None

@@ -25,20 +25,23 @@ class GateWords:
     """The format when no figure gives one."""
     before: bool = True
     """Whether `what` precedes the value (`Δ recall@k -0.062`) or follows it (`14 lost`)."""
+    divides: str = ""
+    """For a ratio, the figure it divides, as said when a run lacks it (`chunk count`)."""
 
 
 GATES = {
     "max_lost": GateWords("lost", None, "{:.0f}", before=False),
     "min_recall_delta": GateWords(f"Δ {shown(RECALL).short}", RECALL),
-    "max_chunk_count_ratio": GateWords("× the baseline's chunks", None, "{:.2f}", before=False),
+    "max_chunk_count_ratio": GateWords("× the baseline's chunks", None, "{:.2f}", before=False,
+                                       divides="chunk count"),
     "max_duplicate_pairs_delta": GateWords(f"Δ {shown(DUPLICATES).short}", DUPLICATES),
     "max_abstention_top1_delta": GateWords(f"Δ {shown(ABSTENTION_TOP1).short}", ABSTENTION_TOP1),
     "max_prompt_tokens_ratio": GateWords("× the baseline's prompt tokens", None, "{:.2f}",
-                                         before=False),
+                                         before=False, divides="prompt tokens"),
     "max_index_bytes_ratio": GateWords("× the baseline's vector bytes", None, "{:.2f}",
-                                       before=False),
+                                       before=False, divides="vector bytes"),
     "max_latency_p95_ratio": GateWords("× the baseline's warm p95 latency", None, "{:.2f}",
-                                       before=False),
+                                       before=False, divides="warm p95 latency"),
 }  # fmt: skip
 """Every gate key of the candidates file, in words."""
 
@@ -54,10 +57,19 @@ def number(gate: str, value: float | None) -> str:
 
 
 def gate_line(g: GateRecord) -> str:
-    """`overall  max_lost: 14 lost, limit 3` (`no data` when the scope has no query)."""
+    """`overall  max_lost: 14 lost, limit 3` (`no data` when the scope has no query; why,
+    when the gate cannot be evaluated)."""
     words = GATES[g.gate]
     value = number(g.gate, g.value)
     measured = f"{words.what} {value}" if words.before else f"{value} {words.what}"
     if g.value is None:
-        measured = "no data"
+        measured = "no data" if g.unavailable is None else g.unavailable
     return f"{g.scope}  {g.gate}: {measured}, limit {number(g.gate, g.limit)}"
+
+
+def unavailable(gate: str, side: str, zero: bool) -> str:
+    """Why a ratio gate cannot be evaluated: `side` (a candidate, `RUN:name` for a stored
+    run's) lacks the figure it divides, or has 0 of it."""
+    figure = GATES[gate].divides
+    lacks = f"{side}'s {figure} is 0" if zero else f"{side} has no {figure}"
+    return f"cannot be evaluated ({lacks}): fails until both runs have it"

@@ -177,8 +177,14 @@ def _from_folders(runs_dir: Path) -> list[RunEntry]:
 
 
 def _run_folders(runs_dir: Path) -> list[Path]:
-    """Folders that may hold a run: not the hidden ones a run is written into first."""
-    return [f for f in sorted(runs_dir.iterdir()) if f.is_dir() and not f.name.startswith(".")]
+    """Folders that may hold a run: not the hidden ones a run is written into first, nor a
+    link a member put there (§20: it would lead the next reader elsewhere)."""
+    return [f for f in sorted(runs_dir.iterdir()) if not f.name.startswith(".") and not _gone(f)]
+
+
+def _gone(folder: Path) -> bool:
+    """Not a real folder (any more): missing, or a link in place of one."""
+    return folder.is_symlink() or not folder.is_dir()
 
 
 def _newest_first(entries: list[RunEntry]) -> list[RunEntry]:
@@ -189,7 +195,7 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
     with _open(runs_dir) as conn:
         rows = conn.execute("SELECT * FROM runs").fetchall()
         known = {e.folder.resolve(): e for e in (_row_entry(runs_dir, r) for r in rows)}
-        gone = [e.id for f, e in known.items() if not (f / FILE_NAME).exists()]
+        gone = [e.id for f, e in known.items() if _gone(e.folder) or not (f / FILE_NAME).exists()]
         fresh = [
             entry
             for folder in _run_folders(runs_dir)

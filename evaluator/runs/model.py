@@ -235,16 +235,17 @@ class RunFile:
 
 
 def read_run(folder: Path, *, limit: int = MAX_RUN_FILE) -> RunFile:
-    """The run in `folder` (its run.json, read by `read_run_file`)."""
-    return read_run_file(folder / FILE_NAME, limit=limit)
+    """The run in `folder` (its run.json, read by `read_run_file`). A run folder is shared
+    (§20): a link in place of its run.json is refused naming its owner, never followed."""
+    return read_run_file(folder / FILE_NAME, limit=limit, follow=False)
 
 
-def read_run_file(path: Path, *, limit: int = MAX_RUN_FILE) -> RunFile:
+def read_run_file(path: Path, *, limit: int = MAX_RUN_FILE, follow: bool = True) -> RunFile:
     """The run in run.json `path` (a run folder's, or an `eval --json` copy); a missing,
     unreadable, malformed or hostile file (over `limit` bytes, a control character, NaN, an
     array longer than the run declares) raises RunFileError naming the file and the key."""
     try:
-        raw = read_bounded(path, limit, Whole(str(path)))
+        raw = read_bounded(path, limit, Whole(str(path)), follow=follow)
     except FileNotFoundError:
         raise RunFileError("no such run", file=str(path)) from None
     except OSError as exc:

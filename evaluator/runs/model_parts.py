@@ -282,9 +282,13 @@ class GateRecord:
     limit: float
     """The limit from the candidates file."""
     value: float | None
-    """What the candidate measured; None when the scope has no data (passes)."""
+    """What the candidate measured; None when the scope has no data (passes) or when the
+    gate cannot be evaluated (`unavailable`)."""
     passed: bool
-    """Whether the limit holds."""
+    """Whether the limit holds; False for a gate that cannot be evaluated (fails closed)."""
+    unavailable: str | None = None
+    """Why the gate cannot be evaluated (a run without the figure it divides: an older
+    run.json, a latency never measured); None when it was. Kept in run.json only when set."""
 
     @property
     def slice(self) -> str | None:
@@ -293,10 +297,14 @@ class GateRecord:
 
     @classmethod
     def from_json(cls, r: Reader) -> GateRecord:
+        why = r.at("unavailable").opt_text() if "unavailable" in r.mapping() else None
         return cls(
             r.at("candidate").text(), r.at("scope").text(), r.at("gate").text(),
-            r.at("limit").number(), r.at("value").opt_number(), r.at("passed").flag(),
+            r.at("limit").number(), r.at("value").opt_number(), r.at("passed").flag(), why,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        found = asdict(self)
+        if self.unavailable is None:
+            del found["unavailable"]
+        return found

@@ -32,6 +32,7 @@ from evaluator.runs.model_parts import CandidateRecord
 from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
 from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
+from labeler.core.display import markdown_text
 
 PUBLISHED = (
     "Published beside these (Chroma, *Evaluating Chunking Strategies for Retrieval*, 2024, "
@@ -215,7 +216,8 @@ def _gates_table(run: RunFile) -> list[str]:
     ]
     for g in run.gates:
         mark = "pass" if g.passed else "**FAIL**"
-        value = gate_number(g.gate, g.value)
+        value = gate_number(g.gate, g.value) if g.unavailable is None else (
+            markdown_text(g.unavailable))  # fmt: skip
         lines.append(
             f"| `{g.candidate}` | {g.scope} | {g.gate} | {value} | "
             f"{gate_number(g.gate, g.limit)} | {mark} |"

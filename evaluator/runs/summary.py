@@ -1,7 +1,7 @@
-"""What `spanlab eval` and `spanlab demo` print on a terminal: a summary that fits 80
-columns, the gained and lost queries with their causes, and the gates — from the RunFile.
-Query text comes from the caller (the run folder holds none by default); report.md has
-the full tables.
+"""What `spanlab eval` and `spanlab demo` print on a terminal: a summary folded to the
+terminal's width (80 columns too), the gained and lost queries with their causes, and the
+gates — from the RunFile. Query text comes from the caller (the run folder holds none by
+default); report.md has the full tables.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
+from evaluator.runs.fold import folded
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note
@@ -160,14 +161,16 @@ def print_run(
     console.print()
     console.print(_outside(settings_line(run)))
     console.print()
-    console.print(summary_table(run))
+    tables = [summary_table(run)]
     if run.both_rules:
-        console.print(summary_table(run, declared=False))
+        tables.append(summary_table(run, declared=False))
     if run.budget is not None:
-        console.print(budget_table(run))
-    console.print(review_summary(run))
-    for table in breakdown_summaries(run):
-        console.print(table)
+        tables.append(budget_table(run))
+    tables.append(review_summary(run))
+    for table in tables:  # folded by columns where the terminal is narrower: no cell cut
+        console.print(*folded(table, console))
+    for table in breakdown_summaries(run):  # each part with the group and its count
+        console.print(*folded(table, console, keep=2))
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)

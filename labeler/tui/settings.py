@@ -1,15 +1,17 @@
 """Run-time settings of the app that tests and benchmarks change (blinking, polling, the
 suggestions' embedder).
 
-Snapshot tests need a cursor that does not blink and Pilot tests a short poll; both are
-settings handed to the app, not patches of Textual internals. Widgets read them through
+Snapshot tests need a cursor that does not blink, a short poll and a frozen clock; each is
+a setting handed to the app, not a patch of Textual internals. Widgets read them through
 `settings_of(app)` so none of them imports the app module.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -31,6 +33,9 @@ class Settings:
     """The project's embedding cache, where sentence vectors are kept (None: in memory)."""
     candidates: Path | None = None
     """The project's candidates file, whose cuts rank transitions to label (None: none)."""
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    """What the app takes as now: the UTC day its "N today" counts from (tests freeze it,
+    so no picture changes at midnight)."""
 
 
 @runtime_checkable

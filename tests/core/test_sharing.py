@@ -89,7 +89,20 @@ def test_files_and_folders_in_a_shared_folder_are_the_groups(shared: Path, umask
 def test_a_one_person_folder_gets_the_umasks_modes_and_no_0700(tmp_path: Path, umask: None) -> None:
     run = sharing.make_temp_folder(tmp_path / "runs", ".r.")
     sharing.write_text(run / "run.json", "{}")
+    assert mode(run) == 0o700  # while it is filled: no one else's to plant a file in
+    sharing.publish_folder(run, tmp_path / "runs" / "r")
+    run = tmp_path / "runs" / "r"
     assert (mode(tmp_path / "runs"), mode(run), mode(run / "run.json")) == (0o755, 0o755, 0o644)
+
+
+def test_a_folder_filled_aside_in_a_shared_one_is_the_groups_but_private_until_published(
+    shared: Path, umask: None
+) -> None:
+    run = sharing.make_temp_folder(shared / "runs", ".r.")
+    sharing.write_text(run / "run.json", "{}")
+    assert (mode(run), run.stat().st_gid, mode(run / "run.json")) == (0o2700, GID, 0o660)
+    sharing.publish_folder(run, shared / "runs" / "r")
+    assert mode(shared / "runs" / "r") == 0o2770
 
 
 def test_a_refused_write_leaves_the_folder_there_and_no_aside(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ gifts.txt (71): 0..24 "Gift cards never expire."  25..70 "A refund goes back to 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,11 @@ BILLING = (
     "Shipping is free over 50 euros. Returns need a label.\n"
 )
 GIFTS = "Gift cards never expire. A refund goes back to the card you paid with.\n"
-QUIET = Settings(cursor_blink=False, poll_interval=0.05)
-"""No blinking (snapshots) and a fast poll (two-annotator tests)."""
+SESSION_START = datetime.now(UTC)
+"""The tests' "now", frozen before any fixture writes: every row they stamp is of this day
+or later, so "N today" counts them all, at any hour (no picture changes at midnight)."""
+QUIET = Settings(cursor_blink=False, poll_interval=0.05, clock=lambda: SESSION_START)
+"""No blinking (snapshots), a fast poll (two-annotator tests), a frozen clock."""
 
 
 @pytest.fixture

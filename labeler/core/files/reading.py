@@ -9,6 +9,7 @@ bound does; a missing or unreadable file stays an OSError for the reader to word
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from labeler.core.files import nofollow
 from labeler.core.typed import MAX_LINE, Place, Refusal, out_of_bounds, over_limit, sized
 
 _KINDS = (
@@ -37,9 +39,13 @@ def kind_of(mode: int) -> str:
 
 
 @contextmanager
-def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryIO]:
-    """The open file, once fstat shows a regular file of at most `limit` bytes."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+def open_regular(
+    path: str | Path, limit: int, where: Place, *, follow: bool = True
+) -> Iterator[BinaryIO]:
+    """The open file, once fstat shows a regular file of at most `limit` bytes. `follow`
+    False: a file of the project's own (a run folder's), where a link is another member's
+    and is refused naming its owner, never followed (§20)."""
+    fd = _open(Path(path), follow)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -55,9 +61,23 @@ def open_regular(path: str | Path, limit: int, where: Place) -> Iterator[BinaryI
         yield handle
 
 
-def read_bounded(path: str | Path, limit: int, where: Place) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes (a file that grows is cut off)."""
-    with open_regular(path, limit, where) as handle:
+def _open(path: Path, follow: bool) -> int:
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+    if follow:
+        return os.open(path, flags)
+    try:
+        return os.open(path, flags | os.O_NOFOLLOW)
+    except OSError as exc:
+        st = nofollow.lstat(path) if exc.errno == errno.ELOOP else None
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise nofollow.refusal(path, st) from None
+        raise
+
+
+def read_bounded(path: str | Path, limit: int, where: Place, *, follow: bool = True) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a file that grows is cut off);
+    `follow` as `open_regular` has it."""
+    with open_regular(path, limit, where, follow=follow) as handle:
         # In pieces: one read(limit + 1) allocates the whole limit (256 MiB) up front.
         pieces: list[bytes] = []
         held = 0

@@ -76,12 +76,14 @@ def folder_mode(share: Share | None) -> int:
     return 0o2770 if share else 0o777 & ~umask()
 
 
-def fit_open(fd: int, share: Share | None, *, folder: bool = False) -> None:
-    """Give the file or folder open as `fd` (ours, just made) its sharing's group and mode."""
+def fit_open(fd: int, share: Share | None, *, folder: bool = False, private: bool = False) -> None:
+    """Give the file or folder open as `fd` (ours, just made) its sharing's group and mode;
+    `private`: the group's, but no one else's to read or write yet."""
     if share is not None and os.fstat(fd).st_gid != share.gid:
         with contextlib.suppress(PermissionError):
             os.fchown(fd, -1, share.gid)
-    os.fchmod(fd, folder_mode(share) if folder else file_mode(share))
+    mode = folder_mode(share) if folder else file_mode(share)
+    os.fchmod(fd, mode & ~0o077 if private else mode)
 
 
 def fit(path: Path, share: Share | None, *, folder: bool = False) -> None:
@@ -110,12 +112,24 @@ def make_folder(path: Path) -> Path:
 
 
 def make_temp_folder(parent: Path, prefix: str) -> Path:
-    """A fresh private-named folder in `parent` (mkdtemp), then given the folder's mode:
-    mkdtemp's 0700 would hide a finished run from everyone else."""
+    """A fresh folder in `parent` (mkdtemp), private while it is filled (0700; in a shared
+    folder 2700 and the group's, so what is written in it is the group's): no other member
+    can plant a link or a FIFO in it meanwhile. `publish_folder` opens it to the group."""
     make_folder(parent)
     made = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
-    fit(made, share_of(parent), folder=True)
+    fd = nofollow.open_folder(made)
+    try:
+        fit_open(fd, share_of(parent), folder=True, private=True)
+    finally:
+        os.close(fd)
     return made
+
+
+def publish_folder(aside: Path, final: Path) -> None:
+    """A folder made by `make_temp_folder`, now whole: given its parent's mode (mkdtemp's
+    0700 would hide a finished run from everyone else), then renamed to `final`."""
+    fit(aside, share_of(aside.parent), folder=True)
+    os.rename(aside, final)
 
 
 def write_bytes(path: Path, data: bytes) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,6 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as displayed
 from labeler.core.errors import SpanlabError
 from labeler.core.store.conflicts import ConflictError
-from labeler.core.store.rows import utcnow
 from labeler.core.values import Query
 from labeler.tui.label.conflict import Choice, ConflictScreen
 from labeler.tui.label.editor import Editor
@@ -29,6 +29,7 @@ from labeler.tui.label.resume import Resume
 from labeler.tui.label.state import LabelState, RowLoader, collector_paused
 from labeler.tui.label.suggest_screen import Suggestions
 from labeler.tui.messages import CorpusChanged, LabelsChanged
+from labeler.tui.settings import settings_of
 from labeler.tui.widgets.document_view import DocumentView
 
 if TYPE_CHECKING:  # corpus search (rapidfuzz) loads on the first ^f, not with the app
@@ -214,8 +215,10 @@ class ShowingScreen(Screen[None]):
         self.query_one("#list-title", Label).update(f"{total} queries · {me}\n{self._progress}")
 
     def _count_progress(self) -> None:
-        """The annotator's queue done, queries edited today (UTC) and the pace between."""
-        done, of, today, pace = self.editor.store.progress(self.editor.annotator, utcnow()[:10])
+        """The annotator's queue done, queries edited today (UTC, by the app's clock) and the
+        pace between."""
+        day = settings_of(self.app).clock().astimezone(UTC).strftime("%Y-%m-%d")
+        done, of, today, pace = self.editor.store.progress(self.editor.annotator, day)
         each = "" if pace is None else f" · {_clock(pace)}/query"
         self._progress = f"{done}/{of} done · {today} today{each}"
         if self.is_mounted:

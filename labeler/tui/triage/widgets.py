@@ -170,6 +170,7 @@ class GatesPanel(Static):
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
             value = gate_number(gate.gate, gate.value)  # one number format with every view
+            value = value if gate.unavailable is None else "cannot be evaluated"
             bound = "≥" if gate.gate.startswith("min_") else "≤"
             name = GATE_NAMES.get(gate.gate, gate.gate)
             limit = gate_number(gate.gate, gate.limit)

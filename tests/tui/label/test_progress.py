@@ -3,12 +3,17 @@ the pace, over the list; the query's pattern, slices and note wrap rather than b
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 import pytest
 from textual.widgets import Label, Static
 
+from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.showing import _clock
+from tests.tui.conftest import QUIET
 from tests.tui.test_app import label_screen
 
 
@@ -48,3 +53,19 @@ async def test_the_list_title_and_panel_at_80_columns(app: SpanlabApp, store: St
             "".join(seg.text for seg in strip) for strip in panel.render_lines(panel.size.region)
         ]
         assert "Ask billing first." in " ".join(r.strip() for r in rows), rows
+
+
+@pytest.mark.parametrize(
+    ("now", "said"),
+    [(datetime(2000, 1, 1, 23, 59, 59, tzinfo=UTC), "2/3 done · 2 today · <1m/query"),
+     (datetime(9999, 1, 1, 0, 0, 1, tzinfo=UTC), "2/3 done · 0 today")],
+)  # fmt: skip
+async def test_today_is_the_day_of_the_apps_clock_not_the_wall_clocks(
+    store: Store, corpus: Corpus, now: datetime, said: str
+) -> None:
+    """The fixture's edits are of the day the tests run: a clock frozen on a day before
+    counts both, one on a day after counts none (so a picture cannot flip at midnight)."""
+    app = SpanlabApp(store, corpus, annotator="ann", settings=replace(QUIET, clock=lambda: now))
+    async with app.run_test(size=(80, 24)):
+        title = str(label_screen(app).query_one("#list-title", Label).render())
+    assert title.splitlines()[1] == said
