@@ -157,15 +157,18 @@ def sent_words(name: str, sent: Sequence[Chunk], span: EvidenceRef, k: int) -> s
 
 def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
                 ) -> list[str]:  # fmt: skip
-    """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`,
-    then each side's verdict under each rule, on its own line (never two rules in one)."""
+    """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`
+    (`e1 any-of 2` for an alternative of group 2), then each side's verdict under each rule,
+    on its own line (never two rules in one)."""
     ev, k = entry.evidence[n], run.manifest.settings.k
     fates = "; ".join(fate_words(name, chunks, ev) for name, chunks in cut.items())
     for name in cut:  # §18: what the top k sent, beside the units the index held
         sent = [e.chunk for e in entry.candidates[name].sent[:k]]
         if sent:
             fates += f"; {sent_words(name, sent, ev, k)}"
-    lines = [f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"]
+    alt = "" if ev.group is None else f" any-of {ev.group}"  # §18: either copy will do
+    lines = [f"evidence e{n + 1}{alt}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): "
+             f"{fates}"]  # fmt: skip
     rules = [(run.match, True)] + ([(run.other_match, False)] if run.both_rules else [])
     for name in cut:
         result = entry.candidates[name]
