@@ -110,7 +110,7 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
             run.result.span_causes.get(query.id, ()), other_result(result, name, query.id),
             _entries(run.sent.get(query.id, ())),
         )  # fmt: skip
-    evidence = tuple(EvidenceRef(s.doc, s.start, s.end) for s in query.evidence)
+    evidence = tuple(EvidenceRef(s.doc, s.start, s.end, s.group) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),
                        evidence, outcomes, query.text if include_text else None)  # fmt: skip
 

@@ -26,6 +26,8 @@ CANDIDATE_MARK = "┊"
 """Where a candidate chunk starts or ends."""
 BOTH_MARK = "╫"
 """Where both cut, on a ruler line."""
+PARENT_MARK = "┃"
+"""Where a parent that a candidate sends (§18) starts or ends, on a row under the ruler."""
 CUT_MARK = {(True, True): BOTH_MARK, (True, False): BASELINE_MARK, (False, True): CANDIDATE_MARK}
 """How a cut is drawn on a ruler line: baseline, candidate, or both."""
 
@@ -58,6 +60,8 @@ class DocView:
     """Offsets in the window where a baseline chunk starts or ends."""
     candidate_cuts: tuple[int, ...]
     """Offsets in the window where a candidate chunk starts or ends."""
+    parent_edges: tuple[int, ...] = ()
+    """Offsets in the window where a parent that either side sends starts or ends (§18)."""
 
     def mark_at(self, offset: int) -> str:
         """The ruler glyph for a cut at `offset`; empty where neither side cuts."""
@@ -81,6 +85,7 @@ def doc_view(
     candidate: Sequence[Chunk],
     *,
     context: int = CONTEXT,
+    parents: Sequence[tuple[int, int]] = (),
 ) -> DocView:
     first, last = min(s for s, _ in evidence), max(e for _, e in evidence)
     lo = word_start(text, max(0, first - context), first)
@@ -95,7 +100,9 @@ def doc_view(
     for a, b in itertools.pairwise(points):
         inside = any(s <= a and b <= e for s, e in evidence)
         segments.append(Segment(a, b, inside, a in base_cuts, a in cand_cuts))
-    return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)), tuple(sorted(cand_cuts)))
+    rims = sorted({x for p in parents for x in p if lo <= x <= hi})
+    return DocView(doc, lo, hi, tuple(segments), tuple(sorted(base_cuts)),
+                   tuple(sorted(cand_cuts)), tuple(rims))  # fmt: skip
 
 
 def word_start(text: str, at: int, limit: int) -> int:

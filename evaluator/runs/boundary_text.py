@@ -13,12 +13,17 @@ from collections.abc import Iterator, Sequence
 from rich.text import Text
 
 from evaluator.chunk import Chunk
-from evaluator.runs.boundary import BASELINE_MARK, CANDIDATE_MARK, DocView
+from evaluator.runs.boundary import BASELINE_MARK, CANDIDATE_MARK, PARENT_MARK, DocView
 from evaluator.runs.model_queries import EvidenceRef, QueryResult
 
 EVIDENCE_RULE = "▔"
 """Drawn on the ruler under each evidence character."""
-STYLES = {BASELINE_MARK: "bold magenta", CANDIDATE_MARK: "bold cyan", "╫": "bold yellow"}
+STYLES = {
+    BASELINE_MARK: "bold magenta",
+    CANDIDATE_MARK: "bold cyan",
+    "╫": "bold yellow",
+    PARENT_MARK: "bold green",
+}
 """How each ruler glyph is coloured on a terminal."""
 EVIDENCE_STYLE = "bold"
 BROKE_STYLE = "reverse"
@@ -65,6 +70,16 @@ def ruler(view: DocView, evidence: Sequence[tuple[int, int]], line: tuple[int, i
     return out if out.plain.strip() else None
 
 
+def parent_row(view: DocView, line: tuple[int, int]) -> Text | None:
+    """The row under a ruler marking where a sent parent starts or ends (§18); None when no
+    parent edge falls on the line. Children nest in parents, so each edge is also a cut."""
+    start, end = line
+    marks = [PARENT_MARK if x in view.parent_edges else " " for x in range(start, end + 1)]
+    if PARENT_MARK not in marks:
+        return None
+    return Text("".join(marks).rstrip(), STYLES[PARENT_MARK])
+
+
 def window(view: DocView, text: str, evidence: Sequence[tuple[int, int]], broke: set[int],
            width: int | None) -> list[Text]:  # fmt: skip
     """The window's lines, each followed by its ruler."""
@@ -77,6 +92,8 @@ def window(view: DocView, text: str, evidence: Sequence[tuple[int, int]], broke:
         lines.append(shown)
         if (rule := ruler(view, evidence, (start, end), broke)) is not None:
             lines.append(rule)
+        if (row := parent_row(view, (start, end))) is not None:
+            lines.append(row)
     return lines
 
 

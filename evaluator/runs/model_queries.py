@@ -216,16 +216,22 @@ class EvidenceRef:
     """First code point."""
     end: int
     """End, exclusive."""
+    group: int | None = None
+    """Its group of alternatives (§18); None: a group of its own. Absent from run.json then."""
 
     @classmethod
     def from_json(cls, r: Reader) -> EvidenceRef:
-        ref = cls(r.at("doc").doc(), r.at("start").count(), r.at("end").count())
+        group = r.at("group").count() if "group" in r.mapping() else None
+        if group == 0:
+            r.at("group").fail("must be a positive integer, got 0")
+        ref = cls(r.at("doc").doc(), r.at("start").count(), r.at("end").count(), group)
         if ref.end < ref.start:
             r.at("end").fail(f"ends ({ref.end:,}) before it starts ({ref.start:,})")
         return ref
 
     def to_json(self) -> dict[str, Any]:
-        return {"doc": self.doc, "start": self.start, "end": self.end}
+        grouped = {} if self.group is None else {"group": self.group}
+        return {"doc": self.doc, "start": self.start, "end": self.end, **grouped}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
+from evaluator.chunking.split import parent_pieces
 from evaluator.metrics.causes import Cause, percent
 from evaluator.metrics.compare import Status
 from evaluator.plan.anchor import anchor_words, listed_sides, span_anchor
@@ -23,6 +24,8 @@ from evaluator.runs.boundary import (
     BASELINE_MARK,
     BOTH_MARK,
     CANDIDATE_MARK,
+    PARENT_MARK,
+    DocView,
     candidate_spec,
     chunks_for_doc,
     doc_view,
@@ -154,15 +157,18 @@ def sent_words(name: str, sent: Sequence[Chunk], span: EvidenceRef, k: int) -> s
 
 def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
                 ) -> list[str]:  # fmt: skip
-    """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`,
-    then each side's verdict under each rule, on its own line (never two rules in one)."""
+    """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`
+    (`e1 any-of 2` for an alternative of group 2), then each side's verdict under each rule,
+    on its own line (never two rules in one)."""
     ev, k = entry.evidence[n], run.manifest.settings.k
     fates = "; ".join(fate_words(name, chunks, ev) for name, chunks in cut.items())
     for name in cut:  # §18: what the top k sent, beside the units the index held
         sent = [e.chunk for e in entry.candidates[name].sent[:k]]
         if sent:
             fates += f"; {sent_words(name, sent, ev, k)}"
-    lines = [f"evidence e{n + 1}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): {fates}"]
+    alt = "" if ev.group is None else f" any-of {ev.group}"  # §18: either copy will do
+    lines = [f"evidence e{n + 1}{alt}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): "
+             f"{fates}"]  # fmt: skip
     rules = [(run.match, True)] + ([(run.other_match, False)] if run.both_rules else [])
     for name in cut:
         result = entry.candidates[name]
@@ -222,7 +228,8 @@ def show_view(
     lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
     lines += [Text(t) for t in anchor_lines(run, entry, question, corpus, cut, specs)]
     for doc in docs:
-        lines += _doc_lines(entry, doc, corpus.text(doc), cut, width)
+        parents = sent_parents(specs, corpus.text(doc), doc)
+        lines += _doc_lines(entry, doc, corpus.text(doc), cut, width, parents)
     pair = dict.fromkeys((base, other))
     # One column width for both lists, so long paths do not shift the coverage columns.
     where_width = max((len(where_text(e)) for n in pair
@@ -236,12 +243,32 @@ def show_view(
     return [_terminal_safe(line) for line in lines]
 
 
+def sent_parents(specs: Mapping[str, SplitterSpec], text: str, doc: str
+                 ) -> dict[str, list[tuple[int, int]]]:  # fmt: skip
+    """Per side that sends parents (§18), its parents in `doc`, cut as the run cut them."""
+    return {name: [(p.start, p.end) for p in parent_pieces(spec, text, doc).parents]
+            for name, spec in specs.items()
+            if spec.context is not None and spec.context.parent is not None}  # fmt: skip
+
+
+def parent_legend(view: DocView, parents: Mapping[str, Sequence[tuple[int, int]]]) -> list[Text]:
+    """`┃ tok128-parent512 sends parents 0..2210, 2210..4400`: those the window meets."""
+    lines = []
+    for name, spans in parents.items():
+        met = [f"{a}..{b}" for a, b in spans if a < view.end and b > view.start]
+        lines.append(Text.assemble((PARENT_MARK, STYLES[PARENT_MARK]),
+                                   f" {name} sends parents {', '.join(met)}"))  # fmt: skip
+    return lines
+
+
 def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequence[Chunk]],
-               width: int | None) -> list[Text]:  # fmt: skip
+               width: int | None, parents: Mapping[str, Sequence[tuple[int, int]]]
+               ) -> list[Text]:  # fmt: skip
     names = list(cut)
     base, other = names[0], names[-1]  # one name when the baseline is shown alone
     spans = [(ev.start, ev.end) for ev in entry.evidence if ev.doc == doc]
-    view = doc_view(doc, text, spans, cut[base], cut[other])
+    every = [p for side in parents.values() for p in side]
+    view = doc_view(doc, text, spans, cut[base], cut[other], parents=every)
     broke = {x for ev in entry.evidence if ev.doc == doc for chunks in cut.values()
              if holder(chunks, ev) is None for x in inner_cuts(chunks, ev)}  # fmt: skip
     legend = Text.assemble(
@@ -254,7 +281,12 @@ def _doc_lines(entry: QueryRecord, doc: str, text: str, cut: Mapping[str, Sequen
     )  # fmt: skip
     # One column spare: a ruler marks a cut at a line's end one column past its text.
     wrap = None if width is None else max(20, width - 1)
-    return [Text(""), legend, *window(view, text, spans, broke, wrap)]
+    return [
+        Text(""),
+        legend,
+        *parent_legend(view, parents),
+        *window(view, text, spans, broke, wrap),
+    ]
 
 
 def show_text(

@@ -6,7 +6,8 @@ span of the query under §7's rule; the corpus is re-cut to find them, so releva
 beyond depth count too). On single-span queries hit_rate@k over these equals spanlab's
 hit@k. `NAME.spans.run` and `spans.qrels` rank the evidence spans themselves (those matched
 within the top k first), so recall@k over them equals evidence_recall@k at the
-run's k (see span_run_lines for the one exception). Scores are rank-derived
+run's k (see span_run_lines for the one exception); alternatives (§18) are one item, named
+by their group's first span, found where any of them is. Scores are rank-derived
 (n − rank + 1) so every tool sees spanlab's exact order, ties included. Abstention
 queries have no relevant items and are left out.
 """
@@ -41,6 +42,8 @@ class Evidence:
     """Query id."""
     spans: tuple[Span, ...]
     """Its evidence."""
+    items: tuple[int, ...]
+    """Per span, the span item it counts as: its own index, or its group's first span's."""
 
 
 def evidence(run: RunFile, corpus: Corpus) -> list[Evidence]:
@@ -57,8 +60,14 @@ def evidence(run: RunFile, corpus: Corpus) -> list[Evidence]:
             Span.from_text(corpus.text(e.doc), e.doc, e.start, e.end) for e in entry.evidence
         )
         if spans and not entry.abstain:
-            out.append(Evidence(qid, spans))
+            out.append(Evidence(qid, spans, span_items([e.group for e in entry.evidence])))
     return out
+
+
+def span_items(groups: Sequence[int | None]) -> tuple[int, ...]:
+    """Per span, its own index, or the index of the first span of its group (§18)."""
+    first: dict[int, int] = {}
+    return tuple(i if g is None else first.setdefault(g, i) for i, g in enumerate(groups))
 
 
 def _score(rank: int, depth: int) -> str:
@@ -95,13 +104,13 @@ def chunk_qrels(
 
 
 def _first_ranks(ranked: Sequence[RankedEntry], q: Evidence, threshold: float) -> dict[int, int]:
-    """Span index -> rank of the first ranked chunk that matches it."""
+    """Span item -> rank of the first ranked chunk that matches it (any of its group)."""
     first: dict[int, int] = {}
     for rank, entry in enumerate(ranked, 1):
         chunk = Chunk(entry.chunk_id, entry.doc, entry.start, entry.end)
-        for i, span in enumerate(q.spans):
-            if i not in first and covers(chunk, span, threshold):
-                first[i] = rank
+        for item, span in zip(q.items, q.spans, strict=True):
+            if item not in first and covers(chunk, span, threshold):
+                first[item] = rank
     return first
 
 
@@ -130,7 +139,7 @@ def span_run_lines(
 
 
 def span_qrels(queries: Sequence[Evidence]) -> list[str]:
-    return [f"{q.qid} 0 {q.qid}#{i} 1" for q in queries for i in range(len(q.spans))]
+    return [f"{q.qid} 0 {q.qid}#{i} 1" for q in queries for i in dict.fromkeys(q.items)]
 
 
 def trec_run(runs_dir: Path, run: str) -> RunFile:

@@ -77,3 +77,24 @@ def test_alternatives_one_at_rank_1_give_hit_1_and_recall_1(folder: Path) -> Non
 def test_the_same_file_without_groups_gives_0_and_half(folder: Path) -> None:
     got = measured(folder, None)
     assert (got["hit@k"], got["evidence_recall@k"]) == (0.0, 0.5)
+
+
+def test_run_json_keeps_the_groups_and_show_names_each_alternative(folder: Path) -> None:
+    measured(folder, 1)
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    assert [e.get("group") for e in run["queries"]["q-0001"]["evidence"]] == [1, 1]
+    shown = CliRunner().invoke(app, ["show", "latest", "q-0001"])
+    assert shown.exit_code == 0, shown.stderr
+    assert "evidence e1 any-of 1: x.md 33..65 (32 ch)" in shown.stdout
+    assert "evidence e2 any-of 1: y.md 33..65 (32 ch)" in shown.stdout
+
+
+def test_without_groups_run_json_and_show_say_nothing_of_groups(folder: Path) -> None:
+    measured(folder, None)
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    assert [sorted(e) for e in run["queries"]["q-0001"]["evidence"]] == [
+        ["doc", "end", "start"]
+    ] * 2
+    shown = CliRunner().invoke(app, ["show", "latest", "q-0001"])
+    assert shown.exit_code == 0, shown.stderr
+    assert "evidence e1: x.md 33..65 (32 ch)" in shown.stdout and "any-of" not in shown.stdout

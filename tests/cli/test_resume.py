@@ -46,7 +46,7 @@ COUNTS = re.compile(r"embeddings: ([\d,]+) embedded, ([\d,]+) from the cache")
 
 @pytest.fixture
 def state() -> HashState:
-    # 665 texts in all: 71 queries, c400's 235 chunks (committed when c400 is done), then
+    # 684 texts in all: 75 queries, c400's 241 chunks (committed when c400 is done), then
     # c200's. Once 400 are served, requests wait for the interrupt: four are held in flight
     # and the rest still queued, which the interrupt cancels
     return HashState(dim=16, delay=0.4, hold_after=400)
@@ -116,7 +116,7 @@ def test_an_interrupted_gate_keeps_its_batches_and_the_rerun_embeds_only_the_res
     cache = ci_folder / "kept" / "embeddings.db"
     env = environment(server_url, cache)
     first = gate(ci_folder, env)
-    wait_for_rows(cache, 71 + 229, first)  # the queries, then c400's chunks
+    wait_for_rows(cache, 75 + 229, first)  # the queries, then c400's chunks
     first.send_signal(signal.SIGINT)
     state.release.set()  # the held requests answer; the interrupt has already landed
     _, err = first.communicate(timeout=60)

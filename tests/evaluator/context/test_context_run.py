@@ -93,3 +93,31 @@ def test_a_hostile_window_in_run_json_is_refused_by_show(ci_folder: Path) -> Non
         f"error: {folder / 'run.json'}, key candidates.c30-win1.splitter.context.window: "
         "must lie between 0 and 1,000, got 1,000,000,000"
     ), result.stderr
+
+
+def show_lines(folder: Path, candidate: str) -> list[str]:
+    result = CliRunner().invoke(
+        app, ["show", str(folder), "q-0002", "--candidate", candidate, "--corpus", "corpus"]
+    )
+    assert result.exit_code == 0, result.output
+    return [line.rstrip() for line in result.stdout.splitlines()]
+
+
+def test_shows_ruler_marks_where_each_sent_parent_starts_and_ends(ci_folder: Path) -> None:
+    """shipping.md's 90-character parents are 0..90 and 90..135; its second line starts at
+    offset 12, so the edge at 90 sits in column 78 of the row under that line's ruler."""
+    folder = run_folder(ci_folder)
+    lines = show_lines(folder, "c30-parent")
+    legend = next(i for i, line in enumerate(lines) if line.startswith("── shipping.md 0..135"))
+    assert lines[legend + 1] == "┃ c30-parent sends parents 0..90, 90..135"
+    assert lines[legend + 2 : legend + 5] == ["# Shipping", "╫", "┃"]  # the parent at 0
+    at = lines.index(DOCS["shipping.md"].splitlines()[2])
+    assert DOCS["shipping.md"].index(lines[at]) == 12
+    assert lines[at + 2] == " " * (90 - 12) + "┃"
+    assert lines[at + 1][90 - 12] == "┊"  # a child of c30-parent ends there too
+    assert lines[at + 3 : at + 6] == ["", "╫", "┃"]  # the last parent's end, 135
+
+
+def test_a_candidate_that_sends_no_parent_draws_no_parent_row(ci_folder: Path) -> None:
+    folder = run_folder(ci_folder)
+    assert not any("┃" in line for line in show_lines(folder, "c30-win1"))

@@ -103,6 +103,16 @@ def _matches(chunk: list[Any], span: dict[str, Any], threshold: float) -> bool:
     return shared > 0 and shared / (s_end - s_start) >= threshold
 
 
+def _groups_found(sent: list[Any], evidence: list[dict[str, Any]]) -> dict[object, bool]:
+    """Per group of alternatives (§18; a span without `group` is its own), whether a sent
+    chunk matches any of its spans."""
+    found: dict[object, bool] = {}
+    for n, span in enumerate(evidence):
+        key = ("group", span["group"]) if "group" in span else ("span", n)
+        found[key] = found.get(key, False) or any(_matches(c, span, 0.8) for c in sent)
+    return found
+
+
 def _at_budget(data: dict[str, Any], name: str, budget: int, count: Any) -> dict[str, float]:
     """recall, hit and prompt tokens at `budget`, from run.json's offsets alone: chunks in
     rank order while the running total fits; the one that would cross is left out."""
@@ -117,7 +127,7 @@ def _at_budget(data: dict[str, Any], name: str, budget: int, count: Any) -> dict
         prompts.append(sum(count(c) for c in sent))
         if query["abstain"] or not query["evidence"]:
             continue
-        found = [any(_matches(c, s, 0.8) for c in sent) for s in query["evidence"]]
+        found = list(_groups_found(sent, query["evidence"]).values())
         recalls.append(sum(found) / len(found))
         hits.append(float(all(found)))
     return {"recall": statistics.fmean(recalls), "hit": statistics.fmean(hits),
