@@ -13,6 +13,7 @@ import importlib.util
 import os
 import re
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,6 +43,10 @@ SEGMENT_CHARS = 32_768
 """Long texts are encoded in segments of about this size, cut at line starts."""
 _LINE_START = re.compile(r"\n(?=\S)")
 _ENV_LOCK = threading.Lock()
+KEPT_CHARS = 1_000_000
+"""Characters of recent texts whose encodings a tokenizer keeps (in memory only): the
+candidates of one tokenizer, the plan's counts and its units all read one encoding of a
+document instead of encoding it once each (§17)."""
 
 
 class TokenizerAdapter(Protocol):
@@ -72,6 +77,9 @@ class HuggingFaceTokenizer:
         # must see every token of a whole document.
         backend.no_truncation()
         backend.no_padding()
+        self._kept: OrderedDict[str, list[tuple[int, Any]]] = OrderedDict()
+        self._kept_chars = 0
+        self._lock = threading.Lock()
 
     @property
     def backend(self) -> Any:
@@ -79,6 +87,22 @@ class HuggingFaceTokenizer:
         return self._backend
 
     def _encode(self, text: str) -> list[tuple[int, Any]]:
+        """The text's encodings by segment start: recent texts' are kept, newest last."""
+        with self._lock:
+            found = self._kept.get(text)
+            if found is not None:
+                self._kept.move_to_end(text)
+                return found
+        found = self._encoded(text)
+        with self._lock:
+            if text not in self._kept:
+                self._kept[text] = found
+                self._kept_chars += len(text)
+            while self._kept_chars > KEPT_CHARS and self._kept:
+                self._kept_chars -= len(self._kept.popitem(last=False)[0])
+        return found
+
+    def _encoded(self, text: str) -> list[tuple[int, Any]]:
         cuts = segment_starts(text)
         if len(cuts) == 1:
             return [(0, self._backend.encode(text, add_special_tokens=False))]
@@ -181,8 +205,10 @@ def load_tokenizer(name: str) -> TokenizerAdapter:
     return _load_hf(name, name)
 
 
+@functools.cache
 def minilm_dir(package: str = MINILM_PACKAGE) -> Path:
-    """The packaged all-MiniLM-L6-v2 files, found without importing the package."""
+    """The packaged all-MiniLM-L6-v2 files, found without importing the package (once:
+    every candidate's spec and every plan step asks)."""
     spec = importlib.util.find_spec(package)
     if spec is None or spec.origin is None:
         raise ConfigError(

@@ -1,0 +1,104 @@
+"""A tokenizer keeps recent texts' encodings (in memory): every token splitter cuts exactly
+as it does encoding each text anew, parents and overlap included, on multibyte text, and a
+document is encoded once however many candidates cut it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from evaluator.chunking import split, tokenizers
+from evaluator.chunking.spec import ContextSpec, SplitterSpec
+from evaluator.chunking.tokenizers import MINILM, HuggingFaceTokenizer, load_tokenizer
+from evaluator.chunking.units import units_for
+
+TEXT = (
+    "# Café naïve — résumé\n\n"
+    "Le déjà-vu coûte 12 €; the 日本語 text sits beside e\u0301 and \u00e9 alike. 👍🏽 ok.\n"
+    "Straße, Ærøskøbing, İstanbul and ﬁve ligatures: ﬂow ﬀ.\n\n"
+    "## Tabelle\n\n| Größe | Preis |\n|---|---|\n| 4½ | 9 $ |\n\n"
+    "Unbelievably_long_identifiers_like_this_one and URLs https://exämple.org/päth?q=ü "
+    "split oddly; so do numbers 1,234,567.89 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters.\n"
+) * 3
+
+SPECS = [
+    SplitterSpec("tokens", 16, 0),
+    SplitterSpec("tokens", 16, 5),
+    SplitterSpec("tokens", 40, 13),
+    SplitterSpec("markdown", 24, unit="tokens"),
+    SplitterSpec("recursive", 20, unit="tokens"),
+    SplitterSpec("sentences", 30, 1, unit="tokens"),
+    SplitterSpec("tokens", 8, 3, context=ContextSpec(parent=SplitterSpec("tokens", 32, 0))),
+    SplitterSpec("tokens", 8, 2, context=ContextSpec(parent=SplitterSpec("tokens", 30, 7))),
+    SplitterSpec("recursive", 10, unit="tokens",
+                 context=ContextSpec(parent=SplitterSpec("markdown", 40, unit="tokens"))),
+]  # fmt: skip
+
+
+class _Counting:
+    """The Rust tokenizer, counting the texts it encodes."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend, self.encoded = backend, 0
+
+    def encode(self, text: str, **kw: Any) -> Any:
+        self.encoded += 1
+        return self.backend.encode(text, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.backend, name)
+
+
+def _minilm() -> HuggingFaceTokenizer:
+    tok = load_tokenizer(MINILM)
+    assert isinstance(tok, HuggingFaceTokenizer)
+    return tok
+
+
+def _forget(tok: HuggingFaceTokenizer) -> None:
+    tok._kept.clear()
+    tok._kept_chars = 0
+    units_for.cache_clear()
+    split._kept_family.cache_clear()
+
+
+def _cut_all() -> list[list[tuple[int, int]]]:
+    return [[(p.start, p.end) for p in split.cut_text(spec, TEXT, "d.md")] for spec in SPECS]
+
+
+def test_kept_encodings_cut_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    tok = _minilm()
+    _forget(tok)
+    monkeypatch.setattr(tokenizers, "KEPT_CHARS", 0)
+    fresh = _cut_all()
+    assert not tok._kept  # nothing was kept
+    monkeypatch.undo()
+    _forget(tok)
+    assert _cut_all() == fresh
+    assert all(len(cut) > 1 for cut in fresh)  # every spec cut the text in several pieces
+    assert len(TEXT) != len(TEXT.encode())  # multibyte
+
+
+def test_a_document_is_encoded_once_for_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
+    tok = _minilm()
+    _forget(tok)
+    counting = _Counting(tok.backend)
+    monkeypatch.setattr(tok, "_backend", counting)
+    for spec in SPECS[:3]:
+        split.cut_text(spec, TEXT, "d.md")
+        units_for.cache_clear()  # the units are built again, from the kept encoding
+    assert counting.encoded == 1
+    assert tok.words(TEXT) and counting.encoded == 1  # the plan's words: the same encoding
+
+
+def test_old_texts_are_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    tok = _minilm()
+    _forget(tok)
+    monkeypatch.setattr(tokenizers, "KEPT_CHARS", 2 * len(TEXT) + 4)  # two of the texts
+    for i in range(4):
+        tok.count(f"{i} {TEXT}")
+    tok.count(f"2 {TEXT}")  # kept: read again, it becomes the newest
+    tok.count(f"4 {TEXT}")
+    assert list(tok._kept) == [f"2 {TEXT}", f"4 {TEXT}"]
+    assert tok._kept_chars == 2 * len(TEXT) + 4
