@@ -13,10 +13,10 @@ import importlib.util
 import os
 import re
 import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Protocol
 
+from evaluator.chunking.kept import Encoded, Kept
 from labeler.core.errors import ConfigError
 from labeler.core.files import sharing
 
@@ -47,6 +47,9 @@ KEPT_CHARS = 1_000_000
 """Characters of recent texts whose encodings a tokenizer keeps (in memory only): the
 candidates of one tokenizer, the plan's counts and its units all read one encoding of a
 document instead of encoding it once each (§17)."""
+WITHIN = 1_000
+"""Texts at least this long are looked for inside recent kept texts (a parent in its
+document) and their tokens read from there; shorter ones cost less to encode."""
 
 
 class TokenizerAdapter(Protocol):
@@ -77,32 +80,23 @@ class HuggingFaceTokenizer:
         # must see every token of a whole document.
         backend.no_truncation()
         backend.no_padding()
-        self._kept: OrderedDict[str, list[tuple[int, Any]]] = OrderedDict()
-        self._kept_chars = 0
-        self._lock = threading.Lock()
+        self.kept = Kept(lambda: KEPT_CHARS)
+        """Recent texts' encodings (`kept`)."""
 
     @property
     def backend(self) -> Any:
         """The `tokenizers.Tokenizer`, for libraries that take one (truncation off)."""
         return self._backend
 
-    def _encode(self, text: str) -> list[tuple[int, Any]]:
-        """The text's encodings by segment start: recent texts' are kept, newest last."""
-        with self._lock:
-            found = self._kept.get(text)
-            if found is not None:
-                self._kept.move_to_end(text)
-                return found
-        found = self._encoded(text)
-        with self._lock:
-            if text not in self._kept:
-                self._kept[text] = found
-                self._kept_chars += len(text)
-            while self._kept_chars > KEPT_CHARS and self._kept:
-                self._kept_chars -= len(self._kept.popitem(last=False)[0])
+    def _encode(self, text: str) -> Encoded:
+        """The text's encodings by segment start; recent texts' are kept."""
+        found = self.kept.get(text)
+        if found is None:
+            found = self._encoded(text)
+            self.kept.put(text, found)
         return found
 
-    def _encoded(self, text: str) -> list[tuple[int, Any]]:
+    def _encoded(self, text: str) -> Encoded:
         cuts = segment_starts(text)
         if len(cuts) == 1:
             return [(0, self._backend.encode(text, add_special_tokens=False))]
@@ -111,8 +105,17 @@ class HuggingFaceTokenizer:
         return list(zip(cuts, encodings, strict=True))
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
+        found = self.kept.get(text)
+        if found is None and len(text) >= WITHIN and self.words_apart:
+            holder = self.kept.holder(text)
+            if holder is not None:  # a range of a kept document: its words, its edges alone
+                whole, at, layout = holder
+                return layout.within(whole, at, at + len(text), self._alone)
+        return self._alone(text, self._encode(text) if found is None else found)
+
+    def _alone(self, text: str, encoded: Encoded | None = None) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        for base, encoding in self._encode(text):
+        for base, encoding in self._encoded(text) if encoded is None else encoded:
             out.extend((base + s, base + e) for s, e in encoding.offsets)
         return out
 

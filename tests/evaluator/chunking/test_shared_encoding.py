@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaluator.chunking import split, tokenizers
 from evaluator.chunking.spec import ContextSpec, SplitterSpec
@@ -57,8 +59,7 @@ def _minilm() -> HuggingFaceTokenizer:
 
 
 def _forget(tok: HuggingFaceTokenizer) -> None:
-    tok._kept.clear()
-    tok._kept_chars = 0
+    tok.kept.clear()
     units_for.cache_clear()
     split._kept_family.cache_clear()
 
@@ -72,7 +73,7 @@ def test_kept_encodings_cut_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> No
     _forget(tok)
     monkeypatch.setattr(tokenizers, "KEPT_CHARS", 0)
     fresh = _cut_all()
-    assert not tok._kept  # nothing was kept
+    assert not list(tok.kept)  # nothing was kept
     monkeypatch.undo()
     _forget(tok)
     assert _cut_all() == fresh
@@ -100,5 +101,51 @@ def test_old_texts_are_let_go(monkeypatch: pytest.MonkeyPatch) -> None:
         tok.count(f"{i} {TEXT}")
     tok.count(f"2 {TEXT}")  # kept: read again, it becomes the newest
     tok.count(f"4 {TEXT}")
-    assert list(tok._kept) == [f"2 {TEXT}", f"4 {TEXT}"]
-    assert tok._kept_chars == 2 * len(TEXT) + 4
+    assert list(tok.kept) == [f"2 {TEXT}", f"4 {TEXT}"]
+    assert tok.kept.chars == 2 * len(TEXT) + 4
+
+
+HOSTILE = [
+    "Héllo", " ", "\n", "wörld", "\u0085", "ab\x01cd", "中文字", "naïve", "e\u0301té", "x" * 130,
+    ".", "Ｆｕｌｌ", "👍🏽", "R|efunds", "\u200b", "\u00a0", "\t", ",", "(don't)", "e-mail",
+    "a@b.c", "«", "»", "1,000.50", "¿qué?", "\u0301", "İstanbul", "\u1fef", "\u037e", "ﬁ",
+    "unbelievable", "running", "##", "[UNK]", "\x00", "\ufeff", "𝔘𝔫𝔦",
+]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=120), st.data())
+def test_a_range_read_from_its_document_is_encoded_as_its_own_text(
+    words: list[str], data: st.DataObject
+) -> None:
+    tok = _minilm()
+    _forget(tok)
+    text = "".join(words)
+    tok.offsets(text)  # kept: its ranges are read from it
+    a = data.draw(st.integers(0, len(text) - 1))
+    b = data.draw(st.integers(a + 1, len(text)))
+    holder = tok.kept.holder(text[a:b]) if b - a < len(text) else None
+    if holder is not None:
+        whole, at, layout = holder
+        assert layout.within(whole, at, at + b - a, tok._alone) == tok._alone(text[a:b])
+
+
+def test_a_parents_children_are_cut_without_encoding_the_parent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tok = _minilm()
+    _forget(tok)
+    counting = _Counting(tok.backend)
+    monkeypatch.setattr(tok, "_backend", counting)
+    spec = SPECS[6]  # 8-token children in 32-token parents
+    parents = len(split.parent_pieces(spec, TEXT, "d.md").parents)
+    _forget(tok)
+    counting.encoded = 0
+    monkeypatch.setattr(tokenizers, "WITHIN", 10**9)  # no range is read from its document
+    apart = split.cut_text(spec, TEXT, "d.md")
+    assert counting.encoded == 1 + parents
+    _forget(tok)
+    counting.encoded = 0
+    monkeypatch.setattr(tokenizers, "WITHIN", 1)
+    assert split.cut_text(spec, TEXT, "d.md") == apart
+    assert counting.encoded < parents  # the document, and the words a parent's edges cut
