@@ -135,14 +135,7 @@ class HuggingFaceTokenizer:
     def words(self, text: str) -> list[tuple[int, int, int]]:
         """Each word of `text` as the tokenizer parts them: (start, end, tokens), code
         points, in order."""
-        out: list[tuple[int, int, int]] = []
-        for base, encoding in self._encode(text):
-            found: dict[int, list[int]] = {}
-            for word, (start, end) in zip(encoding.word_ids, encoding.offsets, strict=True):
-                span = found.setdefault(-1 if word is None else word, [start, end, 0])
-                span[0], span[1], span[2] = min(span[0], start), max(span[1], end), span[2] + 1
-            out.extend((base + a, base + b, n) for a, b, n in found.values())
-        return out
+        return self.kept.layout(text, self._encode(text)).words
 
     def count_many(self, texts: list[str]) -> list[int]:
         """`count` of each text, in one batched call (the Rust side runs it in parallel)."""

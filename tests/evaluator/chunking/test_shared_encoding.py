@@ -149,3 +149,30 @@ def test_a_parents_children_are_cut_without_encoding_the_parent(
     monkeypatch.setattr(tokenizers, "WITHIN", 1)
     assert split.cut_text(spec, TEXT, "d.md") == apart
     assert counting.encoded < parents  # the document, and the words a parent's edges cut
+
+
+def grouped(tok: HuggingFaceTokenizer, text: str) -> list[tuple[int, int, int]]:
+    """Words as the tokenizer gave them before: tokens grouped by word id, one by one."""
+    out: list[tuple[int, int, int]] = []
+    for base, encoding in tok._encoded(text):
+        found: dict[int, list[int]] = {}
+        for word, (start, end) in zip(encoding.word_ids, encoding.offsets, strict=True):
+            span = found.setdefault(-1 if word is None else word, [start, end, 0])
+            span[0], span[1], span[2] = min(span[0], start), max(span[1], end), span[2] + 1
+        out.extend((base + a, base + b, n) for a, b, n in found.values())
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(HOSTILE), max_size=120))
+def test_words_read_as_runs_are_the_words_grouped_one_by_one(words: list[str]) -> None:
+    tok = _minilm()
+    text = "".join(words)
+    assert tok.words(text) == grouped(tok, text)
+
+
+def test_words_of_a_long_text_in_segments() -> None:
+    tok = _minilm()
+    text = TEXT * (3 * tokenizers.SEGMENT_CHARS // len(TEXT))
+    assert len(tokenizers.segment_starts(text)) == 2  # word ids start again in each
+    assert tok.words(text) == grouped(tok, text)
