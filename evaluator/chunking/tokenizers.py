@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
+from evaluator.chunking.kept import Encoded, Kept
 from labeler.core.errors import ConfigError
 from labeler.core.files import sharing
 
@@ -42,6 +43,13 @@ SEGMENT_CHARS = 32_768
 """Long texts are encoded in segments of about this size, cut at line starts."""
 _LINE_START = re.compile(r"\n(?=\S)")
 _ENV_LOCK = threading.Lock()
+KEPT_CHARS = 1_000_000
+"""Characters of recent texts whose encodings a tokenizer keeps (in memory only): the
+candidates of one tokenizer, the plan's counts and its units all read one encoding of a
+document instead of encoding it once each (§17)."""
+WITHIN = 1_000
+"""Texts at least this long are looked for inside recent kept texts (a parent in its
+document) and their tokens read from there; shorter ones cost less to encode."""
 
 
 class TokenizerAdapter(Protocol):
@@ -72,13 +80,23 @@ class HuggingFaceTokenizer:
         # must see every token of a whole document.
         backend.no_truncation()
         backend.no_padding()
+        self.kept = Kept(lambda: KEPT_CHARS)
+        """Recent texts' encodings (`kept`)."""
 
     @property
     def backend(self) -> Any:
         """The `tokenizers.Tokenizer`, for libraries that take one (truncation off)."""
         return self._backend
 
-    def _encode(self, text: str) -> list[tuple[int, Any]]:
+    def _encode(self, text: str) -> Encoded:
+        """The text's encodings by segment start; recent texts' are kept."""
+        found = self.kept.get(text)
+        if found is None:
+            found = self._encoded(text)
+            self.kept.put(text, found)
+        return found
+
+    def _encoded(self, text: str) -> Encoded:
         cuts = segment_starts(text)
         if len(cuts) == 1:
             return [(0, self._backend.encode(text, add_special_tokens=False))]
@@ -87,8 +105,17 @@ class HuggingFaceTokenizer:
         return list(zip(cuts, encodings, strict=True))
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
+        found = self.kept.get(text)
+        if found is None and len(text) >= WITHIN and self.words_apart:
+            holder = self.kept.holder(text)
+            if holder is not None:  # a range of a kept document: its words, its edges alone
+                whole, at, layout = holder
+                return layout.within(whole, at, at + len(text), self._alone)
+        return self._alone(text, self._encode(text) if found is None else found)
+
+    def _alone(self, text: str, encoded: Encoded | None = None) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        for base, encoding in self._encode(text):
+        for base, encoding in self._encoded(text) if encoded is None else encoded:
             out.extend((base + s, base + e) for s, e in encoding.offsets)
         return out
 
@@ -108,14 +135,7 @@ class HuggingFaceTokenizer:
     def words(self, text: str) -> list[tuple[int, int, int]]:
         """Each word of `text` as the tokenizer parts them: (start, end, tokens), code
         points, in order."""
-        out: list[tuple[int, int, int]] = []
-        for base, encoding in self._encode(text):
-            found: dict[int, list[int]] = {}
-            for word, (start, end) in zip(encoding.word_ids, encoding.offsets, strict=True):
-                span = found.setdefault(-1 if word is None else word, [start, end, 0])
-                span[0], span[1], span[2] = min(span[0], start), max(span[1], end), span[2] + 1
-            out.extend((base + a, base + b, n) for a, b, n in found.values())
-        return out
+        return self.kept.layout(text, self._encode(text)).words
 
     def count_many(self, texts: list[str]) -> list[int]:
         """`count` of each text, in one batched call (the Rust side runs it in parallel)."""
@@ -181,8 +201,10 @@ def load_tokenizer(name: str) -> TokenizerAdapter:
     return _load_hf(name, name)
 
 
+@functools.cache
 def minilm_dir(package: str = MINILM_PACKAGE) -> Path:
-    """The packaged all-MiniLM-L6-v2 files, found without importing the package."""
+    """The packaged all-MiniLM-L6-v2 files, found without importing the package (once:
+    every candidate's spec and every plan step asks)."""
     spec = importlib.util.find_spec(package)
     if spec is None or spec.origin is None:
         raise ConfigError(

@@ -114,6 +114,12 @@ class MiniLMEmbedder:
     def from_packages(cls) -> MiniLMEmbedder:
         return cls(packaged_model_path(), packaged_tokenizer_path())
 
+    @staticmethod
+    def require_packages() -> None:
+        """What `from_packages` requires of the files before hashing them: that they exist."""
+        _require_file(packaged_model_path(), MODEL_INSTALL)
+        _require_file(packaged_tokenizer_path(), TOKENIZER_INSTALL)
+
     @property
     def fingerprint(self) -> str:
         return self._fingerprint

@@ -34,11 +34,16 @@ class CacheProbe:
             mode = "?mode=ro" if wal else "?mode=ro&immutable=1"
             self._conn = sqlite3.connect(uri + mode, uri=True, isolation_level=None)
 
+    @property
+    def found(self) -> bool:
+        """Whether there is a cache file to look into."""
+        return self._conn is not None
+
     def cached(self, fingerprint: str, texts: Sequence[str]) -> int:
         """How many distinct `texts` the cache holds a vector of for this model."""
-        keys = sorted({text_sha256(t) for t in texts})
         if self._conn is None:
             return 0
+        keys = sorted({text_sha256(t) for t in texts})
         found = 0
         for lo in range(0, len(keys), _BATCH):
             part = keys[lo : lo + _BATCH]

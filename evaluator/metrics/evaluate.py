@@ -184,14 +184,8 @@ def evaluate(
     chunk_index = index if isinstance(index, ChunkIndex) else ChunkIndex.build(index)
     tokens = as_counter(count_tokens, texts)
     _check_names(measures)
-    per_query: PerQuery = {}
-    causes: SpanCauses = {}
-    for query in queries:
-        if query.id not in ranked_by_query:
-            raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
-        view = QueryView(query, ranked_by_query[query.id], chunk_index, params, tokens, sending)
-        per_query[query.id] = {m.name: m.value(view) for m in measures}
-        causes[query.id] = view.span_causes if query.answerable and with_causes else ()
+    per_query, causes = measure_queries(queries, ranked_by_query, chunk_index, params, tokens,
+                                        measures, sending, with_causes, name)  # fmt: skip
     facets = {q.id: QueryFacets.of(q) for q in queries}
     return CandidateResult(
         name=name,
@@ -203,6 +197,30 @@ def evaluate(
         breakdowns=breakdowns(measures, per_query, facets),
         span_causes=causes,
     )
+
+
+def measure_queries(
+    queries: Sequence[Query],
+    ranked_by_query: Mapping[str, Sequence[Ranked]],
+    index: ChunkIndex,
+    params: MetricSettings,
+    tokens: TokenCounter,
+    measures: Sequence[Measure],
+    sending: Sending | None = None,
+    with_causes: bool = True,
+    name: str = "",
+) -> tuple[PerQuery, SpanCauses]:
+    """Each query's value of each measure, and its spans' causes: `evaluate` without the
+    aggregates and breakdowns (a plan's ceiling reduces them itself, §17)."""
+    per_query: PerQuery = {}
+    causes: SpanCauses = {}
+    for query in queries:
+        if query.id not in ranked_by_query:
+            raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
+        view = QueryView(query, ranked_by_query[query.id], index, params, tokens, sending)
+        per_query[query.id] = {m.name: m.value(view) for m in measures}
+        causes[query.id] = view.span_causes if query.answerable and with_causes else ()
+    return per_query, causes
 
 
 def _check_names(measures: Sequence[Measure]) -> None:

@@ -34,7 +34,9 @@ def anchor_range(question: str, text: str, start: int, end: int) -> tuple[int, i
     """Where the question's words the evidence lacks sit nearest to it as a phrase (at least
     WORDS of them, each within JOIN characters of the next), or None."""
     wanted = set(terms(question)) - {t for _, _, t in word_terms(text, start, end)}
-    found = [(s, e, t) for s, e, t in _terms(text) if t in wanted and (e <= start or s >= end)]
+    words, where = _terms(text)
+    at = sorted(i for t in wanted for i in where.get(t, ()))
+    found = [w for w in (words[i] for i in at) if w[1] <= start or w[0] >= end]
     phrases = [p for p in _phrases(found, start, text) if len({t for _, _, t in p}) >= WORDS]
     if not phrases:
         return None
@@ -43,9 +45,14 @@ def anchor_range(question: str, text: str, start: int, end: int) -> tuple[int, i
 
 
 @lru_cache(maxsize=4)
-def _terms(text: str) -> tuple[tuple[int, int, str], ...]:
-    """A document's words (the last few documents kept: a plan asks per span)."""
-    return tuple(word_terms(text))
+def _terms(text: str) -> tuple[tuple[tuple[int, int, str], ...], dict[str, list[int]]]:
+    """A document's words, and where each term sits among them (the last few documents
+    kept: a plan asks per span, and looks up only the question's terms)."""
+    words = tuple(word_terms(text))
+    where: dict[str, list[int]] = {}
+    for i, (_, _, term) in enumerate(words):
+        where.setdefault(term, []).append(i)
+    return words, where
 
 
 def _phrases(

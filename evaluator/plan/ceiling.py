@@ -13,7 +13,7 @@ from itertools import combinations
 from math import comb
 
 from evaluator.chunk import Chunk
-from evaluator.metrics.evaluate import evaluate
+from evaluator.metrics.evaluate import measure_queries, reduce_all
 from evaluator.metrics.evidence import EvidenceRecall, Hit
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.sent import Sending
@@ -52,13 +52,14 @@ def ceilings(
     out: list[Ceiling] = []
     for rule in RULES:
         ruled = replace(settings, match=rule)
-        oracle = ceiling(queries, index, ruled, counter, None, sent)
-        widest = max((len(pool(q, index, ruled)) for q in queries), default=0)
+        pools = pools_of(queries, index, ruled)
+        oracle = ceiling(queries, index, ruled, counter, None, sent, pools)
+        widest = max((len(p) for p in pools.values()), default=0)
         for n in dict.fromkeys(sizes):
             if n is None or (n >= widest and n > 0):  # every pool fits: the oracle's figures
                 out.append(replace(oracle, chunks=n))
             else:
-                out.append(ceiling(queries, index, ruled, counter, n, sent))
+                out.append(ceiling(queries, index, ruled, counter, n, sent, pools))
     return tuple(out)
 
 
@@ -69,22 +70,32 @@ def ceiling(
     counter: TokenCounter,
     n: int | None,
     sent: Sent | None = None,
+    pools: Mapping[str, list[Chunk]] | None = None,
 ) -> Ceiling:
-    """Recall and hit with each query's best `n` chunks ranked first, under `settings.match`."""
+    """Recall and hit with each query's best `n` chunks ranked first, under `settings.match`
+    (`pools`: each query's `pool` under these settings, when known)."""
     if not queries or n == 0:
         nothing = 0.0 if queries else None
         return Ceiling(settings.match, n, nothing, nothing)
-    chosen = {q.id: best_chunks(q, index, settings, n) for q in queries}
+    pools = pools if pools is not None else pools_of(queries, index, settings)
+    chosen = {q.id: best_chunks(q, index, settings, n, pools[q.id]) for q in queries}
     back = sent.retrieved if sent is not None else {}
     ranked = {qid: [Ranked(back.get(c.id, c), 1.0) for c in cs] for qid, cs in chosen.items()}
     k = n if n is not None else max(1, *(len(cs) for cs in chosen.values()))
-    result = evaluate(queries, ranked, index, settings=replace(settings, k=k, depth=k),
-                      texts=counter.texts, count_tokens=counter,
-                      measures=(EvidenceRecall(), Hit()), with_causes=False,
-                      sending=sent.sending if sent is not None else None)  # fmt: skip
-    greedy = sum(1 for q in queries if _greedy(pool(q, index, settings), n))
-    return Ceiling(settings.match, n, result.aggregates["evidence_recall@k"],
-                   result.aggregates["hit@k"], greedy)  # fmt: skip
+    measures = (EvidenceRecall(), Hit())
+    per_query, _ = measure_queries(queries, ranked, index, replace(settings, k=k, depth=k),
+                                   counter, measures, sent.sending if sent is not None else None,
+                                   with_causes=False)  # fmt: skip
+    found = reduce_all(measures, per_query, per_query)
+    greedy = sum(1 for q in queries if _greedy(pools[q.id], n))
+    return Ceiling(settings.match, n, found["evidence_recall@k"], found["hit@k"], greedy)
+
+
+def pools_of(
+    queries: Sequence[Query], index: ChunkIndex, settings: MetricSettings
+) -> dict[str, list[Chunk]]:
+    """Each query's `pool`, by query id."""
+    return {q.id: pool(q, index, settings) for q in queries}
 
 
 def pool(query: Query, index: ChunkIndex, settings: MetricSettings) -> list[Chunk]:
@@ -105,10 +116,15 @@ def _greedy(chunks: Sequence[Chunk], n: int | None) -> bool:
 
 
 def best_chunks(
-    query: Query, index: ChunkIndex, settings: MetricSettings, n: int | None
+    query: Query,
+    index: ChunkIndex,
+    settings: MetricSettings,
+    n: int | None,
+    chunks: list[Chunk] | None = None,
 ) -> list[Chunk]:
-    """The n chunks (all, when None) that match the most of the query's spans."""
-    chunks = pool(query, index, settings)
+    """The n chunks (all, when None) that match the most of the query's spans (`chunks`: its
+    `pool`, when known)."""
+    chunks = pool(query, index, settings) if chunks is None else chunks
     if n is None or len(chunks) <= n:
         return chunks
     if not _greedy(chunks, n):

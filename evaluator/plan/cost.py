@@ -18,13 +18,18 @@ from evaluator.retrieval import RETRIEVERS
 from evaluator.retrieval.base import embedded_text
 
 
-def model_identity(embedding: str) -> tuple[str, int] | None:
-    """The bundled model's fingerprint and width; None for any other model (not loaded)."""
+def model_identity(embedding: str, hashed: bool = True) -> tuple[str, int] | None:
+    """The bundled model's fingerprint and width; None for any other model (not loaded).
+    Unless `hashed`, the files are only required (the fingerprint, two file hashes, is a
+    cache key: with no cache to look into a plan spares the 23 MB hash, §17)."""
     if embedding != "minilm":
         return None
-    from evaluator.embedding.minilm import MiniLMEmbedder
+    from evaluator.embedding import minilm
 
-    model = MiniLMEmbedder.from_packages()  # hashes two files; the session loads on first use
+    if not hashed:
+        minilm.MiniLMEmbedder.require_packages()
+        return "", minilm.DIM
+    model = minilm.MiniLMEmbedder.from_packages()  # hashes two files; loads on first use
     return model.fingerprint, model.dim
 
 
@@ -38,8 +43,8 @@ def embedding_costs(
     embedding = [c for c in cfile.candidates if uses_vectors(c, cfile.settings)]
     if not embedding:
         return {c.name: None for c in cfile.candidates}, None
-    identity = model_identity(cfile.settings.embedding)
-    probe = CacheProbe(cache_path if identity else None)
+    probe = CacheProbe(cache_path if cfile.settings.embedding == "minilm" else None)
+    identity = model_identity(cfile.settings.embedding, hashed=probe.found)
     costs: dict[str, EmbeddingCost | None] = {c.name: None for c in cfile.candidates}
     try:
         rate = probe.texts_per_second(identity[0]) if identity else None

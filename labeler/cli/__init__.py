@@ -7,6 +7,7 @@ code 2 (`_common.handles_errors`); stdout carries data only.
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Annotated
 
@@ -55,8 +56,16 @@ app.add_typer(labels.group, name="labels")
 
 
 def main() -> None:
+    # What importing the command line made lives as long as the process: frozen, the
+    # collector stops walking it on every pass (half a plan's collection time, §17).
+    gc.freeze()
     try:
         app()
     except KeyboardInterrupt:
         fail("interrupted")
         sys.exit(130)
+    finally:
+        # The process ends here: what it holds is frozen too, so the interpreter's exit does
+        # not walk every object once more looking for cycles (~0.1 s of a plan's CPU, §17);
+        # atexit handlers and flushing run as before.
+        gc.freeze()

@@ -7,7 +7,6 @@ still give a clear message, so the table lives apart from the adapters themselve
 
 from __future__ import annotations
 
-import importlib.metadata
 from dataclasses import dataclass
 
 from labeler.core.errors import ConfigError
@@ -36,6 +35,8 @@ class Entry:
 
     def version(self) -> str:
         """The installed version; a missing extra is a ConfigError naming the install."""
+        import importlib.metadata  # on use: a plan of built-in splitters never pays for it
+
         try:
             return importlib.metadata.version(self.library)
         except importlib.metadata.PackageNotFoundError:
