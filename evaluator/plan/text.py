@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from evaluator.fold import folded
 from evaluator.plan.anchor import anchor_words
 from evaluator.plan.model import CandidatePlan, Ceiling, Plan, SpanPlan
 from labeler.core import display
@@ -156,9 +157,9 @@ def ceiling_lines(plan: Plan) -> list[str]:
 def print_plan(plan: Plan, console: Console) -> None:
     """The whole plan on a terminal."""
     console.print(escape(header(plan)))
-    console.print(chunks_table(plan))
+    console.print(*folded(chunks_table(plan), console))
     if plan.queries is None:
         console.print("no labels: chunk statistics alone (pass --labels FILE, or label queries)")
         return
-    console.print(ceiling_table(plan))
+    console.print(*folded(ceiling_table(plan), console, keep=2))
     console.print("\n".join(span_lines(plan)), highlight=False)  # one render, not one a line

@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from evaluator.fold import folded
 from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
-from evaluator.runs.fold import folded
 from evaluator.runs.gate_text import gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note

@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from evaluator.runs.fold import folded
+from evaluator.fold import folded
 
 NAMES = ["tok128-ov32", "tok128-ov0", "tok256-ov64", "markdown-200", "tok128-window1",
          "tok128-parent512", "tok128-ov32-mmr"]  # fmt: skip
