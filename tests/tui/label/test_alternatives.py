@@ -128,8 +128,8 @@ async def test_the_cursor_bar_keeps_a_long_path_at_80_columns(tmp_path: Path) ->
     store.add_query("When are refunds paid?", annotator="ann", status=Status.LABELLED)
     faq, process = (corpus.text(d) for d in ("help/returns-faq.md", doc))
     at = faq.index(FACT)
-    first = store.add_span("q-0001", Span.from_text(faq, "help/returns-faq.md", at,
-                                                    at + len(FACT)), faq, annotator="ann")  # fmt: skip
+    fact = Span.from_text(faq, "help/returns-faq.md", at, at + len(FACT))
+    first = store.add_span("q-0001", fact, faq, annotator="ann")
     at = process.index(FACT)
     copy = Span.from_text(process, doc, at, at + len(FACT))
     store.add_alternative(first.id or 0, copy, process, annotator="ann")

@@ -146,8 +146,8 @@ def test_alternatives_drawn_as_such(snap_compare: SnapCompare, tmp_path: Path) -
     store.bind(corpus.doc_hashes)
     store.add_query("Do I have to unlink my thermostat before sending it back?", annotator="ann")
     at = FAQ.index(UNLINK)
-    first = store.add_span("q-0001", Span.from_text(FAQ, "help/returns-faq.md", at,
-                                                    at + len(UNLINK)), FAQ, annotator="ann")  # fmt: skip
+    fact = Span.from_text(FAQ, "help/returns-faq.md", at, at + len(UNLINK))
+    first = store.add_span("q-0001", fact, FAQ, annotator="ann")
     doc, at = "policies/returns-process.md", PROCESS.index(UNLINK)
     copy = Span.from_text(PROCESS, doc, at, at + len(UNLINK))
     store.add_alternative(first.id or 0, copy, PROCESS, annotator="ann")
