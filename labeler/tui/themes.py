@@ -18,6 +18,7 @@ from labeler.core.resources import bundled
 VARIABLE_DEFAULTS: dict[str, str] = {
     "span-current": "#174fa5",
     "span-other": "#35393f",
+    "span-alternative": "#1a6410",
     "selection": "#8243a6",
     "annotator-a": "#174fa5",
     "annotator-b": "#c8962e",

@@ -67,14 +67,21 @@ def contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("name", ["spanlab-dark", "spanlab-light", "spanlab-high-contrast"])
-def test_selection_current_and_other_spans_differ_in_16_colours(name: str) -> None:
+def test_selection_current_other_and_alternative_spans_differ_in_16_colours(name: str) -> None:
     """A 16-colour terminal rounds each to its nearest ANSI colour: they must stay apart."""
     variables = load_themes()[name].variables
     ansi = {
         role: RichColor.parse(variables[role]).downgrade(ColorSystem.STANDARD).number
-        for role in ("span-current", "span-other", "selection")
+        for role in ("span-current", "span-other", "span-alternative", "selection")
     }
-    assert len(set(ansi.values())) == 3, ansi
+    assert len(set(ansi.values())) == 4, ansi
+
+
+@pytest.mark.parametrize("name", ["spanlab-dark", "spanlab-light", "spanlab-high-contrast"])
+def test_text_on_an_alternative_is_readable(name: str) -> None:
+    theme = load_themes()[name]
+    assert theme.foreground is not None
+    assert contrast(theme.variables["span-alternative"], theme.foreground) >= 4.5
 
 
 @pytest.mark.parametrize("name", ["spanlab-dark", "spanlab-light"])

@@ -6,7 +6,9 @@ Plain `Static`s the screen fills; they format, and hold no state of their own.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.widgets import Static
@@ -83,6 +85,10 @@ class QueryPanel(Static):
         self.update(query_summary(q, me, hidden, lost))
 
 
+BAR_CELLS = 46
+"""The cursor bar's text width in an 80-column terminal: what it fits before it is laid out."""
+
+
 def cursor_line(
     doc: str | None,
     offset: int,
@@ -91,27 +97,61 @@ def cursor_line(
     mode: str = "",
     span: tuple[int, int] | None = None,
     group: int | None = None,
+    *,
+    width: int = BAR_CELLS,
 ) -> str:
-    """`doc @offset/length`, or `doc sel start–end (n)` while selecting: fits 48 cells.
+    """`doc @offset/length`, or `doc sel start–end (n)` while selecting, in `width` cells.
 
-    `span` (n, m): the cursor is in span n of the query's m, shown first as `span n/m`
-    (a long document path is cut at the end, not the span number); `group`: that span is
-    one of several alternatives (§18), shown `span n/m any-of g`.
+    `span` (n, m): the cursor is in span n of the query's m, shown first as `span n/m`;
+    `group`: that span is one of several alternatives (§18), shown `span n/m any-of g`.
+    The document path gives way first (`short_path`), so the span number and the offset
+    stay whole; only a legend (`mode`) too long for the rest is cut at the end.
     """
     if doc is None:
         return "no document (o opens one)"
     if selection is None:
-        where = f"{doc} @{offset}/{length}"
+        where = f" @{offset}/{length}"
     else:
-        where = f"{doc} sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
+        where = f" sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
+    head = ""
     if span is not None:
         alt = f" any-of {group}" if group is not None else ""
-        where = f"span {span[0]}/{span[1]}{alt} · {where}"
-    return f"{where} · {mode}" if mode else where
+        head = f"span {span[0]}/{span[1]}{alt} · "
+    tail = f" · {mode}" if mode else ""
+    room = width - cell_len(head + where + tail)
+    return head + short_path(shown(doc, lines=False), max(room, PATH_CELLS)) + where + tail
+
+
+PATH_CELLS = 12
+"""The fewest cells a document path is cut to: `…/name` or `retu…ess.md` still says which."""
+
+
+def short_path(path: str, cells: int) -> str:
+    """`path` in at most `cells` cells: whole, else `…/` and its file name, else the file
+    name cut in the middle (`retur…ocess.md`), so the folder goes before the extension."""
+    if cell_len(path) <= cells:
+        return path
+    name = path.rsplit("/", 1)[-1]
+    if cell_len(name) + 2 <= cells:
+        return "…/" + name
+    back = (cells - 1) // 2
+    return _fit(name, cells - 1 - back) + "…" + _fit(name[::-1], back)[::-1]
+
+
+def _fit(text: str, cells: int) -> str:
+    """The longest start of `text` that fits `cells` (a wide character that would not
+    fit whole is left out)."""
+    out, used = [], 0
+    for ch in text:
+        used += cell_len(ch)
+        if used > cells:
+            break
+        out.append(ch)
+    return "".join(out)
 
 
 class CursorBar(Static):
-    """Document, cursor offset and selection, under the query panel."""
+    """Document, cursor offset and selection, under the query panel, fitted to its width."""
 
     DEFAULT_CSS = """
     CursorBar {
@@ -119,5 +159,23 @@ class CursorBar(Static):
         padding: 0 1;
         background: $boost;
         color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self._line: Callable[[int], str] | None = None
+
+    def show(self, line: Callable[[int], str]) -> None:
+        """Show `line(width)`, and again with the new width whenever the bar is resized."""
+        self._line = line
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._line is not None:
+            self.update(self._line(self.content_region.width or BAR_CELLS))

@@ -104,7 +104,14 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
         Binding("K", "next_query(-1)", "Previous query", show=False),
         Binding("U", "next_unlabelled", "Next unlabelled", show=False),
         Binding("R", "agreement", "Adjudicate", show=False),
-        Binding("plus", "add_alternative", "Add as alternative", show=False),
+        Binding(
+            "plus",
+            "add_alternative",
+            "Add as alternative",
+            show=False,
+            tooltip="Add the selection as an alternative of the last span visited (either will "
+            "do); alternatives are drawn bold, double-underlined, on their own shade",
+        ),
     ]
 
     def _lazy_index(self, corpus: Corpus) -> Callable[[], CorpusSearch]:

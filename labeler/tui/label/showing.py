@@ -277,8 +277,12 @@ class ShowingScreen(Screen[None]):
         span = self.state.span_number(view.doc_id, offset)
         legend = self.state.legend()
         group = self.state.span_group(span[0]) if span else None
-        line = cursor_line(view.doc_id, offset, len(view.text), selection, legend, span, group)
-        self.query_one(CursorBar).update(line)
+        doc, length = view.doc_id, len(view.text)
+        self.query_one(CursorBar).show(
+            lambda width: cursor_line(
+                doc, offset, length, selection, legend, span, group, width=width
+            )
+        )
 
     def _edit(
         self,

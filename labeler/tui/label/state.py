@@ -22,7 +22,7 @@ from labeler.core.store import QueryRow, Store
 from labeler.core.values import Query, Span
 from labeler.tui.label.editor import Editor
 from labeler.tui.label.filters import QueryFilter, haystack
-from labeler.tui.widgets.document_view import Mark, annotators_of, marks_for
+from labeler.tui.widgets.document_view import Mark, alternatives_in, annotators_of, marks_for
 
 PAGE = 200
 """Rows read before the list is first shown: more than any terminal is tall."""
@@ -276,10 +276,11 @@ class LabelState:
             self._others[key] = marks_for(doc, spans, self.current)
         q = self.current_query
         mine = [(q.id, s) for s in q.evidence if s.doc == doc] if q else []
-        me = self.editor.annotator
+        alternatives = alternatives_in(q.evidence) if q else frozenset()
         return self._others[key] + marks_for(
-            doc, mine, self.current, by_annotator=self.by_annotator, me=me
-        )
+            doc, mine, self.current, by_annotator=self.by_annotator, me=self.editor.annotator,
+            alternatives=alternatives,
+        )  # fmt: skip
 
     def _evidence(self) -> list[Span]:
         q = self.current_query

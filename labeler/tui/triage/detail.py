@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
@@ -214,8 +214,8 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
     and fates only (they need offsets, not text), with `note` saying why."""
     entry = run.file.queries[qid]
     note = corpus_note(run, corpus, [e.doc for e in entry.evidence])
-    spans = tuple(offsets_span(e) if note else Span.from_text(corpus.text(e.doc), e.doc,
-                                                              e.start, e.end)
+    spans = tuple(offsets_span(e) if note else replace(Span.from_text(
+                      corpus.text(e.doc), e.doc, e.start, e.end), group=e.group)
                   for e in entry.evidence)  # fmt: skip
     docs = [] if note else list(dict.fromkeys(s.doc for s in spans))
     with _LOADING:
@@ -262,7 +262,7 @@ def anchors(
 def offsets_span(ref: EvidenceRef) -> Span:
     """A span by its offsets only, for a corpus the run was not made on: the quote is
     U+FFFD, one per code point, as the text is not here to quote; nothing writes it."""
-    return Span(ref.doc, ref.start, ref.end, "\ufffd" * (ref.end - ref.start))
+    return Span(ref.doc, ref.start, ref.end, "\ufffd" * (ref.end - ref.start), group=ref.group)
 
 
 def corpus_note(run: RunView, corpus: Corpus, docs: Iterable[str] | None = None) -> str | None:

@@ -39,6 +39,7 @@ from labeler.tui.triage.render import (
     legend,
     ranked_content,
 )
+from labeler.tui.widgets.document_view import alternatives_in
 
 STATUS_STYLE = {"lost": "bold $error", "gained": "bold $success"}
 RANKED_TITLE = " · rank score chunk ev"
@@ -138,6 +139,8 @@ class QueryScreen(Screen[None]):
         self.detail = detail
         run = self.run
         self._set("#q-head", self._head(detail))
+        either = bool(alternatives_in(detail.spans))
+        self._set("#q-legend", legend(run.baseline, self.candidate, alternatives=either))
         fates = fates_content(detail, run.k, run.threshold, run.rules(run.baseline),
                               run.rules(self.candidate))  # fmt: skip
         if detail.note is not None:

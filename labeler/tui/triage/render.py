@@ -19,9 +19,13 @@ from evaluator.runs.boundary import DocView
 from labeler.core.display import masked
 from labeler.core.display import shown as safe
 from labeler.tui.triage.detail import QueryDetail, RankedRow, Side, SpanFate
+from labeler.tui.widgets.document_view import alternatives_in
 
 EVIDENCE = "bold on $span-current"
 """Bold as well as shaded: in 16 colours the shade can be the legend bar's own."""
+ALTERNATIVE = "bold uu on $span-alternative"
+"""Evidence that is one of several alternatives (§18), as the label screen draws it: a
+double underline as well as its own shade."""
 BASELINE = "bold $boundary-baseline"
 CANDIDATE = "bold $boundary-candidate"
 THROUGH = " reverse"
@@ -66,17 +70,19 @@ def boundary_content(
     held: Sequence[Chunk] = (),
     cut_baseline: Sequence[tuple[int, int]] = (),
     cut_candidate: Sequence[tuple[int, int]] = (),
+    alternatives: Sequence[tuple[int, int]] = (),
 ) -> Content:
     """The window of `view`: evidence shaded, cuts marked, `held` chunk ranges underlined.
 
     `cut_baseline` and `cut_candidate` are the spans each side has no chunk for; a cut
-    strictly inside one of them is the cut that broke it, and is drawn reversed.
+    strictly inside one of them is the cut that broke it, and is drawn reversed. Evidence
+    inside one of the `alternatives` ranges is drawn as an alternative.
     """
     parts: list[tuple[str, str] | str] = []
     for seg in view.segments:
         broke = (_inside(seg.start, cut_baseline), _inside(seg.start, cut_candidate))
         parts.extend(_marks(seg.start, view, broke))
-        style = [EVIDENCE] if seg.evidence else []
+        style = [_evidence_style(seg.start, seg.end, alternatives)] if seg.evidence else []
         if any(c.doc == view.doc and c.start <= seg.start and seg.end <= c.end for c in held):
             style.append(HELD)
         parts.append((masked(text[seg.start : seg.end]), " ".join(style)))
@@ -84,33 +90,43 @@ def boundary_content(
     return Content.assemble(*parts)
 
 
-def legend(baseline: str, candidate: str) -> Content:
-    """`▌ base  ┊ cand  evidence  held  ┊ broke it`, each in its own style."""
+def _evidence_style(start: int, end: int, alternatives: Sequence[tuple[int, int]]) -> str:
+    inside = any(a <= start and end <= b for a, b in alternatives)
+    return ALTERNATIVE if inside else EVIDENCE
+
+
+def legend(baseline: str, candidate: str, *, alternatives: bool = False) -> Content:
+    """`▌ base  ┊ cand  evidence  held  ┊ broke it`, each in its own style; with
+    `alternatives` (the query has some), `any of` after `evidence`."""
+    either: list[tuple[str, str] | str] = [("any of", ALTERNATIVE), "  "] if alternatives else []
     return Content.assemble(
         (BASELINE_MARK, BASELINE), f" {safe(baseline)}  ", (CANDIDATE_MARK, CANDIDATE),
-        f" {safe(candidate)}  ",
-        ("evidence", EVIDENCE), "  ", ("baseline chunk", HELD), "  ",
-        (CANDIDATE_MARK, CANDIDATE + THROUGH), " cut that broke it",
+        f" {safe(candidate)}  ", ("evidence", EVIDENCE), "  ", *either,
+        ("baseline chunk", HELD), "  ", (CANDIDATE_MARK, CANDIDATE + THROUGH), " cut that broke it",
     )  # fmt: skip
 
 
 def detail_content(detail: QueryDetail, text_of: Callable[[str], str]) -> Content:
     """Every evidence document's window, each under a heading with its offsets."""
     held = [f.chunk for f in detail.baseline.fates if f.chunk is not None and f.verdict != "cut"]
+    either = alternatives_in(detail.spans)
     parts: list[Content] = []
     for view in detail.views:
         heading = Content.styled(f"── {view.doc} {view.start}..{view.end}", MUTED)
-        broken = [
+        base_cut, cand_cut = (
             _cut_spans(detail, side, view.doc) for side in (detail.baseline, detail.candidate)
-        ]
-        parts += [heading, boundary_content(view, text_of(view.doc), held, *broken)]
+        )
+        alts = [(s.start, s.end) for s in either if s.doc == view.doc]
+        drawn = boundary_content(view, text_of(view.doc), held, base_cut, cand_cut, alts)
+        parts += [heading, drawn]
     return Content("\n").join(parts)
 
 
 def evidence_start(content: Content) -> int | None:
     """Where the first evidence character sits in the content's plain text."""
-    starts = [span.start for span in content.spans if span.style == EVIDENCE or
-              str(span.style).startswith(EVIDENCE + " ")]  # fmt: skip
+    starts = [span.start for span in content.spans
+              if any(str(span.style) == e or str(span.style).startswith(e + " ")
+                     for e in (EVIDENCE, ALTERNATIVE))]  # fmt: skip
     return min(starts, default=None)
 
 
@@ -157,10 +173,16 @@ def fates_content(
     second line naming it. In a diff the candidate's run may declare the other rule:
     `candidate_rules` are its."""
     lines: list[Content] = []
+    alternatives = alternatives_in(detail.spans)
     for n, span in enumerate(detail.spans, 1):
         size = span.end - span.start
-        lines.append(Content.assemble((f"e{n} ", MUTED), f"{span.doc} {span.start}..{span.end}"
-                                      f" ({size} ch)"))  # fmt: skip
+        either = (
+            ("", "")
+            if span.group is None or span not in alternatives
+            else (f" · any-of {span.group}", "italic")
+        )
+        lines.append(Content.assemble((f"e{n} ", MUTED), f"{safe(span.doc)} {span.start}.."
+                                      f"{span.end} ({size} ch)", either))  # fmt: skip
         for mark, style, side, (_, other_rule) in (
             (BASELINE_MARK, BASELINE, detail.baseline, rules),
             (CANDIDATE_MARK, CANDIDATE, detail.candidate, candidate_rules or rules),

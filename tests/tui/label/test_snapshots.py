@@ -127,3 +127,31 @@ def test_long_questions_at_80_columns(
         store.add_query(f"How long does {rest}", annotator="ann")
     app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+UNLINK = "Remove the device from your Tallis account before you send it."
+FAQ = f"# Returns: quick answers\n\nDo I unlink first? Yes. {UNLINK}\n"
+PROCESS = f"# Returns Process\n\nPack the device in its box.\n\n## Before you pack\n\n{UNLINK}\n"
+
+
+def test_alternatives_drawn_as_such(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """q-0001 has one fact in two documents (any of 2) and a span of its own. In
+    policies/returns-process.md the span of its own, "Pack the device in its box.", is bold
+    on $span-current; the copy "Remove the device … send it." is bold on $span-alternative
+    (green; the double underline is not drawn in SVG); the cursor sits on the copy and the
+    bar reads `span 3/3 any-of 1 · returns-p…ocess.md @68/131`: the path shortened, the
+    offset whole; the panel says 3 spans · any of 2."""
+    corpus = Corpus.from_texts({"help/returns-faq.md": FAQ, "policies/returns-process.md": PROCESS})
+    store = Store.open(tmp_path / "alt.db")
+    store.bind(corpus.doc_hashes)
+    store.add_query("Do I have to unlink my thermostat before sending it back?", annotator="ann")
+    at = FAQ.index(UNLINK)
+    fact = Span.from_text(FAQ, "help/returns-faq.md", at, at + len(UNLINK))
+    first = store.add_span("q-0001", fact, FAQ, annotator="ann")
+    doc, at = "policies/returns-process.md", PROCESS.index(UNLINK)
+    copy = Span.from_text(PROCESS, doc, at, at + len(UNLINK))
+    store.add_alternative(first.id or 0, copy, PROCESS, annotator="ann")
+    own = PROCESS.index("Pack")
+    store.add_span("q-0001", Span.from_text(PROCESS, doc, own, own + 27), PROCESS, annotator="ann")
+    app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
+    assert snap_compare(app, press=["tab", "n", "n"], terminal_size=(80, 24))

@@ -6,7 +6,13 @@ code and table `blocks` whole, `pan` shifts those sideways, `motion` moves the c
 `marks` decides which spans to draw in which role. Screens import from here.
 """
 
-from labeler.tui.widgets.document_view.marks import Mark, Role, annotators_of, marks_for
+from labeler.tui.widgets.document_view.marks import (
+    Mark,
+    Role,
+    alternatives_in,
+    annotators_of,
+    marks_for,
+)
 from labeler.tui.widgets.document_view.widget import DocumentView
 
-__all__ = ["DocumentView", "Mark", "Role", "annotators_of", "marks_for"]
+__all__ = ["DocumentView", "Mark", "Role", "alternatives_in", "annotators_of", "marks_for"]

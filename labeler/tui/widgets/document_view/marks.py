@@ -3,19 +3,20 @@
 The view asks for the marks on each visible row; a sorted start list and a running
 maximum of ends answer that in O(log n + hits), so thousands of spans cost nothing per
 frame. Roles are decided here (current query, other queries, or per annotator when
-comparing two annotators' versions), not in the widget.
+comparing two annotators' versions), not in the widget, and so is whether a span is one
+of several alternatives (§18), which the view draws over its role.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
 from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
-from labeler.core.values import Span
+from labeler.core.values import Span, evidence_groups
 
 
 class Role(StrEnum):
@@ -46,6 +47,8 @@ class Mark(NamedTuple):
     """The query it is evidence for."""
     annotator: str
     """Who drew it."""
+    alternative: bool = False
+    """It shares its group with another span of its query: either will do (§18)."""
 
     @property
     def editable(self) -> bool:
@@ -58,6 +61,13 @@ def annotators_of(spans: Iterable[Span], me: str) -> list[str]:
     return sorted(names, key=lambda n: (n != me, n))
 
 
+def alternatives_in(evidence: Sequence[Span]) -> frozenset[Span]:
+    """The spans of one query's `evidence` that share their group with another (§18),
+    wherever the other sits: a group of one is not drawn as an alternative."""
+    groups = (g for g in evidence_groups(tuple(evidence)) if len(g) > 1)
+    return frozenset(evidence[i] for g in groups for i in g)
+
+
 def marks_for(
     doc: str,
     spans: Iterable[tuple[str, Span]],
@@ -65,12 +75,14 @@ def marks_for(
     *,
     by_annotator: bool = False,
     me: str = "",
+    alternatives: Collection[Span] = frozenset(),
 ) -> list[Mark]:
     """The marks for `doc`: the current query's spans, then everyone else's.
 
     With `by_annotator`, the current query's spans take the role of their annotator:
     `me` (or the first name) as A, every other annotator as B, so two versions of one
-    query show side by side in the same text.
+    query show side by side in the same text. The current query's spans that are in
+    `alternatives` (see `alternatives_in`) are marked as such, whatever their role.
     """
     here = [(q, s) for q, s in spans if s.doc == doc]
     order = annotators_of((s for q, s in here if q == current), me)
@@ -81,7 +93,8 @@ def marks_for(
             role = Role.CURRENT
             if by_annotator:
                 role = Role.ANNOTATOR_A if order.index(s.annotator) == 0 else Role.ANNOTATOR_B
-        marks.append(Mark(s.start, s.end, role, s.id, query_id, s.annotator))
+        alternative = query_id == current and s in alternatives
+        marks.append(Mark(s.start, s.end, role, s.id, query_id, s.annotator, alternative))
     return marks
 
 

@@ -31,6 +31,8 @@ _ROLE_CLASS = {
     Role.ANNOTATOR_A: "document-view--annotator-a",
     Role.ANNOTATOR_B: "document-view--annotator-b",
 }
+_ALTERNATIVE = "document-view--span-alternative"
+"""Drawn over a current-query role: the span is one of several alternatives (§18)."""
 _LAYER_ORDER = (Role.OTHER, Role.CURRENT, Role.ANNOTATOR_A, Role.ANNOTATOR_B)
 
 
@@ -203,6 +205,11 @@ class TextView(ScrollView, can_focus=True):
             self._styles[component] = self.get_component_rich_style(component, partial=True)
         return self._styles[component]
 
+    def _mark_style(self, mark: Mark) -> Style:
+        """The mark's role, and over it the alternative's style when it is one (§18)."""
+        style = self._style(_ROLE_CLASS[mark.role])
+        return style + self._style(_ALTERNATIVE) if mark.alternative else style
+
     def _layers(self, start: int, end: int) -> list[Layer]:
         """What to paint over [start, end], bottom layer first: find matches sit between
         other queries' spans and the current query's, under the selection and cursor."""
@@ -216,7 +223,7 @@ class TextView(ScrollView, can_focus=True):
         match = self._style("document-view--match")
         layers += [(a, b, match) for a, b in ranges_in(self._matches, self._match_ends, start, hi)]
         layers += [
-            (m.start, m.end, self._style(_ROLE_CLASS[m.role]))
+            (m.start, m.end, self._mark_style(m))
             for role in _LAYER_ORDER[1:]
             for m in found
             if m.role is role

@@ -27,6 +27,7 @@ class DocumentView(SpanKeys, MouseInput, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "document-view--span-current",
         "document-view--span-other",
+        "document-view--span-alternative",
         "document-view--annotator-a",
         "document-view--annotator-b",
         "document-view--selection",
@@ -43,6 +44,10 @@ class DocumentView(SpanKeys, MouseInput, can_focus=True):
         overflow-y: scroll;
         & > .document-view--span-current { background: $span-current; text-style: bold; }
         & > .document-view--span-other { background: $span-other; text-style: underline; }
+        & > .document-view--span-alternative {  /* either will do (§18): not by shade alone */
+            background: $span-alternative;
+            text-style: bold uu;
+        }
         & > .document-view--annotator-a { background: $annotator-a; text-style: bold; }
         & > .document-view--annotator-b { color: $annotator-b; text-style: bold underline; }
         & > .document-view--selection { background: $selection; }

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from labeler.core.values import Span
-from labeler.tui.widgets.document_view.marks import Mark, MarkIndex, Role, marks_for
+from labeler.tui.widgets.document_view.marks import (
+    Mark,
+    MarkIndex,
+    Role,
+    alternatives_in,
+    marks_for,
+)
 
 TEXT = "0123456789" * 5
 
@@ -69,3 +77,21 @@ def test_next_and_previous_start_skip_other_queries() -> None:
     assert index.previous_start(12) == 5
     assert index.previous_start(5) is None
     assert index.next_start(5, editable=False) == 8
+
+
+def test_alternatives_are_the_spans_that_share_a_group_across_documents() -> None:
+    grouped = [span(0, 5, sid=1), span(0, 5, sid=2, doc="e"), span(7, 9, sid=3)]
+    evidence = [replace(grouped[0], group=1), replace(grouped[1], group=1), grouped[2]]
+    alone = replace(span(10, 12, sid=4), group=2)  # a group of one is not an alternative
+    assert alternatives_in([*evidence, alone]) == frozenset(evidence[:2])
+
+
+def test_only_the_current_querys_alternatives_are_marked_in_any_role() -> None:
+    mine = [replace(span(0, 5, "zoe", 1), group=1), replace(span(0, 5, "zoe", 2, "e"), group=1)]
+    other = replace(span(6, 8, sid=5), group=1)
+    spans = [("q1", mine[0]), ("q1", span(7, 9, "bob", 3)), ("q2", other)]
+    for by_annotator in (False, True):
+        got = marks_for("d", spans, "q1", by_annotator=by_annotator, me="zoe",
+                        alternatives=alternatives_in(mine))  # fmt: skip
+        assert [(m.span_id, m.alternative) for m in got] == [(1, True), (3, False), (5, False)]
+    assert [m.alternative for m in marks_for("d", spans, "q1")] == [False, False, False]
