@@ -7,6 +7,7 @@ passage) but are rarely meant, so the app and imports say so at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from itertools import combinations
 
 from labeler.core.values import Query, Span
@@ -64,6 +65,14 @@ def import_warnings(queries: Iterable[Query]) -> list[str]:
     return out
 
 
+def _kept_group(parts: list[Span], lo: int, hi: int) -> int | None:
+    """The group a join keeps (§18): the one all its parts share, when one of them already
+    spans the whole join (its quote, so its alternatives', is unchanged); else none."""
+    numbers = {p.group for p in parts}
+    whole = any(p.start == lo and p.end == hi for p in parts)
+    return numbers.pop() if len(numbers) == 1 and whole else None
+
+
 def joined(spans: Iterable[Span], text_of: Callable[[Span], str]) -> tuple[list[Span], list[str]]:
     """Spans of one document that share a code point joined into one (a merge, §3), each
     join said in a line; `text_of` gives the canonical text a span was drawn on. A joined
@@ -82,10 +91,9 @@ def joined(spans: Iterable[Span], text_of: Callable[[Span], str]) -> tuple[list[
             continue
         lo, hi = group[0].start, max(g.end for g in group)
         widest = max(group, key=lambda g: g.end - g.start)
-        result.append(Span.from_text(
-            text_of(widest), widest.doc, lo, hi, doc_hash=widest.doc_hash,
-            annotator=widest.annotator, created=widest.created,
-        ))  # fmt: skip
+        made = Span.from_text(text_of(widest), widest.doc, lo, hi, doc_hash=widest.doc_hash,
+                              annotator=widest.annotator, created=widest.created)  # fmt: skip
+        result.append(replace(made, group=_kept_group(group, lo, hi)))
         parts = " and ".join(f"{g.start}..{g.end}" for g in group)
         said.append(f"{widest.doc}: {parts} joined into {lo}..{hi}")
     return result, said

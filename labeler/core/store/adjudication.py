@@ -293,10 +293,29 @@ def decide_fields(
             raise StoreError(f"{query_id}: no version of {who!r} to take the {name} from",
                              key=name)  # fmt: skip
     ev, pattern = picked["evidence"], picked["boundary"]
-    spans = tuple(dict.fromkeys(s for v in ev for s in v.spans))
+    spans = renumbered(ev) if len(ev) > 1 else tuple(dict.fromkeys(ev[0].spans if ev else ()))
     return Version(
         "+".join(v.annotator for v in ev), all(v.abstain for v in ev), spans,
         boundary=pattern[0].boundary,
         slices=tuple(dict.fromkeys(x for v in picked["slices"] for x in v.slices or ())),
         notes="\n".join(dict.fromkeys(v.notes for v in picked["notes"] if v.notes)),
     )  # fmt: skip
+
+
+def renumbered(versions: Sequence[Version]) -> tuple[Span, ...]:
+    """The versions' spans, their groups numbered afresh (§18: a group's number is its
+    annotator's own): alice's group 1 and bob's group 1 are two facts unless they hold the
+    same places, and then they are one group."""
+    numbers: dict[frozenset[tuple[str, int, int]], int] = {}
+    out: list[Span] = []
+    for version in versions:
+        places: dict[int, set[tuple[str, int, int]]] = {}
+        for span in version.spans:
+            if span.group is not None:
+                places.setdefault(span.group, set()).add((span.doc, span.start, span.end))
+        for span in version.spans:
+            if span.group is not None:
+                key = frozenset(places[span.group])
+                span = replace(span, group=numbers.setdefault(key, len(numbers) + 1))
+            out.append(span)
+    return tuple(dict.fromkeys(out))
