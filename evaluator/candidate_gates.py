@@ -113,9 +113,11 @@ def read_gates(raw: Any, file: str) -> Gates:
     )
 
 
-def uncomputed(gates: Gates, uses_vectors: bool) -> tuple[str, str] | None:
-    """(key, message) for the first gate on a figure the run will not compute."""
+def uncomputed(gates: Gates, without_vectors: str | None) -> tuple[str, str] | None:
+    """(key, message) for the first gate on a figure the run will not compute;
+    `without_vectors` names what stores no vectors (the retriever, or a candidate whose own
+    retriever does not), None when every candidate's does."""
     for key, gate in gates.set_gates():
-        if gate in VECTOR_GATES and not uses_vectors:
-            return key, f"{key}: the retriever stores no vectors, so no index bytes to gate"
+        if gate in VECTOR_GATES and without_vectors is not None:
+            return key, f"{key}: {without_vectors} stores no vectors, so no index bytes to gate"
     return None

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -325,9 +325,21 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
             key="settings.baseline",
         )
     gates = read_gates(data.get("gates"), file)
-    if found := uncomputed(gates, RETRIEVER_KINDS[settings.retriever].uses_vectors):
+    if found := uncomputed(gates, without_vectors(candidates, settings.retriever)):
         raise ConfigError(found[1], file=file, key=found[0])
     return CandidatesFile(file, digest, settings, candidates, gates)
+
+
+def without_vectors(candidates: Sequence[Candidate], retriever: str) -> str | None:
+    """What stores no vectors among the candidates, each run by its own retriever or the
+    settings' `retriever`: a gate on index bytes cannot be judged for it (§17)."""
+    if not RETRIEVER_KINDS[retriever].uses_vectors:
+        return f"the retriever ({retriever})"
+    for cand in candidates:
+        own = cand.treatment.retriever
+        if own is not None and not RETRIEVER_KINDS[own].uses_vectors:
+            return f"candidate {cand.name!r} (retriever {own})"
+    return None
 
 
 def read(path: Path) -> CandidatesFile:
@@ -373,7 +385,7 @@ def with_retriever(cfile: CandidatesFile, retriever: str) -> CandidatesFile:
         for key, message in treatments.problems(cand.treatment, runs):
             raise ConfigError(f"candidate {cand.name!r}: {message} (--retriever {retriever})",
                               file=cfile.path, key=key)  # fmt: skip
-    if found := uncomputed(cfile.gates, RETRIEVER_KINDS[retriever].uses_vectors):
+    if found := uncomputed(cfile.gates, without_vectors(cfile.candidates, retriever)):
         raise ConfigError(found[1], file=cfile.path, key=found[0])
     return replace(cfile, settings=replace(cfile.settings, retriever=retriever))
 

@@ -20,7 +20,7 @@ from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.evaluate import PerQuery, SpanCauses, breakdowns, reduce_all
 from evaluator.metrics.registry import RULED
 from evaluator.runs import index as runs_index
-from evaluator.runs.model import FILE_NAME, RunFile, read_run
+from evaluator.runs.model import FILE_NAME, RunFile, read_run, read_run_file
 from labeler.core.errors import SpanlabError
 
 
@@ -228,10 +228,12 @@ def candidate_pairs(
 
 def load_run_ref(runs_dir: Path, ref: str) -> RunFile:
     """The run `ref` names: a run.json, a run folder, an id, a unique id prefix or `latest`;
-    a folder that holds no run is a RunFileError naming it (exit 2, never a traceback)."""
+    a folder that holds no run is a RunFileError naming it (exit 2, never a traceback). A
+    run.json named by its path is the user's own choice and read through a link (a CI
+    artifact's); a run folder's is not (§20: a member may have put the link there)."""
     path = Path(ref)
     if path.is_file():
-        return read_run(path.parent) if path.name == FILE_NAME else _not_a_run(path)
+        return read_run_file(path) if path.name == FILE_NAME else _not_a_run(path)
     if path.is_dir():
         return read_run(path)
     return read_run(runs_index.find_run(runs_dir, ref).folder)

@@ -66,11 +66,16 @@ def import_warnings(queries: Iterable[Query]) -> list[str]:
 
 
 def _kept_group(parts: list[Span], lo: int, hi: int) -> int | None:
-    """The group a join keeps (§18): the one all its parts share, when one of them already
-    spans the whole join (its quote, so its alternatives', is unchanged); else none."""
-    numbers = {p.group for p in parts}
-    whole = any(p.start == lo and p.end == hi for p in parts)
-    return numbers.pop() if len(numbers) == 1 and whole else None
+    """The group a join keeps (§18): the one its grouped parts share, when one of them
+    already spans the whole join (its quote, so its alternatives', is unchanged); an
+    ungrouped part inside it (the same fact drawn alone) does not undo the group."""
+    numbers = {p.group for p in parts if p.group is not None}
+    if len(numbers) != 1:
+        return None
+    (number,) = numbers
+    return (
+        number if any(p.group == number and (p.start, p.end) == (lo, hi) for p in parts) else None
+    )
 
 
 def joined(spans: Iterable[Span], text_of: Callable[[Span], str]) -> tuple[list[Span], list[str]]:

@@ -50,8 +50,8 @@ CASES: list[tuple[str, str, str, str]] = [
     ("decide empty", 'decide = ""', "", "decide must be one of ('budget', 'k'), got ''"),
     ("repeats 0", "latency_repeats = 0", "", "latency_repeats must lie between 1 and 100"),
     ("index bytes without vectors", "", "[gates]\nmax_index_bytes_ratio = 1.5\n",
-     "key gates.max_index_bytes_ratio: gates.max_index_bytes_ratio: the retriever stores no "
-     "vectors, so no index bytes to gate"),
+     "key gates.max_index_bytes_ratio: gates.max_index_bytes_ratio: the retriever (lexical) "
+     "stores no vectors, so no index bytes to gate"),
     ("pattern index bytes without vectors", "",
      "[gates.pattern.control]\nmax_index_bytes_ratio = 2\n",
      "key gates.pattern.control.max_index_bytes_ratio"),
@@ -98,3 +98,19 @@ def test_the_same_file_without_the_hostile_line_runs(project: Path) -> None:
     done = CliRunner().invoke(app, ["gate", "in.toml", "--labels", "labels.json"])
     assert done.exit_code == 0, (done.output, done.exception)
     assert "budget 64 tokens (settings)" in done.output
+
+
+def test_index_bytes_gated_with_one_candidate_on_lexical_is_refused(project: Path) -> None:
+    """The settings' retriever stores vectors, one candidate's own does not: its index bytes
+    can never be judged, so the gate is refused before anything runs (not failed each run)."""
+    text = CANDS.replace('retriever = "lexical"', 'retriever = "exact"')
+    text = text.replace('splitter = "chars"', 'splitter = "chars"\nretriever = "lexical"')
+    (project / "in.toml").write_text(
+        text.format(extra="", gates="[gates]\nmax_index_bytes_ratio = 1.5\n"), "utf-8"
+    )
+    done = CliRunner().invoke(app, ["gate", "in.toml", "--labels", "labels.json"])
+    assert done.exit_code == 2, (done.output, done.exception)
+    assert (
+        "gates.max_index_bytes_ratio: candidate 'b' (retriever lexical) stores no vectors, "
+        "so no index bytes to gate" in done.stderr
+    ), done.stderr

@@ -198,3 +198,17 @@ def test_diff_always_states_both_settings_and_compares_cost(ci_folder: Path) -> 
     for label in ("doc hit", "unique evid", "prompt tok", "dup pairs", "abst top-1"):
         assert label in rows, label
     assert "\nP-Ω " in out and "\nchunks " in out
+
+
+def test_gate_against_a_run_json_linked_by_the_user_reads_it(ci_folder: Path) -> None:
+    """A CI artifact kept elsewhere and linked by the user: the path they typed is followed
+    (only a run folder's own run.json is never read through a link, §20)."""
+    kept = main_artifact(ci_folder)
+    linked = ci_folder / "linked"
+    linked.mkdir()
+    (linked / "run.json").symlink_to(kept / "run.json")
+    code, out, err = gate("--candidate", "c60", "--against", str(linked / "run.json"))
+    assert code == 0, out + err
+    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost, limit 0" in out
+    code, out, err = gate("--candidate", "c60", "--against", str(linked))
+    assert code == 2 and "a symbolic link owned by" in err, out + err

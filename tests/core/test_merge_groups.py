@@ -69,3 +69,26 @@ def test_a_join_that_widens_an_alternative_leaves_its_group(tmp_path: Path) -> N
     bob = (alt("a.md", (0, 45), None),)  # wider than alice's copy in a.md: its quote differs
     q = merged(tmp_path, alice, bob)
     assert groups(q) == {frozenset({("a.md", 0, 45)}), frozenset({("b.md", 0, 21)})}
+
+
+def test_a_copy_drawn_alone_by_the_other_keeps_the_group(tmp_path: Path) -> None:
+    alice = (alt("a.md", REFUNDS, 1), alt("b.md", REFUNDS, 1))
+    bob = (alt("a.md", REFUNDS, None),)  # bob found one copy and did not group it
+    q = merged(tmp_path, alice, bob)
+    assert groups(q) == {frozenset({("a.md", 0, 21), ("b.md", 0, 21)})}
+
+
+def test_groups_that_share_a_copy_become_one(tmp_path: Path) -> None:
+    c = Corpus.from_texts({**TEXTS, "c.md": TEXT})
+    alice = (alt("a.md", REFUNDS, 1), alt("b.md", REFUNDS, 1))
+    bob = (alt("a.md", REFUNDS, 1), alt("c.md", REFUNDS, 1))
+    store = Store.open(tmp_path / "labels.db")
+    store.bind(c.doc_hashes)
+    texts = {**TEXTS, "c.md": TEXT}
+    with store.write() as db:
+        store.put_queries([Query("q-0001", "Refunds?")], texts, db=db)
+        store.put_versions([("q-0001", Version("alice", False, alice)),
+                            ("q-0001", Version("bob", False, bob))], texts, db=db)  # fmt: skip
+    seen = store.query("q-0001").revision
+    q = store.adjudicate("q-0001", "merge", keep=["alice", "bob"], annotator="rita", seen=seen)
+    assert groups(q) == {frozenset({("a.md", 0, 21), ("b.md", 0, 21), ("c.md", 0, 21)})}

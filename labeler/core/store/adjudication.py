@@ -304,18 +304,23 @@ def decide_fields(
 
 def renumbered(versions: Sequence[Version]) -> tuple[Span, ...]:
     """The versions' spans, their groups numbered afresh (§18: a group's number is its
-    annotator's own): alice's group 1 and bob's group 1 are two facts unless they hold the
-    same places, and then they are one group."""
-    numbers: dict[frozenset[tuple[str, int, int]], int] = {}
-    out: list[Span] = []
-    for version in versions:
-        places: dict[int, set[tuple[str, int, int]]] = {}
+    annotator's own): alice's group 1 and bob's group 1 are two facts unless they share a
+    place, and groups that share one are copies of one fact, so one group."""
+    owner: dict[tuple[int, int], tuple[int, int]] = {}  # (version, group) -> its root
+
+    def root(node: tuple[int, int]) -> tuple[int, int]:
+        while owner.setdefault(node, node) != node:
+            node = owner[node]
+        return node
+
+    first: dict[tuple[str, int, int], tuple[int, int]] = {}
+    for i, version in enumerate(versions):
         for span in version.spans:
             if span.group is not None:
-                places.setdefault(span.group, set()).add((span.doc, span.start, span.end))
-        for span in version.spans:
-            if span.group is not None:
-                key = frozenset(places[span.group])
-                span = replace(span, group=numbers.setdefault(key, len(numbers) + 1))
-            out.append(span)
+                seen = first.setdefault((span.doc, span.start, span.end), (i, span.group))
+                owner[root((i, span.group))] = root(seen)
+    numbers: dict[tuple[int, int], int] = {}
+    out = [span if span.group is None else
+           replace(span, group=numbers.setdefault(root((i, span.group)), len(numbers) + 1))
+           for i, version in enumerate(versions) for span in version.spans]  # fmt: skip
     return tuple(dict.fromkeys(out))
