@@ -3,9 +3,9 @@ collector and the interpreter's exit stop walking it), and atexit handlers still
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.cli.test_startup import run_probe
 
 PROBE = """
 import atexit, gc, sys
@@ -26,11 +26,6 @@ cli.main()
 
 
 def test_the_process_ends_frozen_and_its_atexit_handlers_run(tmp_path: Path) -> None:
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True,
-        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    done = run_probe(PROBE, tmp_path)
     assert done.stdout.splitlines()[-1] == "atexit ran, made by the command frozen: True"
     assert "Usage: spanlab" in done.stdout

@@ -293,14 +293,19 @@ EXACT = CANDIDATES.replace(
 """The same candidates, embedded: the runs read and fill `.spanlab/embeddings.db`."""
 
 
-def test_a_gate_on_the_leads_read_only_cache_reads_it_and_says_so(
-    team: tuple[Account, ...], project: Path
-) -> None:
-    lead, alice, _ = team
+def embedded_project(lead: Account, project: Path) -> None:
+    """The lead's project with EXACT as c.toml: the corpus, the question and its span."""
     (project / "c.toml").write_text(EXACT, encoding="utf-8")
     spanlab(lead, project, "init", "corpus")
     spanlab(lead, project, "labels", "import", "q.txt")
     in_child(lead, project, lambda: add_span(project))
+
+
+def test_a_gate_on_the_leads_read_only_cache_reads_it_and_says_so(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    lead, alice, _ = team
+    embedded_project(lead, project)
     spanlab(lead, project, "labels", "export", "frozen.json")
     spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json")
     cache = project / ".spanlab" / "embeddings.db"

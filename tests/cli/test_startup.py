@@ -41,15 +41,21 @@ NOT_BEFORE_THE_FIRST_SCREEN = (
 )
 
 
-def test_spanlab_label_parses_and_opens_without_the_other_commands_libraries(
-    tmp_path: Path,
-) -> None:
+def run_probe(probe: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """`probe` run by a fresh interpreter in `folder`, this checkout importable; exit 0."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True,
+        [sys.executable, "-c", probe], cwd=folder, capture_output=True, text=True,
         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_spanlab_label_parses_and_opens_without_the_other_commands_libraries(
+    tmp_path: Path,
+) -> None:
+    done = run_probe(PROBE, tmp_path)
     loaded = set(json.loads(done.stdout))
     assert "textual.app" in loaded and "labeler.tui.app" in loaded
     assert [m for m in NOT_BEFORE_THE_FIRST_SCREEN if m in loaded] == []

@@ -24,7 +24,7 @@ from labeler.core.values import Span
 from tests.cli import test_planted_files as planted
 from tests.cli import test_shared_project as shared
 from tests.cli.accounts import GROUP, Account, as_user, in_child, modes
-from tests.cli.test_shared_project import EXACT, STORE, TEXT, add_span, spanlab
+from tests.cli.test_shared_project import EXACT, STORE, TEXT, add_span, embedded_project, spanlab
 
 embedded = shared.embedded
 """The hash embedding server (module-wide, as in the shared-project tests)."""
@@ -220,10 +220,7 @@ def test_alice_records_throughput_in_the_leads_cache_and_both_read_what_she_meas
     team: tuple[Account, ...], project: Path
 ) -> None:
     lead, alice, _ = team
-    (project / "c.toml").write_text(EXACT, encoding="utf-8")
-    spanlab(lead, project, "init", "corpus")
-    spanlab(lead, project, "labels", "import", "q.txt")
-    in_child(lead, project, lambda: add_span(project))
+    embedded_project(lead, project)
     spanlab(lead, project, "eval", "c.toml")
     assert modes(project, [CACHE]) == {CACHE: f"0660 {lead.name}:{GROUP}"}
     (first,) = measured(project)
@@ -248,10 +245,7 @@ def test_a_cache_from_before_throughput_gains_the_table_from_alice_and_the_lead_
     """The lead's cache as the wave before left it (no `throughput` table): alice's eval
     adds the table in the lead's file; a plan's probe as the lead then reads her figure."""
     lead, alice, _ = team
-    (project / "c.toml").write_text(EXACT, encoding="utf-8")
-    spanlab(lead, project, "init", "corpus")
-    spanlab(lead, project, "labels", "import", "q.txt")
-    in_child(lead, project, lambda: add_span(project))
+    embedded_project(lead, project)
     spanlab(lead, project, "eval", "c.toml")
     in_child(lead, project, _cache_before_throughput)
     before = in_child(lead, project, rate_seen(project, "any"))
