@@ -7,8 +7,11 @@ test process, so forking stays safe. Usage: python -m tests.cli.warm_imports FOL
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import os
+import pkgutil
 import sys
 from pathlib import Path
 
@@ -26,6 +29,11 @@ STEPS: tuple[tuple[str, ...], ...] = (
 )  # fmt: skip
 
 
+ALSO = (importlib.import_module("labeler.core"), importlib.import_module("evaluator.runs"))
+"""Packages whose every module is imported too: a command these steps do not run may load
+one lazily (`diff`, an export to another format)."""
+
+
 def main(folder: Path) -> None:
     os.chdir(folder)
     runner = CliRunner()
@@ -37,6 +45,10 @@ def main(folder: Path) -> None:
     store.close()
     for step in STEPS[2:]:
         runner.invoke(app, list(step))
+    for package in ALSO:  # what other commands load lazily (diff's text, the formats)
+        for found in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            with contextlib.suppress(Exception):
+                importlib.import_module(found.name)
     print(json.dumps(sorted(sys.modules)))
 
 
