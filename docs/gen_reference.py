@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import itertools
 import pkgutil
 import sys
 import textwrap
@@ -133,7 +134,8 @@ def _classes(package: str) -> Iterator[type]:
 def _key_name(key: str) -> str:
     words = {"question_mark": "?", "escape": "esc", "enter": "enter", "space": "space",
              "less_than_sign": "<", "greater_than_sign": ">", "plus": "+", "minus": "-",
-             "slash": "/", "full_stop": ".", "comma": ","}  # fmt: skip
+             "slash": "/", "full_stop": ".", "comma": ",", "left_square_bracket": "[",
+             "right_square_bracket": "]", "left_curly_bracket": "{", "right_curly_bracket": "}"}  # fmt: skip
     return ", ".join(words.get(k.strip(), k.strip()) for k in key.split(","))
 
 
@@ -165,10 +167,10 @@ def _attribute_docs(cls: type) -> dict[str, str]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     body = tree.body[0].body if isinstance(tree.body[0], ast.ClassDef) else []
     docs: dict[str, str] = {}
-    for field, after in zip(body, body[1:], strict=False):
-        if isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name):
-            if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-                docs[field.target.id] = str(after.value.value)
+    for field, after in itertools.pairwise(body):
+        named = isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+        if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[field.target.id] = str(after.value.value)  # type: ignore[union-attr]
     return docs
 
 

@@ -65,8 +65,8 @@ def test_unknown_candidates_key_is_refused_naming_the_known_ones() -> None:
 
 
 def test_project_registry_is_what_the_parser_knows() -> None:
-    assert config._KEYS == keys.names()
-    assert config._FLAGS == {"follow_symlinks", "blind", "trim_spans"}
+    assert keys.names() == config._KEYS
+    assert {"follow_symlinks", "blind", "trim_spans"} == config._FLAGS
     assert tuple(k.name for k in keys.TEAM) == ROLES
     project = config.Project(root=Path("."))
     shown = {k.name: k.default for k in keys.KEYS}
