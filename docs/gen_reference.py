@@ -132,10 +132,11 @@ def _classes(package: str) -> Iterator[type]:
 
 
 def _key_name(key: str) -> str:
-    words = {"question_mark": "?", "escape": "esc", "enter": "enter", "space": "space",
-             "less_than_sign": "<", "greater_than_sign": ">", "plus": "+", "minus": "-",
-             "slash": "/", "full_stop": ".", "comma": ",", "left_square_bracket": "[",
-             "right_square_bracket": "]", "left_curly_bracket": "{", "right_curly_bracket": "}"}  # fmt: skip
+    words = {"question_mark": "?", "escape": "esc", "less_than_sign": "<",
+             "greater_than_sign": ">", "plus": "+", "minus": "-", "slash": "/",
+             "full_stop": ".", "comma": ",", "left_square_bracket": "[",
+             "right_square_bracket": "]", "left_curly_bracket": "{",
+             "right_curly_bracket": "}"}  # fmt: skip
     return ", ".join(words.get(k.strip(), k.strip()) for k in key.split(","))
 
 
@@ -168,9 +169,10 @@ def _attribute_docs(cls: type) -> dict[str, str]:
     body = tree.body[0].body if isinstance(tree.body[0], ast.ClassDef) else []
     docs: dict[str, str] = {}
     for field, after in itertools.pairwise(body):
-        named = isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
-        if named and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-            docs[field.target.id] = str(after.value.value)  # type: ignore[union-attr]
+        if not (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)):
+            continue
+        if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[field.target.id] = str(after.value.value)
     return docs
 
 

@@ -80,8 +80,8 @@ def test_guide_commands_run_on_the_demo(demo: tuple[Path, dict[str, str]]) -> No
     ran = 0
     for page in PAGES:
         for command, expected in commands(page):
-            done = subprocess.run(["bash", "-c", command], cwd=folder, env=env,
-                                  capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
+            done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, text=True,
+                                  capture_output=True, timeout=900, check=False)  # fmt: skip
             assert done.returncode == expected, (
                 f"guide/{page}.md: `{command}` exited {done.returncode}, not {expected}\n"
                 f"{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
