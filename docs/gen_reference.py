@@ -176,18 +176,88 @@ def _attribute_docs(cls: type) -> dict[str, str]:
     return docs
 
 
+def _spread(value: ast.expr) -> list[tuple[str, ast.expr]]:
+    """The keys of the first dict literal inside `**(…)` (a key written only sometimes)."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Dict):
+            return _dict_keys(node)
+    return []
+
+
+def _dict_keys(node: ast.Dict) -> list[tuple[str, ast.expr]]:
+    out: list[tuple[str, ast.expr]] = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is None:
+            out += _spread(value)
+        elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+            out.append((key.value, value))
+    return out
+
+
+def _written_keys(cls: type) -> list[tuple[str, ast.expr]]:
+    """(key, value expression) of every key `cls.to_json` writes, in order: the dict it
+    builds, its `**` spreads, and `data["key"] = …` additions."""
+    method = vars(cls).get("to_json")
+    if method is None:
+        return []
+    body = ast.parse(textwrap.dedent(inspect.getsource(method))).body[0]
+    found: list[tuple[str, ast.expr]] = []
+    for node in ast.walk(body):
+        if isinstance(node, ast.Return | ast.AnnAssign | ast.Assign) and isinstance(
+            node.value, ast.Dict
+        ):
+            found += _dict_keys(node.value)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+            index = node.targets[0].slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, str):
+                found.append((index.value, node.value))
+    return found
+
+
+def _field_of(value: ast.AST, names: list[str]) -> str | None:
+    """The field a written value is made from: the first `self.NAME` in it."""
+    for node in ast.walk(value):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            continue
+        if node.value.id == "self" and node.attr in names:
+            return node.attr
+    return None
+
+
 def _schema_section(cls: type) -> list[str]:
     docs = _attribute_docs(cls)
     hints = getattr(cls, "__annotations__", {})
     names = ([f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls)
              else list(getattr(cls, "_fields", hints)))  # fmt: skip
-    doc = (inspect.getdoc(cls) or "").split("\n\n")[0]
-    lines = [f"## `{cls.__name__}`", "", " ".join(doc.split()), "",
-             "| field | type | meaning |", "|---|---|---|"]  # fmt: skip
-    for name in names:
-        lines.append(f"| `{name}` | `{_cell(str(hints.get(name, '')))}` "
-                     f"| {_cell(docs.get(name, ''))} |")  # fmt: skip
+    doc = " ".join((inspect.getdoc(cls) or "").split("\n\n")[0].split())
+    written = _written_keys(cls)
+    if not written:  # a NamedTuple written as an array of its fields
+        fields = ", ".join(f"`{n}`" for n in names)
+        return [f"## `{cls.__name__}`", "", doc, "", f"Written as an array: [{fields}].", ""]
+    lines = [f"## `{cls.__name__}`", "", doc, "",
+             "| key | type | meaning |", "|---|---|---|"]  # fmt: skip
+    for key, value in written:
+        field = _field_of(value, names) or ""
+        kind = f"`{_cell(str(hints.get(field, '')))}`" if field else ""
+        meaning = docs.get(field, "") if field else _other_meaning(cls, value)
+        lines.append(f"| `{key}` | {kind} | {_cell(meaning)} |")
     return [*lines, ""]
+
+
+def _other_meaning(cls: type, value: ast.expr) -> str:
+    """A written value that is no field: a module constant (its value), or what a method
+    of the class returns (the method's docstring)."""
+    if isinstance(value, ast.Name):
+        constant = vars(sys.modules[cls.__module__]).get(value.id)
+        return f"Always `{constant}`." if isinstance(constant, str) else ""
+    for node in ast.walk(value):
+        method = getattr(cls, node.attr, None) if isinstance(node, ast.Attribute) else None
+        if callable(method):
+            source = ast.parse(textwrap.dedent(inspect.getsource(method)))
+            field = _field_of(source.body[0], list(_attribute_docs(cls)))
+            doc = (inspect.getdoc(method) or "").split("\n\n")[0]
+            return _attribute_docs(cls).get(field or "", doc)
+    return ""
 
 
 def run_json_page() -> str:
@@ -199,9 +269,10 @@ def run_json_page() -> str:
              model_queries.RankedEntry]  # fmt: skip
     lines = ["# run.json", "",
              f"Every run folder holds one `run.json` with `\"format\": \"{model.FORMAT}\"`. "
-             "Its one owner is `evaluator/runs/model.py`: the file is these frozen values, "
-             "each written under its field's name (a mapping of candidates or queries is "
-             "keyed by name or id). It holds offsets, hashes and numbers; text only with "
+             "Its one owner is `evaluator/runs/model.py`: each object below is one frozen "
+             "value, and the keys are those its `to_json` writes (a mapping of candidates or "
+             "queries is keyed by name or id; a key shown only sometimes is written when it "
+             "has something to hold). It holds offsets, hashes and numbers; text only with "
              "`--include-text`. A run.json from elsewhere is read as hostile: at most "
              f"{model.MAX_RUN_FILE // 2**20} MiB, every key and number checked.", ""]  # fmt: skip
     for cls in parts:
