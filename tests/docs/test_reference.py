@@ -12,6 +12,7 @@ import pytest
 from docs import gen_reference
 from evaluator import candidate_keys, candidates
 from evaluator.retrieval import treatment
+from evaluator.retrieval.chroma_http import CALL_TIMEOUT
 from labeler.core.errors import ConfigError
 from labeler.core.project import config, keys
 from labeler.core.team.roles import ROLES
@@ -85,6 +86,7 @@ def test_project_registry_is_what_the_parser_knows() -> None:
     assert shown["trim_spans"] == str(project.trim_spans).lower()
     assert shown["db"] == f'"{config.DEFAULT_DB}"'
     assert shown["embedding_cache"] == f'"{config.DEFAULT_CACHE}"'
+    assert shown["chroma_timeout"] == f"{CALL_TIMEOUT:g}"  # the evaluator's default
 
 
 def test_pictures_script_shoots_every_screen_the_guides_show() -> None:
