@@ -10,21 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaluator.candidate_keys import GATES
 from labeler.core.errors import ConfigError
 from labeler.core.names import check_name
 from labeler.core.typed import Refusal, typed
 from labeler.core.values import Boundary, valid_slice
 
-GATE_KEYS = (
-    "max_lost",
-    "min_recall_delta",
-    "max_chunk_count_ratio",
-    "max_duplicate_pairs_delta",
-    "max_abstention_top1_delta",
-    "max_prompt_tokens_ratio",
-    "max_index_bytes_ratio",
-    "max_latency_p95_ratio",
-)
+GATE_KEYS = GATES.names()
 """Every gate a candidates file may set; the last three gate cost (§17)."""
 VECTOR_GATES = ("max_index_bytes_ratio",)
 """Gates on a figure only a retriever with vectors computes (the vectors' bytes)."""

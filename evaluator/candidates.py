@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator import candidate_keys as keys
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
@@ -120,18 +121,10 @@ class CandidatesFile:
         return next(c for c in self.candidates if c.name == name)
 
 
-_SETTING_TYPES: dict[str, Kind] = {
-    "baseline": str, "k": int, "depth": int, "coverage_threshold": float,
-    "duplicate_threshold": float, "match": str, "embedding": str, "retriever": str,
-    "tokenizer": str, "seed": int, "resamples": int, "budget": int, "decide": str,
-    "budget_ladder": list, "latency_repeats": int,
-}  # fmt: skip
-_CANDIDATE_TYPES: dict[str, Kind] = {
-    "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
-    "tokenizer": str, "function": str, "options": dict, "context": dict,
-    "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
-    "fusion": dict, "rerank": dict, "ranked": str, "url": str, "ranked_skip_bad": bool,
-}  # fmt: skip
+_SETTING_TYPES: dict[str, Kind] = keys.SETTINGS.types()
+"""`[settings]`'s keys and types, from the registry the reference is written from."""
+_CANDIDATE_TYPES: dict[str, Kind] = keys.CANDIDATE.types()
+"""A `[[candidate]]`'s keys and types, from the same registry."""
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ class ChunkTable(Chunks):
         sources: dict[int, tuple[tuple[int, int], ...]] | None = None,
     ) -> None:
         self.corpus_hash, self.fingerprint = corpus_hash, fingerprint
-        """What chunk ids hash (SPEC §5)."""
+        """What chunk ids hash (design §5)."""
         self.docs = tuple(docs)
         """Document ids that have chunks, in order; `doc_of` indexes them."""
         self.doc_of, self.starts, self.ends = doc_of, starts, ends

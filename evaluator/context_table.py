@@ -11,12 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from evaluator.candidate_keys import CONTEXT, PARENT
 from evaluator.chunking.spec import MAX_WINDOW, ContextSpec, SplitterSpec
 from labeler.core.errors import ConfigError
 
-CONTEXT_KEYS = ("window", "parent")
+CONTEXT_KEYS = CONTEXT.names()
 """Keys of a `context` table: exactly one of them."""
-PARENT_KEYS = ("splitter", "size", "overlap", "unit", "tokenizer", "function", "options")
+PARENT_KEYS = PARENT.names()
 """Keys of `context.parent`: a candidate's splitter keys, without a name or a context."""
 
 

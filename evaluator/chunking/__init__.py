@@ -1,4 +1,4 @@
-"""Chunking candidates (SPEC §5): splitters whose offsets come from their own arithmetic.
+"""Chunking candidates (design §5): splitters whose offsets come from their own arithmetic.
 
 `split_text` cuts one document into `Piece`s, `chunk_corpus` turns a corpus into `Chunk`s
 with ids; `check_pieces` states the contract every splitter's output obeys.

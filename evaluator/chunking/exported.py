@@ -1,4 +1,4 @@
-"""`splitter = "chunks"`: the chunks a team's own pipeline exported, as JSONL (SPEC §14).
+"""`splitter = "chunks"`: the chunks a team's own pipeline exported, as JSONL (design §14).
 
 Each line is `{"doc": …, "start": …, "end": …}` or `{"doc": …, "text": …}` (optionally a
 `prefix`, and the team's own `id`, through which a ranked file may name the chunk, §19).

@@ -1,4 +1,4 @@
-"""A splitter's settings as one frozen value, checked before any work is done (SPEC §5).
+"""A splitter's settings as one frozen value, checked before any work is done (design §5).
 
 The fingerprint covers everything that changes where cuts fall, so chunk ids and Chroma
 collections change exactly when the chunking does; bump SPLITTER_VERSION when the

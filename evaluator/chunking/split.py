@@ -1,4 +1,4 @@
-"""One entry point per granularity: a document's pieces, a corpus's chunks (SPEC §5).
+"""One entry point per granularity: a document's pieces, a corpus's chunks (design §5).
 
 Splitters are looked up by name and all take the text and its units, so adding one is
 one function and one table entry; the corpus loop only adds ids and document order.

@@ -1,4 +1,4 @@
-"""Per-query retrieval measures and their generic aggregation (SPEC §7).
+"""Per-query retrieval measures and their generic aggregation (design §7).
 
 One small module per family of measures, each measure a declarative class with its
 formula and how it is shown; `registry` lists them (and the index figures) for every

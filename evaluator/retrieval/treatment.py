@@ -14,12 +14,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator import candidate_keys as keys
 from labeler.core.errors import ConfigError
 
-TREATMENT_KEYS = (
-    "retriever", "mmr", "max_per_source", "stopwords", "stem", "fusion", "rerank", "ranked",
-    "url", "ranked_skip_bad",
-)  # fmt: skip
+TREATMENT_KEYS = keys.TREATMENT_KEYS
 """Candidate keys that set its retrieval rather than its chunking."""
 LEXICAL_OPTIONS = ("lexical", "hybrid")
 """Retrievers whose token scorer takes `stopwords` and `stem`."""
@@ -190,13 +188,13 @@ def _number(table: Mapping[str, Any], key: str, default: float, low: float, high
 
 
 def _mmr(raw: Any, label: str) -> MMR:
-    table = _table(raw, "mmr", ("lambda", "fetch"), label)
+    table = _table(raw, "mmr", keys.MMR.names(), label)
     fetch = _number(table, "fetch", 20, 1, MAX_FETCH, "mmr", label)
     return MMR(_number(table, "lambda", 0.5, 0, 1, "mmr", label), _whole(fetch, "mmr", label))
 
 
 def _fusion(raw: Any, label: str) -> Fusion:
-    table = _table(raw, "fusion", ("k", "weights"), label)
+    table = _table(raw, "fusion", keys.FUSION.names(), label)
     k = _whole(_number(table, "k", 60, 0, MAX_FETCH, "fusion", label), "fusion", label)
     weights = table.get("weights", [1.0, 1.0])
     if not (isinstance(weights, list) and len(weights) == 2):
@@ -208,7 +206,7 @@ def _fusion(raw: Any, label: str) -> Fusion:
 
 
 def _rerank(raw: Any, label: str) -> Rerank:
-    table = _table(raw, "rerank", ("url", "model", "top"), label)
+    table = _table(raw, "rerank", keys.RERANK.names(), label)
     url, model = table.get("url"), table.get("model", "")
     if not isinstance(url, str) or not isinstance(model, str):
         raise ConfigError(f"{label}: rerank needs url (and model) as text", key="rerank.url")

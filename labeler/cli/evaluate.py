@@ -3,7 +3,7 @@
 `eval --labels FILE` and `gate` need only the corpus folder and the frozen label set — no
 store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input, 3 spanlab
 itself failed (so a crash never reads as a broken gate). The evaluator is imported inside
-each command, so `spanlab label` does not load it (SPEC §12: app ready ≤ 1 s).
+each command, so `spanlab label` does not load it (design §12: app ready ≤ 1 s).
 """
 
 from __future__ import annotations

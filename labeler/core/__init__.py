@@ -1,7 +1,7 @@
 """The headless label domain. sqlite_utils is imported only when the store first writes,
 and then with pandas and numpy hidden: it imports them only to map DataFrame and array
 types, which the store never writes, and they and it cost ~400 ms of a start that only
-reads (SPEC §12: app ready ≤ 1 s)."""
+reads (design §12: app ready ≤ 1 s)."""
 
 import sys
 from types import ModuleType

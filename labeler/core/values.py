@@ -1,4 +1,4 @@
-"""Queries and evidence spans as plain, validated values (SPEC §3).
+"""Queries and evidence spans as plain, validated values (design §3).
 
 They are frozen and do no I/O; the store takes and returns them. Validation happens when
 a value is built, so nothing invalid reaches the database or a label file.

@@ -2,7 +2,7 @@
 and top 5 suggested sentences, lexical only and fused with MiniLM, and what the index
 costs against a plain read of the texts. Prints numbers; asserts only that they exist.
 
-`SPANLAB_BENCH_SUGGEST_CSV=../shared/fixtures/chroma-csv/questions.csv` also runs it on a
+`SPANLAB_BENCH_SUGGEST_CSV=path/to/chroma-csv/questions.csv` also runs it on a
 Chroma chunking-evaluation corpus (the folder `corpus` beside the CSV).
 """
 

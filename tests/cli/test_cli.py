@@ -1,4 +1,4 @@
-"""The `spanlab` commands of the foundation (SPEC §10, §13), run through CliRunner.
+"""The `spanlab` commands of the foundation (design §10, §13), run through CliRunner.
 
 Each bad input must exit 2 with its file, key or offset on stderr and leave the store
 exactly as it was; stdout carries data only.

@@ -1,4 +1,4 @@
-"""What `spanlab label` loads before its first screen (SPEC §12: app ready ≤ 1 s).
+"""What `spanlab label` loads before its first screen (design §12: app ready ≤ 1 s).
 
 The start-up cuts stay cut: no pydantic on parsing (typer 0.29 imported it for every
 command, ~150 ms), no sqlite_utils until the first write (~100 ms), no numpy or embedder

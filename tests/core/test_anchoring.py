@@ -1,4 +1,4 @@
-"""Re-anchoring proposals (SPEC §8): each case's candidates worked out by hand.
+"""Re-anchoring proposals (design §8): each case's candidates worked out by hand.
 
 Scores are WEIGHTS 50:20:20:2 over (quote, prefix, suffix, distance), divided by 92.
 Levenshtein similarity is 1 - edits / length of the longer string.

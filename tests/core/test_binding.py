@@ -1,4 +1,4 @@
-"""Comparing the corpus folder with the store's binding (SPEC §3, §8)."""
+"""Comparing the corpus folder with the store's binding (design §3, §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Canonical text and hashes (SPEC §2, §13): the places where annotation tools shift spans.
+"""Canonical text and hashes (design §2, §13): the places where annotation tools shift spans.
 
 Every expected offset below is counted by hand in code points; every hash is recomputed
 with hashlib straight from the wording of §2.

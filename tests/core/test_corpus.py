@@ -1,4 +1,4 @@
-"""Reading a corpus folder (SPEC §2): ids, what counts as a document, all-or-nothing reads."""
+"""Reading a corpus folder (design §2): ids, what counts as a document, all-or-nothing reads."""
 
 from __future__ import annotations
 

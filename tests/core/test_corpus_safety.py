@@ -1,4 +1,4 @@
-"""Corpus hazards (SPEC §13): ids that could forge a hash line, bad file names, symlinks."""
+"""Corpus hazards (design §13): ids that could forge a hash line, bad file names, symlinks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The frozen label set, `spanlab.labelset/1` (SPEC §4): shape, hash, all-or-nothing import."""
+"""The frozen label set, `spanlab.labelset/1` (design §4): shape, hash, all-or-nothing import."""
 
 from __future__ import annotations
 

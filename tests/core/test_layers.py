@@ -1,4 +1,4 @@
-"""The layer rules of SPEC §1, checked two ways: by import, and by the import graph.
+"""The layer rules of design §1, checked two ways: by import, and by the import graph.
 
 The headless layers never load Textual or typer: every submodule pkgutil finds is imported
 in a fresh interpreter, so a module added later is covered too. No two modules import each

@@ -1,4 +1,4 @@
-"""SPEC §13: eight writers at once lose nothing; a writer killed mid-transaction loses
+"""design §13: eight writers at once lose nothing; a writer killed mid-transaction loses
 only what it never acknowledged, and leaves a database that passes integrity_check."""
 
 from __future__ import annotations

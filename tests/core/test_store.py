@@ -1,4 +1,4 @@
-"""The SQLite label store (SPEC §3): migrations, WAL, and every write path checking quotes."""
+"""The SQLite label store (design §3): migrations, WAL, and every write path checking quotes."""
 
 from __future__ import annotations
 

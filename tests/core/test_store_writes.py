@@ -1,4 +1,4 @@
-"""Only the store and its migrations write the store's tables (SPEC §1), checked by grep.
+"""Only the store and its migrations write the store's tables (design §1), checked by grep.
 
 Every module of labeler/ and evaluator/ outside `labeler/core/store/` and
 `labeler/core/store/schema.py` is searched for SQL that writes one of the store's tables (named

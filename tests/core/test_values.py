@@ -1,4 +1,4 @@
-"""Spans and queries are validated when built (SPEC §3); state_in decides valid/stale/orphaned."""
+"""Spans and queries are validated when built (design §3); state_in decides valid/stale/orphaned."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Library splitters as candidates (SPEC §14): semchunk, semantic-text-splitter, chonkie,
+"""Library splitters as candidates (design §14): semchunk, semantic-text-splitter, chonkie,
 langchain-text-splitters and llama-index-core, each an optional extra.
 
 One module per library states its options (the library's own names) and returns chunks

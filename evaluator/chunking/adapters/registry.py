@@ -1,4 +1,4 @@
-"""Which library splitters exist, named without importing any library (SPEC §14).
+"""Which library splitters exist, named without importing any library (design §14).
 
 The spec and the candidates file need the names, the extra to install and the option that
 holds the size before any library is imported; an optional extra that is missing must

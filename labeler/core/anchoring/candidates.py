@@ -1,4 +1,4 @@
-"""Re-anchoring candidates for stale spans (SPEC §8): proposals only, never moves.
+"""Re-anchoring candidates for stale spans (design §8): proposals only, never moves.
 
 A well-known web-annotation client weighs quote, prefix, suffix and position 50:20:20:2 and
 silently applies its best guess. We compute the same parts, show them, and let a person pick:
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 WEIGHTS = (50.0, 20.0, 20.0, 2.0)
-"""Weights of quote, prefix, suffix and distance similarity: the 50:20:20:2 of SPEC §8.
+"""Weights of quote, prefix, suffix and distance similarity: the 50:20:20:2 of design §8.
 The quote dominates; context breaks ties between duplicates; position barely counts, so a
 paragraph inserted above a span costs it almost nothing."""
 

@@ -1,4 +1,4 @@
-"""Where a re-anchored span may begin and end (SPEC §8): boundary kinds and graphemes.
+"""Where a re-anchored span may begin and end (design §8): boundary kinds and graphemes.
 
 A candidate should start and end on the same kind of boundary as the old quote (a whole
 sentence yields the whole edited sentence), and never inside a grapheme. Boundaries are

@@ -1,4 +1,4 @@
-"""Stale-span review (SPEC §8): what waits, what anchoring proposes, and a person's decisions.
+"""Stale-span review (design §8): what waits, what anchoring proposes, and a person's decisions.
 
 Listing is lazy (no candidates until asked), so a screen over 10,000 stale spans opens at
 once. Each decision is one transaction writing a `review_decisions` row plus an event that

@@ -1,4 +1,4 @@
-"""Where a stale quote may have gone: the search half of re-anchoring (SPEC §8).
+"""Where a stale quote may have gone: the search half of re-anchoring (design §8).
 
 What depends only on a document pair (the old→new position map) is built once per pair and
 shared by its spans; per span there are a handful of rapidfuzz calls over the whole text

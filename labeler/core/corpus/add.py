@@ -1,4 +1,4 @@
-"""Documents an import brings (SQuAD contexts), written into the corpus folder (SPEC §13).
+"""Documents an import brings (SQuAD contexts), written into the corpus folder (design §13).
 
 Everything is checked before the first byte is written: each name is an id a corpus read
 would find again, and no folder on its way is a symlink or a file, so nothing lands

@@ -1,4 +1,4 @@
-"""Canonical text and hashes (SPEC §2).
+"""Canonical text and hashes (design §2).
 
 Offsets everywhere are code points into the canonical text, so the normalization is the
 single place where raw bytes become text. It also keeps a map back to raw offsets, which

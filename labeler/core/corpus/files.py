@@ -1,4 +1,4 @@
-"""Which files below a corpus folder are documents (SPEC §2): a setting, with a default.
+"""Which files below a corpus folder are documents (design §2): a setting, with a default.
 
 Teams keep docs in many plain-text formats, so the default reads them all as text; a
 project narrows or widens it with globs in `spanlab.toml` (`include = ["**/*.md"]`). One

@@ -1,4 +1,4 @@
-"""A corpus is a folder of plain-text documents read into canonical text (SPEC §2).
+"""A corpus is a folder of plain-text documents read into canonical text (design §2).
 
 Reading is all-or-nothing: one undecodable file stops the whole read with its name and
 byte offset, so nothing half-ingested ever reaches the store. An evaluation reads with

@@ -1,4 +1,4 @@
-"""Listing a corpus folder (SPEC §2, §13): which entries are documents, and which are not read.
+"""Listing a corpus folder (design §2, §13): which entries are documents, and which are not read.
 
 The walk decides everything about the file system (hidden entries, symlinks, loops, FIFOs)
 so that reading a document never meets a surprise: a link that leads outside the folder

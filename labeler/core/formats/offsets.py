@@ -1,4 +1,4 @@
-"""Offset units of foreign tools, detected per span and reported per import (SPEC §14).
+"""Offset units of foreign tools, detected per span and reported per import (design §14).
 
 Python tools (Prodigy, spaCy, Label Studio since 2022) count code points; JavaScript
 front ends (doccano #2290, Argilla #5729) count UTF-16 code units; some count UTF-8 bytes

@@ -20,6 +20,7 @@ from labeler.core.errors import ConfigError
 from labeler.core.files import sharing
 from labeler.core.files.access import refused_write
 from labeler.core.files.reading import read_bounded
+from labeler.core.project import keys
 from labeler.core.team.authority import Authority, decide
 from labeler.core.team.roles import Distrust, Team
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
@@ -34,15 +35,13 @@ to label by its cuts."""
 CACHE_ENV = "SPANLAB_CACHE"
 """Where the embedding cache lives, over spanlab.toml's `embedding_cache` (CI sets it)."""
 
-_KEYS = {
-    "corpus", "db", "chroma_path", "chroma_url", "chroma_timeout", "embedding", "encoding",
-    "follow_symlinks", "blind", "trim_spans", "embedding_cache", "include", "group", "team",
-}  # fmt: skip
+_KEYS = keys.names()
+"""Every key spanlab.toml may hold, from the registry the reference is written from."""
 _GROUP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
 """A portable Unix group name (`init --group`, §15)."""
 MAX_CHROMA_TIMEOUT = 600.0
 """Longest `chroma_timeout` (seconds) spanlab.toml may ask for."""
-_FLAGS = {"follow_symlinks", "blind", "trim_spans"}
+_FLAGS = keys.flags()
 """Keys that hold a bool; every other key holds a string (or, chroma_timeout, a number)."""
 _WANTED = {"chroma_timeout": "a number of seconds"} | {k: "true or false" for k in _FLAGS}
 """How a refusal words the keys that do not hold a string."""

@@ -6,7 +6,7 @@ the write transaction), `reads`, `edits` (queries added, the audit log), `query_
 (changes and deletes, compare-and-set), `span_edits`, `reviews` (binding and review
 decisions), `versions` (double annotation), `adjudication`; `authors` keeps the
 rule that only someone else marks a query reviewed. They and the migrations
-in `labeler.core.store.schema` are the only code that writes the store's tables (SPEC §1);
+in `labeler.core.store.schema` are the only code that writes the store's tables (design §1);
 `tests/core/test_store_writes.py` greps for any other.
 """
 

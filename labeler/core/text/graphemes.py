@@ -1,4 +1,4 @@
-"""Grapheme cluster boundaries (SPEC §13): where a span may start and end.
+"""Grapheme cluster boundaries (design §13): where a span may start and end.
 
 A span edge between a letter and its combining mark, inside a ZWJ emoji sequence or
 between the two halves of a flag cuts what a reader sees as one character. Every path

@@ -1,4 +1,4 @@
-"""The label feature (SPEC §3): the label screen, its Textual-free state, and the editor.
+"""The label feature (design §3): the label screen, its Textual-free state, and the editor.
 
 Others import from here: the app and triage push `LabelScreen(editor)`, handing it an
 `Editor`; the app loads `LABEL_STYLESHEET` up front, as the label screen is its default.

@@ -24,7 +24,7 @@ from labeler.tui.label.query_form import nfc, parse_slices
 from labeler.tui.settings import Field
 
 PATTERNS = tuple(Boundary)
-"""The patterns SPEC §3 allows, in the order the picker numbers them (1 to 8)."""
+"""The patterns design §3 allows, in the order the picker numbers them (1 to 8)."""
 SEPARATORS = ", \t"
 """What separates slices as typed (`parse_slices` accepts commas and spaces)."""
 

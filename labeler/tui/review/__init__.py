@@ -1,4 +1,4 @@
-"""The stale-span review screen (SPEC §8); the app opens it as its `review` screen."""
+"""The stale-span review screen (design §8); the app opens it as its `review` screen."""
 
 from labeler.tui.review.screen import ReviewScreen
 

@@ -1,4 +1,4 @@
-"""The review screen (SPEC §8, §11): a person decides where every stale span went.
+"""The review screen (design §8, §11): a person decides where every stale span went.
 
 The screen is handed the store, the corpus and the annotator; every decision is one call
 into `labeler.core.anchoring.review`. The waiting list comes from `review.pending` (no candidates),

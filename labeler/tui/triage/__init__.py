@@ -1,8 +1,8 @@
-"""The regression triage screens (SPEC §9, §11): runs, gained/lost queries, boundaries.
+"""The regression triage screens (design §9, §11): runs, gained/lost queries, boundaries.
 
 The app opens `TriageScreen` as its `triage` screen; `e` posts `LabelRequested`, which
 the app answers by switching to the label screen on that query. The screens load on
-first use (they bring the metrics), so the app starts without them (SPEC §12).
+first use (they bring the metrics), so the app starts without them (design §12).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The triage screen (SPEC §11): which candidate gained and lost what against the baseline.
+"""The triage screen (design §11): which candidate gained and lost what against the baseline.
 
 It is handed the runs folder and the corpus; it reads runs through `evaluator.runs.index`
 and run.json, and sets what its widgets show. Four tabs fit an 80×24 terminal: the

@@ -1,7 +1,7 @@
 """The run folder alone recomputes oracle recall and precision-Ω (§17): chunks.tsv holds
 every candidate's chunks as offsets (prefix sources included), run.json the evidence.
 
-The recomputation below is written again from the SPEC's definitions, on plain tuples,
+The recomputation below is written again from the design's definitions, on plain tuples,
 without spanlab's metric code, and compared with what run.json records.
 """
 

@@ -1,4 +1,4 @@
-"""One app (SPEC §11): label, triage, review and stats are screens a person moves between
+"""One app (design §11): label, triage, review and stats are screens a person moves between
 with keys and the palette, and each keeps its state while the person is elsewhere."""
 
 from __future__ import annotations

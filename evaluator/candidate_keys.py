@@ -1,0 +1,164 @@
+"""Every key a candidates file accepts, table by table, with its type, default and meaning.
+
+One registry serves two readers: the parsers take their known keys and types from it, and
+docs/gen_reference.py writes docs/reference/candidates.md from it, so a key added here is
+accepted and documented at once, and a key the parsers know but this table lacks cannot exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from labeler.core.typed import Kind
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a table."""
+
+    name: str
+    """The key as the file spells it."""
+    kind: Kind
+    """The TOML type it takes (`typed` checks it)."""
+    default: str
+    """Its default as the reference shows it: a value, `required` or `unset`."""
+    meaning: str
+    """One or two sentences for the reference."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the file and its keys."""
+
+    heading: str
+    """How the file writes the table (`[settings]`, `[[candidate]]`)."""
+    about: str
+    """What the table is for."""
+    keys: tuple[Key, ...]
+    """Its keys, in the order the reference lists them."""
+
+    def types(self) -> dict[str, Kind]:
+        return {k.name: k.kind for k in self.keys}
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.keys)
+
+
+SETTINGS = Table("[settings]", "Held fixed across candidates, declared before any result.", (
+    Key("baseline", str, "required", "Name of the candidate the others are compared with."),
+    Key("k", int, "5", "Ranks that count as retrieved (1 to 10,000)."),
+    Key("depth", int, "50", "Ranks searched to tell `crowded` from `disappeared` (k to 10,000)."),
+    Key("coverage_threshold", float, "0.8", "Share of a span a chunk must cover to match it."),
+    Key("duplicate_threshold", float, "0.7",
+        "Shared characters / shorter chunk at which two chunks are duplicates."),
+    Key("match", str, '"chunk"', "`chunk`: one chunk must match a span; `union`: the top k "
+        "together may (a split span counts as matched)."),
+    Key("embedding", str, '"minilm"', "The embedding model: `minilm`, `hash`, "
+        "`sentence-transformers:NAME` or `openai:MODEL` (a server)."),
+    Key("retriever", str, '"chroma"', "Every candidate's retriever unless it sets its own: "
+        "`chroma`, `exact`, `lexical`, `hybrid`, `ranked`, `http`."),
+    Key("tokenizer", str, '"sentence-transformers/all-MiniLM-L6-v2"',
+        "Tokenizer that counts prompt tokens and the budget."),
+    Key("seed", int, "0", "Seed of the bootstrap and of the latency passes' order (0 to 2^32-1)."),
+    Key("resamples", int, "10000", "Bootstrap resamples (1 to 1,000,000)."),
+    Key("budget", int, "unset", "Context budget in tokens; unset: k × the baseline's mean chunk "
+        "tokens, declared before results."),
+    Key("decide", str, "unset", "`budget` or `k`: which measures decide the verdict and gates; "
+        "unset: `budget` when mean chunk tokens differ by more than 10 %."),
+    Key("budget_ladder", list, "[128, 256, 512, 1024, 2048, 4096]",
+        "Budgets of the recall–budget curve, in tokens."),
+    Key("latency_repeats", int, "3",
+        "Timed passes per candidate (1 to 100), candidates shuffled by `seed`."),
+))  # fmt: skip
+
+_SPLITTER_KEYS = (
+    Key("splitter", str, "required", "`chars`, `words`, `tokens`, `sentences`, `recursive`, "
+        "`markdown`, `python`, `chunks` (a chunk file) or a library's (`langchain:…`, …)."),
+    Key("size", int, "required", "Chunk size limit in `unit` (a library splitter and `chunks` "
+        "take their own)."),
+    Key("overlap", int, "0", "Units consecutive chunks share (sentences for `sentences`; a "
+        "library may take a fraction of the size)."),
+    Key("unit", str, "the splitter's first", "`chars`, `words` or `tokens`."),
+    Key("tokenizer", str, "MiniLM's, for tokens",
+        "Tokenizer of token units: `character`, `word`, `tiktoken:NAME` or a local Hugging "
+        "Face tokenizer."),
+    Key("function", str, "unset", "`module:function` for the `python` splitter."),
+    Key("options", dict, "{}", "A library splitter's own options by the library's names; for "
+        "`chunks`, `{ path = \"chunks.jsonl\" }`."),
+)  # fmt: skip
+
+_TREATMENT_KEYS = (
+    Key("retriever", str, "the settings'", "This candidate's retriever (overrides `[settings]`)."),
+    Key("mmr", dict, "unset", "Maximal marginal relevance: `{ lambda = 0.5, fetch = 20 }`."),
+    Key("max_per_source", int, "unset",
+        "At most N chunks of one document before any other is passed over."),
+    Key("stopwords", bool, "false", "`lexical` and `hybrid` drop English stopwords."),
+    Key("stem", bool, "false", "`lexical` and `hybrid` stem terms (Snowball English)."),
+    Key("fusion", dict, "{ k = 60, weights = [1, 1] }",
+        "How `hybrid` fuses BM25 and dense ranks (reciprocal rank fusion)."),
+    Key("rerank", dict, "unset", "Reorder the top ranks by a `/rerank` server: "
+        "`{ url = …, model = …, top = 50 }` (key in `SPANLAB_RERANK_KEY`)."),
+    Key("ranked", str, "unset", "Rankings your system returned (JSONL or a TREC run) for "
+        "`retriever = \"ranked\"`, relative to the candidates file."),
+    Key("url", str, "unset", "Your search service for `retriever = \"http\"` (key in "
+        "`SPANLAB_SEARCH_KEY`)."),
+    Key("ranked_skip_bad", bool, "false",
+        "Skip the ranked file's bad lines, counted and named, instead of refusing it."),
+)  # fmt: skip
+
+CANDIDATE = Table("[[candidate]]", "One chunking candidate (and how it retrieves), repeated.", (
+    Key("name", str, "required", "Unique name, as reports print it."),
+    *_SPLITTER_KEYS,
+    Key("context", dict, "unset", "What is sent for a retrieved chunk: `{ window = N }` or a "
+        "`[candidate.context.parent]` table."),
+    *_TREATMENT_KEYS,
+))  # fmt: skip
+
+TREATMENT_KEYS = tuple(k.name for k in _TREATMENT_KEYS)
+"""Candidate keys that set its retrieval rather than its chunking."""
+
+CONTEXT = Table("context", "A candidate's `context = { … }`: exactly one key.", (
+    Key("window", int, "unset", "Neighbours sent on each side of a retrieved chunk (1 to 1,000); "
+        "windows that overlap or touch are sent as one."),
+    Key("parent", dict, "unset", "A splitter table that cuts parents; the candidate's splitter "
+        "cuts within each, and the parent of a retrieved chunk is sent."),
+))  # fmt: skip
+
+PARENT = Table("[candidate.context.parent]", "The parents' splitter: a candidate's splitter "
+               "keys, without a name or a context.", _SPLITTER_KEYS)  # fmt: skip
+
+MMR = Table("mmr", "A candidate's `mmr = { … }`.", (
+    Key("lambda", float, "0.5", "Weight of relevance against novelty (0 to 1; 1 is plain "
+        "relevance)."),
+    Key("fetch", int, "20", "Ranks reordered (1 to 10,000); those below keep their order."),
+))  # fmt: skip
+
+FUSION = Table("fusion", "A `hybrid` candidate's `fusion = { … }`: sum of w / (k + rank).", (
+    Key("k", int, "60", "The reciprocal rank fusion constant."),
+    Key("weights", list, "[1, 1]", "Weights of the BM25 list and the dense list."),
+))  # fmt: skip
+
+RERANK = Table("rerank", "A candidate's `rerank = { … }`.", (
+    Key("url", str, "required", "The server's full URL (`http://host:8080/rerank`)."),
+    Key("model", str, '""', "The model name sent (a server that hosts one ignores it)."),
+    Key("top", int, "50", "Ranks sent to the server; those below keep their order after them."),
+))  # fmt: skip
+
+GATES = Table("[gates]", "Release gates over every query; the same keys go in "
+              "`[gates.slice.NAME]` and `[gates.pattern.PATTERN]`.", (
+    Key("max_lost", float, "unset", "Most queries the candidate may lose against the baseline."),
+    Key("min_recall_delta", float, "unset", "Least change of recall against the baseline."),
+    Key("max_chunk_count_ratio", float, "unset", "Most chunks / the baseline's chunks."),
+    Key("max_duplicate_pairs_delta", float, "unset",
+        "Most added duplicate chunk pairs in the top k."),
+    Key("max_abstention_top1_delta", float, "unset",
+        "Most rise of the abstention queries' top-1 score."),
+    Key("max_prompt_tokens_ratio", float, "unset", "Most prompt tokens / the baseline's."),
+    Key("max_index_bytes_ratio", float, "unset", "Most vector bytes (chunks × dimension × 4) / "
+        "the baseline's; refused with a retriever that stores no vectors."),
+    Key("max_latency_p95_ratio", float, "unset",
+        "Most warm p95 latency (median over the repeats) / the baseline's."),
+))  # fmt: skip
+
+TABLES = (SETTINGS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES)
+"""Every table, in the order the reference shows them."""
