@@ -24,7 +24,7 @@ from labeler.core.project import config
 from labeler.core.project import folders as project_folders
 from labeler.core.store import Store
 from labeler.core.store.foreign import describe
-from labeler.core.team import authority
+from labeler.core.team import authority, steering
 from labeler.core.team import roles as team
 from labeler.core.team.roles import Act, Member
 from labeler.core.team.visibility import Sight
@@ -113,6 +113,9 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
         keys = ", ".join(proj.ignored_claims)
         say(f"warning: spanlab.toml sets {keys}, ignored: roles and blind count only from "
             f"{authority.TEAM_FILE}; a lead removes them from spanlab.toml", err=True)  # fmt: skip
+    if proj.ignored_steering:  # §21: a member may have written them to steer a lead's command
+        say(steering.ignored_warning(proj.ignored_steering, config.CONFIG_NAME,
+                                     authority.TEAM_FILE), err=True)  # fmt: skip
     return proj
 
 
