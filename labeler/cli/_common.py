@@ -20,6 +20,7 @@ from labeler.core.corpus.source import CorpusSource
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
+from labeler.core.secrets import redact
 from labeler.core.project import config
 from labeler.core.project import folders as project_folders
 from labeler.core.store import Store
@@ -52,8 +53,9 @@ RetrieverOpt = Annotated[
 
 def say(text: str, *, err: bool = False) -> None:
     """Print a line of output; text from outside (questions, names, paths, a server's
-    words) passes `shown`, so no control or bidi character reaches the terminal raw."""
-    typer.echo(shown(text), err=err)
+    words) passes `shown`, so no control or bidi character reaches the terminal raw; a
+    message (stderr) passes `redact` too, so no credential in a URL is shown (§21)."""
+    typer.echo(shown(redact(text) if err else text), err=err)
 
 
 def fail(message: str) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from labeler.core.secrets import redact
+
 
 @dataclass
 class SpanlabError(Exception):
@@ -47,7 +49,7 @@ class SpanlabError(Exception):
         lines = [text, *(f"  {d}" for d in self.details)]
         if self.hint:
             lines.append(f"hint: {self.hint}")
-        return "\n".join(lines)
+        return redact("\n".join(lines))  # a URL's key is never shown (§21)
 
 
 class CorpusError(SpanlabError):

@@ -60,7 +60,7 @@ def test_a_fifo_for_a_team_file_is_refused_not_waited_on(tmp_path: Path) -> None
 
 
 def test_a_team_file_holds_team_blind_and_the_steering_keys_only(tmp_path: Path) -> None:
-    (tmp_path / "spanlab.team.toml").write_text('trim_spans = false\n', encoding="utf-8")
+    (tmp_path / "spanlab.team.toml").write_text("trim_spans = false\n", encoding="utf-8")
     (tmp_path / "spanlab.team.toml").chmod(0o644)
     with pytest.raises(ConfigError, match="unknown key 'trim_spans'"):
         config.load(tmp_path)
