@@ -273,7 +273,9 @@ def _failure(endpoint: Endpoint, last: str, spent: float) -> ConfigError:
     if endpoint.role != "embedding":
         hint = OTHER_URL_HINT
     return ConfigError(
-        endpoint.redact(f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}"),
+        endpoint.redact(
+            f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}"
+        ),
         key=endpoint.role,
         hint=hint,
     )
