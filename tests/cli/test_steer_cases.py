@@ -58,8 +58,10 @@ def test_a_link_at_the_journal_is_named_as_a_link(workdir: Path) -> None:
     journal.symlink_to("/etc/hostname")
     done = run("labels", "stats")
     assert done.exit_code == 2, done.output
-    assert (f"{journal}: a symbolic link owned by root (to /etc/hostname) is here, where "
-            "spanlab keeps a regular file of its own: refused, left as it is") in done.stderr
+    assert (
+        f"{journal}: a symbolic link owned by root (to /etc/hostname) is here, where "
+        "spanlab keeps a regular file of its own: refused, left as it is"
+    ) in done.stderr
     assert "unable to open database file" not in done.output
     assert journal.is_symlink()
 

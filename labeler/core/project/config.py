@@ -151,7 +151,7 @@ def load(root: Path) -> Project:
     """Read `root/spanlab.toml` if present: parsed, every key checked, then the project."""
     path = root / CONFIG_NAME
     text, data = _parsed(path) if path.exists() else ("", {})
-    _check(path, data)
+    _check(path, {k: v for k, v in data.items() if k not in PROJECT_KEYS}, data)
     found = decide(root, data, text, _KEYS)
     data, steered = _steered(root, data, found)
 
@@ -195,11 +195,14 @@ def _steered(root: Path, data: dict[str, Any], found: Authority) -> tuple[dict[s
     """spanlab.toml's keys with the steering ones as a team project takes them: from
     spanlab.team.toml first, from spanlab.toml only when it is a lead's alone; without a
     team file, spanlab.toml's as they are (a solo project works as it always did)."""
+    own = {k: v for k, v in data.items() if k in PROJECT_KEYS}
     if not found.governed:
+        _check(root / CONFIG_NAME, own)
         return data, _Steered(source=str(root / CONFIG_NAME))
     team_file = root / TEAM_FILE
     _check(team_file, dict(found.settings))
-    own = {k: v for k, v in data.items() if k in PROJECT_KEYS} if found.shared_steers else {}
+    own = own if found.shared_steers else {}  # what counts for nothing is not checked either
+    _check(root / CONFIG_NAME, own)
     lead = {**own, **found.settings}
     kept = {k: v for k, v in data.items() if k not in PROJECT_KEYS} | lead
     ignored = tuple(
@@ -230,9 +233,10 @@ def _parsed(path: Path) -> tuple[str, dict[str, Any]]:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
 
 
-def _check(path: Path, data: dict[str, Any]) -> None:
-    """Every key known and of its type; the first one that is not, named."""
-    unknown = sorted(set(data) - _KEYS)
+def _check(path: Path, data: dict[str, Any], every: dict[str, Any] | None = None) -> None:
+    """Every key (of `every`, else of `data`) known, and each of `data` of its type; the
+    first one that is not, named."""
+    unknown = sorted(set(data if every is None else every) - _KEYS)
     if unknown:
         raise ConfigError(
             f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",
