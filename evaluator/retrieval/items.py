@@ -98,6 +98,10 @@ def _located(text: str, needle: str, doc: str, where: Where) -> tuple[int, int]:
     return first, first + len(needle)
 
 
+ONCE = "a ranked list holds each chunk once"
+"""Why a repeated chunk is refused: it would count as two retrieved chunks."""
+
+
 def repeated(ranked: Sequence[Ranked]) -> tuple[int, int] | None:
     """(first item, repeating item), 1-based, of the first chunk a ranked list holds twice:
     a list from outside that repeats a chunk is refused (it would count one chunk as two)."""

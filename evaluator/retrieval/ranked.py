@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from evaluator.retrieval.base import QueryInput, Ranked
-from evaluator.retrieval.items import ChunkLookup, Where, repeated
+from evaluator.retrieval.items import ONCE, ChunkLookup, Where, repeated
 from labeler.core.errors import ConfigError
 from labeler.core.files.reading import bounded_lines, open_regular
 from labeler.core.typed import MAX_CHUNK_FILE, Refusal, json_tree
@@ -174,8 +174,8 @@ class _Json:
                   for n, it in enumerate(items, 1)]  # fmt: skip
         if (again := repeated(ranked)) is not None:
             first, n = again
-            raise where.refuse(f"item {n} is chunk {ranked[n - 1].chunk.id} again (first as "
-                               f"item {first}): a ranked list holds each chunk once", "ranked")  # fmt: skip
+            said = f"item {n} is chunk {ranked[n - 1].chunk.id} again (first as item {first})"
+            raise where.refuse(f"{said}: {ONCE}", "ranked")
         self.found[qid] = ranked
         self.asked.take(qid, where)
 
@@ -233,8 +233,8 @@ class _Trec:
         score = _trec_score(fields[4], where)
         item = Ranked(self.lookup.item({"id": fields[2]}, where), score)
         if (first := self.lines.get((qid, item.chunk.id))) is not None:
-            raise where.refuse(f"query {qid} ranks chunk {item.chunk.id} again (first on line "
-                               f"{first}): a ranked list holds each chunk once", "chunk_id")  # fmt: skip
+            said = f"query {qid} ranks chunk {item.chunk.id} again (first on line {first})"
+            raise where.refuse(f"{said}: {ONCE}", "chunk_id")
         self.lines[(qid, item.chunk.id)] = number
         self.asked.seen.setdefault(qid, number)
         self.rows.setdefault(qid, []).append((rank, item))

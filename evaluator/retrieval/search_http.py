@@ -18,7 +18,7 @@ from typing import Any
 
 from evaluator.embedding.http import Endpoint, post_json
 from evaluator.retrieval.base import QueryInput, Ranked
-from evaluator.retrieval.items import ChunkLookup, Where, repeated
+from evaluator.retrieval.items import ONCE, ChunkLookup, Where, repeated
 from evaluator.retrieval.treatment import public
 from labeler.core.errors import ConfigError
 
@@ -57,7 +57,7 @@ class HttpRetriever:
         if (again := repeated(out)) is not None:
             first, n = again
             said = f"chunk {out[n - 1].chunk.id} again (first as item {first})"
-            raise self._refuse(where.refuse(f"{said}: a ranked list holds each chunk once"), q, n)
+            raise self._refuse(where.refuse(f"{said}: {ONCE}"), q, n)
         return out
 
     def _refuse(self, exc: ConfigError, q: QueryInput, item: int = 0) -> ConfigError:

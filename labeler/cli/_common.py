@@ -20,9 +20,9 @@ from labeler.core.corpus.source import CorpusSource
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
-from labeler.core.secrets import redact
 from labeler.core.project import config
 from labeler.core.project import folders as project_folders
+from labeler.core.secrets import redact
 from labeler.core.store import Store
 from labeler.core.store.foreign import describe
 from labeler.core.team import authority, steering

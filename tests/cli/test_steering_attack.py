@@ -21,14 +21,13 @@ from typing import Any
 import pytest
 
 from labeler.core.store import Store
-from tests.cli.accounts import Account, as_user, in_child, lead_holds, more_accounts
+from tests.cli.accounts import Account, accounts, as_user, in_child, lead_holds, more_accounts
 from tests.cli.test_shared_project import (  # noqa: F401  (module fixtures: the hash server, warm imports)
     CANDIDATES,
     add_span,
     embedded,
     fill,
     spanlab,
-    team,
     warmed,
 )
 
@@ -53,8 +52,8 @@ while True:
 
 
 @pytest.fixture
-def people(team: tuple[Account, ...]) -> tuple[Account, Account]:
-    return team[0], more_accounts()[1]
+def people() -> tuple[Account, Account]:
+    return accounts()[0], more_accounts()[1]
 
 
 @pytest.fixture
