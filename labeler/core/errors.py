@@ -31,6 +31,10 @@ class SpanlabError(Exception):
     """Further lines (the documents that differ, say)."""
 
     def __post_init__(self) -> None:
+        # Every message and hint passes the one redaction (§21): a URL's key is never shown,
+        # whichever screen or file the text reaches (`str`, `.message`, a notification).
+        self.message = redact(self.message)
+        self.hint = None if self.hint is None else redact(self.hint)
         super().__init__(self.message)
 
     def location(self) -> str:

@@ -15,13 +15,13 @@ REDACTED = "[redacted]"
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]*@")
 """`scheme://user:password@` (any user part: a token is often the user alone)."""
 _PARAM = re.compile(
-    r"(?i)(^|[?&;\s,(\"'])([\w.-]*(?:key|token|secret|pass|pwd|auth|sig|credential|session)"
-    r"[\w.-]*=)[^&\s#\"',;)]+"
+    r"(?i)(^|[?&;\s,(\"'])([\w.-]*(?:key|token|secret|pass|password|passwd|pwd|auth|sig|"
+    r"signature|credentials?|session)=)[^&\s#\"',;)]+"
 )
 """`api_key=…`, `access_token=…`, `password=…`, `X-Amz-Signature=…`: a parameter whose name
-says it holds a secret, in a query or in words."""
-_SCHEME = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}")
-"""`Bearer sk-…`, `Basic dXNlcjpw…`, `token ghp_…`: an Authorization header's value."""
+ends in a word for a secret, in a query or in words (`max_tokens=` is no secret)."""
+_SCHEME = re.compile(r"(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{4,}")
+"""`Bearer sk-…`: an Authorization header's value, wherever a server echoes it."""
 _HEADER = re.compile(
     r"(?i)\b((?:proxy-)?authorization|x-api-key|api-key)(\s*[:=]\s*)"
     r"(?:(?:bearer|basic|token)\s+)?[^\s,;]+"

@@ -22,6 +22,8 @@ CASES = [
      "upstream said: Bearer [redacted] is revoked"),
     ("https://s3/x?X-Amz-Signature=deadbeef&X-Amz-Date=1",
      "https://s3/x?X-Amz-Signature=[redacted]&X-Amz-Date=1"),
+    ("max_tokens=512 and a token budget of 1024 tokens", "max_tokens=512 and a token budget "
+     "of 1024 tokens"),
     ("the embedding server http://127.0.0.1:7997/v1 failed after 1.0 s",
      "the embedding server http://127.0.0.1:7997/v1 failed after 1.0 s"),
 ]  # fmt: skip
@@ -42,5 +44,6 @@ def test_every_error_message_passes_it() -> None:
     exc = ConfigError("cannot reach http://u:p4ss@h:1/?api_key=k-123", key="chroma_url",
                       hint="check http://u:p4ss@h:1")  # fmt: skip
     assert "p4ss" not in str(exc) and "k-123" not in str(exc)
+    assert exc.message == "cannot reach http://[redacted]@h:1/?api_key=[redacted]"  # the app's
     assert str(exc) == ("key chroma_url: cannot reach http://[redacted]@h:1/?api_key=[redacted]\n"
                         "hint: check http://[redacted]@h:1")  # fmt: skip

@@ -98,3 +98,18 @@ def test_a_file_the_group_may_write_is_anothers(tmp_path: Path) -> None:
     ) == "its group or others may write it (owner root, group root, mode 0664)"
     path.chmod(0o644)
     assert others_may_write(path.stat()) is None
+
+
+def test_a_folder_outside_the_project_counts_when_the_team_file_names_it(tmp_path: Path) -> None:
+    from labeler.core.project import folders
+
+    root, elsewhere = tmp_path / "p", tmp_path / "cache"
+    root.mkdir()
+    elsewhere.mkdir()
+    team = f'embedding_cache = "{elsewhere}/e.db"\nchroma_url = "http://127.0.0.1:2"\n{TEAM}'
+    write(root / "spanlab.team.toml", team, 0o644)
+    proj = folders.opened(root)
+    assert proj.embedding_cache == elsewhere / "e.db" and proj.chroma_url == "http://127.0.0.1:2"
+    write(root / "spanlab.team.toml", TEAM, 0o644)
+    write(root / "spanlab.toml", f'embedding_cache = "{elsewhere}/e.db"\n', 0o664)
+    assert folders.opened(root).embedding_cache == root / ".spanlab/embeddings.db"  # ignored
