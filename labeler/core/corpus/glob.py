@@ -10,6 +10,7 @@ and `?` within one path part; a glob without `/` matches a file's name at any de
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 
 MAX_GLOB = 512
@@ -73,10 +74,24 @@ def _regex(tokens: list[str]) -> re.Pattern[str]:
 
 class _Walk:
     """The glob as states, all followed at once (Thompson's construction): state i waits at
-    token i; `-i - 1` is inside a `**/` that must end with a `/`."""
+    token i; `-i - 1` is inside a `**/` that must end with a `/`. Each set of states met is
+    numbered and each (set, character) step remembered, so a path costs a lookup a
+    character (a lazy DFA, its table bounded by MAX_MOVES; the app's watcher thread and a
+    screen may match at once, so a table is only added to under a lock, and replaced whole)."""
+
+    MAX_MOVES = 1 << 16
+    """Remembered steps; past it a new table starts before the next path (memory stays
+    bounded: one path adds at most a step per character)."""
 
     def __init__(self, tokens: list[str]) -> None:
         self.tokens = tokens
+        self.lock = threading.Lock()
+        self.table = self._table()
+
+    def _table(self) -> _Table:
+        table = _Table()
+        table.number(frozenset(self._closure({0})))
+        return table
 
     def _closure(self, states: set[int]) -> set[int]:
         todo, done = list(states), set(states)
@@ -99,16 +114,46 @@ class _Walk:
         if i >= len(self.tokens):
             return ()
         token = self.tokens[i]
-        if token in (_ANY,) or (token == _STAR and char != "/"):
+        if token == _ANY or (token == _STAR and char != "/"):
             return (i,)
         if (token == _ONE and char != "/") or token == char:
             return (i + 1,)
         return ()
 
+    def _move(self, table: _Table, number: int, char: str) -> int:
+        found = table.moves.get((number, char))
+        if found is None:
+            states = {j for i in table.sets[number] for j in self._step(i, char)}
+            with self.lock:
+                found = table.number(frozenset(self._closure(states)))
+                table.moves[(number, char)] = found
+        return found
+
     def matches(self, rel: str) -> bool:
-        states = self._closure({0})
+        if len(self.table.moves) >= self.MAX_MOVES:
+            self.table = self._table()
+        table, number = self.table, 0
         for char in rel:
-            states = self._closure({j for i in states for j in self._step(i, char)})
-            if not states:
+            number = self._move(table, number, char)
+            if not table.sets[number]:
                 return False
-        return len(self.tokens) in states
+        return len(self.tokens) in table.sets[number]
+
+
+class _Table:
+    """The sets of states met (set 0: the start) and the steps between them."""
+
+    def __init__(self) -> None:
+        self.sets: list[frozenset[int]] = []
+        """Each set of states met, by number."""
+        self.numbers: dict[frozenset[int], int] = {}
+        """Its number, by set."""
+        self.moves: dict[tuple[int, str], int] = {}
+        """(set, character) -> the set it steps to."""
+
+    def number(self, states: frozenset[int]) -> int:
+        """`states`' number, given when first met (the caller holds the walk's lock)."""
+        if states not in self.numbers:
+            self.sets.append(states)
+            self.numbers[states] = len(self.sets) - 1
+        return self.numbers[states]
