@@ -4,6 +4,8 @@ and the words around it kept."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labeler.core.errors import ConfigError
 from labeler.core.secrets import redact
@@ -47,3 +49,20 @@ def test_every_error_message_passes_it() -> None:
     assert exc.message == "cannot reach http://[redacted]@h:1/?api_key=[redacted]"  # the app's
     assert str(exc) == ("key chroma_url: cannot reach http://[redacted]@h:1/?api_key=[redacted]\n"
                         "hint: check http://[redacted]@h:1")  # fmt: skip
+
+
+SECRET = st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ23456789_-", min_size=6, max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SECRET, SECRET, SECRET, st.sampled_from(["api_key", "token", "access_token", "password"]),
+       st.sampled_from(["http", "https"]), st.text(max_size=30))  # fmt: skip
+def test_no_credential_of_any_url_survives_and_redacting_twice_changes_nothing(
+    user: str, password: str, key: str, name: str, scheme: str, around: str
+) -> None:
+    said = f"{around} server {scheme}://{user}:{password}@h.example:81/p?x=1&{name}={key} failed"
+    shown = redact(said)
+    for secret in (user, password, key):
+        assert secret not in shown.replace(around, "")
+    assert redact(shown) == shown
+    assert "h.example:81/p?x=1&" in shown
