@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator import candidate_keys as keys
+from evaluator import candidate_trust
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
@@ -28,9 +30,9 @@ from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
 from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment
 from labeler.core.errors import ConfigError
-from labeler.core.files.reading import read_bounded
+from labeler.core.files.reading import open_regular
 from labeler.core.names import check_name
-from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, toml_tree, typed
+from labeler.core.typed import MAX_CONFIG_FILE, Kind, Refusal, sized, toml_tree, typed
 
 MATCH_RULES = ("chunk", "union")
 """`match = …`: one chunk must match a span, or the top k chunks together may (§7)."""
@@ -336,15 +338,19 @@ def without_vectors(candidates: Sequence[Candidate], retriever: str) -> str | No
 
 
 def read(path: Path) -> CandidatesFile:
-    """Read and validate a candidates file; nothing runs unless all of it is valid."""
+    """Read and validate a candidates file; nothing runs unless all of it is valid, and
+    nothing another account can write steers the command (evaluator.candidate_trust)."""
     try:
-        raw = read_bounded(path, MAX_CONFIG_FILE, _Path(str(path)))
+        with open_regular(path, MAX_CONFIG_FILE, _Path(str(path))) as handle:
+            info = os.fstat(handle.fileno())  # who could have written what is read
+            raw = sized(handle.read(MAX_CONFIG_FILE + 1), MAX_CONFIG_FILE, _Path(str(path)))
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
     try:
         data = toml_tree(raw.decode("utf-8"), _Path(str(path)))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
+    candidate_trust.check(str(path), info, data)
     try:
         return parse(data, file=str(path), digest="sha256:" + hashlib.sha256(raw).hexdigest())
     except ConfigError as exc:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.core.errors import ConfigError
+from labeler.core.secrets import redact
 from labeler.core.typed import Refusal, json_tree
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -54,14 +55,9 @@ class Endpoint:
     """What the server is for (`embedding`, `rerank`, `search`): the key errors name."""
 
     def redact(self, text: str) -> str:
-        """`text` with the key (and any bearer token) replaced, as every message shows it."""
-        if len(self.key) >= 4:
-            text = text.replace(self.key, "[redacted]")
-        words = text.split(" ")
-        return " ".join(
-            "[redacted]" if i and words[i - 1].lower().endswith("bearer") else word
-            for i, word in enumerate(words)
-        )
+        """`text` with the key and any credential in it replaced (labeler.core.secrets), as
+        every message shows it."""
+        return redact(text, self.key)
 
 
 class Cancel:
@@ -277,7 +273,9 @@ def _failure(endpoint: Endpoint, last: str, spent: float) -> ConfigError:
     if endpoint.role != "embedding":
         hint = OTHER_URL_HINT
     return ConfigError(
-        f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}",
+        endpoint.redact(
+            f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}"
+        ),
         key=endpoint.role,
         hint=hint,
     )

@@ -48,6 +48,7 @@ from labeler.core.display import describe, shown, unsafe_at
 from labeler.core.errors import ConfigError
 from labeler.core.files import sharing
 from labeler.core.files.access import refusal_hint, refused_write
+from labeler.core.secrets import redact
 
 HNSW = {"space": "cosine", "ef_construction": 200, "max_neighbors": 16, "ef_search": 128}
 """Fixed for every candidate and recorded in the run, so ANN noise is one held variable."""
@@ -218,7 +219,12 @@ def open_chroma_retriever(
         check = None
     else:
         collection, added, check = _on_server(url, timeout, name, version, vectors, lazy)
-    extra = {"collection": name, "reused": added == 0, "hnsw": HNSW, "server": url}
+    extra = {
+        "collection": name,
+        "reused": added == 0,
+        "hnsw": HNSW,
+        "server": redact(url) if url else url,
+    }  # run.json holds no credential (§21)
     retriever = ChromaRetriever(collection, request.chunks, ids, url, timeout, check)
     return retriever, extra, lazy.counts
 

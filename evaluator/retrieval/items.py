@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluator.chunk import Chunk
+from evaluator.retrieval.base import Ranked
 from labeler.core.corpus.canonical import canonicalize
 from labeler.core.errors import ConfigError
 
@@ -95,3 +96,17 @@ def _located(text: str, needle: str, doc: str, where: Where) -> tuple[int, int]:
         message = f"the item's text occurs more than once (at {first} and {again}) in {doc!r}"
         raise where.refuse(message + "; give 'start' and 'end'", "text")
     return first, first + len(needle)
+
+
+ONCE = "a ranked list holds each chunk once"
+"""Why a repeated chunk is refused: it would count as two retrieved chunks."""
+
+
+def repeated(ranked: Sequence[Ranked]) -> tuple[int, int] | None:
+    """(first item, repeating item), 1-based, of the first chunk a ranked list holds twice:
+    a list from outside that repeats a chunk is refused (it would count one chunk as two)."""
+    seen: dict[str, int] = {}
+    for n, item in enumerate(ranked, 1):
+        if (first := seen.setdefault(item.chunk.id, n)) != n:
+            return first, n
+    return None

@@ -22,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from evaluator.retrieval.base import QueryInput, Ranked
-from evaluator.retrieval.items import ChunkLookup, Where
+from evaluator.retrieval.items import ONCE, ChunkLookup, Where, repeated
 from labeler.core.errors import ConfigError
 from labeler.core.files.reading import bounded_lines, open_regular
 from labeler.core.typed import MAX_CHUNK_FILE, Refusal, json_tree
@@ -170,8 +170,13 @@ class _Json:
             raise where.refuse("'ranked' must be a list of items", "ranked")
         if len(items) > self.depth:
             raise where.refuse(f"{len(items)} items, more than the run's depth ({self.depth})")
-        self.found[qid] = [_ranked(self.lookup.item(it, where), it, n, len(items), where)
-                           for n, it in enumerate(items, 1)]  # fmt: skip
+        ranked = [_ranked(self.lookup.item(it, where), it, n, len(items), where)
+                  for n, it in enumerate(items, 1)]  # fmt: skip
+        if (again := repeated(ranked)) is not None:
+            first, n = again
+            said = f"item {n} is chunk {ranked[n - 1].chunk.id} again (first as item {first})"
+            raise where.refuse(f"{said}: {ONCE}", "ranked")
+        self.found[qid] = ranked
         self.asked.take(qid, where)
 
     def lists(self) -> dict[str, list[Ranked]]:
@@ -210,12 +215,15 @@ class _Trec:
     """Most items a query may rank."""
     rows: dict[str, list[tuple[int, Ranked]]] = field(default_factory=dict)
     """Each query's (rank, item) so far."""
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(query, chunk id) -> the line that ranked it: each chunk once per query."""
 
     def line(self, number: int, raw: str) -> None:
         where = Where(self.path, number)
         fields = raw.split()
-        if len(fields) != 6 or not fields[3].isdigit():
+        if len(fields) != 6:
             raise where.refuse("a TREC run line is 'qid Q0 chunk_id rank score tag'")
+        rank = _trec_rank(fields[3], where)
         qid = self.asked.by_key.get(fields[0], "")
         if qid not in self.asked.seen:
             qid = self.asked.look(fields[0], where)
@@ -224,12 +232,31 @@ class _Trec:
             raise where.refuse(f"query {qid} has more items than the run's depth ({self.depth})")
         score = _trec_score(fields[4], where)
         item = Ranked(self.lookup.item({"id": fields[2]}, where), score)
+        if (first := self.lines.get((qid, item.chunk.id))) is not None:
+            said = f"query {qid} ranks chunk {item.chunk.id} again (first on line {first})"
+            raise where.refuse(f"{said}: {ONCE}", "chunk_id")
+        self.lines[(qid, item.chunk.id)] = number
         self.asked.seen.setdefault(qid, number)
-        self.rows.setdefault(qid, []).append((int(fields[3]), item))
+        self.rows.setdefault(qid, []).append((rank, item))
 
     def lists(self) -> dict[str, list[Ranked]]:
         return {qid: [r for _, r in sorted(got, key=lambda x: x[0])]
                 for qid, got in self.rows.items()}  # fmt: skip
+
+
+MAX_RANK_DIGITS = 9
+"""Longest rank column (digits): ranks past 10^9 are no run's."""
+
+
+def _trec_rank(text: str, where: Where) -> int:
+    """The rank column: ASCII digits only (`²` is a digit to Python, not to int()), and short
+    enough to be a rank; anything else refused naming the line."""
+    if not (text.isascii() and text.isdigit()):
+        raise where.refuse(f"the rank column must be a whole number, got {text[:20]!r}", "rank")
+    if len(text) > MAX_RANK_DIGITS:
+        raise where.refuse(f"the rank column holds {len(text):,} digits (at most "
+                           f"{MAX_RANK_DIGITS})", "rank")  # fmt: skip
+    return int(text)
 
 
 def _trec_score(text: str, where: Where) -> float:

@@ -18,7 +18,7 @@ from typing import Any
 
 from evaluator.embedding.http import Endpoint, post_json
 from evaluator.retrieval.base import QueryInput, Ranked
-from evaluator.retrieval.items import ChunkLookup, Where
+from evaluator.retrieval.items import ONCE, ChunkLookup, Where, repeated
 from evaluator.retrieval.treatment import public
 from labeler.core.errors import ConfigError
 
@@ -54,6 +54,10 @@ class HttpRetriever:
                 out.append(Ranked(self.lookup.item(item, where), _score(item, n, len(items))))
             except ConfigError as exc:
                 raise self._refuse(exc, q, n) from None
+        if (again := repeated(out)) is not None:
+            first, n = again
+            said = f"chunk {out[n - 1].chunk.id} again (first as item {first})"
+            raise self._refuse(where.refuse(f"{said}: {ONCE}"), q, n)
         return out
 
     def _refuse(self, exc: ConfigError, q: QueryInput, item: int = 0) -> ConfigError:

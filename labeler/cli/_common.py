@@ -22,9 +22,10 @@ from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.project import config
 from labeler.core.project import folders as project_folders
+from labeler.core.secrets import redact
 from labeler.core.store import Store
 from labeler.core.store.foreign import describe
-from labeler.core.team import authority
+from labeler.core.team import authority, steering
 from labeler.core.team import roles as team
 from labeler.core.team.roles import Act, Member
 from labeler.core.team.visibility import Sight
@@ -52,8 +53,9 @@ RetrieverOpt = Annotated[
 
 def say(text: str, *, err: bool = False) -> None:
     """Print a line of output; text from outside (questions, names, paths, a server's
-    words) passes `shown`, so no control or bidi character reaches the terminal raw."""
-    typer.echo(shown(text), err=err)
+    words) passes `shown`, so no control or bidi character reaches the terminal raw; a
+    message (stderr) passes `redact` too, so no credential in a URL is shown (§21)."""
+    typer.echo(shown(redact(text) if err else text), err=err)
 
 
 def fail(message: str) -> None:
@@ -113,6 +115,9 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
         keys = ", ".join(proj.ignored_claims)
         say(f"warning: spanlab.toml sets {keys}, ignored: roles and blind count only from "
             f"{authority.TEAM_FILE}; a lead removes them from spanlab.toml", err=True)  # fmt: skip
+    if proj.ignored_steering:  # §21: a member may have written them to steer a lead's command
+        say(steering.ignored_warning(proj.ignored_steering, config.CONFIG_NAME,
+                                     authority.TEAM_FILE), err=True)  # fmt: skip
     return proj
 
 

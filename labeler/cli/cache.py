@@ -13,6 +13,7 @@ import typer
 
 from labeler.cli._common import ChromaOpt, handles_errors, project, say
 from labeler.core.corpus.walk import shown
+from labeler.core.secrets import redact
 
 if TYPE_CHECKING:
     from evaluator.pipeline.storage import ServerStorage
@@ -68,9 +69,10 @@ def on_server(found: ServerStorage) -> None:
     """The server's spanlab collections: listed, never pruned here (other projects share
     them; each eval cleans up its own candidates')."""
     if found.error is not None:
-        say(f"chroma server    {shown(found.url)}  not listed: {shown(found.error)}")
+        say(redact(f"chroma server    {shown(found.url)}  not listed: {shown(found.error)}"))
         return
-    say(f"chroma server    {shown(found.url)}  {len(found.collections)} spanlab collection(s)")
+    url = redact(shown(found.url))
+    say(f"chroma server    {url}  {len(found.collections)} spanlab collection(s)")
     for c in found.collections:
         state = ("building" if c.name in found.building else "stale" if c.name in found.stale
                  else "live" if c.complete else "partial")  # fmt: skip

@@ -179,6 +179,7 @@ def gate_command(
 
     if labels is None:
         raise ConfigError("gate needs --labels with a frozen label set", key="--labels")
+    project(corpus, None)  # what the group's spanlab.toml may not steer is said (§21)
     try:
         done = evaluate_project(
             candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=None,

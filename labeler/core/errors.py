@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from labeler.core.secrets import redact
+
 
 @dataclass
 class SpanlabError(Exception):
@@ -29,6 +31,10 @@ class SpanlabError(Exception):
     """Further lines (the documents that differ, say)."""
 
     def __post_init__(self) -> None:
+        # Every message and hint passes the one redaction (§21): a URL's key is never shown,
+        # whichever screen or file the text reaches (`str`, `.message`, a notification).
+        self.message = redact(self.message)
+        self.hint = None if self.hint is None else redact(self.hint)
         super().__init__(self.message)
 
     def location(self) -> str:
@@ -47,7 +53,7 @@ class SpanlabError(Exception):
         lines = [text, *(f"  {d}" for d in self.details)]
         if self.hint:
             lines.append(f"hint: {self.hint}")
-        return "\n".join(lines)
+        return redact("\n".join(lines))  # a URL's key is never shown (§21)
 
 
 class CorpusError(SpanlabError):

@@ -207,13 +207,15 @@ def lead_holds(
     annotators: Sequence[str],
     *,
     blind: bool = False,
+    settings: str = 'corpus = "corpus"\n',
 ) -> Path:
     """The roles as a lead keeps them (§20): `spanlab.team.toml`, the lead's, mode 0644, in
-    the project folder the lead owns, sticky (3775) so no member replaces the file."""
+    the project folder the lead owns, sticky (3775) so no member replaces the file; with
+    the settings that steer (§21: `corpus`, as the README's set-up writes it)."""
     os.chown(project, lead.uid, lead.group)
     project.chmod(0o3775)
     path = project / "spanlab.team.toml"
-    head = "blind = true\n" if blind else ""
+    head = settings + ("blind = true\n" if blind else "")
     path.write_text(f"{head}[team]\nleads = {json.dumps(list(leads))}\n"
                     f"annotators = {json.dumps(list(annotators))}\n", encoding="utf-8")  # fmt: skip
     os.chown(path, lead.uid, lead.group)

@@ -110,7 +110,7 @@ def test_mallorys_sed_makes_her_no_lead_and_leaves_blind_on(
     sed_herself_lead(mallory, project)
     assert seen_by(mallory, project) == {"blind": True, "lead": False, "from": str(held),
                                          "why": None}  # fmt: skip
-    refused = f"{mallory.name} is an annotator; {{}} is for leads (spanlab.team.toml line 3: " \
+    refused = f"{mallory.name} is an annotator; {{}} is for leads (spanlab.team.toml line 4: " \
               f"leads = [\"{people[0].name}\"])"  # fmt: skip
     for args, act in ((("labels", "assign", mallory.name), "assigning queries"),
                       (("labels", "import", "q.txt"), "importing labels"),

@@ -59,8 +59,8 @@ def test_a_fifo_for_a_team_file_is_refused_not_waited_on(tmp_path: Path) -> None
     assert "is a FIFO (named pipe), not a regular file" in proj.distrust.why
 
 
-def test_a_team_file_holds_only_team_and_blind(tmp_path: Path) -> None:
-    (tmp_path / "spanlab.team.toml").write_text('db = "x.db"\n', encoding="utf-8")
+def test_a_team_file_holds_team_blind_and_the_steering_keys_only(tmp_path: Path) -> None:
+    (tmp_path / "spanlab.team.toml").write_text("trim_spans = false\n", encoding="utf-8")
     (tmp_path / "spanlab.team.toml").chmod(0o644)
-    with pytest.raises(ConfigError, match="unknown key 'db'"):
+    with pytest.raises(ConfigError, match="unknown key 'trim_spans'"):
         config.load(tmp_path)

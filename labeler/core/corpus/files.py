@@ -7,12 +7,12 @@ rule decides for the reader, the app's watcher and the messages, so they never d
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from labeler.core.corpus import glob
 from labeler.core.errors import ConfigError
 
 DEFAULT_SUFFIXES = (
@@ -24,46 +24,27 @@ MAX_PATTERNS = 100
 """Most globs `include` may hold."""
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """`**/` any folders (none included), `*` and `?` within one path part; a pattern
-    without `/` matches a file's name at any depth (`*.rst` = `**/*.rst`)."""
-    if "/" not in pattern:
-        pattern = "**/" + pattern
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        else:
-            out.append({"*": "[^/]*", "?": "[^/]"}.get(pattern[i], re.escape(pattern[i])))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
 @dataclass(frozen=True)
 class FileRule:
     """The globs naming a corpus's documents; none means the default suffixes."""
 
     include: tuple[str, ...] = ()
     """Globs over POSIX paths relative to the corpus folder (`**/*.md`, `docs/*.rst`)."""
-    _regexes: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    _matchers: tuple[glob.Matcher, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_regexes", tuple(_glob_regex(p) for p in self.include))
+        object.__setattr__(self, "_matchers", tuple(glob.matcher(p) for p in self.include))
 
     def is_document(self, rel: str) -> bool:
         if not self.include:
             return PurePosixPath(rel).suffix.lower() in DEFAULT_SUFFIXES
-        return any(r.match(rel) for r in self._regexes)
+        return any(match(rel) for match in self._matchers)
 
     def unmatched(self, rels: Iterable[str]) -> list[str]:
         """The globs that match none of `rels` (a setting that finds nothing says so)."""
         rels = list(rels)
-        return [p for p, r in zip(self.include, self._regexes, strict=True)
-                if not any(r.match(rel) for rel in rels)]  # fmt: skip
+        return [p for p, match in zip(self.include, self._matchers, strict=True)
+                if not any(match(rel) for rel in rels)]  # fmt: skip
 
     def describe(self) -> str:
         """The rule in words, for messages."""
@@ -84,6 +65,9 @@ def file_rule(value: object, file: str) -> FileRule:
     if not value or len(value) > MAX_PATTERNS:
         raise ConfigError(f"'include' must hold 1 to {MAX_PATTERNS} globs", file=file,
                           key="include")  # fmt: skip
+    for n, pattern in enumerate(value):
+        if (why := glob.too_costly(pattern)) is not None:
+            raise ConfigError(f"'include' glob {n + 1} {why}", file=file, key=f"include[{n}]")
     return FileRule(tuple(value))
 
 

@@ -107,7 +107,8 @@ def require_output(path: Path, wanted: str = WRITES, fix: str = "") -> None:
 
 
 def require_database(path: Path) -> None:
-    """A database and its `-wal`/`-shm`: each absent or a regular file with one link.
+    """A database and its `-wal`/`-shm`/`-journal`: each absent or a regular file with one
+    link (a link at the journal was SQLite's bare "unable to open database file").
 
     SQLite opens the `-wal`/`-shm` itself and Python cannot pass `SQLITE_OPEN_NOFOLLOW`, so
     this is checked before the connect and again after it. The race that remains: a member
@@ -117,8 +118,8 @@ def require_database(path: Path) -> None:
     """
     if str(path) == ":memory:":
         return
-    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        require_regular(each, single=True)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        require_regular(Path(f"{path}{suffix}"), single=True)
 
 
 def open_regular(path: Path, flags: int, mode: int = 0o600) -> int:

@@ -83,6 +83,9 @@ GROUPS = {
 }
 """How each format holds groups of alternatives (§18); any other flattens them (every
 alternative becomes evidence of its own, all required) and says how many on export."""
+EVIDENCE_ONLY = ("doccano", "prodigy", "argilla")
+"""Formats that hold a query only as spans in a document's text: one without evidence (an
+abstention, a draft) has no record in them (`_common.left_out` says which)."""
 SKIPPABLE = ("prodigy", "doccano", "argilla", "label-studio-min", "label-studio-csv")
 """Formats of independent records, whose reader can skip (and count) a bad one."""
 

@@ -16,7 +16,7 @@ from labeler.core import formats
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
 from labeler.core.formats import label_studio
-from labeler.core.formats._common import flattened
+from labeler.core.formats._common import flattened, left_out
 from labeler.core.labels import labelset
 from labeler.core.store import Store
 from labeler.core.team.visibility import BLIND_WHY, Sight
@@ -79,6 +79,8 @@ def export_file(
     shown = [q for q in waiting if q not in withheld]
     if not queries and (waiting or withheld) and (fmt != "label-studio" or not shown):
         raise _all_waiting(len(set(waiting) | withheld), fmt, out)
+    if fmt in formats.EVIDENCE_ONLY and not any(q.evidence for q in queries):
+        raise _nothing_held(queries, len(set(waiting) | withheld), fmt, out)
     if fmt == "label-studio":
         pending = [(store.query(q), list(store.versions([q]).get(q, {}).values()))
                    for q in shown]  # fmt: skip
@@ -116,6 +118,21 @@ def _all_waiting(n: int, fmt: str, out: Path) -> LabelError:
         file=str(out),
         hint="adjudicate them (`spanlab adjudicate`), or export with --format label-studio, "
         "which keeps one annotation per version",
+    )
+
+
+def _nothing_held(queries: list[Query], waiting: int, fmt: str, out: Path) -> LabelError:
+    """No query the format can hold (none has evidence): an empty file (exit 0, "wrote 0
+    queries") would look like an export; nothing is written, and why is said."""
+    why = [f"{n} {what}" for what, n in left_out(queries)]
+    if waiting:
+        why.append(f"{waiting} quer(y/ies) wait for a decision")
+    return LabelError(
+        f"no query has evidence {fmt} can hold ({'; '.join(why) or 'the store holds no query'}); "
+        "nothing was written",
+        file=str(out),
+        hint=f"{fmt} holds evidence spans only: label some, or export --format spanlab, which "
+        "keeps abstentions and drafts",
     )
 
 

@@ -21,8 +21,9 @@ from labeler.core.files import sharing
 from labeler.core.files.access import refused_write
 from labeler.core.files.reading import read_bounded
 from labeler.core.project import keys
-from labeler.core.team.authority import Authority, decide
+from labeler.core.team.authority import TEAM_FILE, Authority, decide
 from labeler.core.team.roles import Distrust, Team
+from labeler.core.team.steering import PROJECT_KEYS
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
@@ -87,6 +88,12 @@ class Project:
     """Why the `[team]`/`blind` the project claims do not count, and the fix (§20)."""
     ignored_claims: tuple[str, ...] = ()
     """`team`/`blind` keys spanlab.toml holds beside spanlab.team.toml: ignored, and said."""
+    ignored_steering: tuple[str, ...] = ()
+    """Steering keys (labeler.core.team.steering) a group-writable spanlab.toml sets beside
+    spanlab.team.toml to another value than the lead's or the default: ignored, and said."""
+    lead_keys: frozenset[str] = frozenset()
+    """Steering keys set by a lead's file (spanlab.team.toml, or a spanlab.toml only a lead
+    may write): a folder they name outside the project was configured by its owner."""
 
     @property
     def candidates(self) -> Path:
@@ -102,6 +109,13 @@ class Project:
         return replace(self, **given)
 
     def require_corpus(self) -> Path:
+        if self.corpus is None and "corpus" in self.ignored_steering:
+            raise ConfigError(
+                "no corpus folder configured: in a team project spanlab.toml's `corpus` counts "
+                f"only when a lead's file sets it ({TEAM_FILE})",
+                file=str(self.root / TEAM_FILE), key="corpus",
+                hint=f'a lead adds corpus = "…" to {TEAM_FILE} (or pass --corpus)',
+            )  # fmt: skip
         if self.corpus is None:
             raise ConfigError(
                 "no corpus folder configured",
@@ -135,12 +149,10 @@ class _Key:
 def load(root: Path) -> Project:
     """Read `root/spanlab.toml` if present: parsed, every key checked, then the project."""
     path = root / CONFIG_NAME
-    if not path.exists():
-        return Project(root=root, db=root / DEFAULT_DB, chroma_path=root / DEFAULT_CHROMA,
-                       embedding_cache=cache_location(root, None),
-                       **_granted(decide(root, {}, "", _KEYS)))  # fmt: skip
-    text, data = _parsed(path)
-    _check(path, data)
+    text, data = _parsed(path) if path.exists() else ("", {})
+    _check(path, {k: v for k, v in data.items() if k not in PROJECT_KEYS}, data)
+    found = decide(root, data, text, _KEYS)
+    data, steered = _steered(root, data, found)
 
     def rel(key: str, default: str | None) -> Path | None:
         value = data.get(key, default)
@@ -156,12 +168,55 @@ def load(root: Path) -> Project:
         embedding_cache=cache_location(root, data.get("embedding_cache")),
         encoding=data.get("encoding", "utf-8"),
         follow_symlinks=data.get("follow_symlinks", False),
-        include=file_rule(data["include"], str(path)) if "include" in data else DEFAULT_RULE,
+        include=file_rule(data["include"], steered.source) if "include" in data else DEFAULT_RULE,
         chroma_timeout=data.get("chroma_timeout"),
         trim_spans=data.get("trim_spans", True),
         group=data.get("group"),
-        **_granted(decide(root, data, text, _KEYS)),
+        ignored_steering=steered.ignored,
+        lead_keys=steered.lead_keys,
+        **_granted(found),
     )
+
+
+@dataclass(frozen=True)
+class _Steered:
+    """Where the steering keys came from (§21)."""
+
+    ignored: tuple[str, ...] = ()
+    """Keys of the group's spanlab.toml that count for nothing (and differ from the value used)."""
+    lead_keys: frozenset[str] = frozenset()
+    """Keys a lead's file set."""
+    source: str = CONFIG_NAME
+    """The file `include` came from, for its refusals."""
+
+
+def _steered(root: Path, data: dict[str, Any], found: Authority) -> tuple[dict[str, Any], _Steered]:
+    """spanlab.toml's keys with the steering ones as a team project takes them: from
+    spanlab.team.toml first, from spanlab.toml only when it is a lead's alone; without a
+    team file, spanlab.toml's as they are (a solo project works as it always did)."""
+    own = {k: v for k, v in data.items() if k in PROJECT_KEYS}
+    if not found.governed:
+        _check(root / CONFIG_NAME, own)
+        return data, _Steered(source=str(root / CONFIG_NAME))
+    team_file = root / TEAM_FILE
+    _check(team_file, dict(found.settings))
+    own = own if found.shared_steers else {}  # what counts for nothing is not checked either
+    _check(root / CONFIG_NAME, own)
+    lead = {**own, **found.settings}
+    kept = {k: v for k, v in data.items() if k not in PROJECT_KEYS} | lead
+    ignored = tuple(
+        k for k in PROJECT_KEYS if k in data and data[k] != lead.get(k, _DEFAULTS.get(k))
+    )
+    source = team_file if "include" in found.settings else root / CONFIG_NAME
+    return kept, _Steered(ignored, frozenset(lead), str(source))
+
+
+_DEFAULTS: dict[str, Any] = {
+    "db": DEFAULT_DB, "chroma_path": DEFAULT_CHROMA, "embedding_cache": DEFAULT_CACHE,
+    "embedding": "minilm", "encoding": "utf-8", "follow_symlinks": False,
+}  # fmt: skip
+"""Steering keys' defaults as spanlab.toml spells them: `init` writes some of them, which
+then steer nothing and are not warned of."""
 
 
 def _parsed(path: Path) -> tuple[str, dict[str, Any]]:
@@ -177,9 +232,10 @@ def _parsed(path: Path) -> tuple[str, dict[str, Any]]:
         raise ConfigError(f"cannot read: {exc.strerror}", file=str(path)) from None
 
 
-def _check(path: Path, data: dict[str, Any]) -> None:
-    """Every key known and of its type; the first one that is not, named."""
-    unknown = sorted(set(data) - _KEYS)
+def _check(path: Path, data: dict[str, Any], every: dict[str, Any] | None = None) -> None:
+    """Every key (of `every`, else of `data`) known, and each of `data` of its type; the
+    first one that is not, named."""
+    unknown = sorted(set(data if every is None else every) - _KEYS)
     if unknown:
         raise ConfigError(
             f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})",

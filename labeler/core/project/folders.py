@@ -161,6 +161,8 @@ def _configured(proj: Project, key: str, path: Path, given: Collection[str]) -> 
     the owner of the folder it names."""
     if key in given or (key == "embedding_cache" and os.environ.get(config.CACHE_ENV)):
         return True
+    if key in proj.lead_keys:  # a lead's file set it (§21): its owner chose the place
+        return True
     st = nofollow.lstat(proj.root / config.CONFIG_NAME)
     if st is None or not stat.S_ISREG(st.st_mode) or st.st_mode & 0o022:
         return False

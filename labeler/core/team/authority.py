@@ -21,7 +21,7 @@ import pwd
 import stat
 import tomllib
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,15 @@ from labeler.core.errors import ConfigError
 from labeler.core.files.access import name_of_group, name_of_user
 from labeler.core.files.reading import kind_of
 from labeler.core.team.roles import Distrust, Team, read_team
+from labeler.core.team.steering import PROJECT_KEYS
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, toml_tree, typed
 
 TEAM_FILE = "spanlab.team.toml"
-"""The lead's file beside spanlab.toml: `[team]` and `blind`, nothing else."""
+"""The lead's file beside spanlab.toml: `[team]`, `blind` and the settings that steer (§21)."""
 CLAIMS = ("team", "blind")
 """The keys that grant or withhold sight and roles."""
+TEAM_KEYS = (*CLAIMS, *PROJECT_KEYS)
+"""What the team file may hold: the claims and spanlab.toml's steering keys."""
 _Found = tuple[str | None, str | None]
 """What is wrong (None: nothing) and the command that fixes it."""
 
@@ -54,6 +57,13 @@ class Authority:
     ignored: tuple[str, ...] = ()
     """Claims spanlab.toml makes beside a team file: they count for nothing, and a lead
     should hear of them (a member may have written them)."""
+    governed: bool = False
+    """A team file is there: what steers a command counts only from a lead's file (§21)."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """The steering keys the team file sets (empty unless it counts)."""
+    shared_steers: bool = True
+    """Whether spanlab.toml's own steering keys count: always without a team file, else
+    only when spanlab.toml passes the team file's rule (a lead's alone)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,9 @@ def decide(root: Path, shared: Mapping[str, Any], text: str, top: Collection[str
     own = root / TEAM_FILE
     if os.path.lexists(own):
         ignored = tuple(key for key in CLAIMS if key in shared)
-        return dataclasses.replace(_from_team_file(own), ignored=ignored)
+        found = _from_team_file(own)
+        steers = _leads_alone(root / "spanlab.toml", found.team)
+        return dataclasses.replace(found, ignored=ignored, governed=True, shared_steers=steers)
     if not any(key in shared for key in CLAIMS):
         return Authority(None, False, None, None)
     path = root / "spanlab.toml"
@@ -108,15 +120,27 @@ def _from_team_file(path: Path) -> Authority:
         if why is not None:
             return Authority(None, True, None, Distrust(_head(why), fix or ""))
         data, text = _parsed(path, handle.read(MAX_CONFIG_FILE + 1))
-    team = read_team(data["team"], text, str(path), CLAIMS) if "team" in data else None
+    team = read_team(data["team"], text, str(path), TEAM_KEYS) if "team" in data else None
     distrust = _problem(path, info, team, shared=False)  # its owner must be a lead it names
     if distrust is not None:
         return Authority(None, True, None, distrust)
-    return Authority(team, bool(data.get("blind", False)), path, None)
+    settings = {key: data[key] for key in PROJECT_KEYS if key in data}
+    return Authority(team, bool(data.get("blind", False)), path, None, settings=settings)
+
+
+def _leads_alone(path: Path, team: Team | None) -> bool:
+    """Whether spanlab.toml beside a team file passes the team file's own rule, so its
+    steering keys count (a lead keeps it `0644`); absent counts as nothing to steer."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return True
+    return _problem(path, info, team, shared=False) is None
 
 
 def _parsed(path: Path, raw: bytes) -> tuple[dict[str, Any], str]:
-    """The team file's keys, checked: `[team]` and `blind` only."""
+    """The team file's keys, checked: `[team]`, `blind` and the steering keys (their values
+    are spanlab.toml's reader's to check)."""
     if len(raw) > MAX_CONFIG_FILE:
         raise ConfigError(f"is larger than {MAX_CONFIG_FILE} bytes", file=str(path))
     try:
@@ -126,10 +150,11 @@ def _parsed(path: Path, raw: bytes) -> tuple[dict[str, Any], str]:
         raise ConfigError("not valid UTF-8", file=str(path), offset=exc.start) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"malformed TOML: {exc}", file=str(path)) from None
-    unknown = sorted(set(data) - set(CLAIMS))
+    unknown = sorted(set(data) - set(TEAM_KEYS))
     if unknown:
-        raise ConfigError(f"unknown key {unknown[0]!r} (known: blind, team; the rest "
-                          "belongs in spanlab.toml)", file=str(path), key=unknown[0])  # fmt: skip
+        known = ", ".join(sorted(TEAM_KEYS))
+        raise ConfigError(f"unknown key {unknown[0]!r} (known: {known}; the rest belongs in "
+                          "spanlab.toml)", file=str(path), key=unknown[0])  # fmt: skip
     if "blind" in data:
         typed(data["blind"], bool, _Where(str(path), "blind"))
     return data, text

@@ -28,7 +28,7 @@ MODES = {
     "overflow": "a score of 1e39: finite in JSON, beyond float32",
     "scrambled": "items in reverse order with their true indices (valid for rerank)",
     "dropped": "the last item left out",
-    "duplicate-index": "the last item repeats the first one's index",
+    "duplicate-index": "the last item repeats the first one's index (search: the first item)",
     "off-chunk": "search: the first item's end one past its chunk's",
     "too-many": "search: one item more than k",
     "echo-key": "401 whose message echoes the Authorization header",
@@ -90,6 +90,8 @@ def _search(state: State, payload: dict[str, Any]) -> Any:
         items[0] = {**items[0], "end": items[0]["end"] + 1}
     if state.mode == "too-many" and items:
         items = items + items[:1]
+    if state.mode == "duplicate-index" and len(items) > 1:  # the last item is the first again
+        items = [*items[:-1], items[0]]
     if state.mode in ("nan", "overflow") and items:
         items[0] = {**items[0], "score": float("nan") if state.mode == "nan" else 1e39}
     return {"ranked": items}

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from evaluator.chunk import Chunk
 from evaluator.retrieval.base import QueryInput
@@ -71,6 +73,8 @@ CASES = [
     ('{"query": "q-1", "ranked": [', "not JSON"),
     ('{"query": "q-1", "ranked": [{"id": "c1", "score": NaN}]}', "NaN is not a number"),
     ('{"query": "q-2", "ranked": []}', "query q-2 is ranked again (first on line 1)"),
+    ('{"query": "q-1", "ranked": [{"id": "c1"}, {"doc": "a.md", "start": 0, "end": 22}]}',
+     "item 2 is chunk c1 again (first as item 1)"),
 ]  # fmt: skip
 
 
@@ -86,7 +90,11 @@ def test_a_bad_line_is_refused_naming_file_and_line(tmp_path: Path, line: str, w
 TREC_CASES = [
     ("q-9 Q0 c1 1 1 t", "query 'q-9' is not a query of the label set"),
     ("q-1 Q0 c9 1 1 t", "id 'c9' is not a chunk of this candidate"),
-    ("q-1 Q0 c1 one 1 t", "a TREC run line is 'qid Q0 chunk_id rank score tag'"),
+    ("q-1 Q0 c1 one 1 t", "the rank column must be a whole number, got 'one'"),
+    ("q-1 Q0 c1 \u00b2 1 t", "the rank column must be a whole number, got '\u00b2'"),
+    ("q-1 Q0 c1 \u0663 1 t", "the rank column must be a whole number, got '\u0663'"),
+    ("q-1 Q0 c1 " + "7" * 5000 + " 1 t", "the rank column holds 5,000 digits (at most 9)"),
+    ("q-2 Q0 c3 2 1 t", "query q-2 ranks chunk c3 again (first on line 1)"),
     ("q-1 Q0 c1 1 nan t", "the score column must be a finite number"),
     ("q-1 Q0 c1 1 1", "a TREC run line is 'qid Q0 chunk_id rank score tag'"),
 ]
@@ -171,3 +179,25 @@ def test_a_file_of_bad_lines_alone_still_ranks_no_query(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         _skipping(tmp_path, ['{"query": "q-9", "ranked": []}', "q-1 Q0 c1 1 1 t"])
     assert caught.value.message == "the ranked file ranks no query (2 bad line(s) skipped)"
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs", "Zs", "Cc", "Zl", "Zp")),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_any_rank_column_is_a_rank_or_a_refusal_naming_the_line(tmp_path: Path, rank: str) -> None:
+    """Whatever a TREC file's rank column holds, the reader takes it as a rank or refuses
+    the line: never a traceback (`²` and 5,000 digits were ValueErrors)."""
+    try:
+        rankings = _read(tmp_path, ["q-2 Q0 c3 1 1 t", f"q-1 Q0 c1 {rank} 1 t"]).rankings
+    except ConfigError as exc:
+        assert exc.line == 2 and exc.file == str(tmp_path / "shadow.jsonl")
+    else:
+        assert rank.isascii() and rank.isdigit() and len(rank) <= 9
+        assert [r.chunk.id for r in rankings.lists["q-1"]] == ["c1"]

@@ -118,6 +118,7 @@ SEARCH_CASES = [
     ("nan", "NaN is not a number JSON may hold"),
     ("off-chunk", "answered query q, item 1: a.md[0:23] is not a chunk of this candidate"),
     ("too-many", "answered query q: 3 items for k = 2"),
+    ("duplicate-index", "answered query q, item 2: chunk c1 again (first as item 1)"),
     ("huge", "answered 500,000,000 bytes, over the limit of 67,108,864"),
     ("stall", "no whole answer within 1 s"),
     ("trickle", "no whole answer within 1 s"),
