@@ -82,6 +82,10 @@ def _ranked(request: IndexRequest) -> Built:
     skip = request.treatment.ranked_skip_bad
     rankings = read_rankings(path, lookup, request.queries, request.depth, skip)
     extra: dict[str, Any] = {"ranked_file": path, "queries_missing": rankings.missing}
+    if lookup.located["normalised"]:  # §24: the share found only with whitespace ignored
+        from evaluator.retrieval.locate import WHITESPACE_BLIND
+
+        extra["text_located"] = {**lookup.located, "rule": WHITESPACE_BLIND}
     if skip:  # counted even when none was bad: the run says skipping was on
         extra["ranked_skipped"] = rankings.skipped
         extra["ranked_skipped_lines"] = [{"line": e.line, "message": shown(e.message)}
