@@ -11,6 +11,7 @@ holds it, how many children each parent has, and the links LlamaIndex gives its 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from evaluator.chunk import Chunk, chunk_id
 from evaluator.chunk_table import ChunkTable
@@ -75,6 +76,6 @@ def _tree(spec: SplitterSpec, table: ChunkTable, corpus: Corpus, ratio: float) -
     for doc in table.docs:
         r = table.doc_range(doc)
         held = list({parent_of[table[i].id].id: parent_of[table[i].id] for i in r}.values())
-        for a, b in zip(held, held[1:], strict=False):
+        for a, b in pairwise(held):
             nxt[a.id], prev[b.id] = b, a.id
     return Tree(parent_of, children, nxt, prev, ratio)

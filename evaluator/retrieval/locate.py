@@ -16,6 +16,7 @@ from functools import lru_cache
 WHITESPACE_BLIND = "whitespace-blind/1"
 """The normalisation's name, as run.json and the terminal state it."""
 
+
 @dataclass(frozen=True)
 class Located:
     """Where the text lies, and how it was found."""

@@ -92,9 +92,11 @@ def _located_note(name: str, located: object) -> list[str]:
     if not isinstance(normalised, int) or not isinstance(exact, int) or not normalised:
         return []
     share = normalised / (normalised + exact)
-    return [f"candidate {name!r}: {normalised:,} of {normalised + exact:,} ranked items given "
-            f"as text ({share:.0%}) were located with whitespace ignored "
-            f"({displayed(str(located.get('rule')))})"]
+    return [
+        f"candidate {name!r}: {normalised:,} of {normalised + exact:,} ranked items given "
+        f"as text ({share:.0%}) were located with whitespace ignored "
+        f"({displayed(str(located.get('rule')))})"
+    ]
 
 
 def _listed(ids: Sequence[str]) -> str:

@@ -17,10 +17,10 @@ from evaluator.chunk import Chunk
 from evaluator.chunking import chunk_table
 from evaluator.chunking.adapters.base import encoding
 from evaluator.chunking.spec import ContextSpec, SplitterSpec
-from evaluator.metrics.automerge import Tree, auto_merge
 from evaluator.pipeline.units import sending
-from evaluator.retrieval.base import QueryInput, Ranked
+from evaluator.retrieval.base import QueryInput
 from evaluator.retrieval.lexical import LexicalRetriever
+from evaluator.retrieval.locate import locate, trimmed
 from labeler.core.corpus.folder import Corpus
 
 DEMO = Path(__file__).resolve().parents[3] / "data" / "demo"
@@ -43,12 +43,16 @@ def llama_tree(
     """LlamaIndex's own hierarchy of the demo: leaves by place, every node's place by its
     id, and its docstore."""
     from llama_index.core import Document, StorageContext
-    from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter
-    from llama_index.core.node_parser import get_leaf_nodes
+    from llama_index.core.node_parser import (
+        HierarchicalNodeParser,
+        SentenceSplitter,
+        get_leaf_nodes,
+    )
 
     tokens = encoding("tiktoken:cl100k_base").encode
-    parsers: dict[str, Any] = {str(n): SentenceSplitter(chunk_size=n, chunk_overlap=0,
-                                                        tokenizer=tokens) for n in sizes}  # fmt: skip
+    parsers: dict[str, Any] = {
+        str(n): SentenceSplitter(chunk_size=n, chunk_overlap=0, tokenizer=tokens) for n in sizes
+    }
     parser = HierarchicalNodeParser.from_defaults(node_parser_ids=[str(n) for n in sizes],
                                                   node_parser_map=parsers)  # fmt: skip
     storage = StorageContext.from_defaults()
@@ -83,21 +87,27 @@ class Fixed:
         return list(self.hits)
 
 
-@pytest.mark.parametrize("ratio", [0.5, 0.25])
-def test_auto_merging_sends_what_llama_index_returns_query_by_query(ratio: float) -> None:
+@pytest.mark.parametrize(
+    ("k", "ratio", "merging", "parents"), [(8, 0.5, 17, 26), (20, 0.1, 70, 1217)]
+)
+def test_auto_merging_sends_what_llama_index_returns_query_by_query(
+    k: int, ratio: float, merging: int, parents: int
+) -> None:
+    """Every demo query ranked by the lexical scorer over 64-token leaves in 256-token
+    parents; at k = 20 and ratio 0.1 parents merge and are filled in between merged ones."""
     pytest.importorskip("llama_index.core")
     from llama_index.core.retrievers import AutoMergingRetriever
     from llama_index.core.schema import NodeWithScore
 
     corpus = Corpus.read(DEMO / "corpus")
-    spec = replace(sentence_splitter(64),
-                   context=ContextSpec(parent=sentence_splitter(256), merge_ratio=ratio))  # fmt: skip
+    context = ContextSpec(parent=sentence_splitter(256), merge_ratio=ratio)
+    spec = replace(sentence_splitter(64), context=context)
     table = chunk_table(spec, corpus)
     units = sending(spec, table, corpus)
     assert units is not None and units.tree is not None
     leaves, places, storage = llama_tree(corpus, (256, 64))
     assert sorted(leaves) == sorted((c.doc, c.start, c.end) for c in table)
-    k, merged, parents_sent = 8, 0, 0
+    merged, parents_sent = 0, 0
     texts = {d: corpus.text(d) for d in corpus.texts()}
     for ranked in LexicalRetriever(list(table), texts).search(queries(), k):
         hits = [NodeWithScore(node=leaves[(r.chunk.doc, r.chunk.start, r.chunk.end)],
@@ -108,5 +118,49 @@ def test_auto_merging_sends_what_llama_index_returns_query_by_query(ratio: float
         assert ours == expected
         merged += len(ours) < k
         parents_sent += sum(u.id in units.tree.children for u in units.sent(ranked, k))
-    assert merged > 10 and parents_sent > 10  # the comparison exercised merging
+    assert (merged, parents_sent) == (merging, parents)  # the comparison exercised merging
 
+
+def test_a_window_without_merging_sends_what_llama_index_sentence_window_sends(
+    tmp_path: Path,
+) -> None:
+    """LlamaIndex's sentences as the chunk file, `context = { window = 3, merge = false }`:
+    each hit's window is the text MetadataReplacementPostProcessor puts in its place (that
+    text re-joins sentences with spaces, so it is located blind to whitespace)."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import Document
+    from llama_index.core.node_parser import SentenceWindowNodeParser
+
+    corpus = Corpus.read(DEMO / "corpus")
+    parser = SentenceWindowNodeParser.from_defaults(window_size=3)
+    windows: dict[Place, str] = {}
+    with (tmp_path / "sentences.jsonl").open("w", encoding="utf-8") as out:
+        for doc in corpus.texts():
+            for node in parser.get_nodes_from_documents([Document(text=corpus.text(doc))]):
+                start = int(node.start_char_idx)
+                windows[(doc, start, int(node.end_char_idx))] = node.metadata["window"]
+                out.write(json.dumps({"doc": doc, "start": start, "end": node.end_char_idx}))
+                out.write("\n")
+    spec = SplitterSpec("chunks", 1, options={"path": str(tmp_path / "sentences.jsonl")})
+    spec = replace(spec.validate("w"), context=ContextSpec(window=3, merge=False))
+    table = chunk_table(spec, corpus)
+    units = sending(spec, table, corpus)
+    assert units is not None and units.repeat and len(table) == len(windows)
+    texts = {d: corpus.text(d) for d in corpus.texts()}
+    k, normalised, repeated = 5, 0, 0
+    for ranked in LexicalRetriever(list(table), texts).search(queries(), k):
+        expected = []
+        for r in ranked:
+            found = locate(texts[r.chunk.doc], windows[(r.chunk.doc, r.chunk.start, r.chunk.end)])
+            assert found is not None
+            normalised += found.normalised
+            expected.append((r.chunk.doc, found.start, found.end))
+        sent = units.sent(ranked, k)
+        assert [(u.doc, *trimmed(texts[u.doc], u.start, u.end)) for u in sent] == expected
+        repeated += len({u.id for u in sent}) < len(sent) or _overlap(sent)
+    assert (normalised, repeated) == (375, 45)  # every join re-spaced; text sent twice
+
+
+def _overlap(units: Sequence[Chunk]) -> bool:
+    return any(a.doc == b.doc and a.start < b.end and b.start < a.end
+               for i, a in enumerate(units) for b in units[i + 1:])  # fmt: skip
