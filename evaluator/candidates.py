@@ -130,8 +130,14 @@ _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict, "context": dict,
     "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
-    "fusion": dict, "rerank": dict, "ranked": str, "url": str, "ranked_skip_bad": bool,
+    "fusion": dict, "rerank": (dict, bool), "ranked": str, "url": str, "ranked_skip_bad": bool,
 }  # fmt: skip
+_CANDIDATE_TYPES["mmr"] = (dict, bool)
+_CANDIDATE_TYPES["max_per_source"] = (int, bool)
+DEFAULT_TREATMENTS = ("mmr", "max_per_source", "stopwords", "stem", "rerank")
+"""Treatment keys `[settings]` may set for every candidate (§19); a candidate's own value
+overrides it, and `false` on a candidate turns off a default `mmr`, `rerank` or
+`max_per_source`."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +255,50 @@ def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
     return tuple(sorted(set(raw)))
 
 
-def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
+def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
+    """`[settings]` without its treatment defaults, and those defaults, type-checked."""
+    if not isinstance(raw, dict):
+        return raw, {}
+    defaults = {k: raw[k] for k in DEFAULT_TREATMENTS if k in raw}
+    for key, value in defaults.items():
+        typed(value, _CANDIDATE_TYPES[key], _Entry(file, "[settings]", f"settings.{key}"))
+        if value is True and key in ("mmr", "rerank", "max_per_source"):
+            message = f"[settings]: {key} must be a table or a number, not true"
+            raise ConfigError(message, file=file, key=f"settings.{key}")
+    return {k: v for k, v in raw.items() if k not in defaults}, defaults
+
+
+def _with_defaults(raw: dict[str, Any], defaults: Mapping[str, Any], label: str,
+                   file: str) -> dict[str, Any]:  # fmt: skip
+    """The candidate's table with the settings' treatment defaults it does not set; `false`
+    on a candidate drops a default table or number."""
+    merged = {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
+    for key in ("mmr", "rerank", "max_per_source"):
+        if merged.get(key) is True:
+            message = f"{label}: {key} takes a table or a number, or false to turn it off"
+            raise ConfigError(message, file=file, key=key)
+        if merged.get(key) is False:
+            del merged[key]
+    return merged
+
+
+def _treatment(raw: dict[str, Any], defaults: Mapping[str, Any], label: str, retriever: str,
+               file: str) -> Treatment:  # fmt: skip
+    """The candidate's treatment; a refusal of a default it took names `settings.KEY`."""
+    try:
+        return treatments.parse(_with_defaults(raw, defaults, label, file), label, retriever,
+                                RETRIEVERS, file)  # fmt: skip
+    except ConfigError as exc:
+        base = (exc.key or "").split(".")[0]
+        if base in defaults and base not in raw:
+            exc.key = f"settings.{exc.key}"
+            exc.message += " (the [settings] default)"
+        raise replace(exc, file=file) from None
+
+
+def _candidate(
+    raw: Any, index: int, file: str, retriever: str, defaults: Mapping[str, Any] | None = None
+) -> Candidate:
     where = f"candidate[{index}]"
     if not isinstance(raw, dict):
         raise ConfigError(f"{where} must be a table", file=file, key=where)
@@ -264,10 +313,7 @@ def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
     if "context" in raw:
         build = functools.partial(_parent_spec, name=raw["name"], file=file)
         spec = replace(spec, context=read_context(raw["context"], raw["name"], file, build))
-    try:
-        treatment = treatments.parse(raw, label, retriever, RETRIEVERS, file)
-    except ConfigError as exc:
-        raise replace(exc, file=file) from None
+    treatment = _treatment(raw, defaults or {}, label, retriever, file)
     return Candidate(raw["name"], spec, treatment)
 
 
@@ -307,12 +353,13 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     unknown = sorted(set(data) - {"settings", "candidate", "gates"})
     if unknown:
         raise ConfigError(f"unknown table {unknown[0]!r}", file=file, key=unknown[0])
-    settings = _settings(data.get("settings"), file)
+    raw_settings, defaults = _defaults(data.get("settings"), file)
+    settings = _settings(raw_settings, file)
     raw_candidates = data.get("candidate")
     if not isinstance(raw_candidates, list) or not raw_candidates:
         raise ConfigError("no [[candidate]] tables", file=file, key="candidate")
     candidates = tuple(
-        _candidate(c, i, file, settings.retriever) for i, c in enumerate(raw_candidates)
+        _candidate(c, i, file, settings.retriever, defaults) for i, c in enumerate(raw_candidates)
     )
     names = [c.name for c in candidates]
     for name in names:
