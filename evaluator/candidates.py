@@ -275,7 +275,8 @@ def _with_defaults(raw: dict[str, Any], defaults: Mapping[str, Any], label: str,
     merged = {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
     for key in ("mmr", "rerank", "max_per_source"):
         if merged.get(key) is True:
-            message = f"{label}: {key} takes a table or a number, or false to turn it off"
+            message = (f"{label}: {key!r} has the wrong type (true): it takes a table or a "
+                       "number, or false to turn a [settings] default off")  # fmt: skip
             raise ConfigError(message, file=file, key=key)
         if merged.get(key) is False:
             del merged[key]

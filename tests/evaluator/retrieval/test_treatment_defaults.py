@@ -68,7 +68,7 @@ def test_settings_give_defaults_a_candidate_overrides_or_turns_off(tmp_path: Pat
         ('retriever = "lexical"', 'retriever = "exact"', "settings.stopwords", "lexical or"),
         ("DEFAULTS", 'rerank = { url = "ftp://x" }', "settings.rerank.url", "not a URL"),
         ("DEFAULTS", "rerank = { top = 5 }", "settings.rerank.url", "needs url"),
-        ("mmr = false\n", "mmr = true\n", "mmr", "or false to turn it off"),
+        ("mmr = false\n", "mmr = true\n", "mmr", "or false to turn a [settings] default off"),
     ],
 )
 def test_a_bad_default_names_the_settings_key(
