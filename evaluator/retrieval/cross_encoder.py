@@ -88,12 +88,12 @@ class CrossEncoder:
         self._tokenizer = _tokenizer(vocab, tokenizer_path, max_tokens)
         self._inputs = {i.name for i in self._session.get_inputs()}
         if "input_ids" not in self._inputs:
-            message = (f"rerank.model_path has no input 'input_ids' (its inputs: "
-                       f"{', '.join(sorted(self._inputs))}): not a cross-encoder export")  # fmt: skip
+            found = ", ".join(sorted(self._inputs))
+            message = f"rerank.model_path has no input 'input_ids' (it has {found})"
             raise ConfigError(message, file=model_path, key="rerank.model_path")
         self._lock = threading.Lock()
-        self._fingerprint = (f"cross-encoder model.onnx=sha256:{_sha(model)} "
-                             f"tokenizer.json=sha256:{_sha(vocab)} max_tokens={max_tokens}")  # fmt: skip
+        files = f"model.onnx=sha256:{_sha(model)} tokenizer.json=sha256:{_sha(vocab)}"
+        self._fingerprint = f"cross-encoder {files} max_tokens={max_tokens}"
         self.model_path = model_path
         """The file as named, for messages."""
 
