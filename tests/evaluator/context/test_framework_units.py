@@ -136,10 +136,11 @@ def test_a_window_without_merging_sends_what_llama_index_sentence_window_sends(
     windows: dict[Place, str] = {}
     with (tmp_path / "sentences.jsonl").open("w", encoding="utf-8") as out:
         for doc in corpus.texts():
-            for node in parser.get_nodes_from_documents([Document(text=corpus.text(doc))]):
-                start = int(node.start_char_idx)
-                windows[(doc, start, int(node.end_char_idx))] = node.metadata["window"]
-                out.write(json.dumps({"doc": doc, "start": start, "end": node.end_char_idx}))
+            found: list[Any] = parser.get_nodes_from_documents([Document(text=corpus.text(doc))])
+            for node in found:
+                start, end = int(node.start_char_idx), int(node.end_char_idx)
+                windows[(doc, start, end)] = node.metadata["window"]
+                out.write(json.dumps({"doc": doc, "start": start, "end": end}))
                 out.write("\n")
     spec = SplitterSpec("chunks", 1, options={"path": str(tmp_path / "sentences.jsonl")})
     spec = replace(spec.validate("w"), context=ContextSpec(window=3, merge=False))

@@ -50,8 +50,8 @@ def build_tokenizer(path: Path) -> None:
     from tokenizers.processors import TemplateProcessing
 
     tokenizer = Tokenizer(WordLevel(VOCAB, unk_token="[UNK]"))
-    tokenizer.pre_tokenizer = Whitespace()  # type: ignore[assignment]
-    tokenizer.post_processor = TemplateProcessing(  # type: ignore[assignment]
+    tokenizer.pre_tokenizer = Whitespace()
+    tokenizer.post_processor = TemplateProcessing(
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
         special_tokens=[("[CLS]", 1), ("[SEP]", 2)],
     )  # fmt: skip
