@@ -136,8 +136,8 @@ def test_a_window_without_merging_sends_what_llama_index_sentence_window_sends(
     windows: dict[Place, str] = {}
     with (tmp_path / "sentences.jsonl").open("w", encoding="utf-8") as out:
         for doc in corpus.texts():
-            found: list[Any] = parser.get_nodes_from_documents([Document(text=corpus.text(doc))])
-            for node in found:
+            nodes: list[Any] = parser.get_nodes_from_documents([Document(text=corpus.text(doc))])
+            for node in nodes:
                 start, end = int(node.start_char_idx), int(node.end_char_idx)
                 windows[(doc, start, end)] = node.metadata["window"]
                 out.write(json.dumps({"doc": doc, "start": start, "end": end}))
