@@ -134,10 +134,11 @@ _CANDIDATE_TYPES: dict[str, Kind] = {
 }  # fmt: skip
 _CANDIDATE_TYPES["mmr"] = (dict, bool)
 _CANDIDATE_TYPES["max_per_source"] = (int, bool)
-DEFAULT_TREATMENTS = ("mmr", "max_per_source", "stopwords", "stem", "rerank")
+_CANDIDATE_TYPES["filter"] = (dict, bool)
+DEFAULT_TREATMENTS = ("mmr", "max_per_source", "stopwords", "stem", "rerank", "filter")
 """Treatment keys `[settings]` may set for every candidate (§19); a candidate's own value
-overrides it, and `false` on a candidate turns off a default `mmr`, `rerank` or
-`max_per_source`."""
+overrides it, and `false` on a candidate turns off a default `mmr`, `rerank`,
+`max_per_source` or `filter`."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,10 @@ def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
     return tuple(sorted(set(raw)))
 
 
+_SWITCHED = ("mmr", "rerank", "max_per_source", "filter")
+"""Defaults a candidate turns off with `false`."""
+
+
 def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
     """`[settings]` without its treatment defaults, and those defaults, type-checked."""
     if not isinstance(raw, dict):
@@ -262,7 +267,7 @@ def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
     defaults = {k: raw[k] for k in DEFAULT_TREATMENTS if k in raw}
     for key, value in defaults.items():
         typed(value, _CANDIDATE_TYPES[key], _Entry(file, "[settings]", f"settings.{key}"))
-        if value is True and key in ("mmr", "rerank", "max_per_source"):
+        if value is True and key in _SWITCHED:
             message = f"[settings]: {key} must be a table or a number, not true"
             raise ConfigError(message, file=file, key=f"settings.{key}")
     return {k: v for k, v in raw.items() if k not in defaults}, defaults
@@ -273,7 +278,7 @@ def _with_defaults(raw: dict[str, Any], defaults: Mapping[str, Any], label: str,
     """The candidate's table with the settings' treatment defaults it does not set; `false`
     on a candidate drops a default table or number."""
     merged = {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
-    for key in ("mmr", "rerank", "max_per_source"):
+    for key in _SWITCHED:
         if merged.get(key) is True:
             message = (f"{label}: {key!r} has the wrong type (true): it takes a table or a "
                        "number, or false to turn a [settings] default off")  # fmt: skip

@@ -32,12 +32,19 @@ from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
-from evaluator.pipeline.treated import treatment_record, uses_vectors, with_treatment
+from evaluator.pipeline.treated import (
+    filter_docs,
+    filtered,
+    treatment_record,
+    uses_vectors,
+    with_treatment,
+)
 from evaluator.pipeline.units import sending
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
+from evaluator.retrieval.filters import Filtered
 from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Query, Status
@@ -114,6 +121,8 @@ def run_all(
     chunks_by, seconds, sizes = cut_as
     runs: dict[str, CandidateRun] = {}
     retrievers: dict[str, Retriever] = {}
+    for cand in cfile.candidates:  # a filter that lets nothing through stops the run first
+        filter_docs(ctx.texts, cand)
     for name in run_order(cfile):
         runs[name], retrievers[name] = run_candidate(
             ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
@@ -212,11 +221,12 @@ def run_candidate(
     t = time.perf_counter()
     built = build_retriever(kind, index_request(ctx, cand, chunks, inputs))
     index_seconds = time.perf_counter() - t
-    retriever = with_treatment(
-        ctx.texts, ctx.vectors, ctx.options.cache_path, cand, built.retriever
-    )
+    told = filtered(ctx.texts, cand, built.retriever)
+    retriever = with_treatment(ctx.texts, ctx.vectors, ctx.options.cache_path, cand, told)
     ranked, latencies = latency.search_timed(retriever, inputs, settings.depth)
     extra = dict(built.extra) | treatment_record(settings, cand)
+    if isinstance(told, Filtered):
+        extra |= told.record()
     if ctx.options.check_ann and kind == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
     retrieved = [r.chunk for hits in ranked.values() for r in hits]

@@ -14,11 +14,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.retrieval.filters import DocFilter, parse_filter
 from labeler.core.errors import ConfigError
 
 TREATMENT_KEYS = (
     "retriever", "mmr", "max_per_source", "stopwords", "stem", "fusion", "rerank", "ranked",
-    "url", "ranked_skip_bad",
+    "url", "ranked_skip_bad", "filter",
 )  # fmt: skip
 """Candidate keys that set its retrieval rather than its chunking."""
 LEXICAL_OPTIONS = ("lexical", "hybrid")
@@ -90,6 +91,8 @@ class Treatment:
     """Skip the ranked file's bad lines, counted and named, instead of refusing the file."""
     url: str | None = None
     """The team's search endpoint for `retriever = "http"`."""
+    filter: DocFilter | None = None
+    """The documents it retrieves from: path globs and front-matter fields (§24)."""
 
     def record(self) -> dict[str, Any]:
         """What differs from plain retrieval, as run.json and `diff` show it."""
@@ -103,6 +106,8 @@ class Treatment:
         elif self.rerank is not None:
             out["rerank"] = {"url": public(self.rerank.url, "rerank.url"),
                              "model": self.rerank.model, "top": self.rerank.top}  # fmt: skip
+        if self.filter is not None:
+            out["filter"] = self.filter.record()
         return out | ({"url": public(self.url)} if self.url else {})
 
     def fingerprint(self) -> str:
@@ -179,6 +184,7 @@ def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
         ranked=raw.get("ranked"),
         ranked_skip_bad=bool(raw.get("ranked_skip_bad", False)),
         url=_url(raw.get("url")),
+        filter=parse_filter(raw["filter"], label) if "filter" in raw else None,
     )
     for key, message in problems(treatment, effective):
         raise ConfigError(f"{label}: {message}", key=key)
