@@ -44,7 +44,7 @@ from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
-from evaluator.retrieval.filters import Filtered
+from evaluator.retrieval.filters import Filtered, query_scope
 from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Query, Status
@@ -199,11 +199,21 @@ def embed_queries(
     ctx: Context, queries: Sequence[Query], needed: bool
 ) -> tuple[list[QueryInput], dict[str, int]]:
     """Each query as a retriever input, embedded when some candidate uses vectors."""
-    inputs = [QueryInput(q.id, q.text) for q in queries]
+    scopes = {q.id: query_scope(q.filter, q.id, ctx.texts) for q in queries if q.filter}
+    inputs = [_scoped(QueryInput(q.id, q.text), scopes) for q in queries]
     if not needed or not inputs:
         return inputs, {}
     vecs, counts = ctx.vectors.embed([q.text for q in queries], "queries")
-    return [QueryInput(q.id, q.text, vecs[i]) for i, q in enumerate(queries)], counts
+    return [_scoped(QueryInput(q.id, q.text, vecs[i]), scopes)
+            for i, q in enumerate(queries)], counts  # fmt: skip
+
+
+def _scoped(q: QueryInput, scopes: Mapping[str, tuple[frozenset[str], Any]]) -> QueryInput:
+    """The query told its own filter (§24), when its label carries one."""
+    if q.id not in scopes:
+        return q
+    docs, declared = scopes[q.id]
+    return replace(q, docs=docs, filter=(declared,))
 
 
 def run_candidate(
@@ -221,7 +231,8 @@ def run_candidate(
     t = time.perf_counter()
     built = build_retriever(kind, index_request(ctx, cand, chunks, inputs))
     index_seconds = time.perf_counter() - t
-    told = filtered(ctx.texts, cand, built.retriever)
+    scoped = any(q.docs is not None for q in inputs)
+    told = filtered(ctx.texts, cand, built.retriever, scoped)
     retriever = with_treatment(ctx.texts, ctx.vectors, ctx.options.cache_path, cand, told)
     ranked, latencies = latency.search_timed(retriever, inputs, settings.depth)
     extra = dict(built.extra) | treatment_record(settings, cand)

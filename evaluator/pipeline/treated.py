@@ -52,7 +52,12 @@ def filter_docs(texts: Mapping[str, str], cand: Candidate) -> frozenset[str] | N
     return None if f is None else allowed_docs(f, texts, f"candidate {cand.name!r}", "filter")
 
 
-def filtered(texts: Mapping[str, str], cand: Candidate, retriever: Retriever) -> Retriever:
-    """The retriever told the candidate's filter, or itself without one."""
+def filtered(
+    texts: Mapping[str, str], cand: Candidate, retriever: Retriever, scoped: bool = False
+) -> Retriever:
+    """The retriever told the candidate's filter, or itself when neither it nor any query
+    (`scoped`) has one."""
     docs, f = filter_docs(texts, cand), cand.treatment.filter
-    return retriever if docs is None or f is None else Filtered(retriever, docs, f.record())
+    if docs is None and not scoped:
+        return retriever
+    return Filtered(retriever, docs, None if f is None else f.record())

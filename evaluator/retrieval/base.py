@@ -36,8 +36,9 @@ class QueryInput:
     """Its embedding, for vector retrievers."""
     docs: frozenset[str] | None = None
     """The documents it may retrieve from (a metadata filter, §24); None: every one."""
-    filter: Mapping[str, Any] | None = None
-    """That filter as declared, for a search endpoint to apply itself."""
+    filter: tuple[Mapping[str, Any], ...] = ()
+    """The filters as declared (the query's own, the candidate's), every one to hold: for a
+    search endpoint to apply itself."""
 
 
 class Retriever(Protocol):

@@ -112,22 +112,22 @@ def allowed_docs(f: DocFilter, texts: Mapping[str, str], label: str, key: str) -
 
 @dataclass
 class Filtered:
-    """A retriever told the filter: each query carries the documents it may retrieve from
-    (and the filter as declared); an item outside them that comes back anyway (a ranked
-    file's, a search service's that ignored the filter) is dropped and counted."""
+    """A retriever told the filters: each query carries the documents it may retrieve from
+    (its own filter's and the candidate's) and the filters as declared; an item outside them
+    that comes back anyway (a ranked file's, a search service's that ignored the filter) is
+    dropped and counted."""
 
     inner: Retriever
     """The candidate's retriever."""
-    docs: frozenset[str]
-    """The documents the filter lets through."""
-    declared: Mapping[str, list[str]]
-    """The filter as declared."""
+    docs: frozenset[str] | None
+    """The documents the candidate's filter lets through (None: no candidate filter)."""
+    declared: Mapping[str, list[str]] | None
+    """The candidate's filter as declared."""
     dropped: int = field(default=0)
-    """Items dropped for lying outside the filter, over every search."""
+    """Items dropped for lying outside the filters, over every search."""
 
     def search(self, queries: Sequence[QueryInput], depth: int) -> list[list[Ranked]]:
-        told = [replace(q, docs=self.docs if q.docs is None else q.docs & self.docs,
-                        filter=self.declared) for q in queries]  # fmt: skip
+        told = [self._told(q) for q in queries]
         out = []
         for q, ranked in zip(told, self.inner.search(told, depth), strict=True):
             kept = [r for r in ranked if q.docs is None or r.chunk.doc in q.docs]
@@ -135,8 +135,25 @@ class Filtered:
             out.append(kept)
         return out
 
+    def _told(self, q: QueryInput) -> QueryInput:
+        if self.docs is None or self.declared is None:
+            return q
+        docs = self.docs if q.docs is None else q.docs & self.docs
+        return replace(q, docs=docs, filter=(*q.filter, self.declared))
+
     def record(self) -> dict[str, Any]:
-        """For run.json's `index`: the filter, how many documents it lets through, and the
-        items dropped for lying outside it."""
-        return {"filter": dict(self.declared), "filter_documents": len(self.docs),
-                "filter_dropped": self.dropped}  # fmt: skip
+        """For run.json's `index`: the candidate's filter, how many documents it lets
+        through, and the items dropped for lying outside the filters."""
+        own = {} if self.declared is None or self.docs is None else {
+            "filter": dict(self.declared), "filter_documents": len(self.docs)}  # fmt: skip
+        return own | {"filter_dropped": self.dropped}
+
+
+def query_scope(
+    declared: tuple[tuple[str, tuple[str, ...]], ...], qid: str, texts: Mapping[str, str]
+) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """A query's own filter from its label (§24): the documents it lets through, and the
+    filter as declared; a refusal names the query and the key."""
+    label = f"query {qid}"
+    found = parse_filter({k: list(v) for k, v in declared}, label)
+    return allowed_docs(found, texts, label, "filter"), found.record()

@@ -1,8 +1,8 @@
 """`retriever = "http"` (§19): the team's own search endpoint ranks each query, so a
 chunker is judged on their Elasticsearch, Vespa or pgvector service.
 
-spanlab POSTs `{"query": text, "id": query id, "k": depth}` (with `"filter": {"path":
-[globs], FIELD: [values]}` under a metadata filter, §24) and takes back
+spanlab POSTs `{"query": text, "id": query id, "k": depth}` (with `"filter": [{"path":
+[globs], FIELD: [values]}, …]` under metadata filters, every one to hold, §24) and takes back
 `{"ranked": [item, …]}` (or the list alone), items as `evaluator.retrieval.items` reads
 them. The embedding client's POST carries it (deadlines, retries, bounds, redaction; the
 bearer key from SPANLAB_SEARCH_KEY). An answer with more items than asked, or an item that
@@ -43,8 +43,8 @@ class HttpRetriever:
 
     def _one(self, q: QueryInput, depth: int) -> list[Ranked]:
         asked = {"query": q.text, "id": q.id, "k": depth}
-        if q.filter is not None:  # §24: the service applies the filter as the team's does
-            asked["filter"] = dict(q.filter)
+        if q.filter:  # §24: the service applies the filters as the team's does
+            asked["filter"] = [dict(f) for f in q.filter]
         answer = post_json(self.endpoint, asked)
         items = answer.get("ranked") if isinstance(answer, dict) else answer
         where = Where(self.shown)

@@ -128,7 +128,7 @@ def test_items_from_outside_the_filter_are_dropped_and_counted() -> None:
     told = Filtered(inner, DE, {"lang": ["de"]})
     [got] = told.search([QueryInput("q", "x")], 4)
     assert [r.chunk.doc for r in got] == ["policies/a.md", "help/c.md"]
-    assert inner.asked[0].docs == DE and inner.asked[0].filter == {"lang": ["de"]}
+    assert inner.asked[0].docs == DE and inner.asked[0].filter == ({"lang": ["de"]},)
     assert told.record() == {"filter": {"lang": ["de"]}, "filter_documents": 2,
                              "filter_dropped": 2}  # fmt: skip
 
@@ -143,8 +143,13 @@ def test_a_search_service_is_sent_the_filter(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(search_http, "post_json", post)
     service = search_http.HttpRetriever("http://h:1/s", ChunkLookup(CHUNKS, TEXTS))
     Filtered(service, DE, {"path": ["policies/**"]}).search([QueryInput("q-1", "refund")], 5)
-    assert sent == [{"query": "refund", "id": "q-1", "k": 5,
-                     "filter": {"path": ["policies/**"]}}]  # fmt: skip
+    own = QueryInput("q-2", "refund", docs=DE, filter=({"lang": ["de"]},))
+    Filtered(service, DE, {"path": ["policies/**"]}).search([own], 5)
+    assert sent == [
+        {"query": "refund", "id": "q-1", "k": 5, "filter": [{"path": ["policies/**"]}]},
+        {"query": "refund", "id": "q-2", "k": 5,
+         "filter": [{"lang": ["de"]}, {"path": ["policies/**"]}]},
+    ]  # fmt: skip
 
 
 def test_chroma_where_ranks_what_the_exact_scorer_ranks_and_outside_evidence_is_missed(
