@@ -268,8 +268,17 @@ def index_request(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
         ctx.vectors if vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
         ctx.options.chroma_timeout, ctx.corpus.doc_hashes, cand.treatment, inputs,
-        ctx.settings.depth, chunk_ids(ctx, cand),
+        ctx.settings.depth, chunk_ids(ctx, cand), sent_units(ctx, cand, chunks),
     )  # fmt: skip
+
+
+def sent_units(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> Mapping[str, Chunk]:
+    """What is sent for each chunk, for a candidate whose rankings come from outside and
+    whose context units a framework may name a hit by (§24)."""
+    if cand.spec.context is None or cand.retriever(ctx.settings) not in ("ranked", "http"):
+        return {}
+    units = sending(cand.spec, chunks, ctx.corpus)
+    return {} if units is None else units.units
 
 
 def chunk_ids(ctx: Context, cand: Candidate) -> dict[str, tuple[str, int, int]]:

@@ -77,7 +77,7 @@ def _ranked(request: IndexRequest) -> Built:
     from evaluator.retrieval.items import ChunkLookup
     from evaluator.retrieval.ranked import RankedRetriever, read_rankings
 
-    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids)
+    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids, request.sent_units)
     path = request.treatment.ranked or ""
     skip = request.treatment.ranked_skip_bad
     rankings = read_rankings(path, lookup, request.queries, request.depth, skip)
@@ -97,9 +97,8 @@ def _http(request: IndexRequest) -> Built:
     from evaluator.retrieval.items import ChunkLookup
     from evaluator.retrieval.search_http import HttpRetriever
 
-    retriever = HttpRetriever(
-        request.treatment.url or "", ChunkLookup(request.chunks, request.texts, request.chunk_ids)
-    )
+    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids, request.sent_units)
+    retriever = HttpRetriever(request.treatment.url or "", lookup)
     return Built(retriever, warm=False, extra={"url": retriever.shown})
 
 

@@ -6,7 +6,8 @@ An item is `{"doc", "start", "end"}`, `{"doc", "text"}` (located exactly, once) 
 id from the candidate's chunk file, which wins where the two coincide). Text not found
 exactly is located blind to whitespace (evaluator.retrieval.locate, §24) and then names the
 chunk that lies there once the whitespace at its ends is set aside; how many items were
-located each way is counted (`located`). Every item must be
+located each way is counted (`located`). Text that lies where the candidate SENDS one unit
+(a sentence window, §24) names the chunk that unit is sent for, when only one is. Every item must be
 a chunk the candidate cut: offsets inside the document, text found once, and those
 offsets one of its chunks (else the measures would judge a chunk the index never held).
 """
@@ -40,7 +41,8 @@ class ChunkLookup:
     """The candidate's chunks by id and by place."""
 
     def __init__(self, chunks: Sequence[Chunk], texts: Mapping[str, str],
-                 named: Mapping[str, tuple[str, int, int]] | None = None) -> None:  # fmt: skip
+                 named: Mapping[str, tuple[str, int, int]] | None = None,
+                 sent: Mapping[str, Chunk] | None = None) -> None:  # fmt: skip
         self.texts = texts
         """Document id -> canonical text."""
         self.by_place = {(c.doc, c.start, c.end): c for c in chunks}
@@ -52,6 +54,8 @@ class ChunkLookup:
         """Items given as text, by how they were located."""
         self._chunks = chunks
         self._trimmed: dict[tuple[str, int, int], Chunk] | None = None
+        self._sent = sent or {}
+        self._by_sent: dict[tuple[str, int, int], Chunk | None] | None = None
 
     def item(self, obj: Any, where: Where) -> Chunk:
         """The chunk an item names, or a ConfigError at `where`."""
@@ -66,7 +70,7 @@ class ChunkLookup:
         start, end = self._offsets(obj, doc, where)
         found = self.by_place.get((doc, start, end))
         if found is None and "text" in obj:
-            found = self._by_trimmed().get((doc, start, end))
+            found = self._by_trimmed().get((doc, start, end)) or self._sent_for(doc, start, end)
         if found is None:
             message = f"{doc}[{start}:{end}] is not a chunk of this candidate"
             raise where.refuse(message, "start")
@@ -92,6 +96,23 @@ class ChunkLookup:
         found = _located(text, canonicalize(quote), doc, where)
         self.located["normalised" if found.normalised else "exact"] += 1
         return found.start, found.end
+
+    def _sent_for(self, doc: str, start: int, end: int) -> Chunk | None:
+        """The one chunk whose sent unit lies at this place (its ends' whitespace aside);
+        None when none is, or when two are (the place does not say which was retrieved)."""
+        if self._by_sent is None:
+            self._by_sent = {}
+            by_id = {c.id: c for c in self._chunks}
+            for cid, unit in self._sent.items():
+                if cid not in by_id:
+                    continue
+                for key in {
+                    (unit.doc, unit.start, unit.end),
+                    (unit.doc, *trimmed(self.texts[unit.doc], unit.start, unit.end)),
+                }:
+                    seen = self._by_sent.get(key, by_id[cid])  # fmt: skip
+                    self._by_sent[key] = by_id[cid] if seen is by_id[cid] else None
+        return self._by_sent.get((doc, start, end))
 
     def _by_trimmed(self) -> dict[tuple[str, int, int], Chunk]:
         """Chunks by their place without the whitespace at their ends (built on first use)."""

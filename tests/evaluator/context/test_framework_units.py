@@ -19,8 +19,10 @@ from evaluator.chunking.adapters.base import encoding
 from evaluator.chunking.spec import ContextSpec, SplitterSpec
 from evaluator.pipeline.units import sending
 from evaluator.retrieval.base import QueryInput
+from evaluator.retrieval.items import ChunkLookup
 from evaluator.retrieval.lexical import LexicalRetriever
 from evaluator.retrieval.locate import locate, trimmed
+from evaluator.retrieval.ranked import read_rankings
 from labeler.core.corpus.folder import Corpus
 
 DEMO = Path(__file__).resolve().parents[3] / "data" / "demo"
@@ -160,6 +162,26 @@ def test_a_window_without_merging_sends_what_llama_index_sentence_window_sends(
         assert [(u.doc, *trimmed(texts[u.doc], u.start, u.end)) for u in sent] == expected
         repeated += len({u.id for u in sent}) < len(sent) or _overlap(sent)
     assert (normalised, repeated) == (375, 45)  # every join re-spaced; text sent twice
+    imported_as_ranked(tmp_path, table, units.units, windows, texts)
+
+
+def imported_as_ranked(tmp_path: Path, table: Any, sent: Any, windows: dict[Place, str],
+                       texts: dict[str, str]) -> None:  # fmt: skip
+    """LlamaIndex's rankings as a ranked file in its own words (each hit's window text):
+    every item is located blind to whitespace and names the sentence it was sent for."""
+    asked = queries()
+    ranked = LexicalRetriever(list(table), texts).search(asked, 5)
+    with (tmp_path / "llama.jsonl").open("w", encoding="utf-8") as out:
+        for q, hits in zip(asked, ranked, strict=True):
+            places = [(r.chunk.doc, r.chunk.start, r.chunk.end) for r in hits]
+            items = [{"doc": p[0], "text": windows[p]} for p in places]
+            out.write(json.dumps({"query": q.id, "ranked": items}) + "\n")
+    lookup = ChunkLookup(list(table), texts, None, sent)
+    found = read_rankings(str(tmp_path / "llama.jsonl"), lookup, asked, 50)
+    assert {q: [r.chunk.id for r in hits] for q, hits in found.lists.items()} == {
+        q.id: [r.chunk.id for r in hits] for q, hits in zip(asked, ranked, strict=True)
+    }
+    assert lookup.located == {"exact": 0, "normalised": 375}
 
 
 def _overlap(units: Sequence[Chunk]) -> bool:
