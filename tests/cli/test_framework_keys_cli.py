@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_context_units_cli import CTX, evaluate
 from tests.cli.test_ci import ci_folder as ci_folder  # the fixture
+from tests.cli.test_context_units_cli import CTX, evaluate
 
 CASES = [
     ('filter = { langg = "de" }', "filter.langg",
