@@ -230,3 +230,13 @@ def test_a_filter_is_recorded_in_the_treatment_and_its_fingerprint(tmp_path: Pat
     treatment = read(path).candidate("f").treatment
     assert treatment.filter == DocFilter(("a/*",), (("lang", ("de", "1", "true")),))
     assert treatment.record() == {"filter": {"path": ["a/*"], "lang": ["de", "1", "true"]}}
+
+
+def test_the_share_located_blind_to_whitespace_is_said_in_words() -> None:
+    from evaluator.runs.report import _located_note
+
+    note = _located_note("llama", {"exact": 25, "normalised": 375, "rule": "whitespace-blind/1"})
+    assert note == ["candidate 'llama': 375 of 400 ranked items given as text (94%) were "
+                    "located with whitespace ignored (whitespace-blind/1)"]  # fmt: skip
+    assert _located_note("x", {"exact": 3, "normalised": 0}) == []
+    assert _located_note("x", "not a table") == []
