@@ -20,6 +20,7 @@ from typing import Any
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
+from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatment_of
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
@@ -129,16 +130,11 @@ _SETTING_TYPES: dict[str, Kind] = {
 _CANDIDATE_TYPES: dict[str, Kind] = {
     "name": str, "splitter": str, "size": int, "overlap": int, "unit": str,
     "tokenizer": str, "function": str, "options": dict, "context": dict,
-    "retriever": str, "mmr": dict, "max_per_source": int, "stopwords": bool, "stem": bool,
-    "fusion": dict, "rerank": (dict, bool), "ranked": str, "url": str, "ranked_skip_bad": bool,
+    "retriever": str, "mmr": (dict, bool), "max_per_source": (int, bool), "stopwords": bool,
+    "stem": bool, "fusion": dict, "rerank": (dict, bool), "ranked": str, "url": str,
+    "ranked_skip_bad": bool, "filter": (dict, bool),
 }  # fmt: skip
-_CANDIDATE_TYPES["mmr"] = (dict, bool)
-_CANDIDATE_TYPES["max_per_source"] = (int, bool)
-_CANDIDATE_TYPES["filter"] = (dict, bool)
-DEFAULT_TREATMENTS = ("mmr", "max_per_source", "stopwords", "stem", "rerank", "filter")
-"""Treatment keys `[settings]` may set for every candidate (§19); a candidate's own value
-overrides it, and `false` on a candidate turns off a default `mmr`, `rerank`,
-`max_per_source` or `filter`."""
+"""A candidate's keys; `false` turns a `[settings]` default table off (§19)."""
 
 
 @dataclass(frozen=True)
@@ -256,10 +252,6 @@ def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
     return tuple(sorted(set(raw)))
 
 
-_SWITCHED = ("mmr", "rerank", "max_per_source", "filter")
-"""Defaults a candidate turns off with `false`."""
-
-
 def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
     """`[settings]` without its treatment defaults, and those defaults, type-checked."""
     if not isinstance(raw, dict):
@@ -267,39 +259,10 @@ def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
     defaults = {k: raw[k] for k in DEFAULT_TREATMENTS if k in raw}
     for key, value in defaults.items():
         typed(value, _CANDIDATE_TYPES[key], _Entry(file, "[settings]", f"settings.{key}"))
-        if value is True and key in _SWITCHED:
+        if value is True and key in SWITCHED:
             message = f"[settings]: {key} must be a table or a number, not true"
             raise ConfigError(message, file=file, key=f"settings.{key}")
     return {k: v for k, v in raw.items() if k not in defaults}, defaults
-
-
-def _with_defaults(raw: dict[str, Any], defaults: Mapping[str, Any], label: str,
-                   file: str) -> dict[str, Any]:  # fmt: skip
-    """The candidate's table with the settings' treatment defaults it does not set; `false`
-    on a candidate drops a default table or number."""
-    merged = {**{k: v for k, v in defaults.items() if k not in raw}, **raw}
-    for key in _SWITCHED:
-        if merged.get(key) is True:
-            message = (f"{label}: {key!r} has the wrong type (true): it takes a table or a "
-                       "number, or false to turn a [settings] default off")  # fmt: skip
-            raise ConfigError(message, file=file, key=key)
-        if merged.get(key) is False:
-            del merged[key]
-    return merged
-
-
-def _treatment(raw: dict[str, Any], defaults: Mapping[str, Any], label: str, retriever: str,
-               file: str) -> Treatment:  # fmt: skip
-    """The candidate's treatment; a refusal of a default it took names `settings.KEY`."""
-    try:
-        return treatments.parse(_with_defaults(raw, defaults, label, file), label, retriever,
-                                RETRIEVERS, file)  # fmt: skip
-    except ConfigError as exc:
-        base = (exc.key or "").split(".")[0]
-        if base in defaults and base not in raw:
-            exc.key = f"settings.{exc.key}"
-            exc.message += " (the [settings] default)"
-        raise replace(exc, file=file) from None
 
 
 def _candidate(
@@ -319,7 +282,7 @@ def _candidate(
     if "context" in raw:
         build = functools.partial(_parent_spec, name=raw["name"], file=file)
         spec = replace(spec, context=read_context(raw["context"], raw["name"], file, build))
-    treatment = _treatment(raw, defaults or {}, label, retriever, file)
+    treatment = treatment_of(raw, defaults or {}, label, retriever, RETRIEVERS, file)
     return Candidate(raw["name"], spec, treatment)
 
 
