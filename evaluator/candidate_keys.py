@@ -89,21 +89,27 @@ _SPLITTER_KEYS = (
 
 _TREATMENT_KEYS = (
     Key("retriever", str, "the settings'", "This candidate's retriever (overrides `[settings]`)."),
-    Key("mmr", dict, "unset", "Maximal marginal relevance: `{ lambda = 0.5, fetch = 20 }`."),
-    Key("max_per_source", int, "unset",
-        "At most N chunks of one document before any other is passed over."),
+    Key("mmr", (dict, bool), "unset", "Maximal marginal relevance: `{ lambda = 0.5, fetch = "
+        "20 }`; `false` turns a `[settings]` default off."),
+    Key("max_per_source", (int, bool), "unset", "At most N chunks of one document before any "
+        "other is passed over; `false` turns a `[settings]` default off."),
     Key("stopwords", bool, "false", "`lexical` and `hybrid` drop English stopwords."),
     Key("stem", bool, "false", "`lexical` and `hybrid` stem terms (Snowball English)."),
     Key("fusion", dict, "{ k = 60, weights = [1, 1] }",
         "How `hybrid` fuses BM25 and dense ranks (reciprocal rank fusion)."),
-    Key("rerank", dict, "unset", "Reorder the top ranks by a `/rerank` server: "
-        "`{ url = …, model = …, top = 50 }` (key in `SPANLAB_RERANK_KEY`)."),
+    Key("rerank", (dict, bool), "unset", "Reorder the top ranks by a `/rerank` server "
+        "(`{ url = …, model = …, top = 50 }`, key in `SPANLAB_RERANK_KEY`) or by an ONNX "
+        "cross-encoder file in process (`{ model_path = … }`); `false` turns a `[settings]` "
+        "default off."),
     Key("ranked", str, "unset", "Rankings your system returned (JSONL or a TREC run) for "
         "`retriever = \"ranked\"`, relative to the candidates file."),
     Key("url", str, "unset", "Your search service for `retriever = \"http\"` (key in "
         "`SPANLAB_SEARCH_KEY`)."),
     Key("ranked_skip_bad", bool, "false",
         "Skip the ranked file's bad lines, counted and named, instead of refusing it."),
+    Key("filter", (dict, bool), "unset", "Retrieve only from matching documents: `{ path = "
+        "\"policies/**\" }` (a glob on the path) and `{ FIELD = VALUE }` (front matter); "
+        "`false` turns a `[settings]` default off."),
 )  # fmt: skip
 
 CANDIDATE = Table("[[candidate]]", "One chunking candidate (and how it retrieves), repeated.", (
@@ -117,11 +123,27 @@ CANDIDATE = Table("[[candidate]]", "One chunking candidate (and how it retrieves
 TREATMENT_KEYS = tuple(k.name for k in _TREATMENT_KEYS)
 """Candidate keys that set its retrieval rather than its chunking."""
 
-CONTEXT = Table("context", "A candidate's `context = { … }`: exactly one key.", (
+DEFAULT_TREATMENTS = ("mmr", "max_per_source", "stopwords", "stem", "rerank", "filter")
+"""Treatment keys `[settings]` may set for every candidate; a candidate's own value
+overrides it (`false` turns a default table or number off)."""
+
+TREATMENT_DEFAULTS = Table("[settings] treatment defaults", "Treatment keys `[settings]` may "
+                          "set for every candidate; a candidate's own value overrides it.", tuple(
+    Key(k.name, k.kind, "unset", f"Every candidate's `{k.name}` unless it sets its own: "
+        + k.meaning[0].lower() + k.meaning[1:])
+    for k in _TREATMENT_KEYS if k.name in DEFAULT_TREATMENTS
+))  # fmt: skip
+
+CONTEXT = Table("context", "A candidate's `context = { … }`: one of `window` or `parent`, "
+                "with `merge` beside a window or `merge_ratio` beside a parent.", (
     Key("window", int, "unset", "Neighbours sent on each side of a retrieved chunk (1 to 1,000); "
-        "windows that overlap or touch are sent as one."),
+        "windows that overlap or touch are sent as one unless `merge = false`."),
     Key("parent", dict, "unset", "A splitter table that cuts parents; the candidate's splitter "
         "cuts within each, and the parent of a retrieved chunk is sent."),
+    Key("merge", bool, "true", "With a window: `false` sends each hit with its own neighbours, "
+        "repeated where they overlap (LlamaIndex's sentence window)."),
+    Key("merge_ratio", float, "unset", "With a parent: a parent replaces its children only when "
+        "more than this share of them is retrieved (0 < r ≤ 1; LlamaIndex's auto-merging)."),
 ))  # fmt: skip
 
 PARENT = Table("[candidate.context.parent]", "The parents' splitter: a candidate's splitter "
@@ -142,6 +164,11 @@ RERANK = Table("rerank", "A candidate's `rerank = { … }`.", (
     Key("url", str, "required", "The server's full URL (`http://host:8080/rerank`)."),
     Key("model", str, '""', "The model name sent (a server that hosts one ignores it)."),
     Key("top", int, "50", "Ranks sent to the server; those below keep their order after them."),
+    Key("model_path", str, "unset", "An ONNX cross-encoder file run in process (onnxruntime) "
+        "instead of a server; relative to the candidates file."),
+    Key("tokenizer", str, "`tokenizer.json` beside the model",
+        "With `model_path`: the model's tokenizer.json."),
+    Key("max_tokens", int, "512", "With `model_path`: tokens of query and chunk kept per pair."),
 ))  # fmt: skip
 
 GATES = Table("[gates]", "Release gates over every query; the same keys go in "
@@ -160,5 +187,5 @@ GATES = Table("[gates]", "Release gates over every query; the same keys go in "
         "Most warm p95 latency (median over the repeats) / the baseline's."),
 ))  # fmt: skip
 
-TABLES = (SETTINGS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES)
+TABLES = (SETTINGS, TREATMENT_DEFAULTS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES)
 """Every table, in the order the reference shows them."""

@@ -23,6 +23,7 @@ from evaluator import candidate_trust
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
+from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatment_of
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
@@ -244,7 +245,22 @@ def _ladder(raw: list[Any], file: str) -> tuple[int, ...]:
     return tuple(sorted(set(raw)))
 
 
-def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
+def _defaults(raw: Any, file: str) -> tuple[Any, dict[str, Any]]:
+    """`[settings]` without its treatment defaults, and those defaults, type-checked."""
+    if not isinstance(raw, dict):
+        return raw, {}
+    defaults = {k: raw[k] for k in DEFAULT_TREATMENTS if k in raw}
+    for key, value in defaults.items():
+        typed(value, _CANDIDATE_TYPES[key], _Entry(file, "[settings]", f"settings.{key}"))
+        if value is True and key in SWITCHED:
+            message = f"[settings]: {key} must be a table or a number, not true"
+            raise ConfigError(message, file=file, key=f"settings.{key}")
+    return {k: v for k, v in raw.items() if k not in defaults}, defaults
+
+
+def _candidate(
+    raw: Any, index: int, file: str, retriever: str, defaults: Mapping[str, Any] | None = None
+) -> Candidate:
     where = f"candidate[{index}]"
     if not isinstance(raw, dict):
         raise ConfigError(f"{where} must be a table", file=file, key=where)
@@ -259,10 +275,7 @@ def _candidate(raw: Any, index: int, file: str, retriever: str) -> Candidate:
     if "context" in raw:
         build = functools.partial(_parent_spec, name=raw["name"], file=file)
         spec = replace(spec, context=read_context(raw["context"], raw["name"], file, build))
-    try:
-        treatment = treatments.parse(raw, label, retriever, RETRIEVERS, file)
-    except ConfigError as exc:
-        raise replace(exc, file=file) from None
+    treatment = treatment_of(raw, defaults or {}, label, retriever, RETRIEVERS, file)
     return Candidate(raw["name"], spec, treatment)
 
 
@@ -302,12 +315,13 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     unknown = sorted(set(data) - {"settings", "candidate", "gates"})
     if unknown:
         raise ConfigError(f"unknown table {unknown[0]!r}", file=file, key=unknown[0])
-    settings = _settings(data.get("settings"), file)
+    raw_settings, defaults = _defaults(data.get("settings"), file)
+    settings = _settings(raw_settings, file)
     raw_candidates = data.get("candidate")
     if not isinstance(raw_candidates, list) or not raw_candidates:
         raise ConfigError("no [[candidate]] tables", file=file, key="candidate")
     candidates = tuple(
-        _candidate(c, i, file, settings.retriever) for i, c in enumerate(raw_candidates)
+        _candidate(c, i, file, settings.retriever, defaults) for i, c in enumerate(raw_candidates)
     )
     names = [c.name for c in candidates]
     for name in names:

@@ -1,8 +1,9 @@
 """A candidate's `context = { … }` table (§18), read into a `ContextSpec` before any work.
 
 The candidates file owns the table's keys; this module checks them (one of `window` or
-`parent`, a window between 1 and MAX_WINDOW, a parent that is a splitter table of its own)
-so every refusal names the candidate and the key, `context.window` or `context.parent.size`.
+`parent`, a window between 1 and MAX_WINDOW, a parent that is a splitter table of its own,
+`merge` a boolean beside a window, `merge_ratio` in (0, 1] beside a parent) so every refusal
+names the candidate and the key, `context.window` or `context.parent.size`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from evaluator.chunking.spec import MAX_WINDOW, ContextSpec, SplitterSpec
 from labeler.core.errors import ConfigError
 
 CONTEXT_KEYS = CONTEXT.names()
-"""Keys of a `context` table: exactly one of them."""
+"""Keys of a `context` table: one of window or parent, `merge` with a window (§24),
+`merge_ratio` with a parent."""
 PARENT_KEYS = PARENT.names()
 """Keys of `context.parent`: a candidate's splitter keys, without a name or a context."""
 
@@ -30,12 +32,39 @@ def read_context(
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{label} must be a table", file=file, key="context")
     _known(raw, CONTEXT_KEYS, label, file, "context")
-    if len(raw) != 1:
-        message = f"{label} needs one of window or parent, not {len(raw)}"
+    found = [key for key in ("window", "parent") if key in raw]
+    if len(found) != 1:
+        message = f"{label} needs one of window or parent, not {len(found)}"
         raise ConfigError(message, file=file, key="context")
     if "window" in raw:
-        return ContextSpec(window=_window(raw["window"], label, file))
-    return ContextSpec(parent=_parent(raw["parent"], name, file, build))
+        _beside(raw, "merge_ratio", "parent", label, file)
+        merge = _merge(raw.get("merge", True), label, file)
+        return ContextSpec(window=_window(raw["window"], label, file), merge=merge)
+    _beside(raw, "merge", "window", label, file)
+    ratio = _ratio(raw["merge_ratio"], label, file) if "merge_ratio" in raw else None
+    return ContextSpec(parent=_parent(raw["parent"], name, file, build), merge_ratio=ratio)
+
+
+def _beside(raw: Mapping[str, Any], key: str, needs: str, label: str, file: str) -> None:
+    """Refuse `key` in a context that has not the unit it applies to."""
+    if key in raw:
+        message = f"{label}: {key} applies to a {needs}, not here"
+        raise ConfigError(message, file=file, key=f"context.{key}")
+
+
+def _merge(value: Any, label: str, file: str) -> bool:
+    if not isinstance(value, bool):
+        message = f"{label}: merge must be true or false, got {value!r}"
+        raise ConfigError(message, file=file, key="context.merge")
+    return value
+
+
+def _ratio(value: Any, label: str, file: str) -> float:
+    """A share in (0, 1]: LlamaIndex merges when more than it is retrieved (1: never)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        message = f"{label}: merge_ratio must be a number in (0, 1], got {value!r}"
+        raise ConfigError(message, file=file, key="context.merge_ratio")
+    return float(value)
 
 
 def _known(raw: Mapping[str, Any], known: Sequence[str], label: str, file: str, at: str) -> None:

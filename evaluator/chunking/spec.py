@@ -42,26 +42,37 @@ UNITS_BY_SPLITTER: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class ContextSpec:
-    """What is sent for a retrieved chunk (§18): N neighbours on each side, or its parent."""
+    """What is sent for a retrieved chunk (§18, §24): N neighbours on each side, or its
+    parent; a window sent alone for each hit (`merge = false`), a parent only when more
+    than `merge_ratio` of its children are retrieved (LlamaIndex's auto-merging)."""
 
     window: int = 0
-    """Neighbours sent on each side of a retrieved chunk (windows merge where they touch)."""
+    """Neighbours sent on each side of a retrieved chunk."""
     parent: SplitterSpec | None = None
     """The splitter that cuts parents; the candidate's splitter then cuts within each one."""
+    merge: bool = True
+    """Windows only: True merges windows that touch; False sends each hit's own window,
+    repeated where they overlap (LlamaIndex's sentence window)."""
+    merge_ratio: float | None = None
+    """Parents only: a parent replaces its retrieved children when more than this share of
+    them is retrieved (LlamaIndex's AutoMergingRetriever); None sends every hit's parent."""
 
     def fingerprint_fields(self) -> dict[str, Any]:
         if self.parent is not None:
-            return {"parent": self.parent.fingerprint_fields()}
-        return {"window": self.window}
+            ratio = {} if self.merge_ratio is None else {"merge_ratio": self.merge_ratio}
+            return {"parent": self.parent.fingerprint_fields(), **ratio}
+        return {"window": self.window, **({} if self.merge else {"merge": False})}
 
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> ContextSpec:
         """Rebuilt from `fingerprint_fields` (run.json)."""
         parent = fields.get("parent")
         if not isinstance(parent, Mapping):
-            return cls(window=int(fields.get("window", 0)))
+            return cls(window=int(fields.get("window", 0)), merge=bool(fields.get("merge", True)))
         keys = ("splitter", "size", "overlap", "unit", "tokenizer", "function", "options")
-        return cls(parent=SplitterSpec(**{k: parent[k] for k in keys if k in parent}))
+        ratio = fields.get("merge_ratio")
+        return cls(parent=SplitterSpec(**{k: parent[k] for k in keys if k in parent}),
+                   merge_ratio=None if ratio is None else float(ratio))  # fmt: skip
 
 
 @dataclass(frozen=True)

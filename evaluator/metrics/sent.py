@@ -4,7 +4,9 @@
 neighbours) and gives the two views every measure needs: per rank, the unit sent for that
 rank's chunk once ranks 1..r are sent (`ranking`), and the units sent for the top k
 (`sent`). Windows merge where they touch; a parent several children share is sent once.
-Tokens, matching, coverage and the budget are counted on what `sent` returns.
+The frameworks' own semantics (§24): windows sent each for its hit, repeats and all
+(`repeat`), and auto-merging parents (`tree`, evaluator.metrics.automerge). Tokens,
+matching, coverage and the budget are counted on what `sent` returns, repeats included.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaluator.chunk import Chunk, chunk_id
+from evaluator.metrics.automerge import Tree, auto_merge, holder
 from evaluator.retrieval.base import Ranked
 
 WINDOW_FINGERPRINT = "spanlab-sent-window"
@@ -29,11 +32,20 @@ class Sending:
     """True for windows: units of one document that overlap or touch are sent as one."""
     corpus_hash: str = ""
     """For the ids of merged windows."""
+    repeat: bool = False
+    """Without merging: True sends each hit's unit however many hits share or overlap it
+    (LlamaIndex's sentence window); False sends a shared parent once."""
+    tree: Tree | None = None
+    """Auto-merging (§24): children are sent themselves until enough of a parent's are."""
 
     def ranking(self, ranked: Sequence[Ranked]) -> list[Ranked]:
         """Per rank r, the unit that holds rank r's chunk when ranks 1..r are sent (scores
         kept). A span first matched at rank r in this list is first matched by what is
         sent for the top r; rank r > k is crowding, as for retrieval units."""
+        if self.tree is not None:
+            tree = self.tree
+            return [Ranked(holder(auto_merge(ranked[: i + 1], tree), r.chunk, tree), r.score)
+                    for i, r in enumerate(ranked)]  # fmt: skip
         if not self.merge:
             return [Ranked(self.unit(r.chunk), r.score) for r in ranked]
         merged: list[Chunk] = []
@@ -45,7 +57,12 @@ class Sending:
 
     def sent(self, ranked: Sequence[Ranked], k: int) -> tuple[Chunk, ...]:
         """The units sent for the top k of `ranked`, each once, in the order of the best
-        rank each holds: what a prompt receives."""
+        rank each holds: what a prompt receives (with `repeat` or `tree`, in the
+        framework's order, a repeated unit as often as it is sent)."""
+        if self.tree is not None:
+            return tuple(r.chunk for r in auto_merge(ranked[:k], self.tree))
+        if self.repeat:
+            return tuple(self.unit(r.chunk) for r in ranked[:k])
         if not self.merge:
             return tuple({u.id: u for u in (self.unit(r.chunk) for r in ranked[:k])}.values())
         merged: list[Chunk] = []
@@ -58,8 +75,10 @@ class Sending:
 
     def sendable(self) -> list[Chunk]:
         """Every unit that can be sent for one retrieved chunk: the index the oracle and
-        precision-Ω search (merged windows can only hold more)."""
-        return list({u.id: u for u in self.units.values()}.values())
+        precision-Ω search (merged windows can only hold more; auto-merging: the
+        children and their parents)."""
+        parents = [] if self.tree is None else list(self.tree.parent.values())
+        return list({u.id: u for u in [*self.units.values(), *parents]}.values())
 
     def _add(self, merged: list[Chunk], unit: Chunk) -> tuple[list[Chunk], Chunk]:
         """`merged` with `unit` joined to every unit of its document it overlaps or touches

@@ -32,12 +32,19 @@ from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.result import CandidateRun, RunResult
-from evaluator.pipeline.treated import treatment_record, uses_vectors, with_treatment
+from evaluator.pipeline.treated import (
+    filter_docs,
+    filtered,
+    treatment_record,
+    uses_vectors,
+    with_treatment,
+)
 from evaluator.pipeline.units import sending
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
 from evaluator.retrieval.exact import ExactRetriever
+from evaluator.retrieval.filters import Filtered, query_scope
 from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Query, Status
@@ -114,6 +121,8 @@ def run_all(
     chunks_by, seconds, sizes = cut_as
     runs: dict[str, CandidateRun] = {}
     retrievers: dict[str, Retriever] = {}
+    for cand in cfile.candidates:  # a filter that lets nothing through stops the run first
+        filter_docs(ctx.texts, cand)
     for name in run_order(cfile):
         runs[name], retrievers[name] = run_candidate(
             ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
@@ -190,11 +199,21 @@ def embed_queries(
     ctx: Context, queries: Sequence[Query], needed: bool
 ) -> tuple[list[QueryInput], dict[str, int]]:
     """Each query as a retriever input, embedded when some candidate uses vectors."""
-    inputs = [QueryInput(q.id, q.text) for q in queries]
+    scopes = {q.id: query_scope(q.filter, q.id, ctx.texts) for q in queries if q.filter}
+    inputs = [_scoped(QueryInput(q.id, q.text), scopes) for q in queries]
     if not needed or not inputs:
         return inputs, {}
     vecs, counts = ctx.vectors.embed([q.text for q in queries], "queries")
-    return [QueryInput(q.id, q.text, vecs[i]) for i, q in enumerate(queries)], counts
+    return [_scoped(QueryInput(q.id, q.text, vecs[i]), scopes)
+            for i, q in enumerate(queries)], counts  # fmt: skip
+
+
+def _scoped(q: QueryInput, scopes: Mapping[str, tuple[frozenset[str], Any]]) -> QueryInput:
+    """The query told its own filter (§24), when its label carries one."""
+    if q.id not in scopes:
+        return q
+    docs, declared = scopes[q.id]
+    return replace(q, docs=docs, filter=(declared,))
 
 
 def run_candidate(
@@ -212,11 +231,13 @@ def run_candidate(
     t = time.perf_counter()
     built = build_retriever(kind, index_request(ctx, cand, chunks, inputs))
     index_seconds = time.perf_counter() - t
-    retriever = with_treatment(
-        ctx.texts, ctx.vectors, ctx.options.cache_path, cand, built.retriever
-    )
+    scoped = any(q.docs is not None for q in inputs)
+    told = filtered(ctx.texts, cand, built.retriever, scoped)
+    retriever = with_treatment(ctx.texts, ctx.vectors, ctx.options.cache_path, cand, told)
     ranked, latencies = latency.search_timed(retriever, inputs, settings.depth)
     extra = dict(built.extra) | treatment_record(settings, cand)
+    if isinstance(told, Filtered):
+        extra |= told.record()
     if ctx.options.check_ann and kind == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
     retrieved = [r.chunk for hits in ranked.values() for r in hits]
@@ -247,8 +268,17 @@ def index_request(
         cand.name, cand.spec.fingerprint(), ctx.corpus.hash, chunks, ctx.texts,
         ctx.vectors if vectors else None, ctx.options.chroma_url, ctx.options.chroma_path,
         ctx.options.chroma_timeout, ctx.corpus.doc_hashes, cand.treatment, inputs,
-        ctx.settings.depth, chunk_ids(ctx, cand),
+        ctx.settings.depth, chunk_ids(ctx, cand), sent_units(ctx, cand, chunks),
     )  # fmt: skip
+
+
+def sent_units(ctx: Context, cand: Candidate, chunks: Sequence[Chunk]) -> Mapping[str, Chunk]:
+    """What is sent for each chunk, for a candidate whose rankings come from outside and
+    whose context units a framework may name a hit by (§24)."""
+    if cand.spec.context is None or cand.retriever(ctx.settings) not in ("ranked", "http"):
+        return {}
+    units = sending(cand.spec, chunks, ctx.corpus)
+    return {} if units is None else units.units
 
 
 def chunk_ids(ctx: Context, cand: Candidate) -> dict[str, tuple[str, int, int]]:

@@ -1,5 +1,6 @@
-"""A candidate's retrieval as the team runs it (§19): its retriever kind, and the rerank,
-MMR and cap stages over what that retriever ranks, recorded for run.json's `index`."""
+"""A candidate's retrieval as the team runs it (§19): its retriever kind, told its metadata
+filter (§24), and the rerank, MMR and cap stages over what that retriever ranks, recorded
+for run.json's `index`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from evaluator.candidates import Candidate, Settings
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval import RETRIEVERS
 from evaluator.retrieval.base import Retriever
+from evaluator.retrieval.filters import Filtered, allowed_docs
 from evaluator.retrieval.rerank import cached_scorer
 from evaluator.retrieval.stages import treated
 
@@ -41,3 +43,21 @@ def treatment_record(settings: Settings, cand: Candidate) -> dict[str, Any]:
         return {}
     return {"retriever": cand.retriever(settings), "treatment": record,
             "treatment_fingerprint": cand.treatment.fingerprint()}  # fmt: skip
+
+
+def filter_docs(texts: Mapping[str, str], cand: Candidate) -> frozenset[str] | None:
+    """The documents the candidate's filter lets through (None: no filter); a field no
+    document has, or a filter that lets none through, is a ConfigError naming the key."""
+    f = cand.treatment.filter
+    return None if f is None else allowed_docs(f, texts, f"candidate {cand.name!r}", "filter")
+
+
+def filtered(
+    texts: Mapping[str, str], cand: Candidate, retriever: Retriever, scoped: bool = False
+) -> Retriever:
+    """The retriever told the candidate's filter, or itself when neither it nor any query
+    (`scoped`) has one."""
+    docs, f = filter_docs(texts, cand), cand.treatment.filter
+    if docs is None and not scoped:
+        return retriever
+    return Filtered(retriever, docs, None if f is None else f.record())

@@ -77,11 +77,15 @@ def _ranked(request: IndexRequest) -> Built:
     from evaluator.retrieval.items import ChunkLookup
     from evaluator.retrieval.ranked import RankedRetriever, read_rankings
 
-    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids)
+    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids, request.sent_units)
     path = request.treatment.ranked or ""
     skip = request.treatment.ranked_skip_bad
     rankings = read_rankings(path, lookup, request.queries, request.depth, skip)
     extra: dict[str, Any] = {"ranked_file": path, "queries_missing": rankings.missing}
+    if lookup.located["normalised"]:  # §24: the share found only with whitespace ignored
+        from evaluator.retrieval.locate import WHITESPACE_BLIND
+
+        extra["text_located"] = {**lookup.located, "rule": WHITESPACE_BLIND}
     if skip:  # counted even when none was bad: the run says skipping was on
         extra["ranked_skipped"] = rankings.skipped
         extra["ranked_skipped_lines"] = [{"line": e.line, "message": shown(e.message)}
@@ -93,9 +97,8 @@ def _http(request: IndexRequest) -> Built:
     from evaluator.retrieval.items import ChunkLookup
     from evaluator.retrieval.search_http import HttpRetriever
 
-    retriever = HttpRetriever(
-        request.treatment.url or "", ChunkLookup(request.chunks, request.texts, request.chunk_ids)
-    )
+    lookup = ChunkLookup(request.chunks, request.texts, request.chunk_ids, request.sent_units)
+    retriever = HttpRetriever(request.treatment.url or "", lookup)
     return Built(retriever, warm=False, extra={"url": retriever.shown})
 
 

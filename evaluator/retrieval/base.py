@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,11 @@ class QueryInput:
     """The question."""
     vector: npt.NDArray[np.float32] | None = None
     """Its embedding, for vector retrievers."""
+    docs: frozenset[str] | None = None
+    """The documents it may retrieve from (a metadata filter, §24); None: every one."""
+    filter: tuple[Mapping[str, Any], ...] = ()
+    """The filters as declared (the query's own, the candidate's), every one to hold: for a
+    search endpoint to apply itself."""
 
 
 class Retriever(Protocol):
@@ -46,3 +51,21 @@ def embedded_text(chunk: Chunk, texts: Mapping[str, str]) -> str:
     """What is embedded for a chunk: its prefix (heading, table header), then its text."""
     body = texts[chunk.doc][chunk.start : chunk.end]
     return f"{chunk.prefix}\n{body}" if chunk.prefix else body
+
+
+def allowed_positions(chunks: Sequence[Chunk], docs: frozenset[str]) -> npt.NDArray[np.int64]:
+    """Positions, ascending, of the chunks in `docs`: a scorer ranks only these (§24)."""
+    return np.asarray([i for i, c in enumerate(chunks) if c.doc in docs], dtype=np.int64)
+
+
+def top_positions(
+    scores: npt.NDArray[np.floating],
+    depth: int,
+    docs: frozenset[str] | None,
+    chunks: Sequence[Chunk],
+) -> npt.NDArray[np.int64]:
+    """The best `depth` positions by score, ties to the earlier one, among `docs` only."""
+    if docs is None:
+        return np.argsort(-scores, kind="stable")[:depth]
+    allowed = allowed_positions(chunks, docs)
+    return allowed[np.argsort(-scores[allowed], kind="stable")[:depth]]

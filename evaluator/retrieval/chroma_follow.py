@@ -325,22 +325,39 @@ class ChromaRetriever:
 
         if not queries or not self.chunks:
             return [[] for _ in queries]
-        vectors = np.stack([np.asarray(q.vector, dtype=np.float32) for q in queries])
-        with server_errors(self.url, self.timeout):
-            rows = self._own(vectors, min(depth, len(self.chunks)))
+        rows: list[list[tuple[Chunk, float]]] = [[] for _ in queries]
+        groups: dict[frozenset[str] | None, list[int]] = {}
+        for i, q in enumerate(queries):  # one call per filter: Chroma's `where` is per call
+            groups.setdefault(q.docs, []).append(i)
+        for docs, at in groups.items():
+            vectors = np.stack([np.asarray(queries[i].vector, dtype=np.float32) for i in at])
+            want = len(self.chunks) if docs is None else self._held(docs)
+            if want == 0:
+                continue
+            with server_errors(self.url, self.timeout):
+                found = self._own(vectors, min(depth, want), _of_docs(docs))
+            for i, own in zip(at, found, strict=True):
+                rows[i] = own
         if self.check is not None:
             self.check()
         return [[Ranked(c, 1.0 - d) for c, d in own[:depth]] for own in rows]
 
-    def _own(self, vectors: np.ndarray, want: int) -> list[list[tuple[Chunk, float]]]:
-        """At least `want` of this run's chunks per query (or all the index has), by rank."""
+    def _held(self, docs: frozenset[str]) -> int:
+        return sum(1 for c in self.chunks if c.doc in docs)
+
+    def _own(
+        self, vectors: np.ndarray, want: int, where: dict[str, Any] | None = None
+    ) -> list[list[tuple[Chunk, float]]]:
+        """At least `want` of this run's chunks per query (or all the index has), by rank;
+        `where` a metadata filter on the chunks' documents (§24)."""
         if self.foreign < 0:
             self.foreign = max(0, self.collection.count() - len(self.chunks))
         n = want + self.foreign
         while True:
             answer = self.collection.query(
-                query_embeddings=vectors, n_results=n, include=["distances", "metadatas"]
-            )
+                query_embeddings=vectors, n_results=n, include=["distances", "metadatas"],
+                **({} if where is None else {"where": where}),
+            )  # fmt: skip
             rows = list(own_results(answer, self.chunks, self.ids))
             got = [len(row) for row in answer["ids"]]
             if all(len(own) >= want or k < n for own, k in zip(rows, got, strict=True)):
@@ -348,3 +365,8 @@ class ChromaRetriever:
             # Short: another run added chunks since they were counted.
             self.foreign = max(0, self.collection.count() - len(self.chunks))
             n = max(2 * n, want + self.foreign)
+
+
+def _of_docs(docs: frozenset[str] | None) -> dict[str, Any] | None:
+    """Chroma's `where` for chunks of these documents (their `doc` metadata)."""
+    return None if docs is None else {"doc": {"$in": sorted(docs)}}

@@ -1,6 +1,7 @@
 """Brute-force cosine over the candidate's vectors: chunking isolated from approximate search.
 
-Vectors are L2-normalised, so cosine is a dot product; ties go to the earlier chunk.
+Vectors are L2-normalised, so cosine is a dot product; ties go to the earlier chunk. A
+query's metadata filter (§24) limits the chunks ranked.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluator.chunk import Chunk
-from evaluator.retrieval.base import QueryInput, Ranked
+from evaluator.retrieval.base import QueryInput, Ranked, top_positions
 
 
 class ExactRetriever:
@@ -33,6 +34,6 @@ class ExactRetriever:
             vec = np.asarray(q.vector, dtype=np.float32)
             vec = vec / (np.linalg.norm(vec) or 1.0)
             scores = self._matrix @ vec
-            order = np.argsort(-scores, kind="stable")[:depth]
+            order = top_positions(scores, depth, q.docs, self.chunks)
             out.append([Ranked(self.chunks[i], float(scores[i])) for i in order])
         return out

@@ -5,6 +5,7 @@ scores are Lucene's), over the lexical scorer's terms so `stopwords` and `stem` 
 The dense list is the exact retriever's (no ANN), so fusion is not blurred by approximate
 search. A chunk's fused score is Σ wᵢ / (k + rankᵢ) over both rankings, where BM25 ranks
 only the chunks holding a query term (the rest add nothing); ties go to the earlier chunk.
+Under a metadata filter (§24) both rankings are over the filter's chunks only.
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluator.chunk import Chunk
-from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.base import (
+    QueryInput,
+    Ranked,
+    allowed_positions,
+    embedded_text,
+    top_positions,
+)
 from evaluator.retrieval.exact import ExactRetriever
 from evaluator.retrieval.lexical import Tokenizer
 from evaluator.retrieval.treatment import Fusion
@@ -75,8 +82,13 @@ class HybridRetriever:
             dense_scores = np.zeros(every)
             for r in dense:
                 dense_scores[position[r.chunk.id]] = r.score + 2.0  # cosine ≥ -1: all above 0
-            fused = self.fused(self._bm25.scores(q.text), dense_scores)
-            order = np.argsort(-fused, kind="stable")[:depth]
+            lexical = self._bm25.scores(q.text)
+            if q.docs is not None:  # chunks outside the filter hold no rank in either list
+                outside = np.ones(every, dtype=bool)
+                outside[allowed_positions(self.chunks, q.docs)] = False
+                lexical[outside] = 0.0
+            fused = self.fused(lexical, dense_scores)
+            order = top_positions(fused, depth, q.docs, self.chunks)
             out.append([Ranked(self.chunks[i], float(fused[i])) for i in order])
         return out
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.chunk import Chunk
-from evaluator.retrieval.base import QueryInput, Ranked, embedded_text
+from evaluator.retrieval.base import QueryInput, Ranked, embedded_text, top_positions
 
 TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -76,6 +76,6 @@ class LexicalRetriever:
         out: list[list[Ranked]] = []
         for q in queries:
             scores = self.scores(q.text)
-            order = np.argsort(-scores, kind="stable")[:depth]
+            order = top_positions(scores, depth, q.docs, self.chunks)
             out.append([Ranked(self.chunks[i], float(scores[i])) for i in order])
         return out

@@ -51,6 +51,9 @@ class IndexRequest:
     chunk_ids: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
     """A chunk file's own ids -> (doc, start, end) of those chunks (`splitter = "chunks"`):
     the ids a ranked file or a search endpoint may name the team's chunks by."""
+    sent_units: Mapping[str, Chunk] = field(default_factory=dict)
+    """Chunk id -> the context unit sent for it (§18, §24), for a ranked file or a search
+    endpoint that names a hit by the text a framework sent (a sentence window)."""
 
 
 @dataclass(frozen=True)

@@ -106,10 +106,16 @@ def _refused(url: str, why: str) -> ConfigError:
 
 
 def cached_scorer(rerank: Rerank, cache_path: Path | None) -> Any:
-    """`score(query, texts)` through the embedding cache at `cache_path` (None: memory)."""
+    """`score(query, texts)` through the embedding cache at `cache_path` (None: memory): a
+    server's, or a cross-encoder file's run in process (`model_path`)."""
     from evaluator.embedding.cache import CachedEmbedder, EmbeddingCache
 
-    cached = CachedEmbedder(RerankModel(rerank), EmbeddingCache(cache_path or ":memory:"))
+    model: Any = RerankModel(rerank)
+    if rerank.model_path:
+        from evaluator.retrieval.cross_encoder import CrossEncoder
+
+        model = CrossEncoder(rerank.model_path, rerank.tokenizer, rerank.max_tokens)
+    cached = CachedEmbedder(model, EmbeddingCache(cache_path or ":memory:"))
 
     def score(query: str, texts: Sequence[str]) -> list[float]:
         return [float(v) for v in cached.embed([pair(query, t) for t in texts])[:, 0]]

@@ -1,7 +1,8 @@
 """`retriever = "http"` (§19): the team's own search endpoint ranks each query, so a
 chunker is judged on their Elasticsearch, Vespa or pgvector service.
 
-spanlab POSTs `{"query": text, "id": query id, "k": depth}` and takes back
+spanlab POSTs `{"query": text, "id": query id, "k": depth}` (with `"filter": [{"path":
+[globs], FIELD: [values]}, …]` under metadata filters, every one to hold, §24) and takes back
 `{"ranked": [item, …]}` (or the list alone), items as `evaluator.retrieval.items` reads
 them. The embedding client's POST carries it (deadlines, retries, bounds, redaction; the
 bearer key from SPANLAB_SEARCH_KEY). An answer with more items than asked, or an item that
@@ -41,7 +42,10 @@ class HttpRetriever:
         return [self._one(q, depth) for q in queries]
 
     def _one(self, q: QueryInput, depth: int) -> list[Ranked]:
-        answer = post_json(self.endpoint, {"query": q.text, "id": q.id, "k": depth})
+        asked = {"query": q.text, "id": q.id, "k": depth}
+        if q.filter:  # §24: the service applies the filters as the team's does
+            asked["filter"] = [dict(f) for f in q.filter]
+        answer = post_json(self.endpoint, asked)
         items = answer.get("ranked") if isinstance(answer, dict) else answer
         where = Where(self.shown)
         if not isinstance(items, list):

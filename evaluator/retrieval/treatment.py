@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator import candidate_keys as keys
+from evaluator.retrieval.filters import DocFilter, parse_filter
 from labeler.core.errors import ConfigError
 
 TREATMENT_KEYS = keys.TREATMENT_KEYS
@@ -47,14 +48,21 @@ class Fusion:
 
 @dataclass(frozen=True)
 class Rerank:
-    """A reranking server speaking the common `/rerank` shape."""
+    """A reranking server speaking the common `/rerank` shape, or a cross-encoder ONNX file
+    run in process (`model_path`, evaluator.retrieval.cross_encoder)."""
 
     url: str
-    """The full URL (`http://host:port/rerank`)."""
+    """The full URL (`http://host:port/rerank`); empty with `model_path`."""
     model: str = ""
     """The model name sent (servers that host one ignore it)."""
     top: int = 50
-    """Ranks sent to the server; those below keep their order after them."""
+    """Ranks reranked; those below keep their order after them."""
+    model_path: str = ""
+    """A cross-encoder's ONNX file, run in process (relative to the candidates file)."""
+    tokenizer: str = ""
+    """Its tokenizer.json; empty: `tokenizer.json` beside the model."""
+    max_tokens: int = 512
+    """Query and text together are truncated to this many tokens (longest first)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,8 @@ class Treatment:
     """Skip the ranked file's bad lines, counted and named, instead of refusing the file."""
     url: str | None = None
     """The team's search endpoint for `retriever = "http"`."""
+    filter: DocFilter | None = None
+    """The documents it retrieves from: path globs and front-matter fields (§24)."""
 
     def record(self) -> dict[str, Any]:
         """What differs from plain retrieval, as run.json and `diff` show it."""
@@ -88,9 +98,14 @@ class Treatment:
         out = {k: v for k, v in mine.items() if v != plain[k] and k not in ("url", "rerank")}
         if self.mmr is not None:  # as the candidates file spells it
             out["mmr"] = {"lambda": self.mmr.lam, "fetch": self.mmr.fetch}
-        if self.rerank is not None:
+        if self.rerank is not None and self.rerank.model_path:
+            out["rerank"] = {"model_path": self.rerank.model_path, "top": self.rerank.top,
+                             "max_tokens": self.rerank.max_tokens}  # fmt: skip
+        elif self.rerank is not None:
             out["rerank"] = {"url": public(self.rerank.url, "rerank.url"),
                              "model": self.rerank.model, "top": self.rerank.top}  # fmt: skip
+        if self.filter is not None:
+            out["filter"] = self.filter.record()
         return out | ({"url": public(self.url)} if self.url else {})
 
     def fingerprint(self) -> str:
@@ -127,7 +142,30 @@ def parse(raw: Mapping[str, Any], label: str, retriever: str, known: tuple[str, 
     ranked = treatment.ranked
     if ranked and file and not Path(ranked).is_absolute() and not file.startswith("preset:"):
         treatment = replace(treatment, ranked=str(Path(file).parent / ranked))
+    if treatment.rerank is not None and treatment.rerank.model_path:
+        treatment = replace(treatment, rerank=_model_files(treatment.rerank, file, label))
     return treatment
+
+
+def _model_files(rerank: Rerank, file: str, label: str) -> Rerank:
+    """A cross-encoder's files, relative to the candidates file, checked for what they are
+    (present, no link, a regular file) before any work; read only when the run needs them."""
+    from evaluator.retrieval.cross_encoder import check_file, tokenizer_beside
+
+    def placed(path: str) -> str:
+        if not file or Path(path).is_absolute() or file.startswith("preset:"):
+            return path
+        return str(Path(file).parent / path)
+
+    model = placed(rerank.model_path)
+    tokenizer = placed(rerank.tokenizer) if rerank.tokenizer else tokenizer_beside(model)
+    for path, key in ((model, "rerank.model_path"), (tokenizer, "rerank.tokenizer")):
+        try:
+            check_file(path, key)
+        except ConfigError as exc:
+            exc.message = f"{label}: {exc.message}"
+            raise
+    return replace(rerank, model_path=model, tokenizer=tokenizer)
 
 
 def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
@@ -144,6 +182,7 @@ def _parse(raw: Mapping[str, Any], label: str, retriever: str) -> Treatment:
         ranked=raw.get("ranked"),
         ranked_skip_bad=bool(raw.get("ranked_skip_bad", False)),
         url=_url(raw.get("url")),
+        filter=parse_filter(raw["filter"], label) if "filter" in raw else None,
     )
     for key, message in problems(treatment, effective):
         raise ConfigError(f"{label}: {message}", key=key)
@@ -207,12 +246,36 @@ def _fusion(raw: Any, label: str) -> Fusion:
 
 def _rerank(raw: Any, label: str) -> Rerank:
     table = _table(raw, "rerank", keys.RERANK.names(), label)
+    if "model_path" in table:
+        return _local(table, label)
+    for key in ("tokenizer", "max_tokens"):
+        if key in table:
+            message = f"{label}: rerank.{key} is for a model_path, not a server"
+            raise ConfigError(message, key=f"rerank.{key}")
     url, model = table.get("url"), table.get("model", "")
     if not isinstance(url, str) or not isinstance(model, str):
         raise ConfigError(f"{label}: rerank needs url (and model) as text", key="rerank.url")
     public(url, "rerank.url")  # a URL that is no http(s) URL is refused here, unquoted
     top = _whole(_number(table, "top", 50, 1, MAX_FETCH, "rerank", label), "rerank", label)
     return Rerank(url, model, top)
+
+
+def _local(table: Mapping[str, Any], label: str) -> Rerank:
+    """`rerank = { model_path = …, tokenizer = …, top = …, max_tokens = … }`."""
+    for key in ("url", "model"):
+        if key in table:
+            message = f"{label}: rerank takes a url or a model_path, not both ({key})"
+            raise ConfigError(message, key=f"rerank.{key}")
+    path, tokenizer = table["model_path"], table.get("tokenizer", "")
+    for key, value in (("model_path", path), ("tokenizer", tokenizer)):
+        if not isinstance(value, str) or "\0" in value or (key == "model_path" and not value):
+            raise ConfigError(f"{label}: rerank.{key} must be a file path", key=f"rerank.{key}")
+    top = _whole(_number(table, "top", 50, 1, MAX_FETCH, "rerank", label), "rerank", label)
+    most = table.get("max_tokens", 512)
+    if isinstance(most, bool) or not isinstance(most, int) or not 8 <= most <= 8192:
+        message = f"{label}: rerank.max_tokens must be a whole number in [8, 8192]"
+        raise ConfigError(message, key="rerank.max_tokens")
+    return Rerank("", "", top, path, tokenizer, most)
 
 
 def _url(url: str | None) -> str | None:

@@ -153,10 +153,13 @@ def read_spec(r: Reader) -> SplitterSpec:
 
 
 def read_context(r: Reader) -> ContextSpec:
-    """A candidate's context units (§18): `{"window": N}` or `{"parent": {splitter…}}`."""
+    """A candidate's context units (§18): `{"window": N}` or `{"parent": {splitter…}}`, with
+    `merge` (a window) or `merge_ratio` (a parent) when set (§24)."""
     if "parent" in r.mapping():
-        return ContextSpec(parent=read_spec(r.at("parent")))
-    return ContextSpec(window=r.at("window").count(MAX_WINDOW))
+        ratio = r.at("merge_ratio").number(0.0, 1.0) if "merge_ratio" in r.mapping() else None
+        return ContextSpec(parent=read_spec(r.at("parent")), merge_ratio=ratio)
+    merge = r.at("merge").flag() if "merge" in r.mapping() else True
+    return ContextSpec(window=r.at("window").count(MAX_WINDOW), merge=merge)
 
 
 def read_groups(r: Reader) -> dict[str, dict[str, Group]]:

@@ -33,6 +33,7 @@ from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
 from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 from labeler.core.display import markdown_text
+from labeler.core.display import shown as displayed
 
 PUBLISHED = (
     "Published beside these (Chroma, *Evaluating Chunking Strategies for Retrieval*, 2024, "
@@ -67,9 +68,11 @@ def skipped_note(run: RunFile) -> str | None:
 
 def ranked_skips(run: RunFile) -> list[str]:
     """Each candidate whose ranked file had bad lines skipped (`ranked_skip_bad`, §19): a
-    line with the count, then one a named line (file:line: why)."""
+    line with the count, then one a named line (file:line: why); and each whose items
+    given as text were located only with whitespace ignored (§24), how many of how many."""
     out: list[str] = []
     for cand in run.candidates:
+        out += _located_note(cand.name, cand.index.get("text_located"))
         count, file = cand.index.get("ranked_skipped"), cand.index.get("ranked_file")
         if not isinstance(count, int) or not count:
             continue
@@ -80,6 +83,20 @@ def ranked_skips(run: RunFile) -> list[str]:
             if isinstance(one, Mapping):  # a run.json is outside text: shape not assumed
                 out.append(f"  {file}:{one.get('line')}: {one.get('message')}")
     return out
+
+
+def _located_note(name: str, located: object) -> list[str]:
+    if not isinstance(located, Mapping):
+        return []
+    normalised, exact = located.get("normalised"), located.get("exact")
+    if not isinstance(normalised, int) or not isinstance(exact, int) or not normalised:
+        return []
+    share = normalised / (normalised + exact)
+    return [
+        f"candidate {name!r}: {normalised:,} of {normalised + exact:,} ranked items given "
+        f"as text ({share:.0%}) were located with whitespace ignored "
+        f"({displayed(str(located.get('rule')))})"
+    ]
 
 
 def _listed(ids: Sequence[str]) -> str:

@@ -276,6 +276,9 @@ class Query:
     """The spans that answer it, in document then offset order."""
     revision: int = 0
     """The store's edit counter for this query (0 when it never came from a store)."""
+    filter: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The query's own metadata filter (§24), as a label set carries it: `path` globs and
+    front-matter fields, each with its values; the evaluator reads what they mean."""
     stored: InitVar[bool] = False
     """True only for a row read back from a store: text stored before the control-character
     rule still loads (and is shown escaped); everything new is checked."""
@@ -304,10 +307,34 @@ class Query:
             self, "evidence", tuple(sorted(self.evidence, key=lambda s: (s.doc, s.start, s.end)))
         )
         check_alternatives(self.id, self.evidence)
+        check_filter(self.id, self.filter)
 
     @property
     def answerable(self) -> bool:
         return not self.abstain and bool(self.evidence)
+
+
+MAX_FILTER_KEYS = 20
+"""Most keys a query's filter may hold."""
+MAX_FILTER_VALUES = 100
+"""Most values one key may list."""
+_FILTER_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+
+
+def check_filter(qid: str, found: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """A query filter's shape: named keys, each with 1 to MAX_FILTER_VALUES short texts."""
+    if len(found) > MAX_FILTER_KEYS or len({k for k, _ in found}) != len(found):
+        raise LabelError(f"query {qid}: filter must hold 1 to {MAX_FILTER_KEYS} distinct keys",
+                         key="filter")  # fmt: skip
+    for key, values in found:
+        if not _FILTER_KEY.fullmatch(key):
+            raise LabelError(f"query {qid}: filter key {key[:64]!r} is not a field name",
+                             key="filter")  # fmt: skip
+        if not 1 <= len(values) <= MAX_FILTER_VALUES or not all(
+            isinstance(v, str) and 0 < len(v) <= 256 and "\0" not in v for v in values
+        ):
+            raise LabelError(f"query {qid}: filter.{key} must hold 1 to {MAX_FILTER_VALUES} "
+                             "texts of 1 to 256 characters", key=f"filter.{key}")  # fmt: skip
 
 
 def same_quote(a: str, b: str) -> bool:

@@ -295,7 +295,7 @@ def mutate(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("path", "value", "key"),
     [
-        ("format", "spanlab.labelset/3", "format"),
+        ("format", "spanlab.labelset/9", "format"),
         ("corpus.normalization", "nfd/1", "corpus.normalization"),
         ("queries.0.evidence.0.start", None, "queries[0].evidence[0].start"),
         ("queries.0.evidence.0.start", True, "queries[0].evidence[0].start"),

@@ -31,6 +31,19 @@ def refuse_while_waiting(status: CorpusStatus) -> None:
         )
 
 
+def refuse_filters(queries: Sequence[Query]) -> None:
+    """The store keeps no query filter (§24): a set that carries them is evaluated as a
+    frozen file (`spanlab eval --labels`), and refused here rather than imported without."""
+    with_filter = [q.id for q in queries if q.filter]
+    if with_filter:
+        raise StoreError(
+            f"{len(with_filter)} quer(y/ies) carry their own filter ({', '.join(with_filter[:5])}"
+            "), which the store does not keep: nothing was imported",
+            key="filter",
+            hint="evaluate the file itself: spanlab eval CANDIDATES --labels FILE",
+        )
+
+
 def refuse_conflicts(
     store: Store, queries: Sequence[Query], *, replace_existing: bool = False
 ) -> tuple[dict[str, Query], list[str]]:
@@ -75,6 +88,7 @@ def import_queries(
     it) and `corpus` with the new documents; `before_write` runs inside the transaction,
     before the queries go in, to publish them and bind the store.
     """
+    refuse_filters(queries)
     refuse_while_waiting(sync(store, on_disk or corpus))
     named = [q for q in queries if q.id not in fresh]
     existing, conflicts = refuse_conflicts(store, named, replace_existing=replace_existing)

@@ -24,7 +24,9 @@ FORMAT = "spanlab.labelset/1"
 """The format of a set without groups: what every spanlab before groups reads."""
 FORMAT_GROUPS = "spanlab.labelset/2"
 """The format of a set where some evidence carries `group` (§18)."""
-FORMATS = (FORMAT, FORMAT_GROUPS)
+FORMAT_FILTERS = "spanlab.labelset/3"
+"""The format of a set where some query carries its own metadata `filter` (§24)."""
+FORMATS = (FORMAT, FORMAT_GROUPS, FORMAT_FILTERS)
 TOOL_VERSION = "0.1.0"
 
 
@@ -41,7 +43,9 @@ class LabelSet:
 
 
 def query_json(q: Query) -> dict[str, Any]:
-    return {
+    """A query object; `filter` only when it has one, so a set without filters hashes as it
+    did under `/1` and `/2`."""
+    item = {
         "id": q.id,
         "text": q.text,
         "abstain": q.abstain,
@@ -51,6 +55,7 @@ def query_json(q: Query) -> dict[str, Any]:
         "notes": q.notes,
         "evidence": [span_json(s) for s in q.evidence],
     }
+    return item if not q.filter else {**item, "filter": {k: list(v) for k, v in q.filter}}
 
 
 def span_json(s: Span) -> dict[str, Any]:
@@ -62,7 +67,10 @@ def span_json(s: Span) -> dict[str, Any]:
 
 
 def format_of(items: Sequence[Mapping[str, Any]]) -> str:
-    """`/2` when some evidence item carries a group, else `/1`."""
+    """`/3` when some query carries a filter, `/2` when some evidence item carries a group,
+    else `/1`."""
+    if any("filter" in q for q in items):
+        return FORMAT_FILTERS
     grouped = any("group" in e for q in items for e in q.get("evidence", ()))
     return FORMAT_GROUPS if grouped else FORMAT
 

@@ -83,6 +83,27 @@ def _parse_span(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> S
     return span if group is None else replace(span, group=group)
 
 
+def _filter(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A query's own `filter` (§24): an object of keys, each a text or a list of texts (a
+    number or true/false is read as its text); only in a `/3` set."""
+    if "filter" not in raw:
+        return ()
+    if fmt != FORMATS[2]:
+        raise LabelError(f"'filter' needs format {FORMATS[2]!r}, the file says {fmt!r}",
+                         key=f"{path}.filter")  # fmt: skip
+    found = raw["filter"]
+    if not isinstance(found, dict) or not found:
+        raise LabelError("filter must be a non-empty object", key=f"{path}.filter")
+    out = []
+    for key, value in found.items():
+        values = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, str | int) and not isinstance(v, float) for v in values):
+            raise LabelError(f"filter.{key} takes texts, whole numbers or true/false",
+                             key=f"{path}.filter.{key}")  # fmt: skip
+        out.append((key, tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in values)))
+    return tuple(sorted(out))
+
+
 def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Query:
     if not isinstance(raw, dict):
         raise LabelError("a query must be an object", key=path)
@@ -104,6 +125,7 @@ def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Q
             notes=typed(raw.get("notes", ""), str, at.at("notes")),
             status=parse_status(need(raw, "status", str, at), key=f"{path}.status"),
             evidence=spans,
+            filter=_filter(raw, path, fmt),
         )
     except LabelError as exc:
         if exc.key and not exc.key.startswith(path):
