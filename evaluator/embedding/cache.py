@@ -17,13 +17,14 @@ import urllib.parse
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
-from labeler.core.files import nofollow, sharing
+from labeler.core.files import foreign_schema, nofollow, sharing
 from labeler.core.files.access import refusal_hint, refused_write, why_not_writable
 
 SCHEMA_VERSION = 1
@@ -45,6 +46,10 @@ CREATE TABLE IF NOT EXISTS throughput (
 """
 """Per model, texts embedded and the seconds they took in the last session that embedded any:
 what a plan divides by (§17)."""
+EXPECTED = foreign_schema.made_by((_SCHEMA, THROUGHPUT))
+"""What spanlab makes in an embedding cache: anything else is another's (§21)."""
+WHAT = "the embedding cache"
+FIX = "delete the cache file (spanlab embeds again) or remove what was planted"
 _LOOKUP_BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
 COMMIT_BATCH = 256
@@ -54,12 +59,16 @@ COMMIT_BATCH = 256
 class EmbeddingCache:
     """SQLite file (or `:memory:`) of float32 vectors; safe to share between threads."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, private: bool = False, reader: bool = False) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
+        self.private = private
+        """One account's cache (§21): made 0640, its owner alone writes it, and with a
+        rollback journal, so another account reads it without making a file beside it."""
         nofollow.require_database(Path(self.path))  # a link or FIFO there is refused (§20)
         mine = self.path == ":memory:" or not Path(path).exists()
-        self.refused = None if mine else why_not_writable(Path(path), database=True)
+        self.refused = "another account's cache" if reader else (
+            None if mine else why_not_writable(Path(path), database=True))  # fmt: skip
         """Why we may not write the cache (someone else's file): then it is only read."""
         self._lock = threading.Lock()
         self.repaired = 0
@@ -75,33 +84,49 @@ class EmbeddingCache:
                 f"the embedding cache cannot be written: {message}", file=self.path,
                 key="embedding_cache", hint=f"{hint}; {elsewhere}" if hint else elsewhere,
             ) from None  # fmt: skip
-        if self.refused:
+        if self.refused and not reader:
             said = f"warning: embedding cache read-only, new vectors are not kept: {self.refused}"
             print(shown(said), file=sys.stderr)
 
     def _writable(self) -> sqlite3.Connection:
-        if self.path != ":memory:":
+        if self.private:
+            create_private(Path(self.path))
+        elif self.path != ":memory:":
             sharing.create_empty(Path(self.path))
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        foreign_schema.harden(conn)
         # WAL lets runs read while another run writes; the timeout waits out a writer.
         conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("PRAGMA journal_mode = WAL")
+        try:  # before the first write: a planted trigger would run inside it (§21)
+            foreign_schema.check(conn, WHAT, self.path, EXPECTED, FIX)
+        except StoreError:
+            conn.close()
+            raise
+        conn.execute(f"PRAGMA journal_mode = {'DELETE' if self.private else 'WAL'}")
         conn.execute(_SCHEMA)
         conn.execute(THROUGHPUT)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if self.path != ":memory:":
-            sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+            share = None if self.private else sharing.share_of(Path(self.path).parent)
+            sharing.heal(Path(self.path), share)
         return conn
 
     def _read_only(self) -> sqlite3.Connection:
         """Someone else's cache, read as it is; a folder we may not write holds no WAL
-        index of ours, so the file is then read as immutable."""
+        index of ours, so a shared file is then read as immutable (an account's own, kept
+        with a rollback journal, needs no file beside it to be read)."""
         uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve()))
-        mode = "?mode=ro" if os.access(Path(self.path).parent, os.W_OK) else "?mode=ro&immutable=1"
+        plain = self.private or os.access(Path(self.path).parent, os.W_OK)
+        mode = "?mode=ro" if plain else "?mode=ro&immutable=1"
         conn = sqlite3.connect(uri + mode, uri=True, check_same_thread=False, isolation_level=None)
+        foreign_schema.harden(conn)
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("SELECT count(*) FROM embeddings").fetchone()
-        sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+        found = foreign_schema.foreign_objects(conn, EXPECTED)
+        if found:  # reading fires nothing: read on, and say so
+            print(foreign_schema.warning(WHAT, self.path, found), file=sys.stderr)
+        share = None if self.private else sharing.share_of(Path(self.path).parent)
+        sharing.heal(Path(self.path), share)
         return conn
 
     def _error(self, exc: sqlite3.Error) -> StoreError:
@@ -162,7 +187,8 @@ class EmbeddingCache:
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
-                try:
+                try:  # checked inside the transaction: nothing planted between (§21)
+                    foreign_schema.check(self._conn, WHAT, self.path, EXPECTED, FIX)
                     self._conn.executemany(sql, rows)
                 except BaseException:
                     if self._conn.in_transaction:
@@ -206,6 +232,21 @@ class EmbeddingCache:
         with self._lock:
             rows = self._conn.execute(sql, [fingerprint, *keys]).fetchall()
         return [(key, _from_blob(blob, dim)) for key, dim, blob in rows]
+
+
+def create_private(path: Path) -> None:
+    """An account's cache file, made 0640 (the folder's group reads, no one else writes),
+    checked as `sharing.create_empty` checks a shared one (no link, FIFO or device)."""
+    try:
+        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
+    except FileExistsError:
+        pass
+    else:
+        try:
+            os.fchmod(fd, 0o640)  # whatever the umask
+        finally:
+            os.close(fd)
+    sharing.heal(path, None)
 
 
 def _to_blob(vector: Vectors) -> bytes:
@@ -254,12 +295,25 @@ class CacheStats:
     """Distinct texts (per call) the model had to embed."""
 
 
+class VectorCache(Protocol):
+    """What CachedEmbedder asks of a cache: one file (EmbeddingCache) or a team's accounts'
+    files (`accounts.AccountCaches`)."""
+
+    path: str
+
+    def get_many(
+        self, fingerprint: str, texts: Sequence[str], dim: int | None = None
+    ) -> dict[int, Vectors]: ...
+
+    def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None: ...
+
+    def measured(self, fingerprint: str, texts: int, seconds: float) -> None: ...
+
+
 class CachedEmbedder:
     """An Embedder that asks the cache first and embeds each missing text once."""
 
-    def __init__(
-        self, embedder: Embedder, cache: EmbeddingCache, batch: int = COMMIT_BATCH
-    ) -> None:
+    def __init__(self, embedder: Embedder, cache: VectorCache, batch: int = COMMIT_BATCH) -> None:
         self.embedder = embedder
         """The model that fills the misses."""
         self.cache = cache

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluator.candidates import CandidatesFile
+from evaluator.embedding.accounts import own_file, place_of
 from evaluator.pipeline import sanity
 from evaluator.pipeline.cutting import cut, usable_queries
 from evaluator.pipeline.inputs import candidates_and_corpus, load_labels
@@ -58,4 +59,4 @@ def plan_project(
         labels = load_labels(labels_file, proj, corpus)
         sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
         queries = labels.queries
-    return plan_corpus(cfile, corpus, queries, proj.embedding_cache)
+    return plan_corpus(cfile, corpus, queries, own_file(place_of(proj)))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
+from evaluator.embedding.accounts import CacheWhere, own_file, place_of
 from evaluator.pipeline import sanity
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
@@ -24,6 +25,7 @@ from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
 from evaluator.plan.model import Plan
 from evaluator.retrieval.chroma import parse_url
+from evaluator.runs import index as runs_index
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
@@ -41,8 +43,8 @@ class Evaluated:
     """Its run folder."""
     texts: dict[str, str]
     """Query id -> text, for a terminal that may show them (the run folder holds none)."""
-    cache_path: Path | None = None
-    """The embedding cache the run used."""
+    cache_path: CacheWhere = None
+    """The embedding cache the run used (the file it wrote)."""
 
     def cache_line(self) -> str | None:
         """How many texts the run embedded and how many the cache gave (None: no model)."""
@@ -71,19 +73,21 @@ def evaluate_project(
     proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db, chroma_url=chroma_url)
     if proj.chroma_url is not None:
         parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
+    runs_index.require_clean(proj.root / RUNS_DIR)  # a trigger there: exit 2 now (§21)
     cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
     labels = load_labels(labels_file, proj, corpus)
+    cache = place_of(proj)  # a team's accounts' caches, or the one file (§21)
     if planned is not None:
         sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
-        planned(plan_corpus(cfile, corpus, labels.queries, proj.embedding_cache))
+        planned(plan_corpus(cfile, corpus, labels.queries, own_file(cache)))
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
         chroma_path=proj.chroma_path,
         chroma_timeout=proj.chroma_timeout,
-        cache_path=proj.embedding_cache,
+        cache_path=cache,
         check_ann=check_ann,
     )
     sharing.make_folder(proj.root / ".spanlab")  # the runs folder; the cache may be elsewhere

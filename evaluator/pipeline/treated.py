@@ -4,10 +4,10 @@ MMR and cap stages over what that retriever ranks, recorded for run.json's `inde
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from evaluator.candidates import Candidate, Settings
+from evaluator.embedding.accounts import CacheWhere
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval import RETRIEVERS
 from evaluator.retrieval.base import Retriever
@@ -24,7 +24,7 @@ def uses_vectors(settings: Settings, cand: Candidate) -> bool:
 def with_treatment(
     texts: Mapping[str, str],
     vectors: VectorSource,
-    cache_path: Path | None,
+    cache_path: CacheWhere,
     cand: Candidate,
     retriever: Retriever,
 ) -> Retriever:
