@@ -21,6 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
+from evaluator.embedding import sealed
 from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
@@ -46,7 +47,7 @@ CREATE TABLE IF NOT EXISTS throughput (
 """
 """Per model, texts embedded and the seconds they took in the last session that embedded any:
 what a plan divides by (§17)."""
-EXPECTED = foreign_schema.made_by((_SCHEMA, THROUGHPUT))
+EXPECTED = foreign_schema.made_by((_SCHEMA, THROUGHPUT, sealed.DIGESTS))
 """What spanlab makes in an embedding cache: anything else is another's (§21)."""
 WHAT = "the embedding cache"
 FIX = "delete the cache file (spanlab embeds again) or remove what was planted"
@@ -73,8 +74,11 @@ class EmbeddingCache:
         self._lock = threading.Lock()
         self.repaired = 0
         """Damaged vectors found and dropped (to be embedded again) by this connection."""
+        self.sealed = False
+        """Whether the file keeps a digest per vector (an older spanlab's may not)."""
         try:
             self._conn = self._read_only() if self.refused else self._writable()
+            self.sealed = sealed.present(self._conn)
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         except OSError as exc:
@@ -105,6 +109,8 @@ class EmbeddingCache:
         conn.execute(f"PRAGMA journal_mode = {'DELETE' if self.private else 'WAL'}")
         conn.execute(_SCHEMA)
         conn.execute(THROUGHPUT)
+        if not sealed.present(conn):
+            sealed.seal_all(conn)  # what an older spanlab stored is taken as spanlab's
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if self.path != ":memory:":
             share = None if self.private else sharing.share_of(Path(self.path).parent)
@@ -148,21 +154,29 @@ class EmbeddingCache:
         keys = list(positions)
         found: dict[int, Vectors] = {}
         bad: list[str] = []
+        changed = 0
         for start in range(0, len(keys), _LOOKUP_BATCH):
-            for key, vector in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
-                if vector is None or not usable(vector, dim):
+            for key, vector, held in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
+                if vector is None or not usable(vector, dim) or not held:
                     bad.append(key)
+                    changed += not held
                     continue
                 for i in positions[key]:
                     found[i] = vector
+        if changed:
+            said = (f"warning: {self.path}: {changed} cached vector(s) were changed outside "
+                    "spanlab (their digests do not match): not used, embedded again")  # fmt: skip
+            print(shown(said), file=sys.stderr)
         if bad:
             self.drop(fingerprint, bad)
         return found
 
     def drop(self, fingerprint: str, keys: Sequence[str]) -> None:
         """Remove these texts' vectors (by text sha256) for one model."""
-        self._write("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?",
-                    [(fingerprint, key) for key in keys])  # fmt: skip
+        pairs = [(fingerprint, key) for key in keys]
+        self._write(("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?", pairs),
+                    ("DELETE FROM vector_digests WHERE fingerprint = ? AND text_sha256 = ?",
+                     pairs))  # fmt: skip
         self.repaired += len(keys)
 
     def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None:
@@ -173,14 +187,16 @@ class EmbeddingCache:
             (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
             for text, vector in zip(texts, vectors, strict=True)
         ]
-        self._write("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+        digests = [(f, k, sealed.digest(f, k, d, b)) for f, k, d, b in rows]
+        self._write(("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows),
+                    ("INSERT OR IGNORE INTO vector_digests VALUES (?, ?, ?)", digests))  # fmt: skip
 
     def measured(self, fingerprint: str, texts: int, seconds: float) -> None:
         """Keep the throughput this session measured for one model (replacing the last)."""
-        self._write("INSERT OR REPLACE INTO throughput VALUES (?, ?, ?)",
-                    [(fingerprint, texts, seconds)])  # fmt: skip
+        self._write(("INSERT OR REPLACE INTO throughput VALUES (?, ?, ?)",
+                     [(fingerprint, texts, seconds)]))  # fmt: skip
 
-    def _write(self, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
+    def _write(self, *statements: tuple[str, Sequence[tuple[object, ...]]]) -> None:
         """One transaction: every row or none; nothing on someone else's read-only cache."""
         if self.refused:
             return
@@ -189,7 +205,8 @@ class EmbeddingCache:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:  # checked inside the transaction: nothing planted between (§21)
                     foreign_schema.check(self._conn, WHAT, self.path, EXPECTED, FIX)
-                    self._conn.executemany(sql, rows)
+                    for sql, rows in statements:
+                        self._conn.executemany(sql, rows)
                 except BaseException:
                     if self._conn.in_transaction:
                         self._conn.execute("ROLLBACK")
@@ -223,15 +240,23 @@ class EmbeddingCache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None]]:
+    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None, bool]]:
+        """(text sha256, vector or None, whether its digest holds) of each row found; a file
+        without digests (an older spanlab's, read only) holds every row."""
         marks = ",".join("?" * len(keys))
+        digest = "d.digest" if self.sealed else "NULL"
+        join = " LEFT JOIN vector_digests d USING (fingerprint, text_sha256)" if self.sealed else ""
         sql = (
-            "SELECT text_sha256, dim, vector FROM embeddings"
-            f" WHERE fingerprint = ? AND text_sha256 IN ({marks})"
+            f"SELECT e.text_sha256, e.dim, e.vector, {digest} FROM embeddings e{join}"
+            f" WHERE e.fingerprint = ? AND e.text_sha256 IN ({marks})"
         )
         with self._lock:
             rows = self._conn.execute(sql, [fingerprint, *keys]).fetchall()
-        return [(key, _from_blob(blob, dim)) for key, dim, blob in rows]
+        return [
+            (key, _from_blob(blob, dim),
+             not self.sealed or sealed.holds(stored, fingerprint, key, dim, blob))
+            for key, dim, blob, stored in rows
+        ]  # fmt: skip
 
 
 def create_private(path: Path) -> None:
