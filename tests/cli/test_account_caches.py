@@ -165,6 +165,12 @@ def try_write(path: Path) -> dict[str, Any]:
     return {"error": None}
 
 
+def remove(path: Path) -> dict[str, Any]:
+    """In a child: remove one's own file."""
+    path.unlink()
+    return {}
+
+
 def plant(who: Account, folder: Path, source: Path, target: Path) -> None:
     def copy() -> dict[str, Any]:
         target.parent.mkdir(exist_ok=True)
@@ -204,7 +210,7 @@ def test_a_poisoned_cache_changes_no_verdict_of_the_lead(
     plant(mallory, project, hers, project / CACHES / alice.name / "embeddings.db")
     plant(mallory, project, hers, project / ".spanlab" / "embeddings.db")
 
-    in_child(lead, project, lambda: {"gone": own.unlink()})
+    in_child(lead, project, lambda: remove(own))
     err = spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json", codes=(0, 1))
     assert figures(project) == clean
     assert (
