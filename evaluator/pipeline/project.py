@@ -29,6 +29,7 @@ from evaluator.runs import index as runs_index
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
+from evaluator.runs.readback import require_names
 from labeler.core.files import sharing
 from labeler.core.project import folders as project_folders
 
@@ -75,6 +76,7 @@ def evaluate_project(
         parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
     runs_index.require_clean(proj.root / RUNS_DIR)  # a trigger there: exit 2 now (§21)
     cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
+    require_names(corpus.documents, str(corpus_folder(proj, labels_file)))
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
     labels = load_labels(labels_file, proj, corpus)

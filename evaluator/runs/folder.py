@@ -18,6 +18,7 @@ from evaluator.runs.chunk_file import chunk_table_tsv
 from evaluator.runs.frontier import budget_curves, frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
+from evaluator.runs.readback import require_readable
 from evaluator.runs.report import report_md
 from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
 from labeler.core.files import nofollow, sharing
@@ -32,6 +33,7 @@ def write_run(run: RunFile, runs_dir: Path) -> Path:
     folder = runs_dir / run.id
     if folder.exists():
         raise StoreError("a run folder of that id exists already", file=str(folder))
+    require_readable(run, str(folder))  # what spanlab writes, spanlab reads (§21)
     try:
         aside = sharing.make_temp_folder(runs_dir, f"{ASIDE_PREFIX}{run.id}.")
     except OSError as exc:
