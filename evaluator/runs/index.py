@@ -21,6 +21,7 @@ from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
 from labeler.core.files import foreign_schema, nofollow, sharing
 from labeler.core.files.access import refusal_hint
+from labeler.core.files.foreign_schema import ForeignSchema
 
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""
@@ -157,7 +158,7 @@ def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
     try:
         with _open(runs_dir) as conn, _writing(conn, index_path(runs_dir)):
             _insert(conn, runs_dir, entry)
-    except (sqlite3.OperationalError, OSError, UnsafeFile, StoreError) as exc:
+    except (sqlite3.OperationalError, OSError, UnsafeFile, ForeignSchema) as exc:
         # The run is written; listings read the folders where the index cannot be written.
         path = index_path(runs_dir)
         why = exc.hint if isinstance(exc, SpanlabError) else refusal_hint(
@@ -195,7 +196,7 @@ def list_runs(runs_dir: Path) -> list[RunEntry]:
         return []
     try:
         return _list_indexed(runs_dir)
-    except (UnsafeFile, StoreError) as exc:  # a link, FIFO or trigger there: read the folders
+    except (UnsafeFile, ForeignSchema) as exc:  # a link, FIFO or trigger there: the folders
         print(shown(f"warning: the runs index is not used: {exc}"), file=sys.stderr)
         return _from_folders(runs_dir)
     except (sqlite3.DatabaseError, OSError):

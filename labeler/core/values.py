@@ -97,9 +97,9 @@ file could hold: a surrogate in a slice made every later export fail)."""
 def group_problem(group: object) -> str | None:
     """Why `group` is no group number (§18): a positive integer a run can hold (≤ 2**53,
     what every JSON reader keeps exact); None when it is one."""
-    if not isinstance(group, int) or isinstance(group, bool) or not 1 <= group <= MAX_INT:
-        return f"must be a positive integer up to {MAX_INT:,}, got {group!r}"
-    return None
+    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
+        return f"must be a positive integer, got {group!r}"
+    return f"must be at most {MAX_INT:,}, got {group}" if group > MAX_INT else None
 
 
 def valid_query_id(qid: str) -> bool:

@@ -101,7 +101,7 @@ def test_a_group_no_run_can_hold_is_refused_in_the_store(project: Path) -> None:
     done = run("eval", "c.toml")
     assert done.exit_code == 2, done.output
     assert done.stderr.startswith(
-        "error: table spans, row 1, column group: group must be a positive integer up to "
+        "error: table spans, row 1, column group: group must be at most "
         "9,007,199,254,740,992, got 9223372036854775807\n"
     ), done.stderr
     assert runs(project) == []

@@ -33,6 +33,10 @@ CODE = ("trigger", "view")
 """What a file another program lays out may not hold: the objects that run or hide code."""
 
 
+class ForeignSchema(StoreError):
+    """A database holds objects spanlab did not make: every write refuses while they stay."""
+
+
 class Foreign(NamedTuple):
     """A schema object in a database that spanlab's statements did not make."""
 
@@ -101,10 +105,10 @@ def drops(path: str, found: Sequence[Foreign]) -> str:
     return shown(f"sqlite3 {shlex.quote(path)} {shlex.quote(statements)}", lines=False)
 
 
-def refused(what: str, path: str, found: Sequence[Foreign], fix: str) -> StoreError:
+def refused(what: str, path: str, found: Sequence[Foreign], fix: str) -> ForeignSchema:
     """The error a write gives while `what` (the runs index, …) holds objects spanlab did not
     create; `fix` is said before the command that removes them."""
-    return StoreError(
+    return ForeignSchema(
         f"{what} holds {describe(found)}, which spanlab did not create and which could act "
         "inside its writes; nothing was written",
         file=path,
