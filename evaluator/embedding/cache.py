@@ -17,12 +17,11 @@ import urllib.parse
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
 from evaluator.embedding import sealed
-from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
+from evaluator.embedding.base import Embedder, Progress, VectorCache, Vectors, text_sha256
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.files import foreign_schema, nofollow, sharing
@@ -94,7 +93,7 @@ class EmbeddingCache:
 
     def _writable(self) -> sqlite3.Connection:
         if self.private:
-            create_private(Path(self.path))
+            sharing.create_private(Path(self.path))
         elif self.path != ":memory:":
             sharing.create_empty(Path(self.path))
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -259,21 +258,6 @@ class EmbeddingCache:
         ]  # fmt: skip
 
 
-def create_private(path: Path) -> None:
-    """An account's cache file, made 0640 (the folder's group reads, no one else writes),
-    checked as `sharing.create_empty` checks a shared one (no link, FIFO or device)."""
-    try:
-        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
-    except FileExistsError:
-        pass
-    else:
-        try:
-            os.fchmod(fd, 0o640)  # whatever the umask
-        finally:
-            os.close(fd)
-    sharing.heal(path, None)
-
-
 def _to_blob(vector: Vectors) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
@@ -318,21 +302,6 @@ class CacheStats:
     """Distinct texts (per call) served from the cache."""
     misses: int
     """Distinct texts (per call) the model had to embed."""
-
-
-class VectorCache(Protocol):
-    """What CachedEmbedder asks of a cache: one file (EmbeddingCache) or a team's accounts'
-    files (`accounts.AccountCaches`)."""
-
-    path: str
-
-    def get_many(
-        self, fingerprint: str, texts: Sequence[str], dim: int | None = None
-    ) -> dict[int, Vectors]: ...
-
-    def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None: ...
-
-    def measured(self, fingerprint: str, texts: int, seconds: float) -> None: ...
 
 
 class CachedEmbedder:

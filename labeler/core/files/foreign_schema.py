@@ -147,5 +147,8 @@ def check_file(path: Path, what: str, expected: Expected | None, fix: str) -> No
         with closing(sqlite3.connect(uri, uri=True, timeout=5.0)) as conn:
             harden(conn)
             check(conn, what, str(path), expected, fix)
-    except sqlite3.DatabaseError:
-        return  # not a database (yet): its own opener says what it makes of it
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc):
+            return  # not a database: its own opener says what it makes of it
+        said = f"{what} cannot be checked for objects spanlab did not make: {exc}"
+        raise StoreError(said, file=str(path), hint="nothing was written; try again") from None
