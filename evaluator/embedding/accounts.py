@@ -140,7 +140,7 @@ class AccountCaches:
         why = _make_own(place)
         if why is not None:
             _say(f"warning: your embedding cache is not used, new vectors are not kept: {why}")
-        self.own = EmbeddingCache(":memory:" if why else place.own, private=True)
+        self.own = EmbeddingCache(":memory:") if why else EmbeddingCache(place.own, private=True)
         """One's own cache (in memory when its folder is not one's own)."""
         self.refused = self.own.refused
         """Why one's own cache is only read (it is not: it is one's own)."""

@@ -62,7 +62,7 @@ class EmbeddingCache:
     def __init__(self, path: str | Path, *, private: bool = False, reader: bool = False) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
-        self.private = private
+        self.private = private and self.path != ":memory:"
         """One account's cache (§21): made 0640, its owner alone writes it, and with a
         rollback journal, so another account reads it without making a file beside it."""
         nofollow.require_database(Path(self.path))  # a link or FIFO there is refused (§20)

@@ -219,3 +219,36 @@ def test_a_poisoned_cache_changes_no_verdict_of_the_lead(
     ) in err, err
     assert f"note: {project / '.spanlab' / 'embeddings.db'} (the group's shared embedding" in err
     assert ", 0 from the cache" in err, err
+
+
+def squat(folder: Path) -> dict[str, Any]:
+    """In a child: make a folder, group-writable, where another account's cache goes."""
+    folder.mkdir(parents=True)
+    folder.chmod(0o2775)
+    return {}
+
+
+def test_a_folder_squatted_under_the_leads_name_is_not_his_cache(
+    team: tuple[Account, ...], project: Path
+) -> None:
+    lead, _, _, mallory = team
+    squatted = project / CACHES / lead.name
+    in_child(mallory, project, lambda: squat(squatted))
+    err = spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json", codes=(0, 1))
+    assert (
+        "warning: your embedding cache is not used, new vectors are not kept: "
+        f"{squatted} belongs to {mallory.name}, not {lead.name}"
+    ) in err, err
+    assert list(squatted.iterdir()) == [] and not Path(":memory:").exists()
+    clean = figures(project)
+    in_child(lead, project, lambda: remove_tree(squatted))  # the lead owns .spanlab/embeddings
+    spanlab(lead, project, "eval", "c.toml", "--labels", "frozen.json", codes=(0, 1))
+    assert figures(project) == clean
+    assert modes(project, [f"{CACHES}/{lead.name}"]) == {
+        f"{CACHES}/{lead.name}": f"2750 {lead.name}:{GROUP}"
+    }
+
+
+def remove_tree(folder: Path) -> dict[str, Any]:
+    shutil.rmtree(folder)
+    return {}
