@@ -18,14 +18,12 @@ import pwd
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labeler.core.display import shown
 from labeler.core.files import nofollow, sharing
-from labeler.core.project import config
-from labeler.core.team.roles import login_name
+from labeler.core.project.cache_place import CachePlace, CacheWhere
 
 if TYPE_CHECKING:  # numpy and SQLite load with the first cache opened, not with a plan
     from evaluator.embedding.base import Vectors
@@ -33,47 +31,6 @@ if TYPE_CHECKING:  # numpy and SQLite load with the first cache opened, not with
 
 _MINE = 0o2750
 """An account's cache folder: its owner writes, the group reads, no one else."""
-
-
-@dataclass(frozen=True)
-class CachePlace:
-    """Where a team project's accounts keep their embedding caches."""
-
-    folder: Path
-    """The folder holding one folder per account (`.spanlab/embeddings`)."""
-    name: str
-    """The file's name in each account's folder (`embeddings.db`)."""
-    me: str
-    """The login running: whose file is written."""
-    leads: tuple[str, ...]
-    """The leads, whose files are read besides one's own."""
-    shared: Path
-    """The one file a project without `[team]` keeps: not read here (the group writes it)."""
-
-    def of(self, login: str) -> Path:
-        """The cache file of `login`."""
-        return self.folder / login / self.name
-
-    @property
-    def own(self) -> Path:
-        return self.of(self.me)
-
-    def __str__(self) -> str:
-        return str(self.own)
-
-
-CacheWhere = Path | CachePlace | None
-"""A cache: one file (as chosen, or a project without a team), a team's accounts, or memory."""
-
-
-def place_of(proj: config.Project) -> Path | CachePlace:
-    """The project's cache: per account with a `[team]` (or a claim of one that does not
-    count), one file without, or when the person running chose it (`$SPANLAB_CACHE`)."""
-    if (proj.team is None and proj.distrust is None) or os.environ.get(config.CACHE_ENV):
-        return proj.embedding_cache
-    path = proj.embedding_cache
-    leads = proj.team.leads if proj.team is not None else ()
-    return CachePlace(path.parent / path.stem, path.name, login_name(), tuple(leads), path)
 
 
 def _say(text: str) -> None:
@@ -212,8 +169,3 @@ def open_cache(where: CacheWhere) -> EmbeddingCache | AccountCaches:
     if isinstance(where, CachePlace):
         return AccountCaches(where)
     return EmbeddingCache(where or ":memory:")
-
-
-def own_file(where: CacheWhere) -> Path | None:
-    """The one file `where` writes (None: memory)."""
-    return where.own if isinstance(where, CachePlace) else where

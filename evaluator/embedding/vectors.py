@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
-from evaluator.embedding.accounts import CacheWhere, open_cache
+from evaluator.embedding.accounts import open_cache
 from evaluator.embedding.base import Progress, Vectors
 from evaluator.embedding.cache import CachedEmbedder
+from labeler.core.project.cache_place import CacheWhere
 
 TaskFactory = Callable[[str, int], AbstractContextManager[Progress]]
 """`task(description, total)` yields a Progress callback for the duration of the work."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluator.embedding.accounts import CacheWhere
+from labeler.core.project.cache_place import CacheWhere
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluator.candidates import CandidatesFile
-from evaluator.embedding.accounts import own_file, place_of
 from evaluator.pipeline import sanity
 from evaluator.pipeline.cutting import cut, usable_queries
 from evaluator.pipeline.inputs import candidates_and_corpus, load_labels
@@ -23,6 +22,7 @@ from evaluator.plan.cost import embedding_costs
 from evaluator.plan.model import Plan
 from labeler.core.corpus.folder import Corpus
 from labeler.core.project import folders as project_folders
+from labeler.core.project.cache_place import own_file, place_of
 from labeler.core.values import Query
 
 

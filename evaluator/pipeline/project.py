@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
-from evaluator.embedding.accounts import CacheWhere, own_file, place_of
 from evaluator.pipeline import sanity
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
@@ -32,6 +31,7 @@ from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeli
 from evaluator.runs.readback import require_names
 from labeler.core.files import sharing
 from labeler.core.project import folders as project_folders
+from labeler.core.project.cache_place import CacheWhere, own_file, place_of
 
 
 @dataclass(frozen=True)

@@ -93,8 +93,8 @@ def server_storage(url: str, timeout: float | None) -> ServerStorage:
 
 def storage(proj: config.Project) -> Storage:
     """Look, change nothing."""
-    from evaluator.embedding.accounts import CachePlace, own_file, place_of
     from evaluator.embedding.cache import EmbeddingCache
+    from labeler.core.project.cache_place import CachePlace, own_file, place_of
 
     where = place_of(proj)
     path = own_file(where) or proj.embedding_cache  # one's own, in a team (§21)

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from evaluator.candidates import Candidate, Settings
-from evaluator.embedding.accounts import CacheWhere
 from evaluator.embedding.vectors import VectorSource
 from evaluator.retrieval import RETRIEVERS
 from evaluator.retrieval.base import Retriever
 from evaluator.retrieval.rerank import cached_scorer
 from evaluator.retrieval.stages import treated
+from labeler.core.project.cache_place import CacheWhere
 
 
 def uses_vectors(settings: Settings, cand: Candidate) -> bool:

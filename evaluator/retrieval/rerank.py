@@ -25,7 +25,7 @@ from evaluator.retrieval.treatment import Rerank, public
 from labeler.core.errors import ConfigError
 
 if TYPE_CHECKING:
-    from evaluator.embedding.accounts import CacheWhere
+    from labeler.core.project.cache_place import CacheWhere
 
 KEY_ENV = "SPANLAB_RERANK_KEY"
 """The variable holding the reranker's bearer key, if it needs one."""

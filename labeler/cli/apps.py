@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 
-from evaluator.embedding.accounts import place_of
 from evaluator.runs.place import RUNS_DIR
 from labeler.cli._common import (
     AnnotatorOpt,
@@ -27,6 +26,7 @@ from labeler.cli._common import (
 )
 from labeler.core.anchoring.binding import CorpusStatus
 from labeler.core.errors import StoreError
+from labeler.core.project.cache_place import place_of
 from labeler.core.store import Store
 from labeler.core.team.roles import Act
 

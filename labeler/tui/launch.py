@@ -17,8 +17,8 @@ from labeler.tui.settings import Settings
 from labeler.tui.themes import load_themes
 
 if TYPE_CHECKING:
-    from evaluator.embedding.accounts import CacheWhere
     from evaluator.runs.diff import RunDiff
+    from labeler.core.project.cache_place import CacheWhere
 
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",

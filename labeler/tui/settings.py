@@ -19,7 +19,7 @@ from textual import events
 from textual.widgets import Input
 
 if TYPE_CHECKING:
-    from evaluator.embedding.accounts import CacheWhere
+    from labeler.core.project.cache_place import CacheWhere
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from labeler.core.corpus.suggest import Suggestion
 from labeler.core.display import masked
 
 if TYPE_CHECKING:  # the embedder and numpy load on the first `E`, not with the app
-    from evaluator.embedding.accounts import CacheWhere
     from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache
+    from labeler.core.project.cache_place import CacheWhere
 
 LIMIT = 10
 """Suggestions listed."""
