@@ -32,14 +32,16 @@ def require_names(documents: Iterable[str], corpus: str) -> None:
             )  # fmt: skip
 
 
-def require_readable(run: RunFile, where: str) -> None:
-    """Parse `run` back as `read_run` would read its run.json (`where`: the folder it would
-    be written in), refusing with the reader's own words and key."""
+def require_readable(run: RunFile, where: str) -> str:
+    """run.json's text for `run`, parsed back as `read_run` would read it (`where`: the folder
+    it would be written in), refused with the reader's own words and key."""
     file = f"{where}/{FILE_NAME}"
+    text = run.dumps()
     try:
-        RunFile.from_json(parse(run.dumps(), file), file=file)
+        RunFile.from_json(parse(text, file), file=file)
     except RunFileError as exc:
         raise RunFileError(
             f"the run would not read back ({exc.message}); {_FIX}",
             file=exc.file, key=exc.key, offset=exc.offset,
         ) from None  # fmt: skip
+    return text
