@@ -140,8 +140,8 @@ def test_vectors_zeroed_in_the_shared_cache_are_embedded_again_and_said(
 def test_a_trigger_in_chromas_database_is_refused_before_chroma_opens_it(tmp_path: Path) -> None:
     from evaluator.retrieval.chroma import connect
 
-    connect(None, str(tmp_path))
-    conn = sqlite3.connect(tmp_path / "chroma.sqlite3")
+    conn = sqlite3.connect(tmp_path / "chroma.sqlite3")  # no client here: no thread to fork under
+    conn.execute("CREATE TABLE embeddings (id INTEGER PRIMARY KEY)")
     conn.execute("CREATE TRIGGER gone AFTER INSERT ON embeddings BEGIN DELETE FROM embeddings; END")
     conn.commit()
     conn.close()
