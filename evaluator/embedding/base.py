@@ -104,3 +104,18 @@ def cpu_count() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+class VectorCache(Protocol):
+    """What CachedEmbedder asks of a cache: one file (EmbeddingCache) or a team's accounts'
+    files (`accounts.AccountCaches`)."""
+
+    path: str
+
+    def get_many(
+        self, fingerprint: str, texts: Sequence[str], dim: int | None = None
+    ) -> dict[int, Vectors]: ...
+
+    def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None: ...
+
+    def measured(self, fingerprint: str, texts: int, seconds: float) -> None: ...

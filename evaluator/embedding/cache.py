@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.embedding.base import Embedder, Progress, Vectors, text_sha256
+from evaluator.embedding import sealed
+from evaluator.embedding.base import Embedder, Progress, VectorCache, Vectors, text_sha256
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError, StoreError
-from labeler.core.files import nofollow, sharing
+from labeler.core.files import foreign_schema, nofollow, sharing
 from labeler.core.files.access import refusal_hint, refused_write, why_not_writable
 
 SCHEMA_VERSION = 1
@@ -45,6 +46,10 @@ CREATE TABLE IF NOT EXISTS throughput (
 """
 """Per model, texts embedded and the seconds they took in the last session that embedded any:
 what a plan divides by (§17)."""
+EXPECTED = foreign_schema.made_by((_SCHEMA, THROUGHPUT, sealed.DIGESTS))
+"""What spanlab makes in an embedding cache: anything else is another's (§21)."""
+WHAT = "the embedding cache"
+FIX = "delete the cache file (spanlab embeds again) or remove what was planted"
 _LOOKUP_BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
 COMMIT_BATCH = 256
@@ -54,18 +59,25 @@ COMMIT_BATCH = 256
 class EmbeddingCache:
     """SQLite file (or `:memory:`) of float32 vectors; safe to share between threads."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, private: bool = False, reader: bool = False) -> None:
         self.path = str(path)
         """Where the cache lives; `:memory:` for a throwaway one."""
+        self.private = private and self.path != ":memory:"
+        """One account's cache (§21): made 0640, its owner alone writes it, and with a
+        rollback journal, so another account reads it without making a file beside it."""
         nofollow.require_database(Path(self.path))  # a link or FIFO there is refused (§20)
         mine = self.path == ":memory:" or not Path(path).exists()
-        self.refused = None if mine else why_not_writable(Path(path), database=True)
+        self.refused = "another account's cache" if reader else (
+            None if mine else why_not_writable(Path(path), database=True))  # fmt: skip
         """Why we may not write the cache (someone else's file): then it is only read."""
         self._lock = threading.Lock()
         self.repaired = 0
         """Damaged vectors found and dropped (to be embedded again) by this connection."""
+        self.sealed = False
+        """Whether the file keeps a digest per vector (an older spanlab's may not)."""
         try:
             self._conn = self._read_only() if self.refused else self._writable()
+            self.sealed = sealed.present(self._conn)
         except sqlite3.Error as exc:
             raise self._error(exc) from None
         except OSError as exc:
@@ -75,33 +87,51 @@ class EmbeddingCache:
                 f"the embedding cache cannot be written: {message}", file=self.path,
                 key="embedding_cache", hint=f"{hint}; {elsewhere}" if hint else elsewhere,
             ) from None  # fmt: skip
-        if self.refused:
+        if self.refused and not reader:
             said = f"warning: embedding cache read-only, new vectors are not kept: {self.refused}"
             print(shown(said), file=sys.stderr)
 
     def _writable(self) -> sqlite3.Connection:
-        if self.path != ":memory:":
+        if self.private:
+            sharing.create_private(Path(self.path))
+        elif self.path != ":memory:":
             sharing.create_empty(Path(self.path))
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        foreign_schema.harden(conn)
         # WAL lets runs read while another run writes; the timeout waits out a writer.
         conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("PRAGMA journal_mode = WAL")
+        try:  # before the first write: a planted trigger would run inside it (§21)
+            foreign_schema.check(conn, WHAT, self.path, EXPECTED, FIX)
+        except StoreError:
+            conn.close()
+            raise
+        conn.execute(f"PRAGMA journal_mode = {'DELETE' if self.private else 'WAL'}")
         conn.execute(_SCHEMA)
         conn.execute(THROUGHPUT)
+        if not sealed.present(conn):
+            sealed.seal_all(conn)  # what an older spanlab stored is taken as spanlab's
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if self.path != ":memory:":
-            sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+            share = None if self.private else sharing.share_of(Path(self.path).parent)
+            sharing.heal(Path(self.path), share)
         return conn
 
     def _read_only(self) -> sqlite3.Connection:
         """Someone else's cache, read as it is; a folder we may not write holds no WAL
-        index of ours, so the file is then read as immutable."""
+        index of ours, so a shared file is then read as immutable (an account's own, kept
+        with a rollback journal, needs no file beside it to be read)."""
         uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve()))
-        mode = "?mode=ro" if os.access(Path(self.path).parent, os.W_OK) else "?mode=ro&immutable=1"
+        plain = self.private or os.access(Path(self.path).parent, os.W_OK)
+        mode = "?mode=ro" if plain else "?mode=ro&immutable=1"
         conn = sqlite3.connect(uri + mode, uri=True, check_same_thread=False, isolation_level=None)
+        foreign_schema.harden(conn)
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("SELECT count(*) FROM embeddings").fetchone()
-        sharing.heal(Path(self.path), sharing.share_of(Path(self.path).parent))
+        found = foreign_schema.foreign_objects(conn, EXPECTED)
+        if found:  # reading fires nothing: read on, and say so
+            print(foreign_schema.warning(WHAT, self.path, found), file=sys.stderr)
+        share = None if self.private else sharing.share_of(Path(self.path).parent)
+        sharing.heal(Path(self.path), share)
         return conn
 
     def _error(self, exc: sqlite3.Error) -> StoreError:
@@ -123,21 +153,29 @@ class EmbeddingCache:
         keys = list(positions)
         found: dict[int, Vectors] = {}
         bad: list[str] = []
+        changed = 0
         for start in range(0, len(keys), _LOOKUP_BATCH):
-            for key, vector in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
-                if vector is None or not usable(vector, dim):
+            for key, vector, held in self._select(fingerprint, keys[start : start + _LOOKUP_BATCH]):
+                if vector is None or not usable(vector, dim) or not held:
                     bad.append(key)
+                    changed += not held
                     continue
                 for i in positions[key]:
                     found[i] = vector
+        if changed:
+            said = (f"warning: {self.path}: {changed} cached vector(s) were changed outside "
+                    "spanlab (their digests do not match): not used, embedded again")  # fmt: skip
+            print(shown(said), file=sys.stderr)
         if bad:
             self.drop(fingerprint, bad)
         return found
 
     def drop(self, fingerprint: str, keys: Sequence[str]) -> None:
         """Remove these texts' vectors (by text sha256) for one model."""
-        self._write("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?",
-                    [(fingerprint, key) for key in keys])  # fmt: skip
+        pairs = [(fingerprint, key) for key in keys]
+        self._write(("DELETE FROM embeddings WHERE fingerprint = ? AND text_sha256 = ?", pairs),
+                    ("DELETE FROM vector_digests WHERE fingerprint = ? AND text_sha256 = ?",
+                     pairs))  # fmt: skip
         self.repaired += len(keys)
 
     def put_many(self, fingerprint: str, texts: Sequence[str], vectors: Vectors) -> None:
@@ -148,22 +186,26 @@ class EmbeddingCache:
             (fingerprint, text_sha256(text), int(vector.shape[0]), _to_blob(vector))
             for text, vector in zip(texts, vectors, strict=True)
         ]
-        self._write("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows)
+        digests = [(f, k, sealed.digest(f, k, d, b)) for f, k, d, b in rows]
+        self._write(("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?, ?)", rows),
+                    ("INSERT OR IGNORE INTO vector_digests VALUES (?, ?, ?)", digests))  # fmt: skip
 
     def measured(self, fingerprint: str, texts: int, seconds: float) -> None:
         """Keep the throughput this session measured for one model (replacing the last)."""
-        self._write("INSERT OR REPLACE INTO throughput VALUES (?, ?, ?)",
-                    [(fingerprint, texts, seconds)])  # fmt: skip
+        self._write(("INSERT OR REPLACE INTO throughput VALUES (?, ?, ?)",
+                     [(fingerprint, texts, seconds)]))  # fmt: skip
 
-    def _write(self, sql: str, rows: Sequence[tuple[object, ...]]) -> None:
+    def _write(self, *statements: tuple[str, Sequence[tuple[object, ...]]]) -> None:
         """One transaction: every row or none; nothing on someone else's read-only cache."""
         if self.refused:
             return
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    self._conn.executemany(sql, rows)
+                try:  # checked inside the transaction: nothing planted between (§21)
+                    foreign_schema.check(self._conn, WHAT, self.path, EXPECTED, FIX)
+                    for sql, rows in statements:
+                        self._conn.executemany(sql, rows)
                 except BaseException:
                     if self._conn.in_transaction:
                         self._conn.execute("ROLLBACK")
@@ -197,15 +239,23 @@ class EmbeddingCache:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None]]:
+    def _select(self, fingerprint: str, keys: list[str]) -> list[tuple[str, Vectors | None, bool]]:
+        """(text sha256, vector or None, whether its digest holds) of each row found; a file
+        without digests (an older spanlab's, read only) holds every row."""
         marks = ",".join("?" * len(keys))
+        digest = "d.digest" if self.sealed else "NULL"
+        join = " LEFT JOIN vector_digests d USING (fingerprint, text_sha256)" if self.sealed else ""
         sql = (
-            "SELECT text_sha256, dim, vector FROM embeddings"
-            f" WHERE fingerprint = ? AND text_sha256 IN ({marks})"
+            f"SELECT e.text_sha256, e.dim, e.vector, {digest} FROM embeddings e{join}"
+            f" WHERE e.fingerprint = ? AND e.text_sha256 IN ({marks})"
         )
         with self._lock:
             rows = self._conn.execute(sql, [fingerprint, *keys]).fetchall()
-        return [(key, _from_blob(blob, dim)) for key, dim, blob in rows]
+        return [
+            (key, _from_blob(blob, dim),
+             not self.sealed or sealed.holds(stored, fingerprint, key, dim, blob))
+            for key, dim, blob, stored in rows
+        ]  # fmt: skip
 
 
 def _to_blob(vector: Vectors) -> bytes:
@@ -257,9 +307,7 @@ class CacheStats:
 class CachedEmbedder:
     """An Embedder that asks the cache first and embeds each missing text once."""
 
-    def __init__(
-        self, embedder: Embedder, cache: EmbeddingCache, batch: int = COMMIT_BATCH
-    ) -> None:
+    def __init__(self, embedder: Embedder, cache: VectorCache, batch: int = COMMIT_BATCH) -> None:
         self.embedder = embedder
         """The model that fills the misses."""
         self.cache = cache

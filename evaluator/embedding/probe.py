@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluator.embedding.base import text_sha256
-from labeler.core.files import nofollow
+from labeler.core.files import foreign_schema, nofollow
 
 _BATCH = 500
 """Keys per SELECT, well under SQLite's bound-parameter limit."""
@@ -33,6 +33,7 @@ class CacheProbe:
             uri = "file:" + urllib.parse.quote(str(path.resolve()))
             mode = "?mode=ro" if wal else "?mode=ro&immutable=1"
             self._conn = sqlite3.connect(uri + mode, uri=True, isolation_level=None)
+            foreign_schema.harden(self._conn)  # a view there calls nothing unsafe (§21)
 
     @property
     def found(self) -> bool:

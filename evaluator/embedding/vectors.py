@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from pathlib import Path
 
+from evaluator.embedding.accounts import open_cache
 from evaluator.embedding.base import Progress, Vectors
 from evaluator.embedding.cache import CachedEmbedder
+from labeler.core.project.cache_place import CacheWhere
 
 TaskFactory = Callable[[str, int], AbstractContextManager[Progress]]
 """`task(description, total)` yields a Progress callback for the duration of the work."""
@@ -26,11 +27,11 @@ def no_progress(description: str, total: int) -> Iterator[Progress]:
 class VectorSource:
     """Embeds chunk and query texts through the cached embedder, created on first use."""
 
-    def __init__(self, name: str, cache_path: Path | None, task: TaskFactory = no_progress) -> None:
+    def __init__(self, name: str, cache_path: CacheWhere, task: TaskFactory = no_progress) -> None:
         self.name = name
         """The configured embedding (`minilm`, `chroma:default`, …)."""
         self.cache_path = cache_path
-        """The embedding cache (SQLite); None keeps it in memory."""
+        """The embedding cache (SQLite, or a team's accounts' files); None keeps it in memory."""
         self.task = task
         """How long embeddings show their progress."""
         self._embedder: CachedEmbedder | None = None
@@ -59,11 +60,9 @@ class VectorSource:
         }
 
 
-def cached_embedder(name: str, cache_path: Path | None) -> CachedEmbedder:
+def cached_embedder(name: str, cache_path: CacheWhere) -> CachedEmbedder:
     """The embedding `name` behind the cache at `cache_path` (None: in memory), so the
     evaluator and every app on a project embed each text once between them."""
     from evaluator.embedding import load_embedder
-    from evaluator.embedding.cache import EmbeddingCache
 
-    cache = EmbeddingCache(cache_path or ":memory:")
-    return CachedEmbedder(load_embedder(name), cache)
+    return CachedEmbedder(load_embedder(name), open_cache(cache_path))

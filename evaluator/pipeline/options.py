@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from labeler.core.project.cache_place import CacheWhere
+
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -20,8 +22,8 @@ class RunOptions:
     """Embedded Chroma's folder."""
     chroma_timeout: float | None = None
     """Seconds one call to a Chroma server may take (None: the default)."""
-    cache_path: Path | None = None
-    """The embedding cache (SQLite); None keeps it in memory."""
+    cache_path: CacheWhere = None
+    """The embedding cache (SQLite, or a team's accounts' files, §21); None: in memory."""
     check_ann: bool = False
     """Also rank with the exact retriever and report top-k agreement with Chroma."""
     progress: bool | None = None

@@ -22,6 +22,7 @@ from evaluator.plan.cost import embedding_costs
 from evaluator.plan.model import Plan
 from labeler.core.corpus.folder import Corpus
 from labeler.core.project import folders as project_folders
+from labeler.core.project.cache_place import own_file, place_of
 from labeler.core.values import Query
 
 
@@ -58,4 +59,4 @@ def plan_project(
         labels = load_labels(labels_file, proj, corpus)
         sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
         queries = labels.queries
-    return plan_corpus(cfile, corpus, queries, proj.embedding_cache)
+    return plan_corpus(cfile, corpus, queries, own_file(place_of(proj)))

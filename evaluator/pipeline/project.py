@@ -24,11 +24,14 @@ from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
 from evaluator.plan.model import Plan
 from evaluator.retrieval.chroma import parse_url
+from evaluator.runs import index as runs_index
 from evaluator.runs.folder import write_run
 from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
+from evaluator.runs.readback import require_names
 from labeler.core.files import sharing
 from labeler.core.project import folders as project_folders
+from labeler.core.project.cache_place import CacheWhere, own_file, place_of
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,8 @@ class Evaluated:
     """Its run folder."""
     texts: dict[str, str]
     """Query id -> text, for a terminal that may show them (the run folder holds none)."""
-    cache_path: Path | None = None
-    """The embedding cache the run used."""
+    cache_path: CacheWhere = None
+    """The embedding cache the run used (the file it wrote)."""
 
     def cache_line(self) -> str | None:
         """How many texts the run embedded and how many the cache gave (None: no model)."""
@@ -71,19 +74,22 @@ def evaluate_project(
     proj = project_folders.opened(Path.cwd(), corpus=corpus_dir, db=db, chroma_url=chroma_url)
     if proj.chroma_url is not None:
         parse_url(proj.chroma_url)  # a bad URL is refused before any work, not after
+    runs_index.require_clean(proj.root / RUNS_DIR)  # a trigger there: exit 2 now (§21)
     cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
+    require_names(corpus.documents, str(corpus_folder(proj, labels_file)))
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
     labels = load_labels(labels_file, proj, corpus)
+    cache = place_of(proj)  # a team's accounts' caches, or the one file (§21)
     if planned is not None:
         sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
-        planned(plan_corpus(cfile, corpus, labels.queries, proj.embedding_cache))
+        planned(plan_corpus(cfile, corpus, labels.queries, own_file(cache)))
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
         chroma_path=proj.chroma_path,
         chroma_timeout=proj.chroma_timeout,
-        cache_path=proj.embedding_cache,
+        cache_path=cache,
         check_ann=check_ann,
     )
     sharing.make_folder(proj.root / ".spanlab")  # the runs folder; the cache may be elsewhere

@@ -94,11 +94,13 @@ def server_storage(url: str, timeout: float | None) -> ServerStorage:
 def storage(proj: config.Project) -> Storage:
     """Look, change nothing."""
     from evaluator.embedding.cache import EmbeddingCache
+    from labeler.core.project.cache_place import CachePlace, own_file, place_of
 
-    path = proj.embedding_cache
+    where = place_of(proj)
+    path = own_file(where) or proj.embedding_cache  # one's own, in a team (§21)
     vectors: dict[str, int] = {}
     if path.exists():
-        with EmbeddingCache(path) as cache:
+        with EmbeddingCache(path, private=isinstance(where, CachePlace)) as cache:
             vectors = cache.by_model()
     found = _collections(proj.chroma_path)
     cache_bytes = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())

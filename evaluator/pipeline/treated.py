@@ -5,7 +5,6 @@ for run.json's `index`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from evaluator.candidates import Candidate, Settings
@@ -15,6 +14,7 @@ from evaluator.retrieval.base import Retriever
 from evaluator.retrieval.filters import Filtered, allowed_docs
 from evaluator.retrieval.rerank import cached_scorer
 from evaluator.retrieval.stages import treated
+from labeler.core.project.cache_place import CacheWhere
 
 
 def uses_vectors(settings: Settings, cand: Candidate) -> bool:
@@ -26,7 +26,7 @@ def uses_vectors(settings: Settings, cand: Candidate) -> bool:
 def with_treatment(
     texts: Mapping[str, str],
     vectors: VectorSource,
-    cache_path: Path | None,
+    cache_path: CacheWhere,
     cand: Candidate,
     retriever: Retriever,
 ) -> Retriever:

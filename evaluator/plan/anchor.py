@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from evaluator.chunk import Chunk
 from evaluator.chunking.spec import SplitterSpec
-from evaluator.chunking.units import Units, units_for
-from evaluator.plan.holds import hold
+from evaluator.chunking.units import Units
+from evaluator.plan.holds import hold, measured
 from evaluator.plan.model import Anchor, AnchorFit, Hold
 from labeler.core.display import shown
 from labeler.core.text.sentences import terms, word_terms
@@ -149,6 +149,6 @@ def listed_sides(
     def side(name: str, spec: SplitterSpec, chunks: Sequence[Chunk]) -> Side:
         mine = [c for c in chunks if c.doc == doc]
         return Side(name, spec, lambda lo, hi: [c for c in mine if c.start <= hi and c.end >= lo],
-                    lambda: units_for(spec.unit, text, spec.tokenizer))  # fmt: skip
+                    lambda: measured(spec, text))  # fmt: skip
 
     return [side(name, spec, chunks) for name, (spec, chunks) in cut.items()]

@@ -36,6 +36,12 @@ def boundaries(chunks: Sequence[Chunk], start: int, end: int, text: str) -> tupl
     )  # fmt: skip
 
 
+def measured(spec: SplitterSpec, text: str) -> Units:
+    """`text` in the candidate's unit; in characters for one that has none (a chunk file or
+    a ranked list, §14: their cuts were made elsewhere, in no unit spanlab knows)."""
+    return units_for(spec.unit or "chars", text, spec.tokenizer)
+
+
 def holds(start: int, end: int, a: int, b: int, threshold: float) -> bool:
     """Whether a chunk [a, b) holds [start, end): contains it, or covers `threshold` of it (§7)."""
     if a <= start and end <= b:
@@ -49,7 +55,7 @@ def hold(
 ) -> Hold:
     """What would hold [start, end) in one chunk of this candidate, in a reader's words; for
     fixed windows, first why the candidate's own overlap does not."""
-    length, unit, size = units.count(start, end), spec.unit, spec.size
+    length, unit, size = units.count(start, end), spec.unit or "chars", spec.size
     windowed = spec.splitter in WINDOWED and not spec.library and not spec.exported
     why = f"overlap {spec.overlap} cannot hold it: " if windowed else ""
     if size and length > size:
@@ -147,7 +153,7 @@ def cut_words(
     when one does. `chunks` are the candidate's chunks of the span's document."""
     if any(holds(start, end, c.start, c.end, threshold) for c in chunks):
         return None
-    units = units_for(spec.unit, text, spec.tokenizer)
+    units = measured(spec, text)
     at = ", ".join(b.said for b in boundaries(chunks, start, end, text))
     return (
         f"{name}: cut at {at or 'no boundary inside'}; "

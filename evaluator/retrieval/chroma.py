@@ -46,7 +46,7 @@ from evaluator.retrieval.chroma_marks import STALE, TOUCHED, Marks
 from evaluator.retrieval.request import IndexRequest
 from labeler.core.display import describe, shown, unsafe_at
 from labeler.core.errors import ConfigError
-from labeler.core.files import sharing
+from labeler.core.files import foreign_schema, sharing
 from labeler.core.files.access import refusal_hint, refused_write
 from labeler.core.secrets import redact
 
@@ -95,6 +95,8 @@ def parse_url(url: str) -> tuple[ParseResult, int]:
     return parsed, port
 
 
+CHROMA_FIX = "a lead removes it (Chroma makes none)"
+"""What a refusal over a trigger or view in Chroma's database says to do."""
 _USERINFO = re.compile(r"//[^/?#]*@")
 """The `user:password@` part of a URL, hidden before the URL is quoted."""
 
@@ -115,6 +117,9 @@ def connect(url: str | None, path: str | None, *, timeout: float | None = None) 
         try:
             with embedded_errors(folder):
                 sharing.create_empty(folder / "chroma.sqlite3")  # SQLite would make it 0644
+                foreign_schema.check_file(
+                    folder / "chroma.sqlite3", "Chroma's database", None, CHROMA_FIX
+                )  # Chroma makes no trigger or view (§21)
                 return chromadb.PersistentClient(path=str(folder), settings=settings)
         except OSError as exc:
             message, hint = refused_write(folder, exc)

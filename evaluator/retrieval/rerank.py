@@ -15,8 +15,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +23,9 @@ from evaluator.embedding.base import Progress, Vectors
 from evaluator.embedding.http import Endpoint, post_json
 from evaluator.retrieval.treatment import Rerank, public
 from labeler.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from labeler.core.project.cache_place import CacheWhere
 
 KEY_ENV = "SPANLAB_RERANK_KEY"
 """The variable holding the reranker's bearer key, if it needs one."""
@@ -105,17 +107,19 @@ def _refused(url: str, why: str) -> ConfigError:
     return ConfigError(f"rerank server {url} answered {why}", key="rerank")
 
 
-def cached_scorer(rerank: Rerank, cache_path: Path | None) -> Any:
+def cached_scorer(rerank: Rerank, cache_path: CacheWhere) -> Any:
     """`score(query, texts)` through the embedding cache at `cache_path` (None: memory): a
-    server's, or a cross-encoder file's run in process (`model_path`)."""
-    from evaluator.embedding.cache import CachedEmbedder, EmbeddingCache
+    server's, or a cross-encoder file's run in process (`model_path`); a team's scores, like
+    its vectors, come from one's own file and the leads' (§21)."""
+    from evaluator.embedding.accounts import open_cache
+    from evaluator.embedding.cache import CachedEmbedder
 
     model: Any = RerankModel(rerank)
     if rerank.model_path:
         from evaluator.retrieval.cross_encoder import CrossEncoder
 
         model = CrossEncoder(rerank.model_path, rerank.tokenizer, rerank.max_tokens)
-    cached = CachedEmbedder(model, EmbeddingCache(cache_path or ":memory:"))
+    cached = CachedEmbedder(model, open_cache(cache_path))
 
     def score(query: str, texts: Sequence[str]) -> list[float]:
         return [float(v) for v in cached.embed([pair(query, t) for t in texts])[:, 0]]

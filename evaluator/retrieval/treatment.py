@@ -16,6 +16,7 @@ from typing import Any
 
 from evaluator import candidate_keys as keys
 from evaluator.retrieval.filters import DocFilter, parse_filter
+from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import ConfigError
 
 TREATMENT_KEYS = keys.TREATMENT_KEYS
@@ -256,6 +257,9 @@ def _rerank(raw: Any, label: str) -> Rerank:
     if not isinstance(url, str) or not isinstance(model, str):
         raise ConfigError(f"{label}: rerank needs url (and model) as text", key="rerank.url")
     public(url, "rerank.url")  # a URL that is no http(s) URL is refused here, unquoted
+    if (at := unsafe_at(model, lines=False)) is not None:  # it is written into run.json (§21)
+        raise ConfigError(f"{label}: rerank.model holds {describe(model, at)}",
+                          key="rerank.model")  # fmt: skip
     top = _whole(_number(table, "top", 50, 1, MAX_FETCH, "rerank", label), "rerank", label)
     return Rerank(url, model, top)
 

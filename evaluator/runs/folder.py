@@ -17,7 +17,8 @@ from evaluator.runs.chunk_file import FILE_NAME as CHUNKS_FILE
 from evaluator.runs.chunk_file import chunk_table_tsv
 from evaluator.runs.frontier import budget_curves, frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
-from evaluator.runs.model import FILE_NAME, RunFile, write_run_file
+from evaluator.runs.model import FILE_NAME, RunFile
+from evaluator.runs.readback import require_readable
 from evaluator.runs.report import report_md
 from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
 from labeler.core.files import nofollow, sharing
@@ -32,13 +33,14 @@ def write_run(run: RunFile, runs_dir: Path) -> Path:
     folder = runs_dir / run.id
     if folder.exists():
         raise StoreError("a run folder of that id exists already", file=str(folder))
+    text = require_readable(run, str(folder))  # what spanlab writes, spanlab reads (§21)
     try:
         aside = sharing.make_temp_folder(runs_dir, f"{ASIDE_PREFIX}{run.id}.")
     except OSError as exc:
         message, hint = refused_write(runs_dir, exc)
         raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
     try:
-        _write_files(run, aside)
+        _write_files(run, aside, text)
         sharing.publish_folder(aside, folder)
     except (OSError, SpanlabError) as exc:
         shutil.rmtree(aside, ignore_errors=True)
@@ -51,8 +53,8 @@ def write_run(run: RunFile, runs_dir: Path) -> Path:
     return folder
 
 
-def _write_files(run: RunFile, folder: Path) -> None:
-    write_run_file(run, folder / FILE_NAME)
+def _write_files(run: RunFile, folder: Path, text: str) -> None:
+    sharing.write_text(folder / FILE_NAME, text)  # the text the reader read back
     sharing.write_text(folder / "report.md", report_md(run))
     sharing.write_text(folder / "junit.xml", junit_xml(run))
     svg = frontier_svg(frontier_points(run), budget_curves(run))

@@ -19,8 +19,9 @@ from typing import Any
 from evaluator.runs.model import FILE_NAME, RunFile, read_run
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError, UnsafeFile
-from labeler.core.files import nofollow, sharing
+from labeler.core.files import foreign_schema, nofollow, sharing
 from labeler.core.files.access import refusal_hint
+from labeler.core.files.foreign_schema import ForeignSchema
 
 INDEX_NAME = "runs.db"
 """The index file, beside the runs folder (`.spanlab/runs.db`)."""
@@ -39,6 +40,8 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 _VERSION = 1
 _BUSY_SECONDS = 5.0
+_EXPECTED = foreign_schema.made_by((_SCHEMA,))
+"""What spanlab makes in runs.db: anything else is another's (§21)."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,16 @@ def entry_of(run: RunFile, folder: Path) -> RunEntry:
     )
 
 
+_WHAT = "the runs index"
+_FIX = "delete the file (spanlab rebuilds it from the run folders) or remove what was planted"
+
+
 @contextmanager
 def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
     path = index_path(runs_dir)
     sharing.create_empty(path)
-    with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS)) as conn:
+    with closing(sqlite3.connect(path, timeout=_BUSY_SECONDS, isolation_level=None)) as conn:
+        foreign_schema.harden(conn)
         nofollow.require_database(path)  # again, now SQLite has opened its files (§20)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > _VERSION:
@@ -95,10 +103,34 @@ def _open(runs_dir: Path) -> Iterator[sqlite3.Connection]:
                 file=str(path),
                 hint="upgrade spanlab, or delete the file: it is rebuilt from the run folders",
             )
-        with conn:
-            conn.execute(_SCHEMA)
-            conn.execute(f"PRAGMA user_version = {_VERSION}")
+        foreign_schema.check(conn, _WHAT, str(path), _EXPECTED, _FIX)  # readers too: folders
+        if version < _VERSION:
+            with _writing(conn, path):
+                conn.execute(_SCHEMA)
+                conn.execute(f"PRAGMA user_version = {_VERSION}")
         yield conn
+
+
+@contextmanager
+def _writing(conn: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """One write transaction, refused (before anything is written) while the index holds a
+    trigger, view, table or index spanlab did not make (§21): checked inside it, so
+    nothing can be planted between the check and the write."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        foreign_schema.check(conn, _WHAT, str(path), _EXPECTED, _FIX)
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def require_clean(runs_dir: Path) -> None:
+    """Refuse (exit 2, naming them and the fix) while the index holds objects spanlab did
+    not make: `eval` asks before it works, so nothing is written and nothing fires."""
+    foreign_schema.check_file(index_path(runs_dir), _WHAT, _EXPECTED, _FIX)
 
 
 def _stored_folder(runs_dir: Path, folder: Path) -> str:
@@ -124,12 +156,12 @@ def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
     """Add (or replace) the run `run`, written in `folder`."""
     entry = entry_of(run, folder)
     try:
-        with _open(runs_dir) as conn, conn:
+        with _open(runs_dir) as conn, _writing(conn, index_path(runs_dir)):
             _insert(conn, runs_dir, entry)
-    except (sqlite3.OperationalError, OSError, UnsafeFile) as exc:
+    except (sqlite3.OperationalError, OSError, UnsafeFile, ForeignSchema) as exc:
         # The run is written; listings read the folders where the index cannot be written.
         path = index_path(runs_dir)
-        why = exc.hint if isinstance(exc, UnsafeFile) else refusal_hint(
+        why = exc.hint if isinstance(exc, SpanlabError) else refusal_hint(
             path, sharing.disk_full(str(exc)), database=True)  # fmt: skip
         said = f"warning: {path}: the runs index was not updated ({_words(exc)}): {why}"
         print(shown(said), file=sys.stderr)  # a path, a server's words: terminal-safe
@@ -137,7 +169,7 @@ def record(runs_dir: Path, run: RunFile, folder: Path) -> RunEntry:
 
 
 def _words(exc: Exception) -> str:
-    return exc.message if isinstance(exc, UnsafeFile) else str(exc)
+    return exc.message if isinstance(exc, SpanlabError) else str(exc)
 
 
 def _row_entry(runs_dir: Path, row: tuple[Any, ...]) -> RunEntry:
@@ -164,7 +196,7 @@ def list_runs(runs_dir: Path) -> list[RunEntry]:
         return []
     try:
         return _list_indexed(runs_dir)
-    except UnsafeFile as exc:  # a link or FIFO planted as the index: read the folders
+    except (UnsafeFile, ForeignSchema) as exc:  # a link, FIFO or trigger there: the folders
         print(shown(f"warning: the runs index is not used: {exc}"), file=sys.stderr)
         return _from_folders(runs_dir)
     except (sqlite3.DatabaseError, OSError):
@@ -203,10 +235,11 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
             for entry in [_read_run(folder)]
             if entry is not None
         ]
-        with conn:
-            conn.executemany("DELETE FROM runs WHERE id = ?", [(i,) for i in gone])
-            for entry in fresh:
-                _insert(conn, runs_dir, entry)
+        if gone or fresh:
+            with _writing(conn, index_path(runs_dir)):
+                conn.executemany("DELETE FROM runs WHERE id = ?", [(i,) for i in gone])
+                for entry in fresh:
+                    _insert(conn, runs_dir, entry)
     return _newest_first([e for e in known.values() if e.id not in gone] + fresh)
 
 

@@ -26,6 +26,7 @@ from labeler.cli._common import (
 )
 from labeler.core.anchoring.binding import CorpusStatus
 from labeler.core.errors import StoreError
+from labeler.core.project.cache_place import place_of
 from labeler.core.store import Store
 from labeler.core.team.roles import Act
 
@@ -58,7 +59,7 @@ def label(
 
     run_app(store, docs, annotator=who.name, member=who, theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            source=corpus_source(proj), embedding_cache=place_of(proj),
             candidates=proj.candidates,
             blind=blind or proj.blind)  # fmt: skip
 
@@ -97,7 +98,7 @@ def adjudicate(
 
     run_app(store, docs, annotator=who.name, member=who, screen="agreement", theme=theme,
             runs_dir=proj.root / RUNS_DIR, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            source=corpus_source(proj), embedding_cache=place_of(proj),
             candidates=proj.candidates,
             blind=proj.blind)  # fmt: skip
 
@@ -138,6 +139,6 @@ def triage(
     store = Store.open(proj.db, create=False) if proj.db.exists() else None
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
-            source=corpus_source(proj), embedding_cache=proj.embedding_cache,
+            source=corpus_source(proj), embedding_cache=place_of(proj),
             candidates=proj.candidates,
             diff=diff, blind=proj.blind)  # fmt: skip

@@ -15,6 +15,7 @@ from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import LabelError
 from labeler.core.names import name_problem
 from labeler.core.text.graphemes import check_edges
+from labeler.core.typed import MAX_INT
 
 CONTEXT = 32
 """Code points of prefix and suffix kept beside a quote."""
@@ -93,6 +94,14 @@ _SLICE = re.compile(r"[^\s,\x00-\x1f\x7f\ud800-\udfff]{1,64}")
 file could hold: a surrogate in a slice made every later export fail)."""
 
 
+def group_problem(group: object) -> str | None:
+    """Why `group` is no group number (§18): a positive integer a run can hold (≤ 2**53,
+    what every JSON reader keeps exact); None when it is one."""
+    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
+        return f"must be a positive integer, got {group!r}"
+    return f"must be at most {MAX_INT:,}, got {group}" if group > MAX_INT else None
+
+
 def valid_query_id(qid: str) -> bool:
     """A query id: a letter or digit, then up to 63 of letters, digits and `._:-`."""
     return _QUERY_ID.fullmatch(qid) is not None
@@ -160,10 +169,8 @@ class Span:
     one fact, any of which will do; None is a group of its own."""
 
     def __post_init__(self) -> None:
-        if self.group is not None and (
-            not isinstance(self.group, int) or isinstance(self.group, bool) or self.group < 1
-        ):
-            raise LabelError(f"group must be a positive integer, got {self.group!r}", key="group")
+        if self.group is not None and group_problem(self.group) is not None:
+            raise LabelError(f"group {group_problem(self.group)}", key="group")
         if not self.doc:
             raise LabelError("span has no document id", key="doc")
         if not (0 <= self.start < self.end):

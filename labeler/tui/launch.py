@@ -18,13 +18,14 @@ from labeler.tui.themes import load_themes
 
 if TYPE_CHECKING:
     from evaluator.runs.diff import RunDiff
+    from labeler.core.project.cache_place import CacheWhere
 
 
 def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str = "label",
             theme: str | None = None, runs_dir: Path | None = None,
             run_id: str | None = None, trim_spans: bool = True,
             source: CorpusSource | None = None, member: Member | None = None,
-            embedding_cache: Path | None = None, candidates: Path | None = None,
+            embedding_cache: CacheWhere = None, candidates: Path | None = None,
             diff: RunDiff | None = None, blind: bool = False) -> None:  # fmt: skip
     """Run the app on `screen` until the person quits.
 

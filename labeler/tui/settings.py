@@ -13,10 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import events
 from textual.widgets import Input
+
+if TYPE_CHECKING:
+    from labeler.core.project.cache_place import CacheWhere
 
 
 @dataclass(frozen=True)
@@ -29,8 +32,9 @@ class Settings:
     """Seconds between looks at the corpus folder (when the app watches it)."""
     suggest_embedding: str | None = "minilm"
     """The embedding suggested evidence fuses with BM25 (None: lexical only)."""
-    embedding_cache: Path | None = None
-    """The project's embedding cache, where sentence vectors are kept (None: in memory)."""
+    embedding_cache: CacheWhere = None
+    """The project's embedding cache, where sentence vectors are kept (None: in memory; a
+    team's: one's own file and the leads', §21)."""
     candidates: Path | None = None
     """The project's candidates file, whose cuts rank transitions to label (None: none)."""
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)

@@ -177,6 +177,22 @@ def create_empty(path: Path) -> None:
     heal(path, share)
 
 
+def create_private(path: Path) -> None:
+    """A file one account alone writes (a team member's embedding cache, §21), made 0640
+    whatever the umask: the folder's group reads it, no one else writes it. Checked as
+    `create_empty` checks a shared one (no link, FIFO or device)."""
+    try:
+        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
+    except FileExistsError:
+        pass
+    else:
+        try:
+            os.fchmod(fd, 0o640)  # whatever the umask
+        finally:
+            os.close(fd)
+    heal(path, None)
+
+
 def heal(path: Path, share: Share | None) -> None:
     """`path` and its `-wal`/`-shm`: each absent or a regular file with one link (else
     refused); in a shared folder, one of ours (`nofollow.ours`) that lost its group bits

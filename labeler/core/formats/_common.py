@@ -25,7 +25,7 @@ from labeler.core.files.access import refused_write
 from labeler.core.files.reading import bounded_lines, open_regular, read_bounded
 from labeler.core.text.graphemes import check_edges
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree
-from labeler.core.values import Query, Span
+from labeler.core.values import Query, Span, group_problem
 
 BOM = "\ufeff"
 _FRESH_ID = re.compile(r"^q-(\d+)$")
@@ -299,8 +299,8 @@ def group_in(raw: Any, where: Where) -> int | None:
 
 def positive_group(group: Any, where: Where) -> int:
     """A group number (§18), refused at `where` unless a positive integer."""
-    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
-        raise where.error(f"group must be a positive integer, got {group!r}")
+    if (problem := group_problem(group)) is not None:
+        raise where.error(f"group {problem}")
     return int(group)
 
 

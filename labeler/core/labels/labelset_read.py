@@ -17,7 +17,7 @@ from labeler.core.errors import LabelError, SpanlabError
 from labeler.core.files.reading import read_bounded
 from labeler.core.labels.labelset_json import FORMAT, FORMATS, LabelSet, hash_queries
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
-from labeler.core.values import Query, Span, parse_boundary, parse_status
+from labeler.core.values import Query, Span, group_problem, parse_boundary, parse_status
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ def _group(raw: dict[str, Any], path: str, fmt: str) -> int | None:
     if fmt == FORMAT:
         raise LabelError(f"'group' needs format {FORMATS[1]!r}, the file says {fmt!r}",
                          key=f"{path}.group")  # fmt: skip
-    if not isinstance(group, int) or isinstance(group, bool) or group < 1:
-        raise LabelError(f"group must be a positive integer, got {group!r}", key=f"{path}.group")
-    return group
+    if (problem := group_problem(group)) is not None:
+        raise LabelError(f"group {problem}", key=f"{path}.group")
+    return int(group)
 
 
 def _parse_span(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Span:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
+from labeler.core.typed import MAX_INT
 from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Boundary, Span, Status
 
 E = TypeVar("E", bound=Enum)
@@ -106,7 +107,7 @@ ODD_SPANS = (
     "SELECT 1 FROM spans WHERE version = '' AND (typeof(start) != 'integer' OR "
     "typeof(\"end\") != 'integer' OR typeof(doc) != 'text' OR typeof(quote) != 'text' OR "
     "typeof(prefix) != 'text' OR typeof(suffix) != 'text' OR typeof(query_id) != 'text' OR "
-    "(grp IS NOT NULL AND (typeof(grp) != 'integer' OR grp < 1))) "
+    f"(grp IS NOT NULL AND (typeof(grp) != 'integer' OR grp < 1 OR grp > {MAX_INT}))) "
     "LIMIT 1"
 )
 """Any evidence row spanlab would not have written."""
@@ -116,8 +117,8 @@ SPAN_KINDS: tuple[type, ...] = (str, str, int, int, str, str, str)
 
 def group(key: object, value: Any) -> None:
     """A span's group as spanlab writes it: NULL or a positive integer."""
-    if value is not None and (typed(int, "spans", key, "grp", value) < 1):
-        raise bad("spans", key, "grp", f"holds {value}, not a positive integer")
+    if value is not None and not 1 <= typed(int, "spans", key, "grp", value) <= MAX_INT:
+        raise bad("spans", key, "grp", f"holds {value}, not a positive integer up to {MAX_INT:,}")
 
 
 def label_row(q: tuple[Any, ...]) -> None:

@@ -1,5 +1,6 @@
 """The store runs no code but spanlab's (§20): a trigger, view, table or index its
-migrations did not create is named, and every write refuses while it is there.
+migrations did not create is named, and every write refuses while it is there (the check
+itself is `files.foreign_schema`'s, shared by every SQLite file spanlab opens).
 
 A planted `AFTER INSERT ON queries` trigger would otherwise run inside a lead's own import,
 with the lead's rights over every row. Reading cannot fire a trigger, so reading commands
@@ -8,30 +9,13 @@ go on, with a warning.
 
 from __future__ import annotations
 
-import shlex
 import sqlite3
 from collections.abc import Sequence
 
-from labeler.core.display import shown
 from labeler.core.errors import StoreError
+from labeler.core.files.foreign_schema import describe as describe
+from labeler.core.files.foreign_schema import drops
 from labeler.core.store.schema import SCHEMA_VERSION, Foreign, foreign_objects, migrate
-
-
-def describe(found: Sequence[Foreign]) -> str:
-    """`trigger "x", table "queries" (changed)`: each object named, escaped."""
-    return ", ".join(
-        f'{f.type} "{shown(f.name, lines=False)}"' + (" (changed)" if f.changed else "")
-        for f in found
-    )
-
-
-def _drops(path: str, found: Sequence[Foreign]) -> str:
-    statements = "; ".join(
-        f'DROP {f.type.upper()} "{f.name.replace(chr(34), chr(34) * 2)}"'
-        for f in found
-        if not f.changed
-    )
-    return shown(f"sqlite3 {shlex.quote(path)} {shlex.quote(statements)}", lines=False)
 
 
 def refused(path: str, found: Sequence[Foreign]) -> StoreError:
@@ -40,7 +24,7 @@ def refused(path: str, found: Sequence[Foreign]) -> StoreError:
     fix = (
         "a table or index spanlab uses was redefined: restore labels.db from a backup"
         if changed
-        else f"a lead checks `spanlab labels audit`, then removes it: {_drops(path, found)}"
+        else f"a lead checks `spanlab labels audit`, then removes it: {drops(path, found)}"
     )
     return StoreError(
         f"the label store holds {describe(found)}, which spanlab did not create and which "

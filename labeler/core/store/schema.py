@@ -8,12 +8,13 @@ spanlab refuses a store it does not understand.
 from __future__ import annotations
 
 import functools
-import re
 import sqlite3
 from collections.abc import Callable
-from typing import NamedTuple
 
 from labeler.core.errors import StoreError
+from labeler.core.files.foreign_schema import Foreign as Foreign
+from labeler.core.files.foreign_schema import foreign_objects as foreign_in
+from labeler.core.files.foreign_schema import objects
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -256,25 +257,6 @@ def migrate(conn: sqlite3.Connection, *, path: str) -> int:
     return found
 
 
-class Foreign(NamedTuple):
-    """A schema object in the store that spanlab's migrations did not make (§20)."""
-
-    type: str
-    """trigger, view, table or index."""
-    name: str
-    """Its name, as the store spells it (outside text: shown through the display rule)."""
-    changed: bool
-    """A name spanlab uses, with another definition (else an object spanlab has none of)."""
-
-
-def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
-    """(type, name) -> definition, spaces, quotes and case aside: SQLite versions spell a
-    renamed or altered table differently."""
-    rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master").fetchall()
-    return {(str(t), str(n)): re.sub(r'[\s"`]+', " ", str(q or "")).strip().lower()
-            for t, n, q in rows}  # fmt: skip
-
-
 @functools.cache
 def expected(version: int = -1) -> dict[tuple[str, str], str]:
     """What spanlab's own migrations (the first `version`, all by default) create: run once
@@ -283,16 +265,11 @@ def expected(version: int = -1) -> dict[tuple[str, str], str]:
     try:
         for migration in MIGRATIONS[: version if version >= 0 else None]:
             migration(conn)
-        return _objects(conn)
+        return objects(conn)
     finally:
         conn.close()
 
 
 def foreign_objects(conn: sqlite3.Connection, version: int = -1) -> tuple[Foreign, ...]:
     """Triggers, views, tables and indexes spanlab did not create: one query, every open."""
-    mine = expected(version)
-    return tuple(
-        Foreign(kind, name, (kind, name) in mine)
-        for (kind, name), sql in sorted(_objects(conn).items())
-        if mine.get((kind, name)) != sql
-    )
+    return foreign_in(conn, expected(version))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -30,6 +29,7 @@ from labeler.core.display import masked
 
 if TYPE_CHECKING:  # the embedder and numpy load on the first `E`, not with the app
     from evaluator.retrieval.suggest import Stop, Suggester, SuggesterCache
+    from labeler.core.project.cache_place import CacheWhere
 
 LIMIT = 10
 """Suggestions listed."""
@@ -193,7 +193,7 @@ class Suggestions:
         return self._cache
 
     def screen(
-        self, query_id: str, text: str, embedding: str | None, cache_path: Path | None = None
+        self, query_id: str, text: str, embedding: str | None, cache_path: CacheWhere = None
     ) -> SuggestScreen:
         """A screen for one query: lexical at once, then fused once `embedding` is built;
         sentence vectors are looked up in and added to the cache at `cache_path`."""
