@@ -270,3 +270,21 @@ def share_with(folder: Path, group: str) -> Share:
 def disk_full(message: str) -> bool:
     """Whether an SQLite (or Chroma) error says the disk took no more."""
     return any(words in message for words in _FULL_DISK)
+
+
+def write_owned(path: Path, data: bytes, mode: int = 0o640) -> None:
+    """Write `data` to `path` whole, as a file only its writer may change (`mode`, no group
+    write: a writer's own record in a sticky shared folder, §21). Written aside, then
+    renamed over it; what is at `path` and is not a regular file is refused, left as it is."""
+    nofollow.require_output(path)
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = nofollow.open_regular(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+        os.replace(aside, path)
+    except BaseException:
+        aside.unlink(missing_ok=True)
+        raise
