@@ -28,6 +28,7 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     RetrieverOpt,
+    checked,
     fail,
     handles_errors,
     hidden_queries,
@@ -293,7 +294,7 @@ def show_command(
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
-        store = Store.open_for_reading(proj.db)
+        store = checked(Store.open_for_reading(proj.db))
         refused = sight(proj).refusal(store, query)
         if refused is not None:
             raise SpanlabError(refused)

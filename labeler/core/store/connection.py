@@ -7,6 +7,7 @@ of failing on a lock upgrade; WAL lets readers carry on meanwhile.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sqlite3
 import urllib.parse
@@ -156,7 +157,8 @@ class Connection:
         """Changes made to the store around spanlab, named (§20: `spanlab labels audit`);
         `leads`: the team's, whose (or root's) the store file should be."""
         path = self.path if self.path != ":memory:" else ""
-        return audit.report(self.conn, path, describe(self.foreign), leads)
+        found = audit.report(self.conn, path, describe(self.foreign), leads)
+        return dataclasses.replace(found, heads=self.heads.lacking)
 
     def audit_quick(self) -> int:
         """How many rows and events are out of line by count alone (`corpus status`)."""

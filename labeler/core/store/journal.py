@@ -14,8 +14,8 @@ import fcntl
 import hashlib
 import json
 import os
-import stat
 import sqlite3
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -105,7 +105,8 @@ class Entry:
 
     def line(self) -> bytes:
         data = {"account": self.account, "seq": self.seq, "at": self.at,
-                "previous": self.previous, "chain": self.chain, "rows": list(self.rows)}  # fmt: skip
+                "previous": self.previous, "chain": self.chain,
+                "rows": list(self.rows)}  # fmt: skip
         return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 

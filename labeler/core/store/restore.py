@@ -60,8 +60,8 @@ def _missing(conn: sqlite3.Connection, path: str) -> list[journal.Entry]:
                 raise StoreError(f"{account}'s journal lacks write {n}: nothing restored",
                                  file=where)  # fmt: skip
             if entry.previous != previous:
-                raise StoreError(f"{account}'s write {n} does not follow what the store holds "
-                                 f"of theirs (seq {seq}): nothing restored", file=where)  # fmt: skip
+                why = f"{account}'s write {n} does not follow the store's seq {seq} of theirs"
+                raise StoreError(f"{why}: nothing restored", file=where)
             previous = entry.chain
             out.append(entry)
         if previous != head.chain:
@@ -116,8 +116,8 @@ def restore(store: Connection) -> Restored:
             first, _ = writes.get(entry.account, (entry.seq, entry.seq))
             writes[entry.account] = (first, entry.seq)
             value = f"{entry.seq}:{entry.chain}"
-            store.conn.execute("INSERT OR REPLACE INTO main.row_digests VALUES (?, ?, ?, ?, ?)",
-                               [heads.TABLE, entry.account, value, entry.account, entry.at])  # fmt: skip
+            row = [heads.TABLE, entry.account, value, entry.account, entry.at]
+            store.conn.execute("INSERT OR REPLACE INTO main.row_digests VALUES (?,?,?,?,?)", row)
         if entries:
             payload = {a: list(s) for a, s in writes.items()}
             store.conn.execute("INSERT INTO main.events(at, annotator, kind, query_id, payload) "
