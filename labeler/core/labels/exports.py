@@ -9,6 +9,7 @@ left out, counted, everywhere else. Writers say what they left out and why.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def export_file(
     waits: tuple[tuple[str, int], ...] = (
         (
             "double-annotated quer(y/ies) wait for adjudication and are not exported "
-            "(adjudicate them: `spanlab adjudicate`)",
+            f"({named(store.waiting() if waiting_n else [])}; adjudicate them: "
+            "`spanlab adjudicate`)",
             waiting_n,
         ),
     )
@@ -117,6 +119,13 @@ def _all_waiting(n: int, fmt: str, out: Path) -> LabelError:
         hint="adjudicate them (`spanlab adjudicate`), or export with --format label-studio, "
         "which keeps one annotation per version",
     )
+
+
+def named(ids: Sequence[str], most: int = 10) -> str:
+    """`q-0004, q-0007` (the first `most`, then how many more): which queries, not only
+    how many, an export leaves out (§21)."""
+    more = f" and {len(ids) - most} more" if len(ids) > most else ""
+    return ", ".join(ids[:most]) + more
 
 
 def _counted(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:

@@ -44,6 +44,10 @@ class Store(Protocol):
         """{query id: who made its versions} for every query whose versions wait."""
         ...
 
+    def standing(self) -> frozenset[str]:
+        """Queries whose newest decision is a keep or merge (exported as decided)."""
+        ...
+
     def waiting(self) -> Sequence[str]:
         """Queries with two or more versions and no decision since the last of them."""
         ...
@@ -86,8 +90,11 @@ class Sight:
 
     def withheld(self, store: Store) -> frozenset[str]:
         """Queries this member's exports leave out: every one whose versions wait, their
-        own among them (a non-lead exports decided queries only)."""
-        return frozenset() if self.sees_all else frozenset(store.undecided())
+        own among them (a non-lead exports decided queries only); a query whose decision
+        stands is exported as decided, a version written after it aside (§21)."""
+        if self.sees_all:
+            return frozenset()
+        return frozenset(store.undecided()) - store.standing()
 
     def refusal(self, store: Store, query_id: str) -> str | None:
         """Why this member may not see the query's evidence now (None: they may)."""
