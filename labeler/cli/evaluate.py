@@ -39,6 +39,7 @@ from labeler.cli._common import (
     sight,
 )
 from labeler.core.errors import ConfigError, SpanlabError
+from labeler.core.files import sharing
 from labeler.core.store import Store
 from labeler.core.team.roles import Act
 from labeler.core.team.visibility import BLIND_WHY
@@ -149,7 +150,12 @@ def eval_command(
         retriever=retriever, planned=say_ceilings,
     )  # fmt: skip
     if json_out is not None:
-        write_run_file(done.run, json_out)
+        with sharing.private_files(done.private):
+            write_run_file(done.run, json_out)
+    if done.private:
+        say(f"note: {done.folder} is yours alone (mode 2700): it holds versions that wait for "
+            "a decision, which blind keeps from the group; decide them and run eval again "
+            "to share a run", err=True)  # fmt: skip
     job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})

@@ -205,6 +205,9 @@ def labels_export(
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:
         say(f"note: {note}", err=True)
+    if done.private:
+        say(f"note: {out} is yours alone (mode 0600): it holds versions that wait for a "
+            "decision, which blind keeps from the group", err=True)  # fmt: skip
     if done.drafts:
         shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
         say(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "

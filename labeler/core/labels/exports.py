@@ -8,14 +8,17 @@ left out, counted, everywhere else. Writers say what they left out and why.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labeler.core import formats
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.files import sharing
 from labeler.core.formats import label_studio
 from labeler.core.formats._common import flattened
 from labeler.core.labels import labelset
@@ -44,6 +47,8 @@ class Exported:
     """What the target tool should know, or will do differently."""
     drafts: tuple[str, ...] = ()
     """Queries with no evidence that are not abstentions (eval leaves them out)."""
+    private: bool = False
+    """Written for its writer alone (0600): it holds versions blind keeps from the group."""
 
 
 def export_file(
@@ -58,6 +63,23 @@ def export_file(
     refuses while any span is stale."""
     withheld = sight.withheld(store) if sight is not None else frozenset()
     data = labelset.export(store, corpus, withheld)
+    ids = [str(q["id"]) for q in data["queries"]]
+    ids += store.waiting() if fmt == "label-studio" else []  # it keeps each waiting version
+    private = sight is not None and sight.keeps_private(store, ids)
+    with sharing.private_files(private):
+        done = _write(store, corpus, out, fmt, names, data, withheld)
+    return dataclasses.replace(done, private=private)
+
+
+def _write(
+    store: Store,
+    corpus: Corpus,
+    out: Path,
+    fmt: str,
+    names: label_studio.Names | None,
+    data: dict[str, Any],
+    withheld: frozenset[str],
+) -> Exported:
     waiting_n = int(data.pop("waiting_for_adjudication", 0))
     drafts = tuple(q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"])
     waits: tuple[tuple[str, int], ...] = (
