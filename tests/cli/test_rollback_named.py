@@ -106,8 +106,10 @@ def counts(folder: Path) -> tuple[int, int, int]:
     """(queries, version spans, events) in the store, read as root without spanlab."""
     conn = sqlite3.connect(f"file:{folder / STORE}?mode=ro", uri=True)
     try:
-        got = conn.execute("SELECT (SELECT count(*) FROM queries), (SELECT count(*) FROM spans "
-                           "WHERE version != ''), (SELECT count(*) FROM events)").fetchone()  # fmt: skip
+        got = conn.execute(
+            "SELECT (SELECT count(*) FROM queries), (SELECT count(*) FROM spans "
+            "WHERE version != ''), (SELECT count(*) FROM events)"
+        ).fetchone()
         return int(got[0]), int(got[1]), int(got[2])
     finally:
         conn.close()
