@@ -221,7 +221,7 @@ def labels_export(
 @handles_errors
 def labels_restore(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
     """Bring back every write the store lacks (rolled back, replaced) from the writers'
-    own journals in .spanlab/heads; nothing changes when a journal does not hold."""
+    own journals in .spanlab/labels.db.heads; nothing changes when a journal does not hold."""
     proj = project(corpus, db)
     from labeler.core.store import Store
     from labeler.core.store.restore import restore

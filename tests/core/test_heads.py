@@ -89,7 +89,7 @@ def test_a_restore_refuses_a_journal_cut_short(tmp_path: Path) -> None:
     store.close()
     _snapshot(db, tmp_path / "copy.db")
     _later_writes(db)
-    journal = db.parent / "heads" / "root.journal"
+    journal = db.parent / "labels.db.heads" / "root.journal"
     lines = journal.read_bytes().splitlines(keepends=True)
     journal.write_bytes(b"".join(lines[:-1]))
     for side in ("-wal", "-shm"):
@@ -121,3 +121,37 @@ def _timed_open(db: Path) -> float:
     store.close()
     assert state.lacking == ()
     return took
+
+
+def test_an_append_cut_off_halfway_is_passed_over(tmp_path: Path) -> None:
+    store, db = _store(tmp_path)
+    store.add_query("Refunds?", annotator="ann")
+    store.close()
+    _snapshot(db, tmp_path / "copy.db")
+    journal = db.parent / "labels.db.heads" / "root.journal"
+    with journal.open("ab") as out:
+        out.write(b'{"account":"root","seq":2,"at"')  # a process killed mid-append
+    _later_writes(db)
+    assert len(journal.read_bytes().splitlines()) == 5
+    for side in ("-wal", "-shm"):
+        Path(f"{db}{side}").unlink(missing_ok=True)
+    db.write_bytes((tmp_path / "copy.db").read_bytes())
+    old = Store.open(db, create=False)
+    assert restore(old).count == 3
+    assert [q.id for q in old.queries()] == ["q-0001", "q-0002", "q-0003"]
+    old.close()
+
+
+def test_a_record_of_another_account_is_ignored_and_named(tmp_path: Path) -> None:
+    store, db = _store(tmp_path)
+    store.add_query("Refunds?", annotator="ann")
+    planted = db.parent / "labels.db.heads" / "nobody"
+    planted.write_text('{"seq": 99, "chain": "x", "at": "2026-01-01T00:00:00Z"}\n')
+    planted.chmod(0o644)
+    store.close()
+    again = Store.open(db, create=False)
+    assert again.heads.lacking == ()
+    assert [n for n in again.heads.notes if "nobody" in n] == [
+        f"{planted} (owner root, mode 0644) is not nobody's own record: ignored"
+    ]
+    again.close()

@@ -1,5 +1,6 @@
 """Every byte of the store accounted for (§21): each account's writes leave their head
-(sequence, chain hash, time, the event log's head) in `heads/<account>` beside the store, a
+(sequence, chain hash, time, the event log's head) in `labels.db.heads/<account>` beside the
+store (one folder per store file), a
 file only that account can change, and every command compares the store with those heads.
 
 A rollback (an old copy renamed over the store, or its old bytes written into it) leaves
@@ -24,12 +25,12 @@ from pathlib import Path
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
 from labeler.core.files import nofollow, sharing
-from labeler.core.files.access import name_of_user
+from labeler.core.files.access import name_of_user, refusal_hint
 from labeler.core.store import journal
 from labeler.core.store.digests import writer
 
-FOLDER = "heads"
-"""The records' folder, beside the store's file."""
+FOLDER = ".heads"
+"""The records' folder is the store file's name and this, beside it (`labels.db.heads`)."""
 TABLE = "writer-head"
 """The `row_digests` entries holding each writer's head as the store has it."""
 MAX_HEAD = 4096
@@ -61,7 +62,7 @@ class Head:
 
 def folder_of(path: str) -> Path | None:
     """Where the records of the store at `path` live (None: an in-memory store)."""
-    return None if path in ("", ":memory:") else Path(path).parent / FOLDER
+    return None if path in ("", ":memory:") else Path(f"{path}{FOLDER}")
 
 
 def _uid(account: str) -> int | None:
@@ -141,7 +142,7 @@ class State:
             f"{'; '.join(self.lacking)}: it was replaced or rolled back; nothing was written",
             file=path,
             hint="`spanlab labels restore` brings every write back from the writers' own "
-            "records (.spanlab/heads); reading commands still work",
+            f"records ({folder_of(path)}); reading commands still work",
         )
 
     def warnings(self) -> list[str]:
@@ -271,8 +272,17 @@ def record(conn: sqlite3.Connection, path: str, rows: list[journal.Row]) -> Pend
                 str(top[1] or "") if top else "")  # fmt: skip
     conn.execute("INSERT OR REPLACE INTO main.row_digests VALUES (?, ?, ?, ?, ?)",
                  [TABLE, account, f"{head.seq}:{head.chain}", account, head.at])  # fmt: skip
-    make_folder(folder)
-    lock = journal.append(folder, entry)
+    try:
+        make_folder(folder)
+        lock = journal.append(folder, entry)
+    except OSError as exc:  # a full disk, a size limit, a folder we may not write
+        full = exc.errno in sharing.FULL_ERRNOS
+        raise StoreError(
+            f"the label store cannot be written: its journal ({journal.path_of(folder, account)}"
+            f"): {exc.strerror}; nothing was written",
+            file=path,
+            hint=refusal_hint(folder, full),
+        ) from None
     return Pending(folder, head, lock)
 
 

@@ -1,6 +1,6 @@
-"""Each account's writes, kept where only it can change them (§21): `heads/<account>.journal`,
-one JSON line a write, holding every row the write left (or removed), so `labels restore`
-can bring back a write a rollback took away.
+"""Each account's writes, kept where only it can change them (§21):
+`labels.db.heads/<account>.journal`, one JSON line a write, holding every row the write
+left (or removed), so `labels restore` can bring back a write a rollback took away.
 
 Rows are noted by the same TEMP triggers the digests use (plus `doc_texts`), so a new kind
 of write is journalled without remembering it. Each entry chains onto the one before
@@ -119,10 +119,10 @@ def append(folder: Path, entry: Entry) -> int:
     lock; the descriptor is returned still locked (the head is written under it)."""
     path = path_of(folder, entry.account)
     try:
-        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, MODE)
+        fd = nofollow.open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, MODE)
         os.fchmod(fd, MODE)
     except FileExistsError:
-        fd = nofollow.open_regular(path, os.O_WRONLY | os.O_APPEND)
+        fd = nofollow.open_regular(path, os.O_RDWR | os.O_APPEND)
     try:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid() or st.st_nlink != 1 or st.st_mode & 0o022:
@@ -130,13 +130,25 @@ def append(folder: Path, entry: Entry) -> int:
                              "or not yours): nothing was written", file=str(path),
                              hint="remove it, or ask its owner why it is there")  # fmt: skip
         fcntl.flock(fd, fcntl.LOCK_EX)
-        data = entry.line()
-        while data:
-            data = data[os.write(fd, data) :]
+        _append(fd, entry.line())
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _append(fd: int, data: bytes) -> None:
+    """Write `data` at the end, on a line of its own; a write the disk refuses halfway is
+    cut back off, so the journal stays whole lines."""
+    size = os.fstat(fd).st_size
+    if size and os.pread(fd, 1, size - 1) != b"\n":  # an append killed halfway
+        data = b"\n" + data
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except BaseException:
+        os.ftruncate(fd, size)
+        raise
 
 
 def _entry(data: Any, account: str, where: str) -> Entry:
@@ -168,7 +180,11 @@ def read(folder: Path, account: str, owner: int) -> dict[int, Entry]:
     out: dict[int, Entry] = {}
     for n, line in enumerate(lines, 1):
         try:
-            entry = _entry(json.loads(line), account, f"{path}:{n}")
+            data = json.loads(line)
+        except ValueError:  # an append cut off (killed): its write never committed
+            continue
+        try:
+            entry = _entry(data, account, f"{path}:{n}")
         except (ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"line {n} is not an entry spanlab wrote ({exc})",
                              file=str(path)) from None  # fmt: skip
