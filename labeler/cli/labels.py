@@ -219,7 +219,13 @@ def labels_export(
 
 @group.command("restore", epilog="Example: spanlab labels restore")
 @handles_errors
-def labels_restore(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
+def labels_restore(
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would come back; change nothing.")
+    ] = False,
+) -> None:
     """Bring back every write the store lacks (rolled back, replaced) from the writers'
     own journals in .spanlab/labels.db.heads; nothing changes when a journal does not hold."""
     proj = project(corpus, db)
@@ -227,12 +233,13 @@ def labels_restore(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
     from labeler.core.store.restore import restore
 
     store = Store.open(proj.db, create=False)
-    done = restore(store)
+    done = restore(store, dry=dry_run)
     if not done.writes:
         say("nothing to restore: the store holds every writer's writes")
+    verb = "would restore" if dry_run else "restored"
     for account, (first, last) in sorted(done.writes.items()):
         n = last - first + 1
-        say(f"restored {n} write{'s' * (n > 1)} of {account} (seq {first}–{last})")
+        say(f"{verb} {n} write{'s' * (n > 1)} of {account} (seq {first}–{last})")
     if done.writes:
         rows = ", ".join(f"{t} {n}" for t, n in done.rows.items())
         say(f"{done.count} writes, rows put back or removed: {rows}")

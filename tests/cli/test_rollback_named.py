@@ -142,6 +142,12 @@ def test_a_rollback_is_named_by_the_leads_next_command_and_restored(
     refused = as_user(lead, saved, ["labels", "import", "late.txt"])
     assert refused.code == 2 and "the store lacks" in refused.err
     assert counts(saved)[:2] == (1, 0)
+    dry = as_user(lead, saved, ["labels", "restore", "--dry-run"])
+    assert (
+        dry.code == 0
+        and dry.out.splitlines()[0] == f"would restore 2 writes of {alice.name} (seq 1–2)"
+    )
+    assert counts(saved)[:2] == (1, 0)
     done = as_user(lead, saved, ["labels", "restore"])
     assert done.code == 0, done.err
     assert done.out.splitlines()[:3] == [

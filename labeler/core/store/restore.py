@@ -9,6 +9,7 @@ write of the one running it, logged as a `store-restored` event, and journalled 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections import Counter
@@ -104,11 +105,26 @@ def _replay(conn: sqlite3.Connection, entry: journal.Entry, counts: Counter[str]
             counts[table] += 1
 
 
-def restore(store: Connection) -> Restored:
+class _DryRun(Exception):
+    """Raised inside a dry run's transaction: what it did is rolled back."""
+
+
+def restore(store: Connection, *, dry: bool = False) -> Restored:
     """Bring back every write the store lacks; refused (nothing changed) when a journal
-    does not hold what its head says."""
+    does not hold what its head says. `dry`: the same, rolled back at the end (what would
+    come back, per account and table, to read before it does)."""
     counts: Counter[str] = Counter()
     writes: dict[str, tuple[int, int]] = {}
+    with contextlib.suppress(_DryRun):
+        _restore(store, counts, writes, dry)
+    store.heads = heads.check(store.conn, store.path)
+    known = set(KEYS) | {"events", journal.TEXTS[0]}
+    return Restored(writes, {t: n for t, n in sorted(counts.items()) if t in known})
+
+
+def _restore(
+    store: Connection, counts: Counter[str], writes: dict[str, tuple[int, int]], dry: bool
+) -> None:
     with store.write(restoring=True):
         entries = _missing(store.conn, store.path)
         for entry in entries:
@@ -123,6 +139,5 @@ def restore(store: Connection) -> Restored:
             store.conn.execute("INSERT INTO main.events(at, annotator, kind, query_id, payload) "
                                "VALUES (?, ?, 'store-restored', NULL, ?)",
                                [now(), writer(), json.dumps(payload, sort_keys=True)])  # fmt: skip
-    store.heads = heads.check(store.conn, store.path)
-    known = set(KEYS) | {"events", journal.TEXTS[0]}
-    return Restored(writes, {t: n for t, n in sorted(counts.items()) if t in known})
+        if dry:
+            raise _DryRun
