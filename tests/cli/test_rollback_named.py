@@ -136,6 +136,8 @@ def test_a_rollback_is_named_by_the_leads_next_command_and_restored(
     export = as_user(lead, saved, ["labels", "export", "frozen.json"])
     assert export.code == 2 and "rolled back; nothing was written" in export.err
     assert not (saved / "frozen.json").exists()
+    evaluated = as_user(lead, saved, ["eval", "c.toml"])
+    assert evaluated.code == 2 and "the store lacks" in evaluated.err
     (saved / "late.txt").write_text("Late?\n", encoding="utf-8")
     write = as_user(alice, saved, ["labels", "stats"])
     assert "the store lacks" in write.err
