@@ -117,6 +117,7 @@ def test_a_decided_query_stays_decided_when_a_later_member_labels_it(
     data = json.loads((blind / "after.json").read_text(encoding="utf-8"))
     q1 = next(q for q in data["queries"] if q["id"] == "q-0001")
     assert [(s["doc"], s["start"], s["end"]) for s in q1["evidence"]] == [("vault.md", 0, 22)]
+    assert q1["status"] == "reviewed"
     before = json.loads((blind / "before.json").read_text(encoding="utf-8"))
     assert before["queries"] == data["queries"]
     status = json.loads(said(lead, blind, "labels", "stats", "--json"))

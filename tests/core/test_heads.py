@@ -155,3 +155,24 @@ def test_a_record_of_another_account_is_ignored_and_named(tmp_path: Path) -> Non
         f"{planted} (owner root, mode 0644) is not nobody's own record: ignored"
     ]
     again.close()
+
+
+def test_journals_that_start_after_the_stores_copy_are_refused_by_name(tmp_path: Path) -> None:
+    store, db = _store(tmp_path)
+    store.add_query("Refunds?", annotator="ann")
+    store.close()
+    _snapshot(db, tmp_path / "copy.db")
+    (db.parent / "labels.db.heads").rename(tmp_path / "older-records")  # journals begin later
+    _later_writes(db)
+    for side in ("-wal", "-shm"):
+        Path(f"{db}{side}").unlink(missing_ok=True)
+    fresh = tmp_path / "fresh" / ".spanlab" / "labels.db"
+    Store.open(fresh).close()
+    shutil.copyfile(fresh, db)  # an empty store in its place: q-0001 is gone for good
+    old = Store.open(db, create=False)
+    (said,) = old.heads.lacking  # the records begun anew at seq 2 (the store said 1)
+    assert said.startswith("the store lacks root's last 4 writes (seq 1–4, ")
+    with pytest.raises(StoreError, match="root's journal lacks write 1: nothing restored"):
+        restore(old)
+    assert old.queries() == []
+    old.close()

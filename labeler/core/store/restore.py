@@ -14,6 +14,7 @@ import json
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from labeler.core.errors import StoreError
 from labeler.core.store import heads, journal
@@ -128,7 +129,17 @@ def _restore(
     with store.write(restoring=True):
         entries = _missing(store.conn, store.path)
         for entry in entries:
-            _replay(store.conn, entry, counts)
+            try:
+                _replay(store.conn, entry, counts)
+            except sqlite3.DatabaseError as exc:  # e.g. a row whose parent the store lacks
+                where = journal.path_of(heads.folder_of(store.path) or Path("."), entry.account)
+                raise StoreError(
+                    f"{entry.account}'s write {entry.seq} cannot be put back on this store "
+                    f"({exc}): nothing restored",
+                    file=str(where),
+                    hint="the store is older than the journals' first writes: restore it "
+                    "from a backup first, then run `spanlab labels restore` again",
+                ) from None
             first, _ = writes.get(entry.account, (entry.seq, entry.seq))
             writes[entry.account] = (first, entry.seq)
             value = f"{entry.seq}:{entry.chain}"
