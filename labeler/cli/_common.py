@@ -8,7 +8,7 @@ here and nowhere else.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -118,6 +118,19 @@ def checked(store: Store) -> Store:
         for line in store.heads.warnings():
             say(f"warning: {line}", err=True)
     return store
+
+
+def private_files(proj: config.Project, query_ids: Collection[str], out: Path) -> bool:
+    """Whether what the login writes about `query_ids` goes to `out` as theirs alone (a
+    lead's file holding versions that wait, §21: `Sight.keeps_private`); says so when it
+    does."""
+    if not proj.blind or proj.team is None or not proj.db.exists():
+        return False
+    if not sight(proj).keeps_private(Store.open_for_reading(proj.db), query_ids):
+        return False
+    say(f"note: {out} is yours alone (mode 0600): it holds versions that wait for a "
+        "decision, which blind keeps from the group", err=True)  # fmt: skip
+    return True
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:

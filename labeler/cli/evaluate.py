@@ -33,6 +33,7 @@ from labeler.cli._common import (
     handles_errors,
     hidden_queries,
     member,
+    private_files,
     project,
     read_corpus,
     say,
@@ -330,7 +331,10 @@ def trec_command(
     proj = project(corpus)
     found = trec_run(proj.root / RUNS_DIR, run)
     hidden = hidden_queries(proj) & set(found.queries)
-    for path in export_trec(found, read_corpus(proj), out, hidden):
+    private = private_files(proj, set(found.queries) - hidden, out)
+    with sharing.private_files(private):
+        written = export_trec(found, read_corpus(proj), out, hidden)
+    for path in written:
         say(str(path))
     if hidden:
         say(f"warning: {len(hidden)} quer(y/ies) left out, their versions wait for a decision: "

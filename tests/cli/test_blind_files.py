@@ -71,8 +71,15 @@ def test_the_leads_run_and_export_are_his_alone_while_bobs_versions_wait(
     assert "wait for adjudication and are not exported (q-0001; adjudicate them" in exported.err
     assert mode(blind / "frozen.json") == "0600"
     assert "4711" in (blind / "frozen.json").read_text(encoding="utf-8")
+    trec = as_user(lead, blind, ["trec", "latest", "trec-lead"])
+    assert trec.code == 0 and "trec-lead is yours alone (mode 0600)" in trec.err
+    qrels = sorted((blind / "trec-lead").iterdir())
+    assert qrels and {mode(p) for p in qrels} == {"0600"}
+    pair = ["diff", "latest", "latest", "--candidate", "c40", "--against-candidate", "c20"]
+    diffed = as_user(lead, blind, [*pair, "--markdown", "diff.md"])
+    assert diffed.code == 0 and mode(blind / "diff.md") == "0600", diffed.err
     for who in (alice, carol):
-        for path in [blind / "frozen.json", *(run / n for n in names)]:
+        for path in [blind / "frozen.json", blind / "diff.md", *qrels, *(run / n for n in names)]:
             assert reads(who, blind, path) == {"error": "PermissionError"}, (who.name, path)
         shown = as_user(who, blind, ["show", "latest", "q-0003"])
         assert shown.code == 2 and "Traceback" not in shown.err
