@@ -176,3 +176,15 @@ def test_journals_that_start_after_the_stores_copy_are_refused_by_name(tmp_path:
         restore(old)
     assert old.queries() == []
     old.close()
+
+
+def test_the_owner_of_the_stores_folder_makes_the_records_folder_at_any_command(
+    tmp_path: Path,
+) -> None:
+    store, db = _store(tmp_path)
+    store.close()
+    records = db.parent / "labels.db.heads"
+    shutil.rmtree(records, ignore_errors=True)  # a store an older spanlab made
+    Store.open_for_reading(db).close()
+    made = records.stat()
+    assert records.is_dir() and made.st_mode & 0o1000 and made.st_uid == os.geteuid()

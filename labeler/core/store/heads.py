@@ -178,6 +178,7 @@ def check(conn: sqlite3.Connection, path: str) -> State:
     folder = folder_of(path)
     if folder is None:
         return State()
+    _claim(folder)
     heads, notes = read_heads(folder)
     have = store_heads(conn)
     lacking = []
@@ -217,6 +218,17 @@ def _folder_notes(folder: Path) -> list[str]:
         out.append(f"{folder} is not sticky: a member could replace another's record "
                    f"(fix: chmod +t {folder})")  # fmt: skip
     return out
+
+
+def _claim(folder: Path) -> None:
+    """The owner of the store's folder (the lead who ran `init`) makes the records' folder
+    at his first command of any kind, so a store made by an older spanlab does not get it
+    from whichever member writes first (whose folder it would be, to empty at will)."""
+    if os.path.lexists(folder):
+        return
+    with contextlib.suppress(OSError, SpanlabError):
+        if os.lstat(folder.parent).st_uid == os.geteuid():
+            make_folder(folder)
 
 
 def make_folder(folder: Path) -> None:
