@@ -38,6 +38,9 @@ def load_labels(labels_file: Path | None, proj: config.Project, corpus: Corpus) 
         ls = labelset.read(labels_file, corpus)
         return Labels(ls.queries, ls.corpus_hash, ls.label_set_hash)
     store = Store.open(proj.db, create=False)
+    refused = store.heads.refusal(store.path)  # a rolled-back store measures lost labels (§21)
+    if refused is not None:
+        raise refused
     status = binding.sync(store, corpus)
     if status.waiting:
         raise StoreError(

@@ -30,8 +30,12 @@ from evaluator.runs.model import RunFile
 from evaluator.runs.place import RUNS_DIR as RUNS_DIR  # re-exported: the pipeline API
 from evaluator.runs.readback import require_names
 from labeler.core.files import sharing
+from labeler.core.project import config
 from labeler.core.project import folders as project_folders
 from labeler.core.project.cache_place import CacheWhere, own_file, place_of
+from labeler.core.store import Store
+from labeler.core.team import roles
+from labeler.core.team.visibility import Sight
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class Evaluated:
     """Query id -> text, for a terminal that may show them (the run folder holds none)."""
     cache_path: CacheWhere = None
     """The embedding cache the run used (the file it wrote)."""
+    private: bool = False
+    """The run folder is its writer's alone: it holds versions blind keeps from the group."""
 
     def cache_line(self) -> str | None:
         """How many texts the run embedded and how many the cache gave (None: no model)."""
@@ -102,5 +108,20 @@ def evaluate_project(
         options=options,
     )
     run = run_file(result, include_text=include_text)
-    folder = write_run(run, proj.root / RUNS_DIR)
-    return Evaluated(run, folder, {q.id: q.text for q in result.queries}, options.cache_path)
+    private = lead_only(proj, [q.id for q in result.queries])
+    folder = write_run(run, proj.root / RUNS_DIR, private=private)
+    texts = {q.id: q.text for q in result.queries}
+    return Evaluated(run, folder, texts, options.cache_path, private)
+
+
+def lead_only(proj: config.Project, query_ids: list[str]) -> bool:
+    """Whether what the person running writes about `query_ids` in the project is theirs
+    alone: blind's one rule (`Sight.keeps_private`, §21), asked of the project's store."""
+    if not proj.blind or proj.team is None or not proj.db.exists():
+        return False
+    sight = Sight(roles.member(proj.team, None, distrust=proj.distrust), proj.blind)
+    store = Store.open_for_reading(proj.db)
+    try:
+        return sight.keeps_private(store, query_ids)
+    finally:
+        store.close()

@@ -28,20 +28,25 @@ ASIDE_PREFIX = "."
 """Run folders being written start with this, so listings pass them by."""
 
 
-def write_run(run: RunFile, runs_dir: Path) -> Path:
-    """Write every file of the run into `runs_dir/<id>`, whole or not at all; returns it."""
+def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
+    """Write every file of the run into `runs_dir/<id>`, whole or not at all; returns it.
+    `private`: the folder stays its writer's alone (2700), as a lead's run that holds
+    versions waiting for a decision must (§21); the runs index lists it all the same."""
     folder = runs_dir / run.id
     if folder.exists():
         raise StoreError("a run folder of that id exists already", file=str(folder))
     text = require_readable(run, str(folder))  # what spanlab writes, spanlab reads (§21)
     try:
-        aside = sharing.make_temp_folder(runs_dir, f"{ASIDE_PREFIX}{run.id}.")
+        sharing.make_folder(runs_dir)  # the group's, whatever the run's own folder is
+        with sharing.private_files(private):
+            aside = sharing.make_temp_folder(runs_dir, f"{ASIDE_PREFIX}{run.id}.")
     except OSError as exc:
         message, hint = refused_write(runs_dir, exc)
         raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
     try:
-        _write_files(run, aside, text)
-        sharing.publish_folder(aside, folder)
+        with sharing.private_files(private):
+            _write_files(run, aside, text)
+            sharing.publish_folder(aside, folder)
     except (OSError, SpanlabError) as exc:
         shutil.rmtree(aside, ignore_errors=True)
         if isinstance(exc, UnsafeFile):  # it names the file and its owner itself

@@ -8,6 +8,7 @@ dropped. So old runs appear, and deleting a run folder is all it takes to forget
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -227,7 +228,12 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
     with _open(runs_dir) as conn:
         rows = conn.execute("SELECT * FROM runs").fetchall()
         known = {e.folder.resolve(): e for e in (_row_entry(runs_dir, r) for r in rows)}
-        gone = [e.id for f, e in known.items() if _gone(e.folder) or not (f / FILE_NAME).exists()]
+        shut = {e.id for e in known.values() if _shut(e.folder)}  # another's alone (§21)
+        gone = [
+            e.id
+            for f, e in known.items()
+            if e.id not in shut and (_gone(e.folder) or not (f / FILE_NAME).exists())
+        ]
         fresh = [
             entry
             for folder in _run_folders(runs_dir)
@@ -240,13 +246,32 @@ def _list_indexed(runs_dir: Path) -> list[RunEntry]:
                 conn.executemany("DELETE FROM runs WHERE id = ?", [(i,) for i in gone])
                 for entry in fresh:
                     _insert(conn, runs_dir, entry)
-    return _newest_first([e for e in known.values() if e.id not in gone] + fresh)
+    return _newest_first([e for e in known.values() if e.id not in gone and e.id not in shut]
+                         + fresh)  # fmt: skip
+
+
+def _shut(folder: Path) -> bool:
+    """A run folder that is there but not ours to read: a lead's run that holds versions
+    blind keeps from the group (§21). It stays in the index, out of this reader's list."""
+    return folder.is_dir() and not folder.is_symlink() and not os.access(folder, os.R_OK | os.X_OK)
+
+
+def shut_runs(runs_dir: Path) -> int:
+    """How many run folders here this reader may not open (another's alone)."""
+    if not runs_dir.is_dir():
+        return 0
+    return sum(1 for f in _run_folders(runs_dir) if _shut(f))
 
 
 def find_run(runs_dir: Path, run: str | None) -> RunEntry:
     """The run called `run` (an id, a unique id prefix, or `latest`/None for the newest)."""
     runs = list_runs(runs_dir)
     if not runs:
+        if shut := shut_runs(runs_dir):
+            raise StoreError(f"no run you may read: {shut} run(s) here are their writer's "
+                             "alone while the versions they hold wait for a decision",
+                             file=str(runs_dir), hint="ask a lead to decide them and run "
+                             "eval again")  # fmt: skip
         raise StoreError("no runs yet", file=str(runs_dir), hint="run `spanlab eval`")
     if run is None or run == "latest":
         return runs[0]

@@ -8,7 +8,7 @@ here and nowhere else.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -104,7 +104,35 @@ def hidden_queries(proj: config.Project) -> frozenset[str]:
     views of a run (§20); none without a store."""
     if not proj.blind or not proj.db.exists():
         return frozenset()
-    return sight(proj).hidden(Store.open_for_reading(proj.db))
+    return sight(proj).hidden(checked(Store.open_for_reading(proj.db)))
+
+
+_SAID: set[str] = set()
+"""Stores whose writers' heads this command has already spoken of."""
+
+
+def checked(store: Store) -> Store:
+    """`store`, its writers' heads said once per command (§21): a store that lacks some
+    writer's writes (rolled back, replaced) is named on stderr; reading goes on, every write
+    refuses until `spanlab labels restore`."""
+    if store.path not in _SAID:
+        _SAID.add(store.path)
+        for line in store.heads.warnings():
+            say(f"warning: {line}", err=True)
+    return store
+
+
+def private_files(proj: config.Project, query_ids: Collection[str], out: Path) -> bool:
+    """Whether what the login writes about `query_ids` goes to `out` as theirs alone (a
+    lead's file holding versions that wait, §21: `Sight.keeps_private`); says so when it
+    does."""
+    if not proj.blind or proj.team is None or not proj.db.exists():
+        return False
+    if not sight(proj).keeps_private(Store.open_for_reading(proj.db), query_ids):
+        return False
+    say(f"note: {out} is yours alone (mode 0600): it holds versions that wait for a "
+        "decision, which blind keeps from the group", err=True)  # fmt: skip
+    return True
 
 
 def project(corpus: Path | None = None, db: Path | None = None) -> config.Project:
@@ -143,7 +171,9 @@ def open_project(
     """
     proj = project(corpus, db)
     docs = read_corpus(proj)
-    store = Store.open_for_reading(proj.db) if reading else Store.open(proj.db, create=False)
+    store = checked(
+        Store.open_for_reading(proj.db) if reading else Store.open(proj.db, create=False)
+    )
     if store.foreign:
         say(f"warning: {proj.db}: the label store holds {describe(store.foreign)}, which "
             "spanlab did not create: reading goes on, every write refuses; see "

@@ -17,6 +17,7 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     ThemeOpt,
+    checked,
     corpus_source,
     handles_errors,
     member,
@@ -136,7 +137,7 @@ def triage(
     docs = read_corpus(proj)
     from labeler.tui.launch import run_app
 
-    store = Store.open(proj.db, create=False) if proj.db.exists() else None
+    store = checked(Store.open(proj.db, create=False)) if proj.db.exists() else None
     run_app(store, docs, annotator=who.name, member=who, screen="triage", theme=theme,
             runs_dir=proj.root / RUNS_DIR, run_id=run, trim_spans=proj.trim_spans,
             source=corpus_source(proj), embedding_cache=place_of(proj),

@@ -13,7 +13,15 @@ from typing import Annotated
 import typer
 
 from evaluator.runs.place import RUNS_DIR
-from labeler.cli._common import CorpusOpt, handles_errors, hidden_queries, project, say
+from labeler.cli._common import (
+    CorpusOpt,
+    handles_errors,
+    hidden_queries,
+    private_files,
+    project,
+    say,
+)
+from labeler.core.files import sharing
 from labeler.core.team.visibility import BLIND_WHY
 
 app = typer.Typer()
@@ -68,4 +76,6 @@ def diff_command(
     if markdown is not None:
         from labeler.core.formats._common import write_atomic
 
-        write_atomic(markdown, "\n".join(diff_markdown(d) for d in diffs))
+        shown = (set(a.queries) | set(b.queries)) - hidden
+        with sharing.private_files(private_files(proj, shown, markdown)):
+            write_atomic(markdown, "\n".join(diff_markdown(d) for d in diffs))

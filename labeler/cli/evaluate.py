@@ -28,16 +28,19 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     RetrieverOpt,
+    checked,
     fail,
     handles_errors,
     hidden_queries,
     member,
+    private_files,
     project,
     read_corpus,
     say,
     sight,
 )
 from labeler.core.errors import ConfigError, SpanlabError
+from labeler.core.files import sharing
 from labeler.core.store import Store
 from labeler.core.team.roles import Act
 from labeler.core.team.visibility import BLIND_WHY
@@ -148,7 +151,12 @@ def eval_command(
         retriever=retriever, planned=say_ceilings,
     )  # fmt: skip
     if json_out is not None:
-        write_run_file(done.run, json_out)
+        with sharing.private_files(done.private):
+            write_run_file(done.run, json_out)
+    if done.private:
+        say(f"note: {done.folder} is yours alone (mode 2700): it holds versions that wait for "
+            "a decision, which blind keeps from the group; decide them and run eval again "
+            "to share a run", err=True)  # fmt: skip
     job_summary(done.run)
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})
@@ -294,7 +302,7 @@ def show_command(
     docs = read_corpus(proj)
     texts = None
     if proj.db.exists():
-        store = Store.open_for_reading(proj.db)
+        store = checked(Store.open_for_reading(proj.db))
         refused = sight(proj).refusal(store, query)
         if refused is not None:
             raise SpanlabError(refused)
@@ -324,7 +332,10 @@ def trec_command(
     proj = project(corpus)
     found = trec_run(proj.root / RUNS_DIR, run)
     hidden = hidden_queries(proj) & set(found.queries)
-    for path in export_trec(found, read_corpus(proj), out, hidden):
+    private = private_files(proj, set(found.queries) - hidden, out)
+    with sharing.private_files(private):
+        written = export_trec(found, read_corpus(proj), out, hidden)
+    for path in written:
         say(str(path))
     if hidden:
         say(f"warning: {len(hidden)} quer(y/ies) left out, their versions wait for a decision: "

@@ -18,6 +18,7 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     JsonFlag,
+    checked,
     handles_errors,
     member,
     open_project,
@@ -192,6 +193,9 @@ def labels_export(
 ) -> None:
     """Export the labels; refuses while any span is stale or orphaned."""
     proj, docs, store, _ = open_project(corpus, db)
+    refused = store.heads.refusal(store.path)  # a frozen set of a rolled-back store (§21)
+    if refused is not None:
+        raise refused
     from labeler.core.formats.label_studio import Names
     from labeler.core.labels import exports
 
@@ -201,6 +205,9 @@ def labels_export(
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:
         say(f"note: {note}", err=True)
+    if done.private:
+        say(f"note: {out} is yours alone (mode 0600): it holds versions that wait for a "
+            "decision, which blind keeps from the group", err=True)  # fmt: skip
     if done.drafts:
         shown = ", ".join(done.drafts[:5]) + (" …" if len(done.drafts) > 5 else "")
         say(f"warning: {len(done.drafts)} quer(y/ies) have no evidence and are not marked "
@@ -208,6 +215,36 @@ def labels_export(
     records = f" in {done.records} records" if done.records != done.queries else ""
     say(f"wrote {done.queries} queries{records} to {out}  (sha256 {done.sha256}; "
         f"label set {done.label_set_hash})")  # fmt: skip
+
+
+@group.command("restore", epilog="Example: spanlab labels restore")
+@handles_errors
+def labels_restore(
+    corpus: CorpusOpt = None,
+    db: DbOpt = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would come back; change nothing.")
+    ] = False,
+) -> None:
+    """Bring back every write the store lacks (rolled back, replaced) from the writers'
+    own journals in .spanlab/labels.db.heads; nothing changes when a journal does not hold."""
+    proj = project(corpus, db)
+    from labeler.core.store import Store
+    from labeler.core.store.restore import restore
+
+    store = Store.open(proj.db, create=False)
+    done = restore(store, dry=dry_run)
+    if not done.writes:
+        say("nothing to restore: the store holds every writer's writes")
+    verb = "would restore" if dry_run else "restored"
+    for account, (first, last) in sorted(done.writes.items()):
+        n = last - first + 1
+        say(f"{verb} {n} write{'s' * (n > 1)} of {account} (seq {first}–{last})")
+    if done.writes:
+        rows = ", ".join(f"{t} {n}" for t, n in done.rows.items())
+        say(f"{done.count} writes, rows put back or removed: {rows}")
+    for line in store.heads.warnings():
+        say(f"warning: {line}", err=True)
 
 
 @group.command("audit", epilog="Example: spanlab labels audit")
@@ -218,7 +255,7 @@ def labels_audit(corpus: CorpusOpt = None, db: DbOpt = None) -> None:
     from labeler.core.store import Store
 
     leads = proj.team.leads if proj.team is not None else ()
-    found = Store.open_for_reading(proj.db).audit(leads)
+    found = checked(Store.open_for_reading(proj.db)).audit(leads)
     for line in audit_lines(found):
         say(line)
     if not found.clean:
@@ -234,6 +271,7 @@ def audit_lines(found: Any) -> list[str]:
         lines.append(f"{f.table} {key}: {f.what} outside spanlab{before}")
     if found.replaced:
         lines.append(f"file: {found.replaced}")
+    lines += [f"heads: {line}" for line in found.heads]
     if found.clean:
         lines.append("clean: every row and event matches what spanlab wrote")
     return [*lines, *found.files, f"spanlab's last write: {found.last_write}"]

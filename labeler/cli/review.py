@@ -17,6 +17,7 @@ from labeler.cli._common import (
     CorpusOpt,
     DbOpt,
     ThemeOpt,
+    checked,
     corpus_source,
     handles_errors,
     member,
@@ -58,7 +59,7 @@ def review_command(
     proj = project(corpus, db)
     who = member(proj, annotator, None if list_only or as_json else Act.REVIEW)
     docs = read_corpus(proj)
-    store = Store.open(proj.db, create=False)
+    store = checked(Store.open(proj.db, create=False))
     try:
         if list_only or as_json:
             from labeler.core.anchoring import review

@@ -207,6 +207,9 @@ def test_show_trec_and_diff_of_the_leads_run_hide_bobs_undecided_evidence(
     lead, alice, _, carol = people
     spanlab(lead, blind, "eval", "c.toml")  # measures q-0002 (bob's lone version) and q-0003
     assert "vault.md" in said(lead, blind, "show", "latest", "q-0002")
+    # The lead's run is his alone while q-0002 waits (§21, tests/cli/test_blind_files.py);
+    # a run that holds it and is the group's (an older spanlab's, a copy) is still filtered.
+    subprocess.run(["chmod", "-R", "g+rwX", str(blind / ".spanlab" / "runs")], check=True)
     for who in (alice, carol):
         done = as_user(who, blind, ["show", "latest", "q-0002"])
         assert done.code == 2 and leaks(done.out + done.err) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +50,9 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def fresh(workdir: Path) -> None:
     for p in (workdir / ".spanlab").iterdir():
-        p.unlink()
-    assert run("init", "corpus").exit_code == 0
+        shutil.rmtree(p) if p.is_dir() else p.unlink()  # the store and its writers' records
+    done = run("init", "corpus")
+    assert done.exit_code == 0, done.output
 
 
 def versions() -> dict[str, dict[str, list[tuple[str, int, int]]]]:

@@ -18,6 +18,7 @@ import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -66,13 +67,34 @@ def share_of(folder: Path) -> Share | None:
     return None
 
 
+_PRIVATE: ContextVar[bool] = ContextVar("spanlab_private_files", default=False)
+"""While set (`private_files`), what is made is its writer's alone."""
+
+
+@contextlib.contextmanager
+def private_files(on: bool = True) -> Iterator[None]:
+    """While on, every file made here is its writer's alone (0600, folders 2700/0700): a
+    lead's run folder or export that holds versions blind keeps from the group (§21)."""
+    token = _PRIVATE.set(on)
+    try:
+        yield
+    finally:
+        _PRIVATE.reset(token)
+
+
 def file_mode(share: Share | None) -> int:
-    """0660 when shared (the group reads and writes, "other" nothing); else 0666 less the umask."""
+    """0660 when shared (the group reads and writes, "other" nothing); else 0666 less the
+    umask; 0600 inside `private_files`."""
+    if _PRIVATE.get():
+        return 0o600
     return 0o660 if share else 0o666 & ~umask()
 
 
 def folder_mode(share: Share | None) -> int:
-    """2770 when shared (setgid: what is made below stays the group's); else 0777 less the umask."""
+    """2770 when shared (setgid: what is made below stays the group's); else 0777 less the
+    umask; 2700 (0700) inside `private_files`."""
+    if _PRIVATE.get():
+        return 0o2700 if share else 0o700
     return 0o2770 if share else 0o777 & ~umask()
 
 
@@ -286,3 +308,21 @@ def share_with(folder: Path, group: str) -> Share:
 def disk_full(message: str) -> bool:
     """Whether an SQLite (or Chroma) error says the disk took no more."""
     return any(words in message for words in _FULL_DISK)
+
+
+def write_owned(path: Path, data: bytes, mode: int = 0o640) -> None:
+    """Write `data` to `path` whole, as a file only its writer may change (`mode`, no group
+    write: a writer's own record in a sticky shared folder, §21). Written aside, then
+    renamed over it; what is at `path` and is not a regular file is refused, left as it is."""
+    nofollow.require_output(path)
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = nofollow.open_regular(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+        os.replace(aside, path)
+    except BaseException:
+        aside.unlink(missing_ok=True)
+        raise

@@ -8,13 +8,17 @@ left out, counted, everywhere else. Writers say what they left out and why.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labeler.core import formats
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.files import sharing
 from labeler.core.formats import label_studio
 from labeler.core.formats._common import flattened, left_out
 from labeler.core.labels import labelset
@@ -43,6 +47,8 @@ class Exported:
     """What the target tool should know, or will do differently."""
     drafts: tuple[str, ...] = ()
     """Queries with no evidence that are not abstentions (eval leaves them out)."""
+    private: bool = False
+    """Written for its writer alone (0600): it holds versions blind keeps from the group."""
 
 
 def export_file(
@@ -57,12 +63,30 @@ def export_file(
     refuses while any span is stale."""
     withheld = sight.withheld(store) if sight is not None else frozenset()
     data = labelset.export(store, corpus, withheld)
+    ids = [str(q["id"]) for q in data["queries"]]
+    ids += store.waiting() if fmt == "label-studio" else []  # it keeps each waiting version
+    private = sight is not None and sight.keeps_private(store, ids)
+    with sharing.private_files(private):
+        done = _write(store, corpus, out, fmt, names, data, withheld)
+    return dataclasses.replace(done, private=private)
+
+
+def _write(
+    store: Store,
+    corpus: Corpus,
+    out: Path,
+    fmt: str,
+    names: label_studio.Names | None,
+    data: dict[str, Any],
+    withheld: frozenset[str],
+) -> Exported:
     waiting_n = int(data.pop("waiting_for_adjudication", 0))
     drafts = tuple(q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"])
     waits: tuple[tuple[str, int], ...] = (
         (
             "double-annotated quer(y/ies) wait for adjudication and are not exported "
-            "(adjudicate them: `spanlab adjudicate`)",
+            f"({named(store.waiting() if waiting_n else [])}; adjudicate them: "
+            "`spanlab adjudicate`)",
             waiting_n,
         ),
     )
@@ -134,6 +158,13 @@ def _nothing_held(queries: list[Query], waiting: int, fmt: str, out: Path) -> La
         hint=f"{fmt} holds evidence spans only: label some, or export --format spanlab, which "
         "keeps abstentions and drafts",
     )
+
+
+def named(ids: Sequence[str], most: int = 10) -> str:
+    """`q-0004, q-0007` (the first `most`, then how many more): which queries, not only
+    how many, an export leaves out (§21)."""
+    more = f" and {len(ids) - most} more" if len(ids) > most else ""
+    return ", ".join(ids[:most]) + more
 
 
 def _counted(kinds: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 Verdict = Literal["keep", "merge", "send-back"]
+_DECIDED = (
+    "SELECT a.query_id FROM adjudications a WHERE a.id = (SELECT max(b.id) FROM "
+    "adjudications b WHERE b.query_id = a.query_id) AND a.decision != 'send-back'"
+)
+"""Queries whose newest decision is a keep or merge: decided, whatever came after (§21)."""
 DECIDED_FIELDS = ("evidence", "boundary", "slices", "notes")
 """What a decision takes field by field; evidence carries the abstain flag with it."""
 BLIND_HINT = (
@@ -189,17 +194,36 @@ class Adjudication(Versions):
         return [(r[0], json.loads(r[1]), r[2], r[3], r[4]) for r in rows]
 
     def waiting(self) -> list[str]:
-        """Queries with two or more versions and no keep or merge since the last of them."""
+        """Queries with two or more versions whose newest decision is not a keep or merge. A
+        decision stands (§21): a version written after it (a member added later, say) does
+        not reopen the query; a lead reopens it by sending it back."""
         rows = self.conn.execute(
             "SELECT v.query_id FROM versions v GROUP BY v.query_id HAVING count(*) >= 2 AND "
-            "coalesce((SELECT max(a.at) FROM adjudications a WHERE a.query_id = v.query_id "
-            "AND a.decision != 'send-back'), '') < max(v.updated) ORDER BY v.query_id"
+            f"v.query_id NOT IN ({_DECIDED}) ORDER BY v.query_id"
         )
         return [r[0] for r in rows]
 
+    def decision_on(self, query_id: str) -> str | None:
+        """What a member who writes a version of a decided query is told (None: it waits):
+        the decision stands, her version is kept beside it and reopens nothing (§21)."""
+        row = self.conn.execute(
+            "SELECT decision, versions, annotator, at FROM adjudications WHERE query_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (query_id,),
+        ).fetchone()
+        if row is None or row[0] == "send-back":
+            return None
+        kept = ", ".join(json.loads(row[1])) or "the query's own"
+        how = f"kept {kept}'s version" if row[0] == "keep" else f"merged {kept}"
+        return (f"{query_id} is decided ({row[2]} {how}, {str(row[3])[:16].replace('T', ' ')} "
+                "UTC): your version is kept beside the decision and does not reopen it; "
+                "ask a lead to send it back if it should")  # fmt: skip
+
     def undecided(self) -> dict[str, frozenset[str]]:
         """{query id: who made its versions} for every query whose versions wait for a
-        decision: no keep or merge since the newest of them, a lone version too (§20)."""
+        decision: a version newer than the query's standing keep or merge (or with none), a lone
+        version too (§20). A version written after a decision is hidden again, though the
+        decision stands for export (`standing`, §21)."""
         who: dict[str, set[str]] = {}
         newest: dict[str, str] = {}
         for qid, name, updated in self.conn.execute(
@@ -211,14 +235,18 @@ class Adjudication(Versions):
             "SELECT DISTINCT query_id, version FROM spans WHERE version != ''"
         ):  # spans of a version written before versions had a row of their own
             who.setdefault(qid, set()).add(str(name))
-        decided = {str(q): str(at) for q, at in self.conn.execute(
-            "SELECT query_id, max(at) FROM adjudications WHERE decision != 'send-back' "
-            "GROUP BY query_id")}  # fmt: skip
+        newest_decision = _DECIDED.replace("SELECT a.query_id", "SELECT a.query_id, a.at")
+        decided = {str(q): str(at) for q, at in self.conn.execute(newest_decision)}
         return {
             q: frozenset(names)
             for q, names in sorted(who.items())
             if q not in decided or decided[q] < newest.get(q, "")
         }
+
+    def standing(self) -> frozenset[str]:
+        """Queries whose newest decision is a keep or merge: exported with that decision,
+        whatever versions came after it (§21)."""
+        return frozenset(str(r[0]) for r in self.conn.execute(_DECIDED))
 
     def single_versions(self) -> dict[str, str]:
         """{query id: annotator} of queries with exactly one version and no evidence of

@@ -111,10 +111,12 @@ class Report:
     """spanlab's own last write: who and when."""
     replaced: str = ""
     """Why the store file itself looks replaced (owned by no lead), '' when it does not."""
+    heads: tuple[str, ...] = ()
+    """Writes the store lacks of its writers' heads (§21: a rollback), each a sentence."""
 
     @property
     def clean(self) -> bool:
-        return not self.foreign and not self.findings and not self.replaced
+        return not self.foreign and not self.findings and not self.replaced and not self.heads
 
 
 def report(

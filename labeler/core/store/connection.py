@@ -7,6 +7,7 @@ of failing on a lock upgrade; WAL lets readers carry on meanwhile.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sqlite3
 import urllib.parse
@@ -19,7 +20,7 @@ from labeler.core import sqlite_utils_quietly
 from labeler.core.errors import StoreError, UnsafeFile
 from labeler.core.files import nofollow, sharing
 from labeler.core.files.access import refusal_hint, why_not_writable
-from labeler.core.store import audit, digests
+from labeler.core.store import audit, digests, heads, journal
 from labeler.core.store.foreign import describe, migrate_checked, refused
 from labeler.core.store.schema import SCHEMA_VERSION, Foreign, foreign_objects
 
@@ -43,6 +44,8 @@ class Connection:
         """doc id -> (text, hash) last written: an annotator adds many spans to one text."""
         self.foreign: tuple[Foreign, ...] = foreign_objects(conn)
         """Schema objects spanlab did not create (§20): while any is there, writes refuse."""
+        self.heads: heads.State = heads.check(conn, path)
+        """The store against every writer's head (§21): what it lacks refuses writes."""
 
     @cached_property
     def db(self) -> sqlite_utils.Database:
@@ -96,9 +99,11 @@ class Connection:
         self.conn.close()
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[sqlite_utils.Database]:
+    def write(self, *, restoring: bool = False) -> Iterator[sqlite_utils.Database]:
         """One write transaction, committed on exit (and rolled back on any error); the rows
-        it touched get their digests (and its events their links) before the commit."""
+        it touched get their digests (and its events their links) before the commit, and
+        the writer's journal and head their record (§21; `restoring`: the one write a store
+        missing others' writes may take, `labels restore`)."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -108,10 +113,13 @@ class Connection:
         if self.foreign:
             self.conn.execute("ROLLBACK")
             raise refused(self.path, self.foreign)
+        self._check_heads(restoring)
         try:
             yield self.db
+            rows = journal.collect(self.conn) if self.path != ":memory:" else []
             digests.refresh(self.conn)
-            self.conn.execute("COMMIT")
+            with heads.recorded(self.conn, self.path, rows):
+                self.conn.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -125,6 +133,14 @@ class Connection:
                 self.conn.execute("ROLLBACK")
             raise
 
+    def _check_heads(self, restoring: bool) -> None:
+        """Inside the transaction: a store that lacks a writer's writes takes none (§21)."""
+        self.heads = heads.check(self.conn, self.path)
+        refusal = None if restoring else self.heads.refusal(self.path)
+        if refusal is not None:
+            self.conn.execute("ROLLBACK")
+            raise refusal
+
     def cannot_write(self) -> str | None:
         """Why edits would be refused (a file of the store we may not write, or opened
         read-only), or None: what the app says at start (§15)."""
@@ -132,6 +148,8 @@ class Connection:
             return None
         if self.foreign:
             return refused(self.path, self.foreign).message
+        if self.heads.lacking:
+            return str(self.heads.refusal(self.path))
         why = why_not_writable(Path(self.path), database=True)
         return why or ("the label store is open read-only" if self.read_only else None)
 
@@ -139,7 +157,8 @@ class Connection:
         """Changes made to the store around spanlab, named (§20: `spanlab labels audit`);
         `leads`: the team's, whose (or root's) the store file should be."""
         path = self.path if self.path != ":memory:" else ""
-        return audit.report(self.conn, path, describe(self.foreign), leads)
+        found = audit.report(self.conn, path, describe(self.foreign), leads)
+        return dataclasses.replace(found, heads=self.heads.lacking)
 
     def audit_quick(self) -> int:
         """How many rows and events are out of line by count alone (`corpus status`)."""
@@ -162,6 +181,7 @@ def _writable(name: str) -> sqlite3.Connection:
     conn.execute("PRAGMA trusted_schema = OFF")
     migrate_checked(conn, name)
     digests.watch(conn)
+    journal.watch_texts(conn)
     return conn
 
 

@@ -18,7 +18,7 @@ tell a lead from an annotator (there only the label screen is blind).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -42,6 +42,10 @@ class Store(Protocol):
 
     def undecided(self) -> Mapping[str, frozenset[str]]:
         """{query id: who made its versions} for every query whose versions wait."""
+        ...
+
+    def standing(self) -> frozenset[str]:
+        """Queries whose newest decision is a keep or merge (exported as decided)."""
         ...
 
     def waiting(self) -> Sequence[str]:
@@ -86,8 +90,21 @@ class Sight:
 
     def withheld(self, store: Store) -> frozenset[str]:
         """Queries this member's exports leave out: every one whose versions wait, their
-        own among them (a non-lead exports decided queries only)."""
-        return frozenset() if self.sees_all else frozenset(store.undecided())
+        own among them (a non-lead exports decided queries only); a query whose decision
+        stands is exported as decided, a version written after it aside (§21)."""
+        if self.sees_all:
+            return frozenset()
+        return frozenset(store.undecided()) - store.standing()
+
+    def keeps_private(self, store: Store, query_ids: Iterable[str]) -> bool:
+        """Whether a file this member writes in the project about `query_ids` (a run folder,
+        an export) must be theirs alone (§21): they are a lead who sees versions blind keeps
+        from the group, and one of the queries is written with a version that waits (a
+        query whose decision stands is written as decided, holding no version)."""
+        if not self.blind or self.member.team is None or not self.sees_all:
+            return False
+        waits = set(store.undecided()) - store.standing()
+        return not waits.isdisjoint(query_ids)
 
     def refusal(self, store: Store, query_id: str) -> str | None:
         """Why this member may not see the query's evidence now (None: they may)."""

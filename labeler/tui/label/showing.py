@@ -310,6 +310,10 @@ class ShowingScreen(Screen[None]):
         if self.editor.relabelled:
             self.notify(self.editor.relabelled, title="Review taken back", severity="warning")
             self.editor.relabelled = None
+        decided = self.editor.store.decision_on(query_id) if query_id else None
+        if decided is not None and self.editor.store.view:  # a version beside a decision (§21)
+            self.notify(decided, title="Already decided", severity="information", timeout=8,
+                        markup=False)  # fmt: skip
         return True
 
     def _conflict(

@@ -149,3 +149,23 @@ async def test_a_blind_delete_refused_offers_no_reapply(
         await pilot.pause()
         assert not app.screen.query("#conflict-message")
     assert "q-0001" in {q.id for q in alice.queries()}
+
+
+async def test_a_later_annotator_of_a_decided_query_is_told_it_stays_decided(
+    store: Store, corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bob = Store.open(tmp_path / "labels.db")
+    bob.view = "bob"
+    bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    rita = Store.open(tmp_path / "labels.db")
+    seen = rita.query("q-0001").revision
+    rita.adjudicate("q-0001", "keep", keep=["bob"], annotator="rita", seen=seen)
+    app = blind_app(store, corpus, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("enter", "s", "a")  # ann's own version of the decided q-0001
+        assert "ann" in store.versions()["q-0001"]
+        told = [n for n in notes if n.startswith("q-0001 is decided (rita kept bob's version, ")]
+        assert len(told) == 1 and told[0].endswith("does not reopen it; ask a lead to send it "
+                                                   "back if it should"), notes  # fmt: skip
+    assert store.waiting() == [] and store.standing() == {"q-0001"}
