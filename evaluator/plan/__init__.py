@@ -6,7 +6,7 @@ spans it cuts and what would hold them, from offsets and token counts alone.
 """
 
 from evaluator.plan.build import build_plan
-from evaluator.plan.figures import default_budget
+from evaluator.metrics.context_budget import default_budget
 from evaluator.plan.model import Plan
 
 __all__ = ["Plan", "build_plan", "default_budget"]
