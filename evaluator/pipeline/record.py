@@ -108,7 +108,7 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
             _entries(run.ranked[query.id]), run.result.per_query[query.id],
             None if change is None else change.status, None if change is None else change.cause,
             run.result.span_causes.get(query.id, ()), other_result(result, name, query.id),
-            _entries(run.sent.get(query.id, ())),
+            _entries(run.sent.get(query.id, ())), run.budget_cuts.get(query.id),
         )  # fmt: skip
     evidence = tuple(EvidenceRef(s.doc, s.start, s.end, s.group) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),

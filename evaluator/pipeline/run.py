@@ -234,6 +234,7 @@ def run_candidate(
         at_budget=measured[2],
         at_budget_other=measured[3],
         curve=measured[4],
+        budget_cuts=measured[5],
         vector_bytes=vector_bytes(chunks, inputs) if vectors else None,
     )  # fmt: skip
     return run, retriever
