@@ -316,8 +316,14 @@ def trec_command(
     out: Annotated[Path, typer.Argument(help="Folder for the run and qrels files.")],
     corpus: CorpusOpt = None,
 ) -> None:
-    """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
-    NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    """Write a run as TREC files of what each candidate SENDS, for ranx, ir_measures or
+    pytrec_eval: NAME.run (per rank to depth, the unit sent for that rank's chunk: the chunk,
+    or its parent or merged window; a repeat is written ID@RANK, so a position is its rank)
+    and NAME.qrels; NAME.retrieved.run when what is retrieved differs; NAME.spans.run and
+    spans.qrels (each evidence group at its true first-match rank, fillers between: recall@k
+    and MRR over them are the run's at k); with a budget, NAME.budget.run and
+    NAME.budget.spans.run, each list ending where the budget's fill rule ends the context
+    (measure them with no cutoff). README.txt in OUT says the same."""
     from evaluator.runs.trec import export_trec, trec_run
 
     proj = project(corpus)
