@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evaluator.candidates import Settings
-from evaluator.metrics.context_budget import budget_rule, default_budget
 from evaluator.chunk import Chunk
+from evaluator.metrics.context_budget import budget_rule, default_budget
 from evaluator.metrics.index import TokenCounter
 from evaluator.metrics.stats import IndexStats, chunk_count, indexed_chars
 from labeler.core.errors import ConfigError

@@ -64,6 +64,7 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
         other_comparisons=dict(result.other_comparisons),
         chunk_tables={name: r.chunks for name, r in result.runs.items()},
+        unit_tables={name: r.units for name, r in result.runs.items() if r.units},
         budget_comparisons=dict(result.budget_comparisons),
         other_basis_gates=tuple(result.other_basis_gates),
     )

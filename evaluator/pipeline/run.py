@@ -235,6 +235,7 @@ def run_candidate(
         at_budget_other=measured[3],
         curve=measured[4],
         budget_cuts=measured[5],
+        units=() if units is None else units.sendable(),
         vector_bytes=vector_bytes(chunks, inputs) if vectors else None,
     )  # fmt: skip
     return run, retriever

@@ -18,13 +18,13 @@ from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.chunking.units import Units, units_for
+from evaluator.metrics.context_budget import default_budget
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.plan.anchor import Side, span_anchor
 from evaluator.plan.ceiling import Sent, ceilings
 from evaluator.plan.counting import TextTokens
-from evaluator.metrics.context_budget import default_budget
 from evaluator.plan.figures import chunk_figures
 from evaluator.plan.holds import boundaries, hold, holds, window_hold
 from evaluator.plan.model import (

@@ -54,4 +54,3 @@ def covered_chars(table: ChunkTable) -> int:
         starts, ends = table.starts[r.start : r.stop], table.ends[r.start : r.stop]
         total += covered(zip(starts.tolist(), ends.tolist(), strict=True))
     return total
-

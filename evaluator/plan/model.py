@@ -199,8 +199,8 @@ class CandidatePlan:
 
     def ceiling(self, rule: str, chunks: int | None) -> Ceiling | None:
         """At `chunks` chunks (None: the oracle)."""
-        return next((c for c in self.ceilings
-                     if c.rule == rule and c.chunks == chunks and c.budget is None), None)  # fmt: skip
+        found = (c for c in self.ceilings if c.budget is None)
+        return next((c for c in found if c.rule == rule and c.chunks == chunks), None)
 
     def at_budget(self, rule: str) -> Ceiling | None:
         """At the plan's context budget."""

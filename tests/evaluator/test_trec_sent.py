@@ -119,23 +119,23 @@ def test_every_group_stands_at_its_true_first_match_rank(
     exported: tuple[Path, dict[str, Any]], name: str
 ) -> None:
     out, run = exported
-    written = {}
+    written: dict[str, int] = {}
     for line in (out / f"{name}.spans.run").read_text("utf-8").splitlines():
-        qid, _, item, rank, _score, _tag = line.split()
+        _qid, _, item, rank, _score, _tag = line.split()
         if "#fill" not in item:
             written[item] = int(rank)
-    expected = {
+    expected: dict[str, int] = {
         item: rank
         for q in _answerable(run)
         for item, rank in _group_ranks(run, q, name).items()
         if rank is not None
     }
     assert set(written) == set(expected)
-    for item, rank in expected.items():
+    for item, at in expected.items():
         qid = item.split("#")[0]
-        same = [i for i, r in expected.items() if i.split("#")[0] == qid and r == rank]
-        if written[item] != rank:  # only a second group one unit first matches moves
-            assert len(same) > 1 and written[min(same)] == rank, item
+        same = [i for i, r in expected.items() if i.split("#")[0] == qid and r == at]
+        if written[item] != at:  # only a second group one unit first matches moves
+            assert len(same) > 1 and written[min(same)] == at, item
         best = min(r for i, r in expected.items() if i.split("#")[0] == qid)
         assert min(p for i, p in written.items() if i.split("#")[0] == qid) == best  # MRR
     assert sum(1 for r in expected.values() if r > 1) > 5  # ranks are not compressed to 1, 2

@@ -29,7 +29,8 @@ def test_the_default_budget_is_k_times_the_baselines_mean_chunk_tokens() -> None
     assert settings.budget == 608  # 5 × 121.48 = 607.4, rounded up as the plan does
     assert note["budget_from"] == "default"
     assert note["budget_rule"] == (
-        "k × a's mean chunk tokens = 5 × 121.48, rounded up to a whole token")
+        "k × a's mean chunk tokens = 5 × 121.48, rounded up to a whole token"
+    )
     assert note["crossing_chunk"] == "left out"
 
 

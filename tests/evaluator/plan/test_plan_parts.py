@@ -14,10 +14,10 @@ from evaluator.chunking.units import Units
 from evaluator.embedding import CachedEmbedder, EmbeddingCache
 from evaluator.embedding.probe import CacheProbe
 from evaluator.metrics.causes import DEPTH_ORDER, Cause, span_cause
+from evaluator.metrics.context_budget import default_budget
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.settings import MetricSettings
 from evaluator.plan.anchor import anchor_range
-from evaluator.metrics.context_budget import default_budget
 from evaluator.plan.ceiling import ceiling, ceiling_at_budget
 from evaluator.plan.holds import boundaries, hold
 from labeler.core.values import Query, Span
