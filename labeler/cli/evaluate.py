@@ -46,7 +46,10 @@ app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
 
 CandidatesArg = Annotated[
-    Path | None, typer.Argument(help="Candidates file (TOML); omit with --preset.")
+    Path | None,
+    typer.Argument(
+        help="Candidates file (TOML); omit with --preset (eval: else the folder's candidates.toml)."
+    ),
 ]
 LabelsOpt = Annotated[
     Path | None, typer.Option("--labels", help="Frozen label set (eval default: the store's).")
@@ -101,6 +104,7 @@ def demo(
     console.print(f"  spanlab show {run.id} {example}   # the boundary view of one query")
     console.print("  spanlab triage                       # gained and lost queries, in the app")
     console.print("  spanlab label                        # fix or add labels")
+    console.print("  spanlab eval                         # evaluate again (candidates.toml here)")
 
 
 def cache_line(done: Evaluated) -> None:
@@ -136,9 +140,17 @@ def eval_command(
     corpus: CorpusOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
-    member(project(corpus, db), None, Act.EVAL)
+    """Cut, index and query every candidate; write .spanlab/runs/<id>/. With no candidates
+    file and no --preset, the project folder's candidates.toml (said first)."""
+    proj = project(corpus, db)
+    member(proj, None, Act.EVAL)
+    from evaluator.pipeline.inputs import folder_candidates
     from evaluator.pipeline.project import evaluate_project
+
+    if candidates_file is None and preset is None:
+        candidates_file = folder_candidates(proj.root, Path.cwd())
+        if candidates_file is not None:
+            say(f"candidates {candidates_file} (none named: the project folder's own)")
     from evaluator.runs.model import write_run_file
     from evaluator.runs.summary import print_run
 

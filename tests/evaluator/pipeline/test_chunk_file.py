@@ -325,3 +325,13 @@ def test_a_hostile_digest_or_cut_in_run_json_is_refused_naming_the_key(
         if (change == ("budget_cut",))
         else f"run.json, key {said}" in str(refused.value)
     )
+
+
+def test_eval_with_no_candidates_named_takes_the_folders_own_and_says_so(folder: Path) -> None:
+    result = CliRunner().invoke(app, ["eval", "--labels", "labels.json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("candidates candidates.toml (none named: the project folder")
+    runs = sorted((folder.parent).iterdir())
+    assert len(runs) == 2  # a second run, of the same candidates file
+    first, second = (json.loads((r / "run.json").read_text("utf-8")) for r in runs)
+    assert first["manifest"]["candidates_file"] == second["manifest"]["candidates_file"]
