@@ -26,6 +26,7 @@ from evaluator.metrics.registry import (
 )
 from evaluator.runs.budget_text import budget_md, flags
 from evaluator.runs.frontier import frontier_points
+from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
@@ -211,7 +212,7 @@ def _gates_table(run: RunFile) -> list[str]:
         verdicts + (f" — decided at {run.decide}" if run.budget is not None else ""),
         *(["", *flagged] if flagged else []),
         "",
-        "| candidate | scope | gate | value | limit | |",
+        f"| candidate | scope | gate | value{_at(gate_basis(run))} | limit | |",
         "|---|---|---|---|---|---|",
     ]
     for g in run.gates:
@@ -223,6 +224,10 @@ def _gates_table(run: RunFile) -> list[str]:
             f"{gate_number(g.gate, g.limit)} | {mark} |"
         )
     return lines
+
+
+def _at(basis: str | None) -> str:
+    return "" if basis is None else f" at {basis}"
 
 
 def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:

@@ -19,7 +19,7 @@ from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
-from evaluator.runs.gate_text import gate_line
+from evaluator.runs.gate_text import gate_basis, gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note
 from evaluator.runs.review_view import BREAKDOWNS, breakdown_rows, measured, review_rows
@@ -147,7 +147,7 @@ def print_gates(run: RunFile, console: Console) -> None:
     for line in flags(run):
         console.print(f"  [yellow]flag[/]  {_outside(line)}")
     for g in broken:
-        console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g))}")
+        console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g, gate_basis(run)))}")
 
 
 def print_run(

@@ -213,14 +213,15 @@ def report_gate(
     preset: str | None,
 ) -> None:
     """Print the verdict first, then the settings and every gate; exit 1 when one broke."""
-    from evaluator.runs.gate_text import gate_line
+    from evaluator.runs.gate_text import gate_basis, gate_line
     from evaluator.runs.report import ranked_skips, skipped_note
     from evaluator.runs.verdict_words import settings_line
 
     run = done.run
     job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
-    details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}"
+    basis = gate_basis(run)
+    details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g, basis)}"
                for g in run.gates if g.candidate in judged]  # fmt: skip
     broken = [n for n in judged if not run.passed_for(n)]
     if against is not None:
@@ -277,8 +278,9 @@ def against_lines(
 
         for d in (d for d in diffs if d.candidate_b in judged):
             append_summary_text(diff_markdown(d), Path(summary))
-    lines = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate} against {stored.id}  {gate_line(g)}"
-             for g in records]  # fmt: skip
+    at_k = f"k = {run.manifest.settings.k}"  # run against run compares at k (§16)
+    lines = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate} against {stored.id}  "
+             f"{gate_line(g, at_k)}" for g in records]  # fmt: skip
     if unmatched := [n for n in judged if n not in stored.names]:
         lines.append(f"not gated against {stored.id}: {', '.join(unmatched)} "
                      "(no candidate of that name in the stored run)")  # fmt: skip

@@ -30,7 +30,7 @@ def test_the_settings_line_names_what_the_verdict_depends_on(small_run: SmallRun
         "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
         "candidates candidates.toml sha256:f00 · embedding none (lexical) · "
         # Issue 29: every header names the context budget and what decides the verdict.
-        "budget 26 tokens (default) · decides budget (sizes differ 96%)"
+        "budget 27 tokens (default) · decides budget (sizes differ 96%)"
     )
 
 
