@@ -335,3 +335,24 @@ def test_eval_with_no_candidates_named_takes_the_folders_own_and_says_so(folder:
     assert len(runs) == 2  # a second run, of the same candidates file
     first, second = (json.loads((r / "run.json").read_text("utf-8")) for r in runs)
     assert first["manifest"]["candidates_file"] == second["manifest"]["candidates_file"]
+
+
+@pytest.mark.parametrize("name", ["c40-window1", "c40-parent160", "md-90"])
+def test_diff_shows_both_bases_and_its_budget_figures_are_the_runs(folder: Path, name: str) -> None:
+    run = json.loads((folder / "run.json").read_text("utf-8"))
+    args = ["diff", "latest", "latest", "--candidate", "c80-ov20", "--against-candidate", name]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    budget = run["manifest"]["context_budget"]["budget"]
+    assert f"bases: @k at k = 1; at budget at A's {budget:,} and B's {budget:,} tokens" in (
+        result.stdout
+    )
+    at_b = run["comparisons_at_budget"][name]["overall"]
+    delta = at_b["deltas"]["evidence_recall@k"]
+    said = next(x for x in lines if x.startswith("Δ recall at budget "))
+    assert said.startswith(f"Δ recall at budget {'+' if delta >= 0 else ''}{delta:.3f} ")
+    assert f"{at_b['counts']['gained']} gained, {at_b['counts']['lost']} lost" in said
+    assert f"lost at budget ({at_b['counts']['lost']})" in lines
+    at_k = run["comparisons"][name]["overall"]["counts"]
+    assert f"lost at k = 1 ({at_k['lost']})" in lines
