@@ -49,6 +49,7 @@ def measure_all(
     ranked: dict[str, list[Ranked]],
     chunks: Sequence[Chunk],
     units: Sending | None = None,
+    similarity: bool = True,
 ) -> tuple[
     CandidateResult,
     CandidateResult,
@@ -65,7 +66,7 @@ def measure_all(
     units (§18) the index is what can be sent, and every measure is taken on what is sent."""
     docs = {s.doc for q in queries for s in q.evidence}
     index = ChunkIndex.build(of_documents(chunks if units is None else units.sendable(), docs))
-    params = MetricSettings.of(ctx.settings)
+    params = replace(MetricSettings.of(ctx.settings), similarity=similarity)
     found = []
     for budget in (None, ctx.settings.budget):
         at = replace(params, budget=budget)

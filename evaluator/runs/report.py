@@ -32,6 +32,7 @@ from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
 from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
 from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
+from evaluator.runs.review_view import LEGEND as REVIEW_LEGEND
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 from labeler.core.display import markdown_text
 
@@ -187,7 +188,7 @@ def review_table(run: RunFile) -> list[str]:
     lines = ["## Evidence and cost", "", "| candidate | " + " | ".join(heads) + " |",
              "|---" * (1 + len(heads)) + "|"]  # fmt: skip
     lines += [f"| `{name}` | " + " | ".join(cells) + " |" for name, cells in review_rows(run)]
-    return lines
+    return [*lines, "", f"_{REVIEW_LEGEND}._"]
 
 
 def _comparison_cells(comp: Comparison) -> list[str]:

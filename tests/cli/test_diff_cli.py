@@ -54,7 +54,7 @@ def test_gate_against_fails_a_pull_request_that_loses_a_query_main_held(ci_folde
                                       "--candidate", "c60", "--against", str(kept)])  # fmt: skip
     assert result.exit_code == 1, result.stdout + result.stderr
     assert (
-        f"FAIL  c60 against {read_run(kept).id}  overall  max_lost: 2 lost, limit 0"
+        f"FAIL  c60 against {read_run(kept).id}  overall  max_lost: 2 lost at k = 2, limit 0"
         in result.stdout
     )
     assert f"FAIL  against stored run {read_run(kept).id}" in result.stdout
@@ -65,7 +65,7 @@ def test_gate_against_an_unchanged_run_passes(ci_folder: Path) -> None:
     kept = main_artifact(ci_folder)
     code, out, err = gate("--candidate", "c60", "--against", str(kept / "run.json"))
     assert code == 0, out + err
-    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost, limit 0" in out
+    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost at k = 2, limit 0" in out
     assert "match chunk (also union)" in out  # the settings are named
 
 
@@ -184,7 +184,7 @@ def test_gate_against_says_the_verdict_first_and_names_a_candidate_main_lacks(
     assert f"not gated against {main_id}: c45 (no candidate of that name in the stored run)" in (
         lines
     )
-    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost, limit 0" in lines
+    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost at k = 2, limit 0" in lines
     assert lines.index("FAIL  c45") > lines.index(f"PASS  against stored run {main_id}")
 
 
@@ -209,6 +209,6 @@ def test_gate_against_a_run_json_linked_by_the_user_reads_it(ci_folder: Path) ->
     (linked / "run.json").symlink_to(kept / "run.json")
     code, out, err = gate("--candidate", "c60", "--against", str(linked / "run.json"))
     assert code == 0, out + err
-    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost, limit 0" in out
+    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost at k = 2, limit 0" in out
     code, out, err = gate("--candidate", "c60", "--against", str(linked))
     assert code == 2 and "a symbolic link owned by" in err, out + err
