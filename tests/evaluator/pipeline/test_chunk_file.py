@@ -356,3 +356,55 @@ def test_diff_shows_both_bases_and_its_budget_figures_are_the_runs(folder: Path,
     assert f"lost at budget ({at_b['counts']['lost']})" in lines
     at_k = run["comparisons"][name]["overall"]["counts"]
     assert f"lost at k = 1 ({at_k['lost']})" in lines
+
+
+def context(
+    name: str,
+    tables: dict[str, dict[str, list[Ranges]]],
+    units: dict[str, list[Ranges]],
+    ranked: list[list[Any]],
+    n: int,
+) -> dict[str, list[Ranges]]:
+    """doc -> each unit sent for the top n (own range, then its prefix sources)."""
+    if name in ("c40-window1", "c40-parent160"):
+        sent = sent_units(name, tables[name], units, ranked, n)
+        return {doc: [[r] for r in rs] for doc, rs in sent.items()}
+    out: dict[str, list[Ranges]] = {}
+    for _id, doc, start, end, _score in ranked[:n]:
+        (row,) = [c for c in tables[name][doc] if c[0] == (start, end)]
+        out.setdefault(doc, []).append(row)
+    return out
+
+
+def test_every_hit_and_change_of_the_verdict_is_recomputed_from_the_folder(folder: Path) -> None:
+    """hit, document hit and unique evidence per query at k, hit at budget, and gained and
+    lost against the baseline at both: from run.json's ranked lists and budget cuts and
+    chunks.tsv's rows (prefix sources included) alone, compared with what run.json says."""
+    run = json.loads((folder / "run.json").read_text("utf-8"))
+    tables = read_table(folder / "chunks.tsv")
+    units = {n: read_table(folder / "chunks.tsv", u).get(n, {})
+             for n, u in (("c40-window1", "window"), ("c40-parent160", "parent"))}  # fmt: skip
+    k, base = run["manifest"]["settings"]["k"], run["manifest"]["settings"]["baseline"]
+    hits: dict[tuple[str, str], tuple[bool, bool]] = {}
+    for qid, query in run["queries"].items():
+        for name, entry in query["candidates"].items():
+            found = []
+            for n in (k, entry["budget_cut"]):
+                sent = context(name, tables, units.get(name, {}), entry["ranked"], n)
+                found.append([any(holds(u, int(e["start"]), int(e["end"]), 0.8)
+                                  for u in sent.get(str(e["doc"]), []))
+                              for e in query["evidence"]])  # fmt: skip
+            values = entry["values"]
+            assert values["hit@k"] is all(found[0]), (name, qid)
+            assert values["unique_evidence@k"] == sum(found[0]), (name, qid)
+            docs = {str(e[1]) for e in entry["ranked"][:k]}
+            every_doc = all(str(e["doc"]) in docs for e in query["evidence"])
+            assert values["document_hit@k"] is every_doc, (name, qid)
+            hits[name, qid] = (all(found[0]), all(found[1]))
+    for name in run["comparisons"]:
+        for basis, key in ((0, "comparisons"), (1, "comparisons_at_budget")):
+            lost = sum(hits[base, q][basis] and not hits[name, q][basis] for q in run["queries"])
+            gained = sum(hits[name, q][basis] and not hits[base, q][basis] for q in run["queries"])
+            counts = run[key][name]["overall"]["counts"]
+            assert (counts["lost"], counts["gained"]) == (lost, gained), (name, key)
+    assert any(h[0] != h[1] for h in hits.values())  # k and budget differ somewhere
