@@ -27,6 +27,7 @@ from evaluator.metrics.registry import (
 )
 from evaluator.runs.diff import RunDiff
 from evaluator.runs.diff_budget import AT_BUDGET
+from evaluator.runs.review_view import answerable, unique_count
 from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus.walk import shown as plain
 from labeler.core.display import markdown_code, markdown_text
@@ -71,6 +72,9 @@ def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
             delta = comp.overall.deltas.get(name)
             if delta is None and a is not None and b is not None:
                 delta = b - a
+            if name == UNIQUE_EVIDENCE:  # a count, shown as one (§18: groups)
+                rows.append(_unique_row(d, rule, a, b))
+                continue
             rows.append((f"{fmt.short}{rule}", fmt.text(a), fmt.text(b), fmt.delta_text(delta)))
     if d.budget is not None and d.budget_sides is not None:
         for name in AT_BUDGET:  # the same figures at each run's budget (§17)
@@ -79,6 +83,16 @@ def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
             rows.append((f"{fmt.short.replace('@k', '')} at budget", fmt.text(a), fmt.text(b),
                          fmt.delta_text(d.budget.overall.deltas.get(name))))  # fmt: skip
     return rows
+
+
+def _unique_row(
+    d: RunDiff, rule: str, a: float | None, b: float | None
+) -> tuple[str, str, str, str]:
+    """unique evidence as groups found of those labelled on the shared queries."""
+    n = answerable(d.a, d.shared)
+    delta = "–" if a is None or b is None else f"{round((b - a) * n):+d}"
+    return (f"unique groups{rule}", unique_count(d.a, a, d.shared).removesuffix(" groups"),
+            unique_count(d.b, b, d.shared).removesuffix(" groups"), delta)  # fmt: skip
 
 
 def _bases(d: RunDiff) -> str:

@@ -7,7 +7,7 @@ Every cell is read from the RunFile, so the two views cannot disagree with run.j
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from evaluator.metrics.registry import (
@@ -45,20 +45,27 @@ def _measure(name: str) -> Callable[[RunFile, CandidateRecord], str]:
     return lambda _run, cand: shown(name).text(cand.metric(name))
 
 
-def groups(run: RunFile) -> int:
-    """Evidence groups over the answerable queries (§18: alternatives are one group)."""
+def groups(run: RunFile, ids: Collection[str] | None = None) -> int:
+    """Evidence groups over the answerable queries (`ids` only, when given; §18:
+    alternatives are one group)."""
     return sum(len({("alone", n) if e.group is None else e.group
                     for n, e in enumerate(q.evidence)})
-               for q in run.queries.values() if q.answerable)  # fmt: skip
+               for qid, q in run.queries.items()
+               if q.answerable and (ids is None or qid in ids))  # fmt: skip
 
 
-def unique_count(run: RunFile, mean: float | None) -> str:
+def answerable(run: RunFile, ids: Collection[str] | None = None) -> int:
+    """Answerable queries of the run (`ids` only, when given)."""
+    return sum(1 for qid, q in run.queries.items()
+               if q.answerable and (ids is None or qid in ids))  # fmt: skip
+
+
+def unique_count(run: RunFile, mean: float | None, ids: Collection[str] | None = None) -> str:
     """unique evidence as the count it is: `84/94 groups` (the per-query mean × answerable
     queries, over every group labelled), never a share-looking 1.235."""
     if mean is None:
         return "–"
-    answerable = sum(1 for q in run.queries.values() if q.answerable)
-    return f"{round(mean * answerable)}/{groups(run)} groups"
+    return f"{round(mean * answerable(run, ids))}/{groups(run, ids)} groups"
 
 
 def _unique(run: RunFile, cand: CandidateRecord) -> str:

@@ -200,7 +200,7 @@ def test_diff_always_states_both_settings_and_compares_cost(ci_folder: Path) -> 
     settings = "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical"
     assert f"\nA  {settings}" in out and f"\nB  {settings}" in out  # said even when equal
     rows = {line.split()[0] + " " + line.split()[1] for line in out.splitlines() if line}
-    for label in ("doc hit", "unique evid", "prompt tok", "dup pairs", "abst top-1"):
+    for label in ("doc hit", "unique groups", "prompt tok", "dup pairs", "abst top-1"):
         assert label in rows, label
     assert "\nP-Ω " in out and "\nchunks " in out
 
