@@ -171,7 +171,7 @@ def frontier_table(run: RunFile) -> list[str]:
 def _candidates_table(run: RunFile) -> list[str]:
     lines = [
         "| candidate | " + " | ".join(shown(n).short for n in COLUMNS)
-        + " | gained | lost | Δ recall [95% CI] | McNemar p |",
+        + " | gained at k | lost at k | Δ recall@k [95% CI] | McNemar p |",
         "|---" * (len(COLUMNS) + 5) + "|",
     ]  # fmt: skip
     for cand in run.candidates:

@@ -44,9 +44,11 @@ def causes_legend(match: str = "chunk") -> str:
 
 def summary_table(run: RunFile, *, declared: bool = True) -> Table:
     """The candidates under the declared rule (which gates), or under the other one."""
+    at_k = f"at k = {run.manifest.settings.k}"  # every figure here is at k (§17)
+    gating = "gating" if run.decide == "k" else f"gating at {basis_name(run, 'budget')} (below)"
     title = (
-        f"Candidates against the baseline (*) — match {run.match}, gating"
-        if declared else f"Under match {run.other_match} ({rule_note(run)}), not gating"
+        f"Candidates against the baseline (*) at k — match {run.match}, {gating}"
+        if declared else f"Under match {run.other_match} ({rule_note(run)}), {at_k}, not gating"
     )  # fmt: skip
     table = Table(
         title=title, title_justify="left",
