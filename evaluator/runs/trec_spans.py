@@ -5,8 +5,9 @@ the retrieved chunks (a context candidate's chunk is not what it sends).
 Fillers (`QID#fill<rank>`) stand at every rank where no group is first matched, so a
 line's position is its rank and ranx's or ir_measures' recall@k, hit and MRR over these
 files are the run's. One unit can first match several groups at one rank; the later ones
-take the nearest free rank on the same side of k (or of the budget's cut), later if one is
-free, else earlier: recall@k stays exact, and only such a query's ranks move.
+take the nearest free position on the same side of k (or of the budget's cut), later if one
+is free, else earlier: recall@k stays exact, and the rank column still holds every group's
+true first-match rank (tools order by the score, which holds the position).
 """
 
 from __future__ import annotations
@@ -68,10 +69,13 @@ def span_lines(
     qid: str, name: str, found: Mapping[int, int | None], edge: int, limit: int
 ) -> list[str]:
     """One query's lines: every group first matched within `limit` at its position, fillers
-    at the free positions before the last; `edge` is the k (or cut) ranks must not cross."""
+    at the free positions before the last; `edge` is the k (or cut) ranks must not cross.
+    The rank column holds each group's true first-match rank (a filler's: its position);
+    the score, which tools sort by, holds the position."""
     within = {i: r for i, r in found.items() if r is not None and r <= limit}
     positions = placed(within, edge)
-    by_pos = {p: f"{qid}#{i}" for i, p in positions.items()}
+    by_pos = {p: (f"{qid}#{i}", within[i]) for i, p in positions.items()}
     last = max(by_pos, default=1)
-    items = [by_pos.get(p, f"{qid}#fill{p}") for p in range(1, last + 1)]
-    return [f"{qid} Q0 {item} {p} {last - p + 1} {name}" for p, item in enumerate(items, 1)]
+    items = [by_pos.get(p, (f"{qid}#fill{p}", p)) for p in range(1, last + 1)]
+    return [f"{qid} Q0 {item} {rank} {last - p + 1} {name}"
+            for p, (item, rank) in enumerate(items, 1)]  # fmt: skip
