@@ -258,4 +258,8 @@ def without_queries(d: RunDiff, hidden: Collection[str]) -> RunDiff:
     """`d` with no gained or lost line for the queries in `hidden` (another's undecided
     version, blind §20); the figures stay the runs' own."""
     kept = {q: c for q, c in d.comparison.queries.items() if q not in hidden}
-    return replace(d, comparison=replace(d.comparison, queries=kept))
+    budget = d.budget
+    if budget is not None:  # the lists at budget hide them too
+        budget = replace(budget, queries={q: c for q, c in budget.queries.items()
+                                          if q not in hidden})  # fmt: skip
+    return replace(d, comparison=replace(d.comparison, queries=kept), budget=budget)
