@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 
 class AbstentionTop1(Measure):
-    """abstention_top1 = score of the rank-1 chunk, for abstention queries only."""
+    """abstention_top1 = score of the rank-1 chunk, for abstention queries only, when the
+    retriever's scores are similarities (`MetricSettings.similarity`); else undefined."""
 
     name = "abstention_top1"
     parameters = ()
     shown = Shown("abstain top-1", "abst top-1", "{:.3f}", Better.LOWER, least=None)
 
     def value(self, view: QueryView) -> Value | None:
-        if not view.query.abstain or not view.ranked:
+        if not view.query.abstain or not view.ranked or not view.settings.similarity:
             return None
         return view.ranked[0].score

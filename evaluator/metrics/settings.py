@@ -6,7 +6,7 @@ so neither of those two imports the other for them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from evaluator.candidates import MATCH_RULES
@@ -44,6 +44,11 @@ class MetricSettings:
     budget: int | None = None
     """At a context budget (§17): the ranked chunks that fit it stand in for the top k;
     None: the top k."""
+    similarity: bool = field(default=True, compare=False)
+    """Whether the retriever's scores are cosine similarities (chroma, exact; no rerank):
+    abstention top-1 is a similarity and is taken only from those, so its column holds one
+    scale (a rank-derived, BM25, fused or reranker score is not one). Not a setting the
+    candidates share, so two candidates compare whatever their retrievers."""
 
     def __post_init__(self) -> None:
         if self.k < 1:

@@ -1,7 +1,8 @@
 """The context budget and the verdict's basis, declared from the chunking alone (§17):
 before any query is searched, so no result can choose them.
 
-Unset, the budget is k × the baseline's mean chunk tokens (rounded to a whole token), and
+Unset, the budget is `evaluator.metrics.context_budget.default_budget` (k × the baseline's
+mean chunk tokens, rounded up: the one rule plan, eval, gate and every view share), and
 the verdict is decided at budget when the candidates' mean chunk tokens differ by more
 than 10 %, else at k.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from evaluator.candidates import Settings
 from evaluator.chunk import Chunk
+from evaluator.metrics.context_budget import budget_rule, default_budget
 from evaluator.metrics.index import TokenCounter
 from evaluator.metrics.stats import IndexStats, chunk_count, indexed_chars
 from labeler.core.errors import ConfigError
@@ -57,7 +59,7 @@ def declare(
     means = {n: s.stats.mean_chunk_tokens or 0.0 for n, s in sizes.items()}
     budget = settings.budget
     if budget is None:
-        budget = max(1, round(settings.k * means[settings.baseline]))
+        budget = default_budget(settings.k, means[settings.baseline])
     for name, size in sizes.items():
         if size.least is not None and budget < size.least:
             raise ConfigError(
@@ -70,8 +72,7 @@ def declare(
     note = {
         "budget": budget,
         "budget_from": "settings" if settings.budget is not None else "default",
-        "budget_rule": f"k × {settings.baseline}'s mean chunk tokens = {settings.k} × "
-                       f"{means[settings.baseline]:.2f}, to a whole token",
+        "budget_rule": budget_rule(settings.k, settings.baseline, means[settings.baseline]),
         "crossing_chunk": CROSSING_RULE,
         "decide": decide,
         "decide_from": "settings" if settings.decide is not None else "default",

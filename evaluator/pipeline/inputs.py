@@ -68,6 +68,19 @@ def corpus_folder(proj: config.Project, labels_file: Path | None) -> Path:
     return proj.require_corpus()
 
 
+FOLDER_CANDIDATES = "candidates.toml"
+"""The candidates file `eval` takes when none is named and no preset is given."""
+
+
+def folder_candidates(root: Path, cwd: Path) -> Path | None:
+    """The project folder's own candidates.toml (a regular file, not a link), named relative
+    to the working folder where it lies under it; None when there is none."""
+    found = root / FOLDER_CANDIDATES
+    if found.is_symlink() or not found.is_file():
+        return None
+    return found.relative_to(cwd) if found.is_relative_to(cwd) else found
+
+
 def candidates_and_corpus(
     proj: config.Project,
     candidates_file: Path | None,
@@ -76,7 +89,10 @@ def candidates_and_corpus(
 ) -> tuple[cands.CandidatesFile, Corpus]:
     """The candidates (file or preset, exactly one) and the corpus, as eval reads them."""
     if (candidates_file is None) == (preset is None):
-        raise ConfigError("give a candidates file or --preset, not both or neither")
+        raise ConfigError(
+            "give a candidates file or --preset, not both or neither",
+            hint=f"with neither, eval takes the project folder's {FOLDER_CANDIDATES} if any",
+        )
     cfile = cands.read(candidates_file) if candidates_file else presets.preset_file(preset or "")
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,

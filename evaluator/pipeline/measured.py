@@ -15,6 +15,7 @@ from evaluator.metrics.causes import other_rule
 from evaluator.metrics.curve import budget_curve
 from evaluator.metrics.registry import RULED
 from evaluator.metrics.sent import Sending
+from evaluator.metrics.view import QueryView
 from evaluator.pipeline import latency
 from evaluator.pipeline.context import Context
 from evaluator.retrieval.base import QueryInput, Ranked
@@ -48,15 +49,24 @@ def measure_all(
     ranked: dict[str, list[Ranked]],
     chunks: Sequence[Chunk],
     units: Sending | None = None,
-) -> tuple[CandidateResult, CandidateResult, CandidateResult, CandidateResult, dict[str, Any]]:
+    similarity: bool = True,
+) -> tuple[
+    CandidateResult,
+    CandidateResult,
+    CandidateResult,
+    CandidateResult,
+    dict[str, Any],
+    dict[str, int],
+]:
     """Every measure under the declared match rule, and the rule-dependent ones under the
     other (§7: reports show both; only the declared one gates); both again at the context
-    budget (§17), and the recall–budget curve. Measures look up chunks only in documents
-    that hold evidence, so only those are indexed; with context units (§18) the index is
-    what can be sent, and every measure is taken on what is sent."""
+    budget (§17), the recall–budget curve, and per query how many ranks the budget sends
+    (run.json's `budget_cut`, for `trec` and anyone recomputing the verdict). Measures look
+    up chunks only in documents that hold evidence, so only those are indexed; with context
+    units (§18) the index is what can be sent, and every measure is taken on what is sent."""
     docs = {s.doc for q in queries for s in q.evidence}
     index = ChunkIndex.build(of_documents(chunks if units is None else units.sendable(), docs))
-    params = MetricSettings.of(ctx.settings)
+    params = replace(MetricSettings.of(ctx.settings), similarity=similarity)
     found = []
     for budget in (None, ctx.settings.budget):
         at = replace(params, budget=budget)
@@ -68,7 +78,13 @@ def measure_all(
                               sending=units))  # fmt: skip
     curve = budget_curve(queries, ranked, index, params, ctx.counter,
                          ctx.settings.budget_ladder, units)  # fmt: skip
-    return found[0], found[1], found[2], found[3], curve
+    at = replace(params, budget=ctx.settings.budget)
+    cuts = (
+        {}
+        if at.budget is None
+        else {q.id: QueryView(q, ranked[q.id], index, at, ctx.counter, units).cut for q in queries}
+    )
+    return found[0], found[1], found[2], found[3], curve, cuts
 
 
 def of_documents(chunks: Sequence[Chunk], docs: set[str]) -> Sequence[Chunk]:

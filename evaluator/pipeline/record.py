@@ -64,6 +64,7 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         queries={q.id: query_record(result, q, include_text=include_text) for q in result.queries},
         other_comparisons=dict(result.other_comparisons),
         chunk_tables={name: r.chunks for name, r in result.runs.items()},
+        unit_tables={name: r.units for name, r in result.runs.items() if r.units},
         budget_comparisons=dict(result.budget_comparisons),
         other_basis_gates=tuple(result.other_basis_gates),
     )
@@ -108,7 +109,7 @@ def query_record(result: RunResult, query: Query, *, include_text: bool) -> Quer
             _entries(run.ranked[query.id]), run.result.per_query[query.id],
             None if change is None else change.status, None if change is None else change.cause,
             run.result.span_causes.get(query.id, ()), other_result(result, name, query.id),
-            _entries(run.sent.get(query.id, ())),
+            _entries(run.sent.get(query.id, ())), run.budget_cuts.get(query.id),
         )  # fmt: skip
     evidence = tuple(EvidenceRef(s.doc, s.start, s.end, s.group) for s in query.evidence)
     return QueryRecord(query.id, query.abstain, query.boundary.value, tuple(query.slices),

@@ -52,6 +52,11 @@ class CandidateRun:
     """Recall and hit at each budget of the ladder, and their areas (§17)."""
     vector_bytes: int | None = None
     """Bytes of the index's vectors as stored (float32); None without vectors."""
+    budget_cuts: dict[str, int] = field(default_factory=dict)
+    """Query id -> how many ranks the context budget sends (§17's fill rule)."""
+    units: Sequence[Chunk] = ()
+    """Every unit it can send for one retrieved chunk (§18: parents, or each chunk's window);
+    empty when it sends its chunks."""
 
     def metrics(self) -> dict[str, Any]:
         """The flat `metrics` object of run.json: §7 names to numbers."""

@@ -243,7 +243,8 @@ def run_candidate(
     retrieved = [r.chunk for hits in ranked.values() for r in hits]
     ctx.counter.prime(retrieved, functools.partial(count_many, ctx.tokenizer))
     units = sending(cand.spec, chunks, ctx.corpus)
-    measured = measure_all(ctx, cand.name, queries, ranked, chunks, units)
+    similar = kind in SIMILARITY_RETRIEVERS and cand.treatment.rerank is None
+    measured = measure_all(ctx, cand.name, queries, ranked, chunks, units, similar)
     vectors = RETRIEVERS[kind].uses_vectors
     run = CandidateRun(
         cand, chunks, ranked, measured[0], stats,
@@ -255,9 +256,15 @@ def run_candidate(
         at_budget=measured[2],
         at_budget_other=measured[3],
         curve=measured[4],
+        budget_cuts=measured[5],
+        units=() if units is None else units.sendable(),
         vector_bytes=vector_bytes(chunks, inputs) if vectors else None,
     )  # fmt: skip
     return run, retriever
+
+
+SIMILARITY_RETRIEVERS = ("chroma", "exact")
+"""Retrievers whose scores are cosine similarities: abstention top-1 is taken from these."""
 
 
 def index_request(

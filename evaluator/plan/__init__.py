@@ -5,8 +5,8 @@ spans it cuts and what would hold them, from offsets and token counts alone.
 `plan_project` cuts and verifies the candidates as a run does and calls `build_plan`.
 """
 
+from evaluator.metrics.context_budget import default_budget
 from evaluator.plan.build import build_plan
-from evaluator.plan.figures import default_budget
 from evaluator.plan.model import Plan
 
 __all__ = ["Plan", "build_plan", "default_budget"]

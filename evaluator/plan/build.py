@@ -18,13 +18,14 @@ from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.chunking.tokenizers import load_tokenizer
 from evaluator.chunking.units import Units, units_for
+from evaluator.metrics.context_budget import default_budget
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
 from evaluator.plan.anchor import Side, span_anchor
 from evaluator.plan.ceiling import Sent, ceilings
 from evaluator.plan.counting import TextTokens
-from evaluator.plan.figures import budget_chunks, chunk_figures, default_budget
+from evaluator.plan.figures import chunk_figures
 from evaluator.plan.holds import boundaries, hold, holds, window_hold
 from evaluator.plan.model import (
     Anchor,
@@ -144,17 +145,16 @@ def candidate_plans(
     counter = TokenCounter(load_tokenizer(settings.tokenizer).count, cutting.texts)
     params = MetricSettings.of(settings)
     docs = {s.doc for q in answerable or () for s in q.evidence}
-    found: dict[tuple[str, int | None], tuple[Ceiling, ...]] = {}
+    found: dict[str, tuple[Ceiling, ...]] = {}
     plans = []
     for c in cutting.cfile.candidates:
         mean = sent_mean(tables[c.name], sent.get(c.name), counts, figures[c.name])
-        n = budget_chunks(budget, mean)
-        key = (c.spec.fingerprint(), n)
+        key = c.spec.fingerprint()
         if answerable is not None and key not in found:
             via = _sent(tables[c.name], sent.get(c.name), docs)
             found[key] = ceilings(answerable, cutting.indexes[c.name], params, counter,
-                                  (settings.k, n, None), via)  # fmt: skip
-        plans.append(candidate_plan(c, figures[c.name], costs.get(c.name), n, spans,
+                                  (settings.k, None), via, budget)  # fmt: skip
+        plans.append(candidate_plan(c, figures[c.name], costs.get(c.name), spans,
                                     found.get(key, ()), mean))  # fmt: skip
     return tuple(plans)
 
@@ -192,14 +192,12 @@ def candidate_plan(
     cand: Candidate,
     figures: ChunkFigures,
     cost: EmbeddingCost | None,
-    n: int | None,
     spans: Sequence[SpanPlan],
     found: tuple[Ceiling, ...],
     sent_tokens: float | None,
 ) -> CandidatePlan:
     cut = sum(1 for s in spans for c in s.cuts if c.candidate == cand.name)
-    return CandidatePlan(cand.name, described(cand), figures, cost, n, found, cut,
-                         sent_tokens)  # fmt: skip
+    return CandidatePlan(cand.name, described(cand), figures, cost, found, cut, sent_tokens)
 
 
 def described(cand: Candidate) -> str:

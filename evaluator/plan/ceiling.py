@@ -1,13 +1,16 @@
-"""The ceiling of a chunking: recall and hit a perfect ranking would reach with n chunks (§17).
+"""The ceiling of a chunking: recall and hit a perfect ranking would reach with n chunks, or
+within the context budget (§17).
 
-For each query the best n chunks are chosen among those touching its evidence, then handed to
-the same `evaluate` a run uses as if a retriever had ranked them first, so the ceiling is
-measured by the run's own match rules. With n = None it is the oracle (the whole index).
+For each query the best n chunks (or the best set whose tokens fit the budget) are chosen
+among those touching its evidence, then handed to the same `evaluate` a run uses as if a
+retriever had ranked them first, so the ceiling is measured by the run's own match rules
+and, at budget, by the verdict's own fill rule (`in_budget`: the chunk that would cross the
+budget is left out). With n = None it is the oracle (the whole index).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from math import comb
@@ -46,9 +49,11 @@ def ceilings(
     counter: TokenCounter,
     sizes: Sequence[int | None],
     sent: Sent | None = None,
+    budget: int | None = None,
 ) -> tuple[Ceiling, ...]:
-    """The ceiling under both rules at each chunk count in `sizes` (None: the oracle); with
-    `sent`, `index` holds what can be sent and the ceiling is on what is sent."""
+    """The ceiling under both rules at each chunk count in `sizes` (None: the oracle) and, with
+    `budget`, at that context budget; with `sent`, `index` holds what can be sent and the
+    ceiling is on what is sent."""
     out: list[Ceiling] = []
     for rule in RULES:
         ruled = replace(settings, match=rule)
@@ -60,7 +65,86 @@ def ceilings(
                 out.append(replace(oracle, chunks=n))
             else:
                 out.append(ceiling(queries, index, ruled, counter, n, sent, pools))
+        if budget is not None:
+            out.append(ceiling_at_budget(queries, index, ruled, counter, budget, sent, pools))
     return tuple(out)
+
+
+def ceiling_at_budget(
+    queries: Sequence[Query],
+    index: ChunkIndex,
+    settings: MetricSettings,
+    counter: TokenCounter,
+    budget: int,
+    sent: Sent | None = None,
+    pools: Mapping[str, list[Chunk]] | None = None,
+) -> Ceiling:
+    """Recall and hit with each query's best set of units whose tokens fit `budget` ranked
+    first, measured at that budget exactly as the verdict is (`settings.budget`)."""
+    if not queries:
+        return Ceiling(settings.match, None, None, None, budget=budget)
+    pools = pools if pools is not None else pools_of(queries, index, settings)
+    chosen, greedy = {}, 0
+    for q in queries:
+        chosen[q.id], searched = best_within(q, settings, pools[q.id], counter, budget)
+        greedy += not searched
+    back = sent.retrieved if sent is not None else {}
+    ranked = {qid: [Ranked(back.get(c.id, c), 1.0) for c in cs] for qid, cs in chosen.items()}
+    k = max(1, *(len(cs) for cs in chosen.values()))
+    measures = (EvidenceRecall(), Hit())
+    at = replace(settings, k=k, depth=k, budget=budget)
+    per_query, _ = measure_queries(queries, ranked, index, at, counter, measures,
+                                   sent.sending if sent is not None else None,
+                                   with_causes=False)  # fmt: skip
+    found = reduce_all(measures, per_query, per_query)
+    return Ceiling(settings.match, None, found["evidence_recall@k"], found["hit@k"], greedy,
+                   budget)  # fmt: skip
+
+
+def best_within(
+    query: Query,
+    settings: MetricSettings,
+    chunks: Sequence[Chunk],
+    counter: TokenCounter,
+    budget: int,
+) -> tuple[list[Chunk], bool]:
+    """The set of `chunks` whose tokens fit `budget` that matches the most of the query's
+    spans (fewer tokens break ties), and whether every set was searched (else greedy)."""
+    sizes = {c.id: counter(c) for c in chunks}
+    fits = [c for c in chunks if sizes[c.id] <= budget]
+
+    def score(cs: Sequence[Chunk]) -> tuple[float, int]:
+        return matched(cs, query, settings), -sum(sizes[c.id] for c in cs)
+
+    best: tuple[tuple[float, int], list[Chunk]] = ((0.0, 0), [])
+    tried = 0
+    for n in range(1, len(fits) + 1):
+        for cs in combinations(fits, n):
+            tried += 1
+            if tried > SEARCHED:
+                return _greedy_within(fits, sizes, budget, score), False
+            if sum(sizes[c.id] for c in cs) <= budget and score(cs) > best[0]:
+                best = (score(cs), list(cs))
+    return best[1], True
+
+
+def _greedy_within(
+    fits: Sequence[Chunk],
+    sizes: Mapping[str, int],
+    budget: int,
+    score: Callable[[Sequence[Chunk]], tuple[float, int]],
+) -> list[Chunk]:
+    picked: list[Chunk] = []
+    left = budget
+    while True:
+        rest = [c for c in fits if c not in picked and sizes[c.id] <= left]
+        if not rest:
+            return picked
+        top = max(rest, key=lambda c: score([*picked, c]))
+        if score([*picked, top]) <= score(picked):
+            return picked
+        picked.append(top)
+        left -= sizes[top.id]
 
 
 def ceiling(

@@ -54,19 +54,3 @@ def covered_chars(table: ChunkTable) -> int:
         starts, ends = table.starts[r.start : r.stop], table.ends[r.start : r.stop]
         total += covered(zip(starts.tolist(), ends.tolist(), strict=True))
     return total
-
-
-def default_budget(k: int, baseline_mean_tokens: float | None) -> int:
-    """The context budget declared from the chunking alone when `[settings] budget` is unset
-    (§17): k × the baseline's mean chunk tokens (settings' tokenizer), rounded up to a whole
-    token, so the baseline's own k chunks of mean size fit it."""
-    return max(1, math.ceil(k * (baseline_mean_tokens or 0.0) - 1e-9))
-
-
-def budget_chunks(budget: int, mean_tokens: float | None) -> int | None:
-    """The budget's chunk count: budget / this candidate's mean chunk tokens, to the nearest
-    whole chunk (half up); None with no chunk. The ceiling at budget gives each query this
-    many chunks, so the baseline gets k and a candidate of chunks twice as long about k / 2."""
-    if not mean_tokens:
-        return None
-    return math.floor(budget / mean_tokens + 0.5)

@@ -78,6 +78,8 @@ class Ceiling:
     """Share of queries with every span matched."""
     greedy: int = 0
     """Queries whose best set was too many to search and was built greedily (a lower bound)."""
+    budget: int | None = None
+    """At this context budget (tokens, the verdict's fill rule) rather than a chunk count."""
 
 
 @dataclass(frozen=True)
@@ -187,18 +189,22 @@ class CandidatePlan:
     """Its chunks in numbers."""
     cost: EmbeddingCost | None
     """What indexing it would embed; None for a retriever that embeds nothing."""
-    budget_chunks: int | None
-    """The budget's chunk count: budget / mean tokens sent per chunk, nearest; None with
-    no chunk."""
     ceilings: tuple[Ceiling, ...]
-    """At k, at the budget's chunk count and over the whole index, under both rules."""
+    """At k, at the context budget (the verdict's fill rule) and over the whole index,
+    under both rules."""
     cut_spans: int
     """Labelled spans no single unit it sends holds."""
     sent_tokens_mean: float | None = None
     """Mean tokens sent for one retrieved chunk: its own, or its window's or parent's (§18)."""
 
     def ceiling(self, rule: str, chunks: int | None) -> Ceiling | None:
-        return next((c for c in self.ceilings if c.rule == rule and c.chunks == chunks), None)
+        """At `chunks` chunks (None: the oracle)."""
+        found = (c for c in self.ceilings if c.budget is None)
+        return next((c for c in found if c.rule == rule and c.chunks == chunks), None)
+
+    def at_budget(self, rule: str) -> Ceiling | None:
+        """At the plan's context budget."""
+        return next((c for c in self.ceilings if c.rule == rule and c.budget is not None), None)
 
 
 @dataclass(frozen=True)

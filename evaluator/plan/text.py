@@ -33,7 +33,7 @@ def _num(value: float | None, form: str = "{:.0f}") -> str:
 
 def header(plan: Plan) -> str:
     """k, budget (and where it came from), rule, threshold and the labels planned on."""
-    how = "declared" if plan.budget_declared else "k × the baseline's mean chunk tokens"
+    how = "declared" if plan.budget_declared else "k × the baseline's mean chunk tokens, rounded up"
     n = plan.queries
     labels = "no labels: chunk statistics alone" if n is None else f"{n} answerable queries"
     return (
@@ -89,20 +89,20 @@ def _cost(c: CandidatePlan) -> str:
 
 
 def ceiling_table(plan: Plan) -> Table:
-    """Recall and hit a perfect ranking reaches: at k, at the budget's chunks, whole index."""
+    """Recall and hit a perfect ranking reaches: at k, at the budget (the verdict's fill
+    rule: the best units that fit, the crossing one left out), over the whole index."""
     table = Table(title="Ceiling — a perfect ranking (recall / hit)", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1))  # fmt: skip
     for name in ("candidate", "rule"):
         table.add_column(name, no_wrap=True)
-    for name in (f"at k = {plan.k}", "at budget", "oracle", "cut spans"):
+    for name in (f"at k = {plan.k}", f"at budget {plan.budget:,}", "oracle", "cut spans"):
         table.add_column(name, justify="right", no_wrap=True)
     for c in plan.candidates:
         for rule in (plan.match, "union" if plan.match == "chunk" else "chunk"):
-            n = c.budget_chunks
             table.add_row(
                 _name(plan, c) if rule == plan.match else "", rule + ("" if rule != plan.match
                 else " (declared)"), _pair(c.ceiling(rule, plan.k)),
-                f"{_pair(c.ceiling(rule, n))} ({_num(n)} ch)", _pair(c.ceiling(rule, None)),
+                _pair(c.at_budget(rule)), _pair(c.ceiling(rule, None)),
                 str(c.cut_spans) if rule == plan.match else "",
             )  # fmt: skip
     return table
@@ -138,14 +138,14 @@ def _span(s: SpanPlan) -> Iterator[str]:
 def ceiling_line(plan: Plan, c: CandidatePlan) -> str:
     """One line for `eval`'s start: chunks and the ceiling under the declared rule."""
     f, rule = c.figures, plan.match
-    at_k, at_budget = c.ceiling(rule, plan.k), c.ceiling(rule, c.budget_chunks)
+    at_k, at_budget = c.ceiling(rule, plan.k), c.at_budget(rule)
     oracle = c.ceiling(rule, None)
     if oracle is None:
         return f"plan {c.name}: {f.chunk_count:,} chunks, mean {_num(f.tokens_mean)} tokens"
     return (
         f"plan {c.name}: {f.chunk_count:,} chunks, mean {_num(f.tokens_mean)} tokens · "
         f"ceiling ({rule}) recall/hit at k={plan.k} {_pair(at_k)}, at budget "
-        f"({_num(c.budget_chunks)} chunks) {_pair(at_budget)}, oracle {_pair(oracle)}"
+        f"{plan.budget:,} {_pair(at_budget)}, oracle {_pair(oracle)}"
     )
 
 

@@ -69,16 +69,34 @@ def verdict_pair(run: RunFile, name: str) -> str:
     )
 
 
+def recall_deltas(run: RunFile, name: str) -> tuple[float | None, float | None]:
+    """Δ evidence recall against the baseline at k and at budget (None where not kept)."""
+    at_k, at_b = run.comparisons.get(name), run.budget_comparisons.get(name)
+    return (None if at_k is None else at_k.overall.deltas.get(RECALL),
+            None if at_b is None else at_b.overall.deltas.get(RECALL))  # fmt: skip
+
+
 def flag(run: RunFile, name: str) -> str | None:
     """For a candidate whose verdict differs between k and budget: `wins at k = 5 by
-    sending 1.9× the context`, or `wins only at budget 608 (1.2× the context at k)`."""
-    if run.budget is None or run.passed_on(name, "k") == run.passed_on(name, "budget"):
+    sending 1.9× the context`, or `wins only at budget 608 (1.2× the context at k)`; for one
+    whose Δ recall changes sign between them, gates or not: `Δ recall +0.031 at k = 5,
+    −0.044 at budget 608: ahead at k = 5 by sending 1.9× the context`."""
+    if run.budget is None:
         return None
     ratio = context_ratio(run, name)
     times = "" if ratio is None else f"{ratio:.1f}×"
-    if run.passed_on(name, "k"):
-        return f"wins at {basis_name(run, 'k')} by sending {times} the context"
-    return f"wins only at {basis_name(run, 'budget')} ({times} the baseline's context at k)"
+    if run.passed_on(name, "k") != run.passed_on(name, "budget"):
+        if run.passed_on(name, "k"):
+            return f"wins at {basis_name(run, 'k')} by sending {times} the context"
+        return f"wins only at {basis_name(run, 'budget')} ({times} the baseline's context at k)"
+    at_k, at_b = recall_deltas(run, name)
+    if at_k is None or at_b is None or at_k * at_b >= 0:
+        return None
+    said = (f"Δ recall {shown(RECALL).delta_text(at_k)} at {basis_name(run, 'k')}, "
+            f"{shown(RECALL).delta_text(at_b)} at {basis_name(run, 'budget')}: ")  # fmt: skip
+    if at_k > 0:
+        return said + f"ahead at {basis_name(run, 'k')} by sending {times} the context"
+    return said + f"ahead only at {basis_name(run, 'budget')} ({times} the baseline's context at k)"
 
 
 def flags(run: RunFile) -> list[str]:

@@ -20,6 +20,7 @@ from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.evaluate import PerQuery, SpanCauses, breakdowns, reduce_all
 from evaluator.metrics.registry import RULED
 from evaluator.runs import index as runs_index
+from evaluator.runs.diff_budget import rebuild_at_budget, why_not
 from evaluator.runs.model import FILE_NAME, RunFile, read_run, read_run_file
 from labeler.core.errors import SpanlabError
 
@@ -58,6 +59,12 @@ class RunDiff:
     """A's and B's candidate as rebuilt on the shared queries, under each run's rule."""
     other_sides: tuple[CandidateResult, CandidateResult] | None
     """The same under each run's other rule."""
+    budget: Comparison | None = None
+    """Recall and hit at each run's own budget (`diff_budget`); None when not derivable."""
+    budget_sides: tuple[CandidateResult, CandidateResult] | None = None
+    """A's and B's candidate at budget, as rebuilt."""
+    no_budget: str | None = None
+    """Why there is no comparison at budget (None when there is one)."""
 
 
 def diff_runs(
@@ -89,9 +96,13 @@ def diff_runs(
         *treatment_changes(a, b, candidate_a, candidate_b),
         *manifest_changes(a, b),
     )
+    why = why_not(a, candidate_a, shared) or why_not(b, candidate_b, shared)
+    sides = None if why else (rebuild_at_budget(a, candidate_a, shared),
+                              rebuild_at_budget(b, candidate_b, shared))  # fmt: skip
     return RunDiff(a, b, candidate_a, candidate_b, shared, tuple(dict.fromkeys(left)),
                    bool(moved), comp, other, setting_changes(a, b), changed,
-                   (ra, rb), other_sides)  # fmt: skip
+                   (ra, rb), other_sides, None if sides is None else _compare(a, *sides),
+                   sides, why)  # fmt: skip
 
 
 def _compare(a: RunFile, base: CandidateResult, cand: CandidateResult) -> Comparison:
@@ -247,4 +258,8 @@ def without_queries(d: RunDiff, hidden: Collection[str]) -> RunDiff:
     """`d` with no gained or lost line for the queries in `hidden` (another's undecided
     version, blind §20); the figures stay the runs' own."""
     kept = {q: c for q, c in d.comparison.queries.items() if q not in hidden}
-    return replace(d, comparison=replace(d.comparison, queries=kept))
+    budget = d.budget
+    if budget is not None:  # the lists at budget hide them too
+        budget = replace(budget, queries={q: c for q, c in budget.queries.items()
+                                          if q not in hidden})  # fmt: skip
+    return replace(d, comparison=replace(d.comparison, queries=kept), budget=budget)

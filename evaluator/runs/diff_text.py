@@ -26,6 +26,8 @@ from evaluator.metrics.registry import (
     shown,
 )
 from evaluator.runs.diff import RunDiff
+from evaluator.runs.diff_budget import AT_BUDGET
+from evaluator.runs.review_view import answerable, unique_count
 from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus.walk import shown as plain
 from labeler.core.display import markdown_code, markdown_text
@@ -70,8 +72,48 @@ def _measure_rows(d: RunDiff) -> list[tuple[str, str, str, str]]:
             delta = comp.overall.deltas.get(name)
             if delta is None and a is not None and b is not None:
                 delta = b - a
+            if name == UNIQUE_EVIDENCE:  # a count, shown as one (§18: groups)
+                rows.append(_unique_row(d, rule, a, b))
+                continue
             rows.append((f"{fmt.short}{rule}", fmt.text(a), fmt.text(b), fmt.delta_text(delta)))
+    if d.budget is not None and d.budget_sides is not None:
+        for name in AT_BUDGET:  # the same figures at each run's budget (§17)
+            fmt = shown(name)
+            a, b = (_figure(d, side, name, n == 0) for n, side in enumerate(d.budget_sides))
+            rows.append((f"{fmt.short.replace('@k', '')} at budget", fmt.text(a), fmt.text(b),
+                         fmt.delta_text(d.budget.overall.deltas.get(name))))  # fmt: skip
     return rows
+
+
+def _unique_row(
+    d: RunDiff, rule: str, a: float | None, b: float | None
+) -> tuple[str, str, str, str]:
+    """unique evidence as groups found of those labelled on the shared queries."""
+    n = answerable(d.a, d.shared)
+    delta = "–" if a is None or b is None else f"{round((b - a) * n):+d}"
+    return (f"unique groups{rule}", unique_count(d.a, a, d.shared).removesuffix(" groups"),
+            unique_count(d.b, b, d.shared).removesuffix(" groups"), delta)  # fmt: skip
+
+
+def _bases(d: RunDiff) -> str:
+    """Which basis each figure is at: `@k` at k = 5; `at budget` at A's 608 and B's 608."""
+    k = f"k = {d.a.manifest.settings.k}"
+    if d.a.manifest.settings.k != d.b.manifest.settings.k:
+        k = f"k = {d.a.manifest.settings.k} (A) · {d.b.manifest.settings.k} (B)"
+    said = f"bases: @k at {k}"
+    if d.budget is not None:
+        return (said + f"; at budget at A's {d.a.budget or 0:,} and B's {d.b.budget or 0:,} "
+                f"tokens (A decides at {d.a.decide}, B at {d.b.decide})")  # fmt: skip
+    return said + (f"; no figures at budget: {d.no_budget}" if d.no_budget else "")
+
+
+def _lists(d: RunDiff) -> list[tuple[str, Comparison, bool]]:
+    """(heading basis, comparison, with causes) for the gained and lost lists: at k, and at
+    budget when there is one (causes are kept at k only)."""
+    if d.budget is None:
+        return [("", d.comparison, True)]
+    return [(f" at k = {d.a.manifest.settings.k}", d.comparison, True),
+            (" at budget", d.budget, False)]  # fmt: skip
 
 
 def _figure(d: RunDiff, side: CandidateResult, name: str, is_a: bool) -> float | None:
@@ -83,11 +125,12 @@ def _figure(d: RunDiff, side: CandidateResult, name: str, is_a: bool) -> float |
     return None if value is None else float(value)
 
 
-def _statistics(comp: Comparison) -> str:
+def _statistics(comp: Comparison, at_budget: bool = False) -> str:
     sig = comp.significance
     ci = sig.recall_interval
     recall = shown(RECALL)
-    parts = [f"Δ {recall.short} {recall.delta_text(comp.overall.deltas.get(RECALL))}"]
+    label = "recall at budget" if at_budget else recall.short
+    parts = [f"Δ {label} {recall.delta_text(comp.overall.deltas.get(RECALL))}"]
     if ci is not None:
         parts.append(f"95% CI [{ci.low:+.3f}, {ci.high:+.3f}] (paired bootstrap, seed {ci.seed})")
     if sig.decisive and sig.mcnemar_p is not None:
@@ -105,10 +148,13 @@ def _cause(d: RunDiff, qid: str, side_a: bool) -> str:
     return "hit" if cause is None else str(cause)
 
 
-def _change_line(d: RunDiff, change: QueryChange) -> str:
-    a, b = _cause(d, change.query, True), _cause(d, change.query, False)
+def _change_line(d: RunDiff, change: QueryChange, causes: bool = True) -> str:
     entry = d.a.queries[change.query]
     tags = ", ".join([entry.boundary, *entry.slices])
+    if not causes:
+        a, b = ("hit", "miss") if change.status == Status.LOST else ("miss", "hit")
+        return f"{change.query} ({plain(tags)}): {a} in A → {b} in B"
+    a, b = _cause(d, change.query, True), _cause(d, change.query, False)
     return f"{change.query} ({plain(tags)}): {a} in A → {b} in B"
 
 
@@ -119,13 +165,16 @@ def diff_lines(d: RunDiff) -> list[str]:
     lines += _differences(d, "  ")
     rows = _measure_rows(d)
     width = max(len(r[0]) for r in rows)
-    lines += ["", f"{'measure':<{width}} {'A':>8} {'B':>8} {'Δ':>8}"]
+    lines += ["", _bases(d), f"{'measure':<{width}} {'A':>8} {'B':>8} {'Δ':>8}"]
     lines += [f"{label:<{width}} {a:>8} {b:>8} {delta:>8}" for label, a, b, delta in rows]
     lines += ["", _statistics(d.comparison)]
-    for status in (Status.LOST, Status.GAINED):
-        changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)
-        lines += ["", f"{status.value} ({len(changes)})"]
-        lines += [f"  {_change_line(d, c)}" for c in changes]
+    if d.budget is not None:
+        lines.append(_statistics(d.budget, at_budget=True))
+    for basis, comp, causes in _lists(d):
+        for status in (Status.LOST, Status.GAINED):
+            changes = sorted(comp.with_status(status), key=lambda c: c.query)
+            lines += ["", f"{status.value}{basis} ({len(changes)})"]
+            lines += [f"  {_change_line(d, c, causes)}" for c in changes]
     return lines
 
 
@@ -150,12 +199,15 @@ def diff_markdown(d: RunDiff) -> str:
         lines += [f"| {text(n)} | {code(a)} | {code(b)} |" for n, a, b in d.manifest]
     else:
         lines.append("Settings and manifests are the same.")
-    lines += ["", "| measure | A | B | Δ |", "|---|---|---|---|"]
+    lines += ["", text(_bases(d)), "", "| measure | A | B | Δ |", "|---|---|---|---|"]
     lines += [f"| {text(label)} | {a} | {b} | {delta} |"
               for label, a, b, delta in _measure_rows(d)]  # fmt: skip
     lines += ["", text(_statistics(d.comparison))]
-    for status, title in ((Status.LOST, "Lost"), (Status.GAINED, "Gained")):
-        changes = sorted(d.comparison.with_status(status), key=lambda c: c.query)
-        lines += ["", f"**{title} ({len(changes)})**", ""]
-        lines += [f"- {code(_change_line(d, c))}" for c in changes] or ["- none"]
+    if d.budget is not None:
+        lines += ["", text(_statistics(d.budget, at_budget=True))]
+    for basis, comp, causes in _lists(d):
+        for status, title in ((Status.LOST, "Lost"), (Status.GAINED, "Gained")):
+            changes = sorted(comp.with_status(status), key=lambda c: c.query)
+            lines += ["", f"**{title}{basis} ({len(changes)})**", ""]
+            lines += [f"- {code(_change_line(d, c, causes))}" for c in changes] or ["- none"]
     return "\n".join(lines) + "\n"

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from evaluator.chunk import Chunk
 from evaluator.runs import index as runs_index
 from evaluator.runs.chunk_file import FILE_NAME as CHUNKS_FILE
-from evaluator.runs.chunk_file import chunk_table_tsv
+from evaluator.runs.chunk_file import chunk_table_tsv, digest
 from evaluator.runs.frontier import budget_curves, frontier_points, frontier_svg
 from evaluator.runs.junit import junit_xml
 from evaluator.runs.model import FILE_NAME, RunFile
@@ -35,6 +38,10 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
     folder = runs_dir / run.id
     if folder.exists():
         raise StoreError("a run folder of that id exists already", file=str(folder))
+    table = None
+    if run.chunk_tables:  # the table first: run.json records its digest
+        table = chunk_table_tsv(run.chunk_tables, unit_kinds(run))
+        run = replace(run, chunk_table_sha256=digest(table))
     text = require_readable(run, str(folder))  # what spanlab writes, spanlab reads (§21)
     try:
         sharing.make_folder(runs_dir)  # the group's, whatever the run's own folder is
@@ -45,7 +52,7 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
         raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
     try:
         with sharing.private_files(private):
-            _write_files(run, aside, text)
+            _write_files(run, aside, text, table)
             sharing.publish_folder(aside, folder)
     except (OSError, SpanlabError) as exc:
         shutil.rmtree(aside, ignore_errors=True)
@@ -58,14 +65,24 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
     return folder
 
 
-def _write_files(run: RunFile, folder: Path, text: str) -> None:
+def _write_files(run: RunFile, folder: Path, text: str, table: str | None) -> None:
     sharing.write_text(folder / FILE_NAME, text)  # the text the reader read back
     sharing.write_text(folder / "report.md", report_md(run))
     sharing.write_text(folder / "junit.xml", junit_xml(run))
     svg = frontier_svg(frontier_points(run), budget_curves(run))
     sharing.write_text(folder / "frontier.svg", svg)
-    if run.chunk_tables:
-        sharing.write_text(folder / CHUNKS_FILE, chunk_table_tsv(run.chunk_tables))
+    if table is not None:
+        sharing.write_text(folder / CHUNKS_FILE, table)
+
+
+def unit_kinds(run: RunFile) -> dict[str, tuple[str, Sequence[Chunk]]]:
+    """Candidate name -> (`parent` or `window`, the units it sends), for chunks.tsv."""
+    out: dict[str, tuple[str, Sequence[Chunk]]] = {}
+    for name, units in run.unit_tables.items():
+        context = run.candidate(name).spec.context
+        out[name] = ("parent" if context is not None and context.parent is not None
+                     else "window", units)  # fmt: skip
+    return out
 
 
 def append_job_summary(run: RunFile, path: Path) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaluator.metrics.registry import ABSTENTION_TOP1, DUPLICATES, RECALL, shown
+from evaluator.runs.budget_text import basis_name
+from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
 
 
@@ -56,15 +58,29 @@ def number(gate: str, value: float | None) -> str:
     return words.pattern.format(value)
 
 
-def gate_line(g: GateRecord) -> str:
-    """`overall  max_lost: 14 lost, limit 3` (`no data` when the scope has no query; why,
-    when the gate cannot be evaluated)."""
+def gate_line(g: GateRecord, basis: str | None = None) -> str:
+    """`overall  max_lost: 14 lost at budget 608, limit 3` (`no data` when the scope has no
+    query; why, when the gate cannot be evaluated). `basis` names what the figure was taken
+    at (`k = 5`, `budget 608`; see `gate_basis`), so no at-budget figure reads as `@k`;
+    None for a run written before budgets were kept (at k: the figure keeps its `@k`)."""
     words = GATES[g.gate]
     value = number(g.gate, g.value)
-    measured = f"{words.what} {value}" if words.before else f"{value} {words.what}"
+    what = words.what if basis is None else words.what.replace("@k", "")
+    measured = f"{what} {value}" if words.before else f"{value} {what}"
+    if basis is not None:
+        measured += f" at {basis}"
     if g.value is None:
         measured = "no data" if g.unavailable is None else g.unavailable
     return f"{g.scope}  {g.gate}: {measured}, limit {number(g.gate, g.limit)}"
+
+
+def gate_basis(run: RunFile, deciding: bool = True) -> str | None:
+    """What `run.gates` (or with `deciding` False, `run.other_basis_gates`) were taken at:
+    `k = 5` or `budget 608`; None for a run without a budget (at k, as its labels say)."""
+    if run.budget is None:
+        return None
+    basis = run.decide if deciding else ("k" if run.decide == "budget" else "budget")
+    return basis_name(run, basis)
 
 
 def unavailable(gate: str, side: str, zero: bool) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from evaluator.metrics.compare import Status
-from evaluator.runs.gate_text import gate_line
+from evaluator.runs.gate_text import gate_basis, gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryRecord
 from evaluator.runs.verdict_words import cause_text, loss_scope
@@ -47,7 +47,7 @@ def _suite(run: RunFile, name: str) -> ET.Element:
                              name=f"{g.scope}.{g.gate}", time="0")  # fmt: skip
         if not g.passed:
             failures += 1
-            ET.SubElement(case, "failure", type="gate", message=gate_line(g))
+            ET.SubElement(case, "failure", type="gate", message=gate_line(g, gate_basis(run)))
     for qid, entry in run.queries.items():
         if not entry.answerable:
             continue

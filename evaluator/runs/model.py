@@ -27,6 +27,9 @@ from labeler.core.names import name_problem
 from labeler.core.values import valid_query_id
 
 FORMAT = "spanlab.run/1"
+CHUNK_TABLE_FILE = "chunks.tsv"
+"""The chunk table's one name beside run.json (§17)."""
+HEX = "0123456789abcdef"
 """The `format` every run.json this spanlab reads and writes carries."""
 FILE_NAME = "run.json"
 """Its name in the run folder."""
@@ -69,6 +72,13 @@ class RunFile:
     chunk_tables: Mapping[str, Sequence[Chunk]] = field(default_factory=dict, compare=False)
     """Candidate name -> its chunks, written beside run.json as `chunks.tsv` (§17); empty in a
     run read back from run.json, which does not hold them."""
+    unit_tables: Mapping[str, Sequence[Chunk]] = field(default_factory=dict, compare=False)
+    """Candidate name -> every unit it can send for one retrieved chunk (§18: its parents, or
+    each chunk's window), written into `chunks.tsv` beside its chunks; empty for a candidate
+    that sends its chunks, and in a run read back from run.json."""
+    chunk_table_sha256: str | None = None
+    """`sha256:` of chunks.tsv as written beside this run.json, checked when it is read
+    (`chunk_file.read_chunk_table`); None in runs written before it was kept."""
 
     @property
     def decide(self) -> str:
@@ -152,6 +162,7 @@ class RunFile:
             if "comparisons_at_budget" in r.mapping() else {},
             tuple(GateRecord.from_json(g) for g in r.at("gates_other_basis").array())
             if "gates_other_basis" in r.mapping() else (),
+            chunk_table_sha256=_chunk_digest(r),
         )  # fmt: skip
         run._check(r)
         return run
@@ -224,7 +235,13 @@ class RunFile:
                                           self.budget_comparisons.items()},
                 "gates_other_basis": [g.to_json() for g in self.other_basis_gates]}
                if self.at_budget else {}),
+            **self._table_json(),
         }  # fmt: skip
+
+    def _table_json(self) -> dict[str, Any]:
+        if self.chunk_table_sha256 is None:
+            return {}
+        return {"chunk_table": {"file": CHUNK_TABLE_FILE, "sha256": self.chunk_table_sha256}}
 
     def _other_json(self) -> dict[str, Any]:
         return {name: comp.to_json() for name, comp in self.other_comparisons.items()}
@@ -232,6 +249,20 @@ class RunFile:
     def dumps(self) -> str:
         """run.json's text: one-space indents, UTF-8 as is."""
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=str) + "\n"
+
+
+def _chunk_digest(r: Reader) -> str | None:
+    """`chunk_table.sha256`: `sha256:` and 64 hex digits, for chunks.tsv by its one name."""
+    if "chunk_table" not in r.mapping():
+        return None
+    table = r.at("chunk_table")
+    if (name := table.at("file").text()) != CHUNK_TABLE_FILE:
+        table.at("file").fail(f"must be {CHUNK_TABLE_FILE!r}, not {name[:40]!r}")
+    digest = table.at("sha256").text()
+    hexes = digest.removeprefix("sha256:")
+    if not digest.startswith("sha256:") or len(hexes) != 64 or set(hexes) - set(HEX):
+        table.at("sha256").fail("must be sha256: and 64 lower-case hex digits")
+    return digest
 
 
 def read_run(folder: Path, *, limit: int = MAX_RUN_FILE) -> RunFile:

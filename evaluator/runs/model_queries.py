@@ -134,6 +134,10 @@ class QueryResult:
     sent: tuple[RankedEntry, ...] = ()
     """Per rank, the unit sent for that rank's chunk (§18: its parent or merged window);
     empty when the candidate sends its chunks themselves."""
+    budget_cut: int | None = None
+    """How many ranks the context budget sends (§17's fill rule: the first rank whose
+    context would cross it and every later one are left out); None in runs written before
+    it was kept, or without a budget."""
 
     @property
     def first_match_ranks(self) -> tuple[int | None, ...] | None:
@@ -165,6 +169,9 @@ class QueryResult:
             _read_span_causes(r, spans),
             None if other is None else RuleResult.from_json(other, spans),
             _read_sent(r, depth),
+            r.at("budget_cut").nullable(lambda n: n.count(depth))
+            if "budget_cut" in r.mapping()
+            else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -179,6 +186,8 @@ class QueryResult:
             data["other_rule"] = self.other.to_json()
         if self.sent:
             data["sent"] = [e.to_json() for e in self.sent]
+        if self.budget_cut is not None:
+            data["budget_cut"] = self.budget_cut
         return data
 
     def sent_at(self, rank: int) -> RankedEntry | None:

@@ -26,11 +26,13 @@ from evaluator.metrics.registry import (
 )
 from evaluator.runs.budget_text import budget_md, flags
 from evaluator.runs.frontier import frontier_points
+from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
 from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
 from evaluator.runs.review_view import COLUMNS as REVIEW_COLUMNS
+from evaluator.runs.review_view import LEGEND as REVIEW_LEGEND
 from evaluator.runs.verdict_words import loss_scope, rule_note, settings_items
 from labeler.core.display import markdown_text
 from labeler.core.display import shown as displayed
@@ -186,7 +188,7 @@ def frontier_table(run: RunFile) -> list[str]:
 def _candidates_table(run: RunFile) -> list[str]:
     lines = [
         "| candidate | " + " | ".join(shown(n).short for n in COLUMNS)
-        + " | gained | lost | Δ recall [95% CI] | McNemar p |",
+        + " | gained at k | lost at k | Δ recall@k [95% CI] | McNemar p |",
         "|---" * (len(COLUMNS) + 5) + "|",
     ]  # fmt: skip
     for cand in run.candidates:
@@ -203,7 +205,7 @@ def review_table(run: RunFile) -> list[str]:
     lines = ["## Evidence and cost", "", "| candidate | " + " | ".join(heads) + " |",
              "|---" * (1 + len(heads)) + "|"]  # fmt: skip
     lines += [f"| `{name}` | " + " | ".join(cells) + " |" for name, cells in review_rows(run)]
-    return lines
+    return [*lines, "", f"_{REVIEW_LEGEND}._"]
 
 
 def _comparison_cells(comp: Comparison) -> list[str]:
@@ -228,7 +230,7 @@ def _gates_table(run: RunFile) -> list[str]:
         verdicts + (f" — decided at {run.decide}" if run.budget is not None else ""),
         *(["", *flagged] if flagged else []),
         "",
-        "| candidate | scope | gate | value | limit | |",
+        f"| candidate | scope | gate | value{_at(gate_basis(run))} | limit | |",
         "|---|---|---|---|---|---|",
     ]
     for g in run.gates:
@@ -240,6 +242,10 @@ def _gates_table(run: RunFile) -> list[str]:
             f"{gate_number(g.gate, g.limit)} | {mark} |"
         )
     return lines
+
+
+def _at(basis: str | None) -> str:
+    return "" if basis is None else f" at {basis}"
 
 
 def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:

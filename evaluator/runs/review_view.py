@@ -7,7 +7,7 @@ Every cell is read from the RunFile, so the two views cannot disagree with run.j
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from evaluator.metrics.registry import (
@@ -37,22 +37,49 @@ class Column:
     """Its heading in report.md."""
     short: str
     """Its heading on an 80-column terminal."""
-    cell: Callable[[CandidateRecord], str]
-    """The candidate's value, formatted."""
+    cell: Callable[[RunFile, CandidateRecord], str]
+    """The candidate's value in the run, formatted."""
 
 
-def _measure(name: str) -> Callable[[CandidateRecord], str]:
-    return lambda cand: shown(name).text(cand.metric(name))
+def _measure(name: str) -> Callable[[RunFile, CandidateRecord], str]:
+    return lambda _run, cand: shown(name).text(cand.metric(name))
 
 
-def _latency(cand: CandidateRecord) -> str:
+def groups(run: RunFile, ids: Collection[str] | None = None) -> int:
+    """Evidence groups over the answerable queries (`ids` only, when given; §18:
+    alternatives are one group)."""
+    return sum(len({("alone", n) if e.group is None else e.group
+                    for n, e in enumerate(q.evidence)})
+               for qid, q in run.queries.items()
+               if q.answerable and (ids is None or qid in ids))  # fmt: skip
+
+
+def answerable(run: RunFile, ids: Collection[str] | None = None) -> int:
+    """Answerable queries of the run (`ids` only, when given)."""
+    return sum(1 for qid, q in run.queries.items()
+               if q.answerable and (ids is None or qid in ids))  # fmt: skip
+
+
+def unique_count(run: RunFile, mean: float | None, ids: Collection[str] | None = None) -> str:
+    """unique evidence as the count it is: `84/94 groups` (the per-query mean × answerable
+    queries, over every group labelled), never a share-looking 1.235."""
+    if mean is None:
+        return "–"
+    return f"{round(mean * answerable(run, ids))}/{groups(run, ids)} groups"
+
+
+def _unique(run: RunFile, cand: CandidateRecord) -> str:
+    return unique_count(run, cand.metric(UNIQUE_EVIDENCE))
+
+
+def _latency(_run: RunFile, cand: CandidateRecord) -> str:
     p50, p95 = cand.metric("query_latency_p50_ms"), cand.metric("query_latency_p95_ms")
     if p50 is None or p95 is None:
         return "–"
     return f"{p50:.1f} / {p95:.1f}"
 
 
-def _ann(cand: CandidateRecord) -> str:
+def _ann(_run: RunFile, cand: CandidateRecord) -> str:
     value = cand.index.get("ann_agreement")
     return "–" if not isinstance(value, int | float) else f"{value:.3f}"
 
@@ -60,7 +87,7 @@ def _ann(cand: CandidateRecord) -> str:
 COLUMNS = (
     Column("hit@k (context completeness)", "hit@k", _measure(HIT)),
     Column("doc hit@k (evidence relevance)", "doc hit", _measure(DOCUMENT_HIT)),
-    Column(shown(UNIQUE_EVIDENCE).short, "unique", _measure(UNIQUE_EVIDENCE)),
+    Column("unique evidence (groups found / labelled)", "unique", _unique),
     Column(shown(ABSTENTION_TOP1).short, "abst@1", _measure(ABSTENTION_TOP1)),
     Column(shown(PROMPT_TOKENS).short, "tokens", _measure(PROMPT_TOKENS)),
     Column(shown(CHUNK_COUNT).short, "chunks", _measure(CHUNK_COUNT)),
@@ -70,16 +97,18 @@ COLUMNS = (
 )
 """The reviewer's table: evidence, then cost; `–` where the run did not measure it."""
 
-LEGEND = ("hit@k: every span in the top k (context completeness) · doc hit: every evidence "
-          "document in the top k (evidence relevance) · unique: labelled spans matched · abst@1: "
-          "abstention queries' top-1 similarity · tokens: prompt tokens@k · "
+LEGEND = ("hit@k: every evidence group in the top k (context completeness) · doc hit: every "
+          "evidence document in the top k, a group's by either copy (evidence relevance) · "
+          "unique: evidence groups found / labelled, alternatives once · abst@1: abstention "
+          "queries' top-1 cosine similarity, – where the retriever's scores are none "
+          "(lexical, hybrid, ranked, http, rerank) · tokens: prompt tokens@k · "
           "ANN: Chroma's top k shared with exact search (--check-ann)")  # fmt: skip
 """What the terminal's short headings mean."""
 
 
 def review_rows(run: RunFile) -> list[tuple[str, list[str]]]:
     """(candidate, cells) per candidate, baseline first."""
-    return [(c.name, [col.cell(c) for col in COLUMNS]) for c in run.candidates]
+    return [(c.name, [col.cell(run, c) for col in COLUMNS]) for c in run.candidates]
 
 
 def measured(run: RunFile) -> list[int]:

@@ -19,7 +19,7 @@ from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
-from evaluator.runs.gate_text import gate_line
+from evaluator.runs.gate_text import gate_basis, gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note
 from evaluator.runs.review_view import BREAKDOWNS, breakdown_rows, measured, review_rows
@@ -44,9 +44,11 @@ def causes_legend(match: str = "chunk") -> str:
 
 def summary_table(run: RunFile, *, declared: bool = True) -> Table:
     """The candidates under the declared rule (which gates), or under the other one."""
+    at_k = f"at k = {run.manifest.settings.k}"  # every figure here is at k (§17)
+    gating = "gating" if run.decide == "k" else f"gating at {basis_name(run, 'budget')} (below)"
     title = (
-        f"Candidates against the baseline (*) — match {run.match}, gating"
-        if declared else f"Under match {run.other_match} ({rule_note(run)}), not gating"
+        f"Candidates against the baseline (*) at k — match {run.match}, {gating}"
+        if declared else f"Under match {run.other_match} ({rule_note(run)}), {at_k}, not gating"
     )  # fmt: skip
     table = Table(
         title=title, title_justify="left",
@@ -147,7 +149,7 @@ def print_gates(run: RunFile, console: Console) -> None:
     for line in flags(run):
         console.print(f"  [yellow]flag[/]  {_outside(line)}")
     for g in broken:
-        console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g))}")
+        console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g, gate_basis(run)))}")
 
 
 def print_run(

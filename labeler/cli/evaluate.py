@@ -49,7 +49,10 @@ app = typer.Typer()
 """The evaluator's commands, at the top of the command line."""
 
 CandidatesArg = Annotated[
-    Path | None, typer.Argument(help="Candidates file (TOML); omit with --preset.")
+    Path | None,
+    typer.Argument(
+        help="Candidates file (TOML); omit with --preset (eval: else the folder's candidates.toml)."
+    ),
 ]
 LabelsOpt = Annotated[
     Path | None, typer.Option("--labels", help="Frozen label set (eval default: the store's).")
@@ -104,6 +107,7 @@ def demo(
     console.print(f"  spanlab show {run.id} {example}   # the boundary view of one query")
     console.print("  spanlab triage                       # gained and lost queries, in the app")
     console.print("  spanlab label                        # fix or add labels")
+    console.print("  spanlab eval                         # evaluate again (candidates.toml here)")
 
 
 def cache_line(done: Evaluated) -> None:
@@ -139,9 +143,17 @@ def eval_command(
     corpus: CorpusOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Cut, index and query every candidate; write .spanlab/runs/<id>/."""
-    member(project(corpus, db), None, Act.EVAL)
+    """Cut, index and query every candidate; write .spanlab/runs/<id>/. With no candidates
+    file and no --preset, the project folder's candidates.toml (said first)."""
+    proj = project(corpus, db)
+    member(proj, None, Act.EVAL)
+    from evaluator.pipeline.inputs import folder_candidates
     from evaluator.pipeline.project import evaluate_project
+
+    if candidates_file is None and preset is None:
+        candidates_file = folder_candidates(proj.root, Path.cwd())
+        if candidates_file is not None:
+            say(f"candidates {candidates_file} (none named: the project folder's own)")
     from evaluator.runs.model import write_run_file
     from evaluator.runs.summary import print_run
 
@@ -210,14 +222,15 @@ def report_gate(
     preset: str | None,
 ) -> None:
     """Print the verdict first, then the settings and every gate; exit 1 when one broke."""
-    from evaluator.runs.gate_text import gate_line
+    from evaluator.runs.gate_text import gate_basis, gate_line
     from evaluator.runs.report import ranked_skips, skipped_note
     from evaluator.runs.verdict_words import settings_line
 
     run = done.run
     job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
-    details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g)}"
+    basis = gate_basis(run)
+    details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g, basis)}"
                for g in run.gates if g.candidate in judged]  # fmt: skip
     broken = [n for n in judged if not run.passed_for(n)]
     if against is not None:
@@ -274,8 +287,9 @@ def against_lines(
 
         for d in (d for d in diffs if d.candidate_b in judged):
             append_summary_text(diff_markdown(d), Path(summary))
-    lines = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate} against {stored.id}  {gate_line(g)}"
-             for g in records]  # fmt: skip
+    at_k = f"k = {run.manifest.settings.k}"  # run against run compares at k (§16)
+    lines = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate} against {stored.id}  "
+             f"{gate_line(g, at_k)}" for g in records]  # fmt: skip
     if unmatched := [n for n in judged if n not in stored.names]:
         lines.append(f"not gated against {stored.id}: {', '.join(unmatched)} "
                      "(no candidate of that name in the stored run)")  # fmt: skip
@@ -325,8 +339,14 @@ def trec_command(
     out: Annotated[Path, typer.Argument(help="Folder for the run and qrels files.")],
     corpus: CorpusOpt = None,
 ) -> None:
-    """Write a run as TREC files: NAME.run and NAME.qrels (chunk level) per candidate,
-    NAME.spans.run and spans.qrels (span level), for ranx, ir_measures or pytrec_eval."""
+    """Write a run as TREC files of what each candidate SENDS, for ranx, ir_measures or
+    pytrec_eval: NAME.run (per rank to depth, the unit sent for that rank's chunk: the chunk,
+    or its parent or merged window; a repeat is written ID@RANK, so a position is its rank)
+    and NAME.qrels; NAME.retrieved.run when what is retrieved differs; NAME.spans.run and
+    spans.qrels (each evidence group at its true first-match rank, fillers between: recall@k
+    and MRR over them are the run's at k); with a budget, NAME.budget.run and
+    NAME.budget.spans.run, each list ending where the budget's fill rule ends the context
+    (measure them with no cutoff). README.txt in OUT says the same."""
     from evaluator.runs.trec import export_trec, trec_run
 
     proj = project(corpus)

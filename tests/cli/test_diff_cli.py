@@ -54,7 +54,7 @@ def test_gate_against_fails_a_pull_request_that_loses_a_query_main_held(ci_folde
                                       "--candidate", "c60", "--against", str(kept)])  # fmt: skip
     assert result.exit_code == 1, result.stdout + result.stderr
     assert (
-        f"FAIL  c60 against {read_run(kept).id}  overall  max_lost: 2 lost, limit 0"
+        f"FAIL  c60 against {read_run(kept).id}  overall  max_lost: 2 lost at k = 2, limit 0"
         in result.stdout
     )
     assert f"FAIL  against stored run {read_run(kept).id}" in result.stdout
@@ -65,7 +65,9 @@ def test_gate_against_an_unchanged_run_passes(ci_folder: Path) -> None:
     kept = main_artifact(ci_folder)
     code, out, err = gate("--candidate", "c60", "--against", str(kept / "run.json"))
     assert code == 0, out + err
-    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost, limit 0" in out
+    assert (
+        f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost at k = 2, limit 0" in out
+    )
     assert "match chunk (also union)" in out  # the settings are named
 
 
@@ -78,10 +80,13 @@ def test_diff_names_the_lost_query_its_causes_and_what_differs(ci_folder: Path) 
     assert "on 2 shared queries (2 answerable)" in out
     assert "candidates file: candidates.toml" in out and "pr.toml" in out
     assert "  splitter size: 60 → 30\n" in out  # how c60 cuts, in the pull request
-    assert "lost (2)\n  q-0001 (condition-consequence, critical): hit in A → cut in B" in out
+    assert (
+        "lost at k = 2 (2)\n  q-0001 (condition-consequence, critical): hit in A → cut in B" in out
+    )
+    assert "lost at budget (1)\n  q-0002 (other): hit in A → miss in B" in out  # both bases
     assert "0 gained, 2 lost" in out
     md = (ci_folder / "d.md").read_text("utf-8")
-    assert md.startswith("# spanlab diff: c60 (") and "**Lost (2)**" in md
+    assert md.startswith("# spanlab diff: c60 (") and "**Lost at k = 2 (2)**" in md
     assert "| recall@k | 1.000 | 0.000 | -1.000 |" in md
 
 
@@ -184,7 +189,7 @@ def test_gate_against_says_the_verdict_first_and_names_a_candidate_main_lacks(
     assert f"not gated against {main_id}: c45 (no candidate of that name in the stored run)" in (
         lines
     )
-    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost, limit 0" in lines
+    assert f"pass  c60 against {main_id}  overall  max_lost: 0 lost at k = 2, limit 0" in lines
     assert lines.index("FAIL  c45") > lines.index(f"PASS  against stored run {main_id}")
 
 
@@ -195,7 +200,7 @@ def test_diff_always_states_both_settings_and_compares_cost(ci_folder: Path) -> 
     settings = "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical"
     assert f"\nA  {settings}" in out and f"\nB  {settings}" in out  # said even when equal
     rows = {line.split()[0] + " " + line.split()[1] for line in out.splitlines() if line}
-    for label in ("doc hit", "unique evid", "prompt tok", "dup pairs", "abst top-1"):
+    for label in ("doc hit", "unique groups", "prompt tok", "dup pairs", "abst top-1"):
         assert label in rows, label
     assert "\nP-Ω " in out and "\nchunks " in out
 
@@ -209,6 +214,8 @@ def test_gate_against_a_run_json_linked_by_the_user_reads_it(ci_folder: Path) ->
     (linked / "run.json").symlink_to(kept / "run.json")
     code, out, err = gate("--candidate", "c60", "--against", str(linked / "run.json"))
     assert code == 0, out + err
-    assert f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost, limit 0" in out
+    assert (
+        f"pass  c60 against {read_run(kept).id}  overall  max_lost: 0 lost at k = 2, limit 0" in out
+    )
     code, out, err = gate("--candidate", "c60", "--against", str(linked))
     assert code == 2 and "a symbolic link owned by" in err, out + err

@@ -62,10 +62,11 @@ def test_cost_gates_are_judged_against_the_stored_runs_own_figures(ci_folder: Pa
     ]  # fmt: skip
     prefix = f"pass  c60 against {rid}  overall  "
     assert found["max_chunk_count_ratio"] == (
-        f"{prefix}max_chunk_count_ratio: 1.00 × the baseline's chunks, limit 10.00"
+        f"{prefix}max_chunk_count_ratio: 1.00 × the baseline's chunks at k = 2, limit 10.00"
     )
     assert found["max_prompt_tokens_ratio"] == (
-        f"{prefix}max_prompt_tokens_ratio: 1.00 × the baseline's prompt tokens, limit 10.00"
+        f"{prefix}max_prompt_tokens_ratio: 1.00 × the baseline's prompt tokens at k = 2, "
+        "limit 10.00"
     )
     assert found["max_latency_p95_ratio"].startswith(f"{prefix}max_latency_p95_ratio: ")
     assert "no data" not in out and "cannot be evaluated" not in out

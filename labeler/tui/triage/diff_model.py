@@ -96,14 +96,21 @@ class DiffView(RunView):
         return f"{len(d.shared)} shared queries{left}{part}"
 
     def other_rule_line(self) -> str | None:
-        """The pair under each run's other rule, or None when either run lacks it."""
+        """The pair under each run's other rule (at k), and at each run's budget (§17) when
+        the diff holds it; None when neither is there."""
         d = self.diff
-        if d.other is None:
-            return None
-        counts = d.other.overall.counts
-        delta = shown(RECALL).delta_text(d.other.overall.deltas.get(RECALL))
-        return (f"A under {d.a.other_match}, B under {d.b.other_match}: "
-                f"+{counts.gained} −{counts.lost} Δrecall {delta}")  # fmt: skip
+        lines = []
+        if d.other is not None:
+            counts = d.other.overall.counts
+            delta = shown(RECALL).delta_text(d.other.overall.deltas.get(RECALL))
+            lines.append(f"A under {d.a.other_match}, B under {d.b.other_match}, at k: "
+                         f"+{counts.gained} −{counts.lost} Δrecall {delta}")  # fmt: skip
+        if d.budget is not None:
+            counts = d.budget.overall.counts
+            delta = shown(RECALL).delta_text(d.budget.overall.deltas.get(RECALL))
+            lines.append(f"at budget (A {d.a.budget or 0:,}, B {d.b.budget or 0:,}): "
+                         f"+{counts.gained} −{counts.lost} Δrecall {delta}")  # fmt: skip
+        return "\n".join(lines) or None
 
     def difference_lines(self) -> list[str]:
         """What differs between the two runs (settings, splitter, manifests), A → B; a hash

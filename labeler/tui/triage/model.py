@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from evaluator.candidates import Settings
 from evaluator.metrics.causes import DEPTH_ORDER
 from evaluator.metrics.compare import Comparison, Status
-from evaluator.metrics.registry import SUMMARY, shown
+from evaluator.metrics.registry import SUMMARY, UNIQUE_EVIDENCE, shown
 from evaluator.metrics.shown import Shown
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.review_view import answerable, groups
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary
@@ -58,6 +59,9 @@ class MetricLine:
     """The baseline's aggregate."""
     candidate: float | None
     """The candidate's aggregate."""
+    count_of: tuple[int, int] | None = None
+    """For a per-query count shown as the count it is (unique evidence, §18): answerable
+    queries and the groups labelled, so the mean 1.235 reads `84/94`."""
 
     @property
     def shown(self) -> Shown:
@@ -76,9 +80,13 @@ class MetricLine:
         return self.shown.improved(self.delta)
 
     def text(self, value: float | None) -> str:
+        if self.count_of is not None and value is not None:
+            return f"{round(value * self.count_of[0])}/{self.count_of[1]}"
         return self.shown.text(value)
 
     def delta_text(self) -> str:
+        if self.count_of is not None and self.delta is not None:
+            return f"{round(self.delta * self.count_of[0]):+d}"
         return self.shown.delta_text(self.delta)
 
 
@@ -156,7 +164,9 @@ class RunView:
 
     def metric_lines(self, name: str) -> list[MetricLine]:
         base, cand = self.file.baseline, self.file.candidate(name)
-        return [MetricLine(m, base.metric(m), cand.metric(m)) for m in MEASURES]
+        count = (answerable(self.file), groups(self.file))
+        return [MetricLine(m, base.metric(m), cand.metric(m),
+                           count if m == UNIQUE_EVIDENCE else None) for m in MEASURES]  # fmt: skip
 
     def gates(self, name: str) -> list[GateRecord]:
         return [g for g in self.file.gates if g.candidate == name]

@@ -211,7 +211,7 @@ class TriageScreen(Screen[None]):
             (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
             *_flagged(run.file, name),
             " vs ", (safe(run.baseline), "bold $boundary-baseline"),
-            " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
+            *_tallies(run.file, name),
             "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
         ))  # fmt: skip
         self.show_changes()
@@ -361,6 +361,20 @@ def _diff_head(run: DiffView, name: str, counts: StatusCounts) -> Content:
         " · ", (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
         f" · {run.scope()}\n", (safe(run.head()), "$text-muted"),
     )  # fmt: skip
+
+
+def _tallies(file: RunFile, name: str) -> list[str | tuple[str, str]]:
+    """` · ▲3 ▼15 at k = 5 · ▲2 ▼14 at budget 608`: gained and lost on each basis the run
+    holds, each named (the gates panel counts at the deciding one)."""
+    found: list[str | tuple[str, str]] = []
+    for basis, comps in (("k", file.comparisons), ("budget", file.budget_comparisons)):
+        if name not in comps or (basis == "budget" and file.budget is None):
+            continue
+        counts = comps[name].overall.counts
+        said = f" at {basis_name(file, basis)}" if file.budget is not None else ""
+        found += [" · ", (f"▲{counts.gained}", "$success"), " ",
+                  (f"▼{counts.lost}", "$error"), said]  # fmt: skip
+    return found
 
 
 def _flagged(file: RunFile, name: str) -> list[tuple[str, str]]:

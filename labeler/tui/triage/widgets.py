@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
+from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from evaluator.runs.verdict_words import RULE_NOTES
@@ -165,7 +166,9 @@ class GatesPanel(Static):
     """The candidate's release gates: ✓ held, ✗ broken, with value and limit."""
 
     def show(self, run: RunView, candidate: str) -> None:
-        lines = [Content.styled("gates", "$text-muted")]
+        basis = gate_basis(run.file)
+        head = "gates" if basis is None else f"gates at {basis}"  # the figures' basis (§17)
+        lines = [Content.styled(head, "$text-muted")]
         for gate in run.gates(candidate):
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
@@ -191,8 +194,10 @@ class OtherRulePanel(Static):
             return
         counts = other.overall.counts
         delta = shown(RECALL).delta_text(other.overall.deltas.get(RECALL))
+        at_k = f" at k = {file.manifest.settings.k}"  # comparisons_other_rule are at k
         self.update(Content.assemble(
-            (f"under {file.other_match}", "$text-muted"), f" ({RULE_NOTES[file.other_match]})\n",
+            (f"under {file.other_match}{at_k}", "$text-muted"),
+            f" ({RULE_NOTES[file.other_match]})\n",
             (f"▲{counts.gained}", "$success"), " ", (f"▼{counts.lost}", "$error"),
             f"  Δrecall {delta}",
         ))  # fmt: skip

@@ -25,10 +25,12 @@ def _sized(mean: float, least: int = 1) -> Sized:
 
 
 def test_the_default_budget_is_k_times_the_baselines_mean_chunk_tokens() -> None:
-    settings, note = declare(Settings("a", k=5), {"a": _sized(121.51), "b": _sized(130.0)})
-    assert settings.budget == 608  # 5 × 121.51 = 607.55, to a whole token
+    settings, note = declare(Settings("a", k=5), {"a": _sized(121.48), "b": _sized(130.0)})
+    assert settings.budget == 608  # 5 × 121.48 = 607.4, rounded up as the plan does
     assert note["budget_from"] == "default"
-    assert note["budget_rule"] == "k × a's mean chunk tokens = 5 × 121.51, to a whole token"
+    assert note["budget_rule"] == (
+        "k × a's mean chunk tokens = 5 × 121.48, rounded up to a whole token"
+    )
     assert note["crossing_chunk"] == "left out"
 
 

@@ -37,11 +37,14 @@ def test_seed_002_counts_7_and_9_chunks_with_a_ceiling_each(seed2: Path) -> None
     assert ov24["figures"]["covered_chars"] == 502
     assert ov24["figures"]["indexed_chars"] == 694  # 8 windows of 80 and the last 54
     assert ov24["figures"]["realized_overlap"] == pytest.approx(694 / 502)
-    oracle = [c for c in ov24["ceilings"] if c["chunks"] is None]
+    oracle = [c for c in ov24["ceilings"] if c["chunks"] is None and c["budget"] is None]
     assert {(c["rule"], c["recall"], c["hit"]) for c in oracle} == {
         ("chunk", 1.0, 1.0),
         ("union", 1.0, 1.0),
     }
+    at_budget = [c for c in ov24["ceilings"] if c["budget"] is not None]
+    assert {c["budget"] for c in at_budget} == {data["budget"]}  # the plan's one budget
+    assert len(at_budget) == 2  # one per rule
 
 
 def test_seed_002_says_overlap_24_cannot_hold_the_customs_fact_and_why(seed2: Path) -> None:

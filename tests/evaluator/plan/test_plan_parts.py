@@ -14,11 +14,11 @@ from evaluator.chunking.units import Units
 from evaluator.embedding import CachedEmbedder, EmbeddingCache
 from evaluator.embedding.probe import CacheProbe
 from evaluator.metrics.causes import DEPTH_ORDER, Cause, span_cause
+from evaluator.metrics.context_budget import default_budget
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.settings import MetricSettings
 from evaluator.plan.anchor import anchor_range
-from evaluator.plan.ceiling import ceiling
-from evaluator.plan.figures import budget_chunks, default_budget
+from evaluator.plan.ceiling import ceiling, ceiling_at_budget
 from evaluator.plan.holds import boundaries, hold
 from labeler.core.values import Query, Span
 from tests.evaluator.embedding.test_cache import LetterCounts
@@ -87,11 +87,24 @@ def test_the_ceiling_at_k_counts_what_k_chunks_can_hold() -> None:
     assert ceiling([q], index, MetricSettings(k=1), counter, 0).recall == 0.0
 
 
-def test_the_default_budget_gives_the_baseline_exactly_k_chunks() -> None:
+def test_the_default_budget_rounds_k_times_the_mean_up_the_one_way_every_view_does() -> None:
+    assert default_budget(5, 121.48) == 608  # 607.4: eval once said 607, plan 608
     assert default_budget(5, 120.5) == 603
-    assert budget_chunks(603, 120.5) == 5
-    assert budget_chunks(603, 234.0) == 3  # 2.58 chunks of twice the size, to the nearest
-    assert budget_chunks(603, None) is None
+    assert default_budget(5, 120.0) == 600  # a whole product stays whole
+    assert default_budget(5, None) == 1
+
+
+def test_the_ceiling_at_budget_fills_by_the_verdicts_rule() -> None:
+    # two chunks of 11 tokens (a character a token), a span in each: 21 tokens hold one
+    # chunk (the second would cross the budget and is left out), 22 both, 10 none.
+    text = "alpha beta gamma delta ep"
+    q = Query("q", "x", evidence=(_span("d", text, "alpha"), _span("d", text, "delta")))
+    index = ChunkIndex.build([Chunk("1", "d", 0, 11), Chunk("2", "d", 11, 22)])
+    counter = TokenCounter(len, {"d": text})
+    found = {b: ceiling_at_budget([q], index, MetricSettings(k=1), counter, b)
+             for b in (10, 21, 22)}  # fmt: skip
+    assert [(f.recall, f.hit, f.budget) for f in found.values()] == [
+        (0.0, 0.0, 10), (0.5, 0.0, 21), (1.0, 1.0, 22)]  # fmt: skip
 
 
 def test_the_probe_reads_what_the_cache_measured_and_writes_nothing(tmp_path: Path) -> None:

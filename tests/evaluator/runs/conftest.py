@@ -107,6 +107,8 @@ def legacy_run_json(result: RunResult, *, include_text: bool) -> dict[str, Any]:
                 # Issue 22 adds the same query under the other match rule.
                 "other_rule": _other_rule_json(result, name, q.id),
             }
+            if q.id in run.budget_cuts:  # issue 40: how many ranks the budget sends
+                entry["candidates"][name]["budget_cut"] = run.budget_cuts[q.id]
         queries[q.id] = entry
     return {
         "format": "spanlab.run/1",

@@ -58,3 +58,23 @@ def test_a_run_written_before_budgets_reads_at_k_only(small_run: SmallRun) -> No
         "latency_repeats": 3,
     }  # fmt: skip
     assert written == data
+
+
+def test_a_sign_flip_of_delta_recall_is_flagged_with_no_gate_declared(small_run: SmallRun) -> None:
+    from evaluator.runs.budget_text import flag
+
+    data = run_file(small_run.result, include_text=False).to_json()
+    data["gates"], data["gates_other_basis"] = [], []  # no gate: both verdicts PASS
+    data["comparisons"]["c30"]["overall"]["deltas"]["evidence_recall@k"] = 0.05
+    data["comparisons_at_budget"]["c30"]["overall"]["deltas"]["evidence_recall@k"] = -0.04
+    run = RunFile.from_json(data, file="run.json")
+    budget = run.budget
+    said = flag(run, "c30")
+    assert said is not None
+    assert said.startswith(f"Δ recall +0.050 at k = 2, -0.040 at budget {budget:,}: ahead at k = 2")
+    decides = run.decide
+    pair = " · ".join(f"PASS at {w}" + (" (decides)" if b == decides else "")
+                      for b, w in (("k", "k = 2"), ("budget", f"budget {budget:,}")))  # fmt: skip
+    assert flags(run) == [f"c30: {pair} — {said}"]
+    data["comparisons_at_budget"]["c30"]["overall"]["deltas"]["evidence_recall@k"] = 0.01
+    assert flag(RunFile.from_json(data, file="run.json"), "c30") is None  # same sign: no flag

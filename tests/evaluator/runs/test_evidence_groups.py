@@ -4,9 +4,9 @@ one (older runs read as before), and the TREC span files count a group as one it
 from __future__ import annotations
 
 from evaluator.runs.model_json import Reader
-from evaluator.runs.model_queries import EvidenceRef, RankedEntry
-from evaluator.runs.trec import Evidence, _first_ranks, span_items, span_qrels
-from labeler.core.values import Span
+from evaluator.runs.model_queries import EvidenceRef, QueryResult
+from evaluator.runs.trec import Evidence, span_items, span_qrels
+from evaluator.runs.trec_spans import group_ranks, placed
 
 
 def test_a_group_is_written_and_read_back_and_no_group_writes_no_key() -> None:
@@ -27,10 +27,8 @@ def test_alternatives_are_one_span_item_named_by_their_first_span() -> None:
 
 
 def test_a_group_is_found_at_the_rank_of_whichever_copy_comes_first() -> None:
-    text = "Refunds take 5 days. " * 2
-    spans = (Span.from_text(text, "a.md", 0, 20), Span.from_text(text, "b.md", 0, 20),
-             Span.from_text(text, "a.md", 21, 41))  # fmt: skip
-    q = Evidence("q-1", spans, span_items([1, 1, None]))
-    ranked = [RankedEntry("c1", "a.md", 30, 60, 0.9), RankedEntry("c2", "b.md", 0, 25, 0.8),
-              RankedEntry("c3", "a.md", 0, 41, 0.7)]  # fmt: skip
-    assert _first_ranks(ranked, q, 0.8) == {0: 2, 2: 3}  # b.md's copy at 2; a.md's at 3 too
+    # spans 0 and 1 are alternatives (group 1): run.json has them first matched at 3 and 2
+    result = QueryResult((), {"first_match_rank": (3, 2, None)}, None, None, (None, None, None))
+    assert group_ranks(result, span_items([1, 1, None])) == {0: 2, 2: None}
+    # two groups one unit first matches at rank 5, k = 5: the second takes rank 4
+    assert placed({0: 5, 2: 5, 3: 3}, 5) == {3: 3, 0: 5, 2: 4}

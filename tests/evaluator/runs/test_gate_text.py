@@ -29,3 +29,15 @@ def test_gate_lines(gate: str, value: float | None, limit: float, line: str) -> 
 
 def test_every_gate_key_has_words() -> None:
     assert set(GATES) == set(GATE_KEYS)
+
+
+def test_a_gate_line_names_the_basis_its_figure_was_taken_at() -> None:
+    lost = GateRecord("c", "overall", "max_lost", 3.0, 14.0, False)
+    delta = GateRecord("c", "overall", "min_recall_delta", -0.02, -0.103, False)
+    assert gate_line(lost, "budget 608") == "overall  max_lost: 14 lost at budget 608, limit 3"
+    assert gate_line(delta, "budget 608") == (
+        "overall  min_recall_delta: Δ recall -0.103 at budget 608, limit -0.020"
+    )  # no @k
+    assert gate_line(delta, "k = 5") == (
+        "overall  min_recall_delta: Δ recall -0.103 at k = 5, limit -0.020"
+    )

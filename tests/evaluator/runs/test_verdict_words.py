@@ -30,7 +30,7 @@ def test_the_settings_line_names_what_the_verdict_depends_on(small_run: SmallRun
         "k 2 · depth 10 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
         "candidates candidates.toml sha256:f00 · embedding none (lexical) · "
         # Issue 29: every header names the context budget and what decides the verdict.
-        "budget 26 tokens (default) · decides budget (sizes differ 96%)"
+        "budget 27 tokens (default) · decides budget (sizes differ 96%)"
     )
 
 
@@ -60,8 +60,9 @@ def test_the_terminal_summary_shows_both_rules(small_run: SmallRun, tmp_path: Pa
     print_run(run, tmp_path, Console(file=out, width=100, color_system=None))
     text = out.getvalue()
     assert "k 2 · depth 10 · match chunk (also union)" in text
-    assert "match chunk, gating" in text
-    assert "Under match union (split evidence counted), not gating" in text
+    # Issue 40: the tables say their basis; the small run decides at budget
+    assert "Candidates against the baseline (*) at k — match chunk, gating at budget 27" in text
+    assert "Under match union (split evidence counted), at k = 2, not gating" in text
     assert "q-0003 split       chunk only" in text
     assert "q-0001 cut         both rules" in text
 

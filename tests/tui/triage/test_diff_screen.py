@@ -139,7 +139,7 @@ async def test_a_chunk_run_against_a_union_run_names_each_side_s_rule(with_union
         screen = triage(pilot)
         assert lines(screen, "#triage-head")[1] == f"A {LATEST} match chunk → B {UNION} match union"
         assert "setting match: chunk → union" in text(screen, "#gates")
-        assert text(screen, "#other-rule").startswith("A under union, B under chunk: +")
+        assert text(screen, "#other-rule").startswith("A under union, B under chunk, at k: +")
         assert isinstance(screen.run, DiffView)
         assert screen.run.rules("A c40") == ("chunk", "union")
         assert screen.run.rules("B c40") == ("union", "chunk")

@@ -59,7 +59,9 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert screen.candidate == "c40"
         assert text(screen, "#triage-head") == (
             # Issue 29: a verdict that differs at the budget is flagged beside it.
-            f"{LATEST} run FAIL · c40 FAIL (flag: PASS at budget 19) vs c40-ov20 · ▲1 ▼2\n"
+            f"{LATEST} run FAIL · c40 FAIL (flag: PASS at budget 19) vs c40-ov20 · ▲1 ▼2 "
+            # Issue 40: gained and lost on both bases, each named (the gates count at k).
+            "at k = 1 · ▲1 ▼1 at budget 19\n"
             "k 1 · depth 3 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
             "candidates candidates.toml · embedding none (lexical) · "
             # Issue 29: every header names the context budget and what decides.
@@ -72,7 +74,7 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert lines(screen, "#significance")[-1] == (
             "1 gained / 2 lost: too small to be decisive (3 answerable queries < 30)"
         )
-        assert lines(screen, "#gates") == ["gates", "✗ lost 2 ≤1", "✗ critical lost 1 ≤0"]
+        assert lines(screen, "#gates") == ["gates at k = 1", "✗ lost 2 ≤1", "✗ critical lost 1 ≤0"]
 
 
 async def test_losses_list_critical_first_and_the_cut_query_shows_both_cut_sets(
