@@ -82,41 +82,61 @@ def _lines(textpage: Any, raw: Any) -> list[Line]:
     return lines
 
 
-def _is_column(seg: Segment, mid: float, width: float) -> str:
-    """`L` or `R` for a wide segment on one side of the middle, `F` otherwise."""
+WIDE = 0.2
+"""A column's lines are at least this fraction of the page's width (table cells are not)."""
+
+
+def _side(seg: Segment, mid: float) -> str:
+    """`L` or `R` for a segment on one side of the page's middle, `F` across it."""
     x0, _, x1, _ = seg.bounds
-    if x1 - x0 < 0.25 * width:
-        return "F"
     return "L" if x1 <= mid + 2 else "R" if x0 >= mid - 2 else "F"
 
 
-def _reading_order(lines: list[Line], width: float) -> list[Line]:
-    """Column by column where the page has two columns of text; else pdfium's order."""
+def _two_columns(lines: list[Line], width: float) -> bool:
+    """At least two wide lines wholly left of the middle, and two wholly right."""
     mid = width / 2
-    sides = [[_is_column(s, mid, width) for s in line] for line in lines]
-    if sum("L" in k for k in sides) < 2 or sum("R" in k for k in sides) < 2:
+    wide = [_side(s, mid) for line in lines for s in line
+            if s.bounds[2] - s.bounds[0] >= WIDE * width]  # fmt: skip
+    return wide.count("L") >= 2 and wide.count("R") >= 2
+
+
+def _reading_order(lines: list[Line], width: float) -> list[Line]:
+    """Column by column where the page has two columns of text; else pdfium's order. A line
+    across the middle (a title, a full-width paragraph) ends the columns above it."""
+    if not _two_columns(lines, width):
         return lines
     out: list[Line] = []
     left: list[Line] = []
     right: list[Line] = []
-    for line, kinds in zip(lines, sides, strict=True):
-        if set(kinds) <= {"L", "R"}:
-            left.extend([s] for s, k in zip(line, kinds, strict=True) if k == "L")
-            right.extend([s] for s, k in zip(line, kinds, strict=True) if k == "R")
+    for line in lines:
+        sides = [_side(s, width / 2) for s in line]
+        if "F" not in sides:
+            left.extend([s] for s, k in zip(line, sides, strict=True) if k == "L")
+            right.extend([s] for s, k in zip(line, sides, strict=True) if k == "R")
         else:
             out += left + right + [line]
             left, right = [], []
     return out + left + right
 
 
-def _running(pages: list[list[Line]]) -> set[str]:
-    """Lines first or last on at least half the pages (digits aside): headers, footers."""
+EDGE = 0.08
+"""Running headers and footers lie in this fraction of the page's height at top or bottom."""
+
+
+def _at_edge(line: Line, height: float) -> bool:
+    top = max(s.box[3] for s in line)
+    bottom = min(s.box[1] for s in line)
+    return top > (1 - EDGE) * height or bottom < EDGE * height
+
+
+def _running(pages: list[tuple[list[Line], float]]) -> set[str]:
+    """Lines at a page's top or bottom edge on at least half the pages, digits aside
+    (`Page 3`): running headers and footers."""
     if len(pages) < 2:
         return set()
     seen: Counter[str] = Counter()
-    for lines in pages:
-        edges = {_key(lines[0]), _key(lines[-1])} if lines else set()
-        seen.update(edges)
+    for lines, height in pages:
+        seen.update({_key(line) for line in lines if _at_edge(line, height)})
     return {k for k, n in seen.items() if n >= 2 and n * 2 >= len(pages)}
 
 
@@ -131,10 +151,10 @@ def _joins(line: Line, following: Line | None) -> bool:
             and text[-2:-1].isalpha() and following[0].text[:1].islower())  # fmt: skip
 
 
-def _write_page(out: MapBuilder, lines: list[Line], page: int, running: set[str]) -> None:
+def _write_page(out: MapBuilder, lines: list[Line], page: int, height: float,
+                running: set[str]) -> None:  # fmt: skip
     """The page's lines: one per line, table-like lines as pipe rows, hyphens joined."""
-    kept = [ln for i, ln in enumerate(lines)
-            if not ((i == 0 or i == len(lines) - 1) and _key(ln) in running)]  # fmt: skip
+    kept = [ln for ln in lines if not (_at_edge(ln, height) and _key(ln) in running)]
     for i, line in enumerate(kept):
         if len(line) > 1:
             out.write("| ")
@@ -166,23 +186,24 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
         if count > MAX_PAGES:
             raise SourceError(f"the PDF has {count} pages; at most {MAX_PAGES} are read",
                               file=file, hint="split it into parts")  # fmt: skip
-        pages: list[list[Line]] = []
+        pages: list[tuple[list[Line], float]] = []
         for n in range(count):
             page = doc[n]
             textpage = page.get_textpage()
-            pages.append(_reading_order(_lines(textpage, pdfium_raw), page.get_width()))
+            lines = _reading_order(_lines(textpage, pdfium_raw), page.get_width())
+            pages.append((lines, page.get_height()))
             textpage.close()
             page.close()
     finally:
         doc.close()
-    if not any(pages):
+    if not any(lines for lines, _ in pages):
         raise SourceError("the PDF has no text (scanned pages? spanlab does no OCR)", file=file,
                           hint="run OCR on it first, or remove it from the corpus")  # fmt: skip
     out = MapBuilder()
     running = _running(pages)
-    for n, lines in enumerate(pages, 1):
+    for n, (lines, height) in enumerate(pages, 1):
         out.block()
-        _write_page(out, lines, n, running)
+        _write_page(out, lines, n, height, running)
     text, places = out.finish(pages=len(pages))
     return Extracted(text, places, Extractor("pdf:pypdfium2",
                                              f"{version_of('pypdfium2')}+{RULES}", SETTINGS))
