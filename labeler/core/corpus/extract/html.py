@@ -90,7 +90,7 @@ class _Page(HTMLParser):
             return
         if len(self.stack) > MAX_DEPTH:
             raise SourceError(f"elements nest deeper than {MAX_DEPTH} levels", file=self.file,
-                              offset=self.getpos()[0], hint="the page is not one a person reads")  # fmt: skip
+                              line=self.getpos()[0], hint="the page is not one a person reads")  # fmt: skip
         parent = self.stack[-1]
         parent.children[tag] += 1
         path = f"{parent.path}/{tag}" if parent.path else tag
@@ -236,7 +236,11 @@ def extract_html(raw: bytes, file: str) -> Extracted:
         raise SourceError(f"the page is {len(raw):,} bytes; at most {MAX_BYTES:,} are read",
                           file=file)  # fmt: skip
     page = _Page(file)
-    page.feed(_decode(raw, file))
-    page.close()
+    try:
+        page.feed(_decode(raw, file))
+        page.close()
+    except AssertionError:  # the standard parser's way of refusing `<![` without a name
+        raise SourceError("its markup cannot be parsed", file=file,
+                          line=page.getpos()[0]) from None  # fmt: skip
     text, places = page.out.finish()
     return Extracted(text, places, Extractor("html:stdlib", RULES, SETTINGS))
