@@ -282,8 +282,8 @@ def _read_document(doc_id: str, path: Path, encoding: str) -> Document:
 def _document(doc_id: str, raw: bytes, path: Path, encoding: str) -> Document:
     """A document from its bytes: extracted (PDF, HTML, DOCX) or decoded as text."""
     if is_source(doc_id):
-        text, found = extract(doc_id, raw, shown(str(path)))
-        return Document(doc_id, text, text.bound_hash, found.map)
+        bound, found = extract(doc_id, raw, shown(str(path)))
+        return Document(doc_id, bound, bound.bound_hash, found.map)
     text = canonical_from_bytes(raw, file=str(path), encoding=encoding)
     return Document(doc_id, text, doc_hash(text))
 

@@ -55,7 +55,7 @@ CASES: list[tuple[str, Callable[[], bytes], str]] = [
     ("zip.pdf", policy_docx, "not a PDF: it does not start with %PDF- (is its extension right?)"),
     ("pdf.docx", handbook_pdf, "not a DOCX: it is a PDF (is its extension right?)"),
     ("text.docx", lambda: b"hello", "not a DOCX: it is not a zip file"),
-    ("zip.docx", lambda: zip_bomb(0)[:0] + _plain_zip(), "not a DOCX: a zip without word/document.xml"),
+    ("zip.docx", lambda: _plain_zip(), "not a DOCX: a zip without word/document.xml"),
     ("bomb.docx", lambda: zip_bomb(210), "the DOCX inflates to 220,200,973 bytes; at most"),
     ("ratio.docx", lambda: zip_bomb(20), "its entry 'word/media/zeros.bin' inflates 20,971,520"),
     ("pdf.html", handbook_pdf, "not an HTML page: it holds binary data"),
@@ -106,11 +106,11 @@ def test_bad_sources_are_skipped_named_and_the_rest_read(tmp_path: Path) -> None
     corpus = Corpus.read(root)
     assert sorted(corpus.documents) == ["good.pdf", "notes.md"]
     assert corpus.text("good.pdf") == "Refunds are paid within 14 days.\n"
-    assert sorted(p.split(" ")[0] for p in corpus.passed_over) == sorted(
-        c[0] for c in CASES[:6]
-    )
-    assert "scan.pdf (the PDF has no text (scanned pages? spanlab does no OCR); run OCR on it " \
+    assert sorted(p.split(" ")[0] for p in corpus.passed_over) == sorted(c[0] for c in CASES[:6])
+    assert (
+        "scan.pdf (the PDF has no text (scanned pages? spanlab does no OCR); run OCR on it "
         "first, or remove it from the corpus)" in corpus.passed_over
+    )
 
 
 EXTRACTORS: list[Callable[[bytes, str], Extracted]] = [extract_pdf, extract_html, extract_docx]
@@ -118,10 +118,14 @@ EXTRACTORS: list[Callable[[bytes, str], Extracted]] = [extract_pdf, extract_html
 
 @pytest.mark.parametrize("extractor", EXTRACTORS, ids=["pdf", "html", "docx"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.binary(max_size=2000),
-                 st.binary(max_size=2000).map(lambda b: b"%PDF-1.4\n" + b),
-                 st.binary(max_size=2000).map(lambda b: b"PK\x03\x04" + b),
-                 st.text(max_size=500).map(lambda t: f"<p>{t}<![x<table><td>".encode())))  # fmt: skip
+@given(
+    st.one_of(
+        st.binary(max_size=2000),
+        st.binary(max_size=2000).map(lambda b: b"%PDF-1.4\n" + b),
+        st.binary(max_size=2000).map(lambda b: b"PK\x03\x04" + b),
+        st.text(max_size=500).map(lambda t: f"<p>{t}<![x<table><td>".encode()),
+    )
+)
 def test_random_bytes_give_text_or_a_source_error(
     extractor: Callable[[bytes, str], Extracted], raw: bytes
 ) -> None:

@@ -115,5 +115,8 @@ def extract_docx(raw: bytes, file: str) -> Extracted:
     text, places = out.finish()
     if not text.strip():
         raise SourceError("the DOCX has no text", file=file)
-    return Extracted(text, places, Extractor("docx:python-docx",
-                                             f"{version_of('python-docx')}+{RULES}", SETTINGS))
+    return Extracted(
+        text,
+        places,
+        Extractor("docx:python-docx", f"{version_of('python-docx')}+{RULES}", SETTINGS),
+    )

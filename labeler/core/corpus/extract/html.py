@@ -90,7 +90,7 @@ class _Page(HTMLParser):
             return
         if len(self.stack) > MAX_DEPTH:
             raise SourceError(f"elements nest deeper than {MAX_DEPTH} levels", file=self.file,
-                              line=self.getpos()[0], hint="the page is not one a person reads")  # fmt: skip
+                              line=self.getpos()[0])  # fmt: skip
         parent = self.stack[-1]
         parent.children[tag] += 1
         path = f"{parent.path}/{tag}" if parent.path else tag

@@ -42,7 +42,8 @@ class Segment:
         self.chars.append(LIGATURES.get(ch, ch))
         if not ch.isspace():
             b = self.box
-            b[0], b[1], b[2], b[3] = min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3])  # fmt: skip
+            b[0], b[1] = min(b[0], box[0]), min(b[1], box[1])
+            b[2], b[3] = max(b[2], box[2]), max(b[3], box[3])
 
     @property
     def text(self) -> str:
@@ -205,5 +206,6 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
         out.block()
         _write_page(out, lines, n, height, running)
     text, places = out.finish(pages=len(pages))
-    return Extracted(text, places, Extractor("pdf:pypdfium2",
-                                             f"{version_of('pypdfium2')}+{RULES}", SETTINGS))
+    return Extracted(
+        text, places, Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", SETTINGS)
+    )
