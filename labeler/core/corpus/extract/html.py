@@ -54,15 +54,17 @@ class _Frame:
     """A `tr` holding `th` cells."""
 
 
-def _boilerplate(tag: str, attrs: dict[str, str | None], inside: set[str]) -> bool:
+def _boilerplate(tag: str, attrs: dict[str, str | None], inside: Counter[str]) -> bool:
     if tag in SKIP or "hidden" in attrs or attrs.get("aria-hidden") == "true":
         return True
-    if tag == "header" and not inside & {"article", "main", "section"}:
+    if tag == "header" and not (inside["article"] or inside["main"] or inside["section"]):
         return True
     if (attrs.get("role") or "") in ROLES:
         return True
+    if not attrs:
+        return False
     words = f"{attrs.get('id') or ''} {attrs.get('class') or ''}"
-    return bool(BOILERPLATE.search(words))
+    return bool(words.strip()) and BOILERPLATE.search(words) is not None
 
 
 class _Page(HTMLParser):
@@ -72,13 +74,15 @@ class _Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.file, self.out = file, MapBuilder()
         self.stack = [_Frame("", "", False)]
+        self.open: Counter[str] = Counter()
+        """How many elements of each tag are open."""
         self.skipping = 0
         self.fence = ""
         self.space = False
         """A space is owed before the next text on this line."""
 
     def _has(self, *tags: str) -> bool:
-        return any(f.tag in tags for f in self.stack)
+        return any(self.open[t] for t in tags)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for closes in IMPLIED.get(tag, ()):
@@ -96,11 +100,13 @@ class _Page(HTMLParser):
         path = f"{parent.path}/{tag}" if parent.path else tag
         if parent.children[tag] > 1:
             path += f"[{parent.children[tag]}]"
-        skip = _boilerplate(tag, dict(attrs), {f.tag for f in self.stack})
+        attributes = dict(attrs)
+        skip = _boilerplate(tag, attributes, self.open)
         self.stack.append(_Frame(tag, path, skip))
+        self.open[tag] += 1
         self.skipping += skip
         if not self.skipping:
-            self._open(tag, dict(attrs))
+            self._open(tag, attributes)
 
     def _open(self, tag: str, attrs: dict[str, str | None]) -> None:
         out = self.out
@@ -143,11 +149,12 @@ class _Page(HTMLParser):
             out.write(" ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in VOID or not any(f.tag == tag for f in self.stack[1:]):
+        if tag in VOID or not self.open[tag]:
             return
         while self.stack[-1].tag != tag:
             self.handle_endtag(self.stack[-1].tag)
         frame = self.stack.pop()
+        self.open[tag] -= 1
         if not self.skipping:
             self._close(frame)
         self.skipping -= frame.skip
