@@ -1,6 +1,6 @@
 """The issue's command-line "done when" (§22): `spanlab init` on a folder with a PDF, an HTML
 page and a DOCX reads all three; a bad source is named and skipped; `spanlab show` prints the
-page of a span in a PDF."""
+page of a span in a PDF, and so does the triage screen's query detail."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from evaluator.runs.model import read_run
 from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
 from labeler.core.labels import labelset
 from labeler.core.values import Query, Span, Status
+from labeler.tui.triage.detail import query_detail
+from labeler.tui.triage.model import RunView
+from labeler.tui.triage.render import fates_content
 from tests.core.sources.makers import HELP_HTML, blank_pdf, handbook_pdf, policy_docx
 
 CANDIDATES = """[settings]
@@ -86,3 +90,9 @@ def test_show_prints_the_page_of_a_span_in_a_pdf(folder: Path) -> None:
     shown = CliRunner().invoke(app, ["show", "latest", "q-0001"])
     assert shown.exit_code == 0, shown.stderr
     assert f"evidence e1: handbook.pdf {start}..{start + 18} (18 ch, page 2):" in shown.stdout
+    # The triage screen's query detail says it too.
+    (folder_of_run,) = (folder / ".spanlab" / "runs").iterdir()
+    detail = query_detail(RunView(read_run(folder_of_run)), "q-0001", "small", corpus)
+    assert detail.places == ("page 2",)
+    drawn = fates_content(detail, k=1, threshold=0.8).plain
+    assert f"e1 handbook.pdf {start}..{start + 18} (18 ch, page 2)" in drawn
