@@ -106,3 +106,15 @@ def test_an_evaluation_read_extracts_again_and_checks_the_hash(folder: Path) -> 
     assert lazy.doc_hashes == kept.doc_hashes
     assert lazy.text("handbook.pdf") == kept.text("handbook.pdf")
     assert lazy.documents["handbook.pdf"].source == kept.documents["handbook.pdf"].source
+
+
+def test_a_bound_text_keeps_its_hash_through_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    from labeler.core.corpus.canonical import BoundText
+
+    text = BoundText("Refunds.\n", "sha256:" + "ab" * 32)
+    for again in (pickle.loads(pickle.dumps(text)), copy.deepcopy(text), copy.copy(text)):
+        assert again == "Refunds.\n" and doc_hash(again) == "sha256:" + "ab" * 32
+    assert doc_hash(text[:3]) == sha256_hex(b"Ref")  # a slice is plain text
