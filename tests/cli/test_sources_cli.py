@@ -96,3 +96,16 @@ def test_show_prints_the_page_of_a_span_in_a_pdf(folder: Path) -> None:
     assert detail.places == ("page 2",)
     drawn = fates_content(detail, k=1, threshold=0.8).plain
     assert f"e1 handbook.pdf {start}..{start + 18} (18 ch, page 2)" in drawn
+
+
+def test_a_corpus_of_only_unreadable_sources_says_why(folder: Path) -> None:
+    for name in ("handbook.pdf", "help.html", "policy.docx"):
+        (folder / "corpus" / name).unlink()
+    (folder / "corpus" / "scan.pdf").write_bytes(blank_pdf())
+    done = CliRunner().invoke(app, ["init", "corpus"])
+    assert done.exit_code == 2
+    assert done.stderr.startswith(
+        "error: corpus: the corpus holds no document, every document was passed over\n"
+        "  skipped scan.pdf (the PDF has no text (scanned pages? spanlab does no OCR); "
+    ), done.stderr
+    assert "Traceback" not in done.stderr

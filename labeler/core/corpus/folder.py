@@ -125,9 +125,11 @@ class Corpus:
         if self.documents:
             return self
         where = str(self.root) if self.root is not None else None
-        found = f"; {skipped_summary(self.skipped)}" if self.skipped else ", the folder is empty"
+        empty = ", every document was passed over" if self.passed_over else ", the folder is empty"
+        found = f"; {skipped_summary(self.skipped)}" if self.skipped else empty
         raise CorpusError(f"the corpus holds no document{found}", file=where,
-                          hint=f"documents are the files matching {rule.describe()}")  # fmt: skip
+                          hint=f"documents are the files matching {rule.describe()}",
+                          details=[f"skipped {p}" for p in self.passed_over[:10]])  # fmt: skip
 
     def texts(self) -> Mapping[str, str]:
         """Document id -> canonical text, each read when asked for if the corpus was read
