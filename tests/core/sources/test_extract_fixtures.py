@@ -29,6 +29,7 @@ HANDBOOK_TEXT = (
     "union, and costs five otherwise.\n"
     "\n"
     "| Plan | Days | Fee |\n"
+    "| --- | --- | --- |\n"
     "| Basic | 14 | 0 |\n"
     "| Pro | 30 | 5 |\n"
     "退款在十四天内支付\n"

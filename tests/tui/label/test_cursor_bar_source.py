@@ -44,7 +44,7 @@ async def test_the_label_screen_shows_the_page_of_the_cursor(tmp_path: Path) -> 
         screen.view.go_to(text.index("Basic"))
         await pilot.pause()
         bar = str(screen.query_one("CursorBar").render())
-        assert bar.startswith(f"handbook.pdf @{text.index('Basic')}/315 · page 2"), bar
+        assert bar.startswith(f"handbook.pdf @{text.index('Basic')}/335 · page 2"), bar
         screen.open_document("help.html")
         screen.view.go_to(corpus.text("help.html").index("Amex"))
         await pilot.pause()

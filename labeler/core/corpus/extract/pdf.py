@@ -16,7 +16,7 @@ from typing import Any
 from labeler.core.corpus.extract.base import Extracted, Extractor, SourceError, library, version_of
 from labeler.core.corpus.extract.places import Box, MapBuilder
 
-RULES = "1"
+RULES = "2"
 """Version of the rules below; part of the extractor's version."""
 MAX_PAGES = 500
 """Longest PDF read; a longer one is skipped, named (a page cap bounds time and memory)."""
@@ -152,6 +152,14 @@ def _joins(line: Line, following: Line | None) -> bool:
             and text[-2:-1].isalpha() and following[0].text[:1].islower())  # fmt: skip
 
 
+def _heads_table(lines: list[Line], i: int) -> bool:
+    """Line `i` is the first of two or more rows with the same number of cells: a table's
+    header, so a Markdown splitter keeps it with its rows."""
+    cells = len(lines[i])
+    before = i > 0 and len(lines[i - 1]) == cells
+    return not before and i + 1 < len(lines) and len(lines[i + 1]) == cells
+
+
 def _write_page(out: MapBuilder, lines: list[Line], page: int, height: float,
                 running: set[str]) -> None:  # fmt: skip
     """The page's lines: one per line, table-like lines as pipe rows, hyphens joined."""
@@ -166,6 +174,8 @@ def _write_page(out: MapBuilder, lines: list[Line], page: int, height: float,
             out.add(seg.text[:-1] if joins else seg.text, page, seg.bounds)
         if len(line) > 1:
             out.write(" |")
+            if _heads_table(kept, i):
+                out.write("\n|" + " --- |" * len(line))
         if not _joins(line, kept[i + 1] if i + 1 < len(kept) else None):
             out.line()
 
