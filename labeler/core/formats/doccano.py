@@ -93,8 +93,8 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
             spans = model.checked(q, doc, text)
             labels = [[to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
                       for s in spans]  # fmt: skip
-            row = {"text": text, "label": labels, "question": q.text, "doc": doc,
-                   "query_id": q.id}  # fmt: skip
+            row: dict[str, Any] = {"text": text, "label": labels, "question": q.text,
+                                   "doc": doc, "query_id": q.id}  # fmt: skip
             groups = {f"{a}-{b}": s.group for (a, b, _), s in zip(labels, spans, strict=True)
                       if s.group is not None}  # fmt: skip
             places = {f"{a}-{b}": where for (a, b, _), s in zip(labels, spans, strict=True)

@@ -6,6 +6,7 @@ settings travel with the text so the document's hash can cover them (bound like 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from dataclasses import dataclass
@@ -57,7 +58,9 @@ def library(module: str, extra: str, file: str) -> ModuleType:
                           hint=f"pip install 'spanlab[{extra}]'") from None  # fmt: skip
 
 
+@functools.cache
 def version_of(distribution: str) -> str:
+    """An installed library's version (looked up once per process)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
