@@ -38,9 +38,13 @@ class Segment:
     box: list[float] = field(default_factory=lambda: [1e9, 1e9, -1e9, -1e9])
     """left, bottom, right, top."""
 
+    inked: bool = False
+    """Whether it holds a character other than a space."""
+
     def take(self, ch: str, box: tuple[float, float, float, float]) -> None:
         self.chars.append(LIGATURES.get(ch, ch))
         if not ch.isspace():
+            self.inked = True
             b = self.box
             b[0], b[1] = min(b[0], box[0]), min(b[1], box[1])
             b[2], b[3] = max(b[2], box[2]), max(b[3], box[3])
@@ -65,21 +69,21 @@ def _lines(textpage: Any, raw: Any) -> list[Line]:
     for i in range(textpage.count_chars()):
         ch = chr(raw.FPDFText_GetUnicode(textpage, i) or 0xFFFD)
         if ch in "\r\n":
-            if any(s.text for s in line):
-                lines.append([s for s in line if s.text])
+            if any(s.inked for s in line):
+                lines.append([s for s in line if s.inked])
             line, last = [Segment()], None
             continue
         box = textpage.get_charbox(i)
-        if ch.isspace() or ch == "\x00":
+        if ch.isspace():
             line[-1].take(" ", box)
             continue
         height = max(box[3] - box[1], 1.0)
-        if last is not None and box[0] - last[2] > GAP * height and line[-1].text:
+        if last is not None and box[0] - last[2] > GAP * height and line[-1].inked:
             line.append(Segment())
         line[-1].take(ch, box)
         last = box
-    if any(s.text for s in line):
-        lines.append([s for s in line if s.text])
+    if any(s.inked for s in line):
+        lines.append([s for s in line if s.inked])
     return lines
 
 
