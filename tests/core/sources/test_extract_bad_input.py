@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reportlab.pdfgen import canvas
 
+from labeler.core.corpus.canonical import canonicalize
 from labeler.core.corpus.extract import pdf as pdf_module
 from labeler.core.corpus.extract.base import Extracted, SourceError
 from labeler.core.corpus.extract.docx import extract_docx
@@ -124,6 +125,7 @@ EXTRACTORS: list[Callable[[bytes, str], Extracted]] = [extract_pdf, extract_html
         st.binary(max_size=2000).map(lambda b: b"%PDF-1.4\n" + b),
         st.binary(max_size=2000).map(lambda b: b"PK\x03\x04" + b),
         st.text(max_size=500).map(lambda t: f"<p>{t}<![x<table><td>".encode()),
+        st.text(max_size=500).map(lambda t: f"<pre>\r\n{t}\r</pre><p>e\u0301{t}".encode()),
     )
 )
 def test_random_bytes_give_text_or_a_source_error(
@@ -135,5 +137,6 @@ def test_random_bytes_give_text_or_a_source_error(
         assert exc.file == "random"
         return
     assert got.text == "" or got.text.endswith("\n")
+    assert canonicalize(got.text) == got.text
     for place in got.map.places:
         assert 0 <= place.start < place.end <= len(got.text)
