@@ -157,3 +157,21 @@ Staff get 25 days of leave.
 | --- | --- |
 | A | 25 |
 """
+
+
+def long_table_pdf() -> bytes:
+    """A table of a header and five rows, the last two on a second page; a footer on both."""
+    rows = [("Plan", "Days", "Fee"), ("Basic", "14", "0"), ("Pro", "30", "5"),
+            ("Team", "45", "9"), ("Firm", "60", "12"), ("Gold", "90", "20")]  # fmt: skip
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(WIDTH, HEIGHT))
+    for page, chunk in ((1, rows[:4]), (2, rows[4:])):
+        c.setFont("Helvetica", 11)
+        for i, row in enumerate(chunk):
+            for j, cell in enumerate(row):
+                c.drawString(50 + 120 * j, 700 - 16 * i, cell)
+        c.setFont("Helvetica", 9)
+        c.drawString(280, 30, f"Page {page}")
+        c.showPage()
+    c.save()
+    return out.getvalue()

@@ -17,6 +17,7 @@ from tests.core.sources.makers import (
     POLICY_TEXT,
     handbook_pdf,
     ligature_pdf,
+    long_table_pdf,
     policy_docx,
 )
 
@@ -109,3 +110,14 @@ def test_html_offsets_move_through_nfc() -> None:
     got = extract_html("<p>Cafe\u0301 menu</p>".encode(), "cafe.html")
     assert got.text == "Caf\u00e9 menu\n"
     assert [(p.start, p.end) for p in got.map.places] == [(0, 9)]
+
+
+def test_a_table_over_a_page_break_stays_one_table_under_its_header() -> None:
+    got = extract_pdf(long_table_pdf(), "plans.pdf")
+    assert got.text == (
+        "| Plan | Days | Fee |\n| --- | --- | --- |\n| Basic | 14 | 0 |\n| Pro | 30 | 5 |\n"
+        "| Team | 45 | 9 |\n| Firm | 60 | 12 |\n| Gold | 90 | 20 |\n"
+    )
+    firm = got.text.index("Firm")
+    assert got.map.describe(firm, firm + 4) == "page 2"
+    assert got.map.describe(got.text.index("Team"), firm + 4) == "pages 1-2"

@@ -164,10 +164,9 @@ def _heads_table(lines: list[Line], i: int) -> bool:
     return not before and i + 1 < len(lines) and len(lines[i + 1]) == cells
 
 
-def _write_page(out: MapBuilder, lines: list[Line], page: int, height: float,
-                running: set[str]) -> None:  # fmt: skip
-    """The page's lines: one per line, table-like lines as pipe rows, hyphens joined."""
-    kept = [ln for ln in lines if not (_at_edge(ln, height) and _key(ln) in running)]
+def _write_page(out: MapBuilder, kept: list[Line], page: int, continued: bool) -> None:
+    """The page's lines: one per line, table-like lines as pipe rows, hyphens joined.
+    `continued`: its first line carries on a table from the page before (no header)."""
     for i, line in enumerate(kept):
         if len(line) > 1:
             out.write("| ")
@@ -178,10 +177,16 @@ def _write_page(out: MapBuilder, lines: list[Line], page: int, height: float,
             out.add(seg.text[:-1] if joins else seg.text, page, seg.bounds)
         if len(line) > 1:
             out.write(" |")
-            if _heads_table(kept, i):
+            if _heads_table(kept, i) and not (continued and i == 0):
                 out.write("\n|" + " --- |" * len(line))
         if not _joins(line, kept[i + 1] if i + 1 < len(kept) else None):
             out.line()
+
+
+def _continues(before: list[Line], page: list[Line]) -> bool:
+    """A page that opens with a row of as many cells as the row closing the page before:
+    one table over a page break."""
+    return bool(before and page) and len(page[0]) > 1 and len(page[0]) == len(before[-1])
 
 
 def extract_pdf(raw: bytes, file: str) -> Extracted:
@@ -216,9 +221,16 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
                           hint="run OCR on it first, or remove it from the corpus")  # fmt: skip
     out = MapBuilder()
     running = _running(pages)
+    before: list[Line] = []
     for n, (lines, height) in enumerate(pages, 1):
-        out.block()
-        _write_page(out, lines, n, height, running)
+        kept = [ln for ln in lines if not (_at_edge(ln, height) and _key(ln) in running)]
+        continued = _continues(before, kept)
+        if continued:
+            out.line()
+        else:
+            out.block()
+        _write_page(out, kept, n, continued)
+        before = kept or before
     text, places = out.finish(pages=len(pages))
     return Extracted(
         text, places, Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", SETTINGS)
