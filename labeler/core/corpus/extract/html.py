@@ -250,4 +250,7 @@ def extract_html(raw: bytes, file: str) -> Extracted:
         raise SourceError("its markup cannot be parsed", file=file,
                           line=page.getpos()[0]) from None  # fmt: skip
     text, places = page.out.finish()
+    if not text.strip():
+        raise SourceError("the page has no text once navigation and other boilerplate are "
+                          "left out", file=file)  # fmt: skip
     return Extracted(text, places, Extractor("html:stdlib", RULES, SETTINGS))
