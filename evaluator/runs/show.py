@@ -155,8 +155,8 @@ def sent_words(name: str, sent: Sequence[Chunk], span: EvidenceRef, k: int) -> s
     return f"{name} sent it whole in {held.start}..{held.end} for its top {k}"
 
 
-def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile
-                ) -> list[str]:  # fmt: skip
+def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], run: RunFile,
+                place: str = "") -> list[str]:  # fmt: skip
     """`evidence e1 doc 10..20 (10 ch): base holds it whole in 0..40; cand cuts it at 15`
     (`e1 any-of 2` for an alternative of group 2), then each side's verdict under each rule,
     on its own line (never two rules in one)."""
@@ -167,8 +167,9 @@ def _span_lines(n: int, entry: QueryRecord, cut: Mapping[str, Sequence[Chunk]], 
         if sent:
             fates += f"; {sent_words(name, sent, ev, k)}"
     alt = "" if ev.group is None else f" any-of {ev.group}"  # §18: either copy will do
-    lines = [f"evidence e{n + 1}{alt}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch): "
-             f"{fates}"]  # fmt: skip
+    where = f", {place}" if place else ""  # §22: the page of a span in a PDF
+    lines = [f"evidence e{n + 1}{alt}: {ev.doc} {ev.start}..{ev.end} ({ev.end - ev.start} ch"
+             f"{where}): {fates}"]  # fmt: skip
     rules = [(run.match, True)] + ([(run.other_match, False)] if run.both_rules else [])
     for name in cut:
         result = entry.candidates[name]
@@ -225,7 +226,9 @@ def show_view(
     lines.append(Text(settings_line(run), "dim"))
     docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
     cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
-    lines += [Text(t) for n in range(len(entry.evidence)) for t in _span_lines(n, entry, cut, run)]
+    places = [corpus.place(ev.doc, ev.start, ev.end) for ev in entry.evidence]
+    lines += [Text(t) for n in range(len(entry.evidence))
+              for t in _span_lines(n, entry, cut, run, places[n])]  # fmt: skip
     lines += [Text(t) for t in anchor_lines(run, entry, question, corpus, cut, specs)]
     for doc in docs:
         parents = sent_parents(specs, corpus.text(doc), doc)

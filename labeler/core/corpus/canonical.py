@@ -65,7 +65,27 @@ def canonical_from_bytes(raw: bytes, *, file: str, encoding: str = "utf-8") -> s
     return canonicalize(decode(raw, file=file, encoding=encoding))
 
 
+class BoundText(str):
+    """An extracted document's canonical text (design §22), carrying the hash it is bound
+    under: that hash covers the source bytes and the extractor as well as the text, and
+    every place that hashes a document's text (binding, saving a span, review) gets it."""
+
+    bound_hash: str
+    """`sha256:` over the extraction and the text (labeler.core.corpus.extract.read)."""
+
+    def __new__(cls, text: str, bound_hash: str) -> BoundText:
+        made = super().__new__(cls, text)
+        made.bound_hash = bound_hash
+        return made
+
+    def __reduce__(self) -> tuple[type[BoundText], tuple[str, str]]:
+        return (BoundText, (str(self), self.bound_hash))
+
+
 def doc_hash(canonical: str) -> str:
+    """sha256 of the text as UTF-8; an extracted text's own bound hash."""
+    if isinstance(canonical, BoundText):
+        return canonical.bound_hash
     return sha256_hex(canonical.encode("utf-8"))
 
 

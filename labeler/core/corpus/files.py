@@ -17,9 +17,11 @@ from labeler.core.errors import ConfigError
 
 DEFAULT_SUFFIXES = (
     ".txt", ".text", ".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".org", ".tex",
+    ".pdf", ".html", ".htm", ".xhtml", ".docx",
 )  # fmt: skip
-"""Read as text when no `include` is set: plain text, Markdown, reStructuredText, AsciiDoc,
-Org and LaTeX sources (markup stays in the canonical text, offsets count it)."""
+"""Read when no `include` is set: plain text, Markdown, reStructuredText, AsciiDoc, Org and
+LaTeX sources as text (markup stays in the canonical text, offsets count it); PDF, HTML and
+DOCX through their extractors (labeler.core.corpus.extract, §22)."""
 MAX_PATTERNS = 100
 """Most globs `include` may hold."""
 

@@ -17,8 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from labeler.core.corpus.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus.extract.base import SourceError
+from labeler.core.corpus.extract.places import SourceMap
+from labeler.core.corpus.extract.read import extract, is_source
 from labeler.core.corpus.files import DEFAULT_RULE, FileRule, skipped_summary
 from labeler.core.corpus.walk import shown, walk
+from labeler.core.display import shown as display_shown
 from labeler.core.errors import CorpusError
 
 DOCUMENT_SUFFIXES = (".txt", ".md")
@@ -32,7 +36,10 @@ class Document:
     text: str
     """Canonical text: offsets point into this."""
     hash: str
-    """`sha256:` of the canonical text as UTF-8."""
+    """`sha256:` of the canonical text as UTF-8; for an extracted source, of the source bytes,
+    the extractor and the text (§22)."""
+    source: SourceMap | None = None
+    """Where each stretch of an extracted text is in its PDF, HTML or DOCX source."""
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -118,9 +125,11 @@ class Corpus:
         if self.documents:
             return self
         where = str(self.root) if self.root is not None else None
-        found = f"; {skipped_summary(self.skipped)}" if self.skipped else ", the folder is empty"
+        empty = ", every document was passed over" if self.passed_over else ", the folder is empty"
+        found = f"; {skipped_summary(self.skipped)}" if self.skipped else empty
         raise CorpusError(f"the corpus holds no document{found}", file=where,
-                          hint=f"documents are the files matching {rule.describe()}")  # fmt: skip
+                          hint=f"documents are the files matching {rule.describe()}",
+                          details=[f"skipped {p}" for p in self.passed_over[:10]])  # fmt: skip
 
     def texts(self) -> Mapping[str, str]:
         """Document id -> canonical text, each read when asked for if the corpus was read
@@ -132,6 +141,13 @@ class Corpus:
             return self.documents[doc_id].text
         except KeyError:
             raise CorpusError(f"no document {doc_id!r} in the corpus", key="doc") from None
+
+    def place(self, doc_id: str, start: int, end: int) -> str:
+        """Where `start..end` of an extracted document is in its source (`page 3`, an HTML
+        element's path, `paragraph 4`), or "" for a text document (§22)."""
+        doc = self.documents.get(doc_id)
+        source = doc.source if doc is not None else None
+        return display_shown(source.describe(start, end), lines=False) if source else ""
 
     @classmethod
     def from_texts(cls, texts: Mapping[str, str]) -> Corpus:
@@ -163,6 +179,7 @@ class Corpus:
         paths: dict[str, tuple[Path, str]] = {}
         files: dict[str, tuple[int, int, int]] = {}
         skipped: list[str] = []
+        passed_over = list(listing.passed_over)
         for rel, path in listing.files:
             if not rule.is_document(rel):
                 skipped.append(shown(rel))
@@ -172,14 +189,18 @@ class Corpus:
             except CorpusError as exc:
                 exc.file, exc.key = shown(str(path)), None
                 raise
-            doc = _read_document(rel, path, encoding)
+            try:
+                doc = _read_document(rel, path, encoding)
+            except SourceError as exc:
+                passed_over.append(f"{shown(rel)} ({_why(exc)})")
+                continue
             if keep_text:
                 docs[rel] = doc
             else:
                 paths[rel] = (path, doc.hash)
                 files[rel] = _identity(path)
         found: Mapping[str, Document] = docs if keep_text else OnDemand(paths, encoding, files)
-        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(listing.passed_over))
+        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over))
 
 
 class _Texts(Mapping[str, str]):
@@ -226,8 +247,10 @@ class OnDemand(Mapping[str, Document]):
             return doc
         path, expected = self.paths[doc_id]
         raw = _reread(path, self.files.get(doc_id))
-        text = canonical_from_bytes(raw, file=str(path), encoding=self.encoding)
-        doc = Document(doc_id, text, doc_hash(text))
+        try:
+            doc = _document(doc_id, raw, path, self.encoding)
+        except SourceError:
+            raise _changed(path) from None
         if doc.hash != expected:
             raise _changed(path)
         self._keep(doc)
@@ -255,8 +278,22 @@ def _read_document(doc_id: str, path: Path, encoding: str) -> Document:
         raw = path.read_bytes()
     except OSError as exc:
         raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
+    return _document(doc_id, raw, path, encoding)
+
+
+def _document(doc_id: str, raw: bytes, path: Path, encoding: str) -> Document:
+    """A document from its bytes: extracted (PDF, HTML, DOCX) or decoded as text."""
+    if is_source(doc_id):
+        bound, found = extract(doc_id, raw, shown(str(path)))
+        return Document(doc_id, bound, bound.bound_hash, found.map)
     text = canonical_from_bytes(raw, file=str(path), encoding=encoding)
     return Document(doc_id, text, doc_hash(text))
+
+
+def _why(exc: SourceError) -> str:
+    """A source's error as a reason to skip it: message and hint, printable."""
+    why = exc.message + (f"; {exc.hint}" if exc.hint else "")
+    return display_shown(why, lines=False)
 
 
 def _identity(path: Path) -> tuple[int, int, int]:

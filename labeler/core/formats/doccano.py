@@ -93,11 +93,14 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
             spans = model.checked(q, doc, text)
             labels = [[to_unit(text, s.start, UTF16), to_unit(text, s.end, UTF16), "evidence"]
                       for s in spans]  # fmt: skip
-            row = {"text": text, "label": labels, "question": q.text, "doc": doc,
-                   "query_id": q.id}  # fmt: skip
+            row: dict[str, Any] = {"text": text, "label": labels, "question": q.text,
+                                   "doc": doc, "query_id": q.id}  # fmt: skip
             groups = {f"{a}-{b}": s.group for (a, b, _), s in zip(labels, spans, strict=True)
                       if s.group is not None}  # fmt: skip
-            rows.append({**row, "groups": groups} if groups else row)
+            places = {f"{a}-{b}": where for (a, b, _), s in zip(labels, spans, strict=True)
+                      if (where := corpus.place(doc, s.start, s.end))}  # fmt: skip
+            row = {**row, "groups": groups} if groups else row
+            rows.append({**row, "places": places} if places else row)  # §22: `page 2`
     write_atomic(out, dumps_lines(rows))
     n = overlapping(queries)
     keeps = "doccano keeps them only in a project with 'Allow overlapping spans' on"

@@ -28,6 +28,7 @@ META_KEYS = frozenset(
         "notes",
         "annotators",
         "groups",
+        "places",
         *DOC_KEYS,
         *QUESTION_KEYS,
     }
@@ -112,6 +113,11 @@ def _tasks(
                   if s.doc == doc and s.group is not None}  # fmt: skip
         if groups:
             task["groups"] = groups
+        # §22: where each span is in a PDF, HTML or DOCX source (`page 2`), by result id.
+        places = {f"{q.id}-{n}": where for v in versions for n, s in enumerate(v.spans)
+                  if s.doc == doc and (where := corpus.place(doc, s.start, s.end))}  # fmt: skip
+        if places:
+            task["places"] = places
         out.append({"data": task, "annotations": annotations})
     return out
 

@@ -99,8 +99,12 @@ def cursor_line(
     group: int | None = None,
     *,
     width: int = BAR_CELLS,
+    source: str = "",
 ) -> str:
     """`doc @offset/length`, or `doc sel start–end (n)` while selecting, in `width` cells.
+
+    `source`: where the cursor is in an extracted document's source (`page 3`, §22), shown
+    after the offset; an element path longer than SOURCE_CELLS keeps its end.
 
     `span` (n, m): the cursor is in span n of the query's m, shown first as `span n/m`;
     `group`: that span is one of several alternatives (§18), shown `span n/m any-of g`.
@@ -113,6 +117,10 @@ def cursor_line(
         where = f" @{offset}/{length}"
     else:
         where = f" sel {selection[0]}–{selection[1]} ({selection[1] - selection[0]})"
+    if source:
+        source = shown(source, lines=False)
+        cut = "…" + source[-(SOURCE_CELLS - 1) :] if len(source) > SOURCE_CELLS else source
+        where += f" · {cut}"
     head = ""
     if span is not None:
         alt = f" any-of {group}" if group is not None else ""
@@ -122,6 +130,8 @@ def cursor_line(
     return head + short_path(shown(doc, lines=False), max(room, PATH_CELLS)) + where + tail
 
 
+SOURCE_CELLS = 24
+"""The most cells an extracted document's place takes in the cursor bar."""
 PATH_CELLS = 12
 """The fewest cells a document path is cut to: `…/name` or `retu…ess.md` still says which."""
 

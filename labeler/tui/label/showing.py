@@ -278,9 +278,11 @@ class ShowingScreen(Screen[None]):
         legend = self.state.legend()
         group = self.state.span_group(span[0]) if span else None
         doc, length = view.doc_id, len(view.text)
+        start, end = selection or (offset, offset + 1)
+        source = self.editor.corpus.place(doc, start, end) if doc else ""  # §22: its page
         self.query_one(CursorBar).show(
             lambda width: cursor_line(
-                doc, offset, length, selection, legend, span, group, width=width
+                doc, offset, length, selection, legend, span, group, width=width, source=source
             )
         )
 

@@ -104,6 +104,8 @@ class QueryDetail:
     anchors: tuple[tuple[str, ...], ...] = ()
     """Per span, where the question's own words sit apart from it and whether each side holds
     the two together, in `plan`'s and `show`'s words (none: no anchor, or all hold it)."""
+    places: tuple[str, ...] = ()
+    """Per span, where it is in its PDF, HTML or DOCX source (`page 2`, §22); "" for text."""
 
 
 _LOADING = threading.Lock()
@@ -231,9 +233,10 @@ def query_detail(run: RunView, qid: str, candidate: str, corpus: Corpus,
     change = entry.candidates[candidate]
     text = entry.text or (texts or {}).get(qid)
     found = () if note else anchors(run, text, spans, corpus, cut)
+    places = tuple(corpus.place(s.doc, s.start, s.end) for s in spans)
     return QueryDetail(qid, text, change.status, change.cause, entry.boundary, entry.slices,
                        spans, views, sides[run.baseline], sides[candidate], note,
-                       found)  # fmt: skip
+                       found, places)  # fmt: skip
 
 
 def anchors(

@@ -181,8 +181,10 @@ def fates_content(
             if span.group is None or span not in alternatives
             else (f" · any-of {span.group}", "italic")
         )
+        place = detail.places[n - 1] if n <= len(detail.places) else ""
+        where = f", {safe(place)}" if place else ""  # §22: its page in a PDF
         lines.append(Content.assemble((f"e{n} ", MUTED), f"{safe(span.doc)} {span.start}.."
-                                      f"{span.end} ({size} ch)", either))  # fmt: skip
+                                      f"{span.end} ({size} ch{where})", either))  # fmt: skip
         for mark, style, side, (_, other_rule) in (
             (BASELINE_MARK, BASELINE, detail.baseline, rules),
             (CANDIDATE_MARK, CANDIDATE, detail.candidate, candidate_rules or rules),

@@ -1,0 +1,64 @@
+"""Which extractor reads a source, and the hash it is bound under (design §22).
+
+The suffix names the format and the first bytes must agree (a `.pdf` that is a zip is an
+error naming the file, not a crash). The document's hash covers the source bytes, the
+extractor's name, version and settings and the text: a new extractor version is a corpus
+change, and spans on it are checked like spans on an edited file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from labeler.core.corpus.canonical import BoundText, sha256_hex
+from labeler.core.corpus.extract.base import Extracted, SourceError
+from labeler.core.corpus.extract.docx import extract_docx
+from labeler.core.corpus.extract.html import extract_html
+from labeler.core.corpus.extract.pdf import extract_pdf
+
+BINDING = "extracted/1"
+"""Version of the bound hash below."""
+MAX_SOURCE_BYTES = 200 << 20
+"""Largest source file read at all."""
+EXTRACTORS: dict[str, Callable[[bytes, str], Extracted]] = {
+    ".pdf": extract_pdf, ".html": extract_html, ".htm": extract_html, ".xhtml": extract_html,
+    ".docx": extract_docx,
+}  # fmt: skip
+"""Suffix -> extractor."""
+EXTRACTED_SUFFIXES = tuple(EXTRACTORS)
+
+
+def is_source(doc_id: str) -> bool:
+    """Whether a document is extracted (PDF, HTML, DOCX) rather than read as text."""
+    return PurePosixPath(doc_id).suffix.lower() in EXTRACTORS
+
+
+def _sniff(suffix: str, raw: bytes, file: str) -> None:
+    """The first bytes agree with the suffix."""
+    pdf = b"%PDF-" in raw[:1024]
+    if suffix == ".pdf" and not pdf:
+        raise SourceError("not a PDF: it does not start with %PDF- (is its extension right?)",
+                          file=file)  # fmt: skip
+    if suffix == ".docx" and not raw.startswith(b"PK\x03\x04"):
+        kind = "a PDF" if pdf else "not a zip file"
+        raise SourceError(f"not a DOCX: it is {kind} (is its extension right?)", file=file)
+
+
+def bound_hash(extracted: Extracted, raw: bytes) -> str:
+    """sha256 over the binding version, the extractor, the source bytes and the text."""
+    h = hashlib.sha256(f"{BINDING}\n{extracted.extractor.fingerprint()}\n".encode())
+    h.update(f"{sha256_hex(raw)}\n{sha256_hex(extracted.text.encode())}\n".encode())
+    return "sha256:" + h.hexdigest()
+
+
+def extract(doc_id: str, raw: bytes, file: str) -> tuple[BoundText, Extracted]:
+    """A source's text, knowing the hash it is bound under; SourceError names the file."""
+    suffix = PurePosixPath(doc_id).suffix.lower()
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise SourceError(f"the file is {len(raw):,} bytes; at most {MAX_SOURCE_BYTES:,} are "
+                          "read", file=file)  # fmt: skip
+    _sniff(suffix, raw, file)
+    found = EXTRACTORS[suffix](raw, file)
+    return BoundText(found.text, bound_hash(found, raw)), found
