@@ -1,0 +1,91 @@
+"""Ask many prompts, cache first, and count what happened (§23).
+
+A failure is per prompt, named and counted, never raised: one refused or malformed answer
+does not lose the others. A server that fails `STOP_AFTER` prompts running (down, hanging)
+ends the asking there, and the prompts left are counted as not asked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from evaluator.embedding.http import Endpoint
+from evaluator.generation.cache import AnswerCache
+from evaluator.generation.client import AskFailed, Reply, ask, endpoint
+from evaluator.generation.config import Generation
+from evaluator.generation.prompt import Prompt
+
+STOP_AFTER = 3
+"""Failures in a row after which the server is taken to be down and asking stops."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One prompt's outcome: a reply, or why there is none."""
+
+    prompt: Prompt
+    reply: Reply | None
+    """None when asking failed or was not tried."""
+    failure: str = ""
+    """One of client.FAILURES, or `not asked`; empty with a reply."""
+    message: str = ""
+    """The failure's (redacted) words; show them through the display rule."""
+    cached: bool = False
+    """The reply came from the cache: the server was not asked."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What asking did, for the run's header and the progress line."""
+
+    asked: int = 0
+    """Requests that reached a reply (cached ones not included)."""
+    cached: int = 0
+    refused: int = 0
+    """Replies that were the server's refusal."""
+    failed: dict[str, int] = field(default_factory=dict)
+    """Failure kind -> prompts, `not asked` included."""
+
+
+def ask_all(
+    g: Generation, cache: AnswerCache, prompts: Sequence[Prompt],
+    progress: Callable[[int, int], None] | None = None, *, where: Endpoint | None = None,
+) -> tuple[list[Asked], Tally]:  # fmt: skip
+    """Every prompt's outcome, in order, and the counts."""
+    where = where or endpoint(g)
+    out: list[Asked] = []
+    in_a_row = 0
+    for n, prompt in enumerate(prompts, start=1):
+        if in_a_row >= STOP_AFTER:
+            out.append(Asked(prompt, None, "not asked", "the server failed too often"))
+            continue
+        one = _one(g, cache, prompt, where)
+        in_a_row = in_a_row + 1 if one.reply is None else 0
+        out.append(one)
+        if progress is not None:
+            progress(n, len(prompts))
+    return out, tally(out)
+
+
+def _one(g: Generation, cache: AnswerCache, prompt: Prompt, where: Endpoint) -> Asked:
+    key = prompt.key(g)
+    if (kept := cache.get(key)) is not None:
+        return Asked(prompt, kept, cached=True)
+    try:
+        reply = ask(g, prompt.messages(), where=where)
+    except AskFailed as exc:
+        return Asked(prompt, None, exc.kind, exc.message)
+    cache.put(key, reply)
+    return Asked(prompt, reply)
+
+
+def tally(outcomes: Sequence[Asked]) -> Tally:
+    replies = [a for a in outcomes if a.reply is not None]
+    return Tally(
+        asked=sum(not a.cached for a in replies),
+        cached=sum(a.cached for a in replies),
+        refused=sum(a.reply.refused for a in replies if a.reply is not None),
+        failed=dict(Counter(a.failure for a in outcomes if a.reply is None)),
+    )
