@@ -146,8 +146,8 @@ def test_the_candidates_file_carries_it(tmp_path: Path) -> None:
     assert g is not None and g.template == str(tmp_path / "t.txt")
     cand.write_text(HEAD)
     assert candidates.read(cand).generation is None
-    cand.write_text(HEAD + '[generation]\nurl = "http://h:1/v1"\nmodel = "m"\n'
-                    'template = "t.txt"\nabstention = "NOT IN SOURCES"\ntemperature = 1\n')  # fmt: skip
+    table = '[generation]\nurl = "http://h:1/v1"\nmodel = "m"\ntemperature = 1\n'
+    cand.write_text(HEAD + table + 'template = "t.txt"\nabstention = "NOT IN SOURCES"\n')
     with pytest.raises(ConfigError) as err:
         candidates.read(cand)
     assert err.value.key == "generation.temperature"
