@@ -8,13 +8,15 @@ import pytest
 
 from evaluator.chunk import Chunk
 from evaluator.generation.checks.abstention import abstains, abstention, evidence_present
+from evaluator.generation.checks.answer import check_answer
 from evaluator.generation.checks.citations import citation_alignment, citations
 from evaluator.generation.checks.completeness import completeness
 from evaluator.generation.checks.repeats import repeats
 from evaluator.generation.checks.text import normal
 from evaluator.generation.checks.unsupported import Item, items, unsupported
-from evaluator.generation.prompt import Source
-from labeler.core.values import Span
+from evaluator.generation.client import Reply
+from evaluator.generation.prompt import Prompt, Source
+from labeler.core.values import Query, Span
 
 A = "Notice period is 30 days. Fees are $1,200 per year."
 B = "Office hours are 9 to 5."
@@ -125,3 +127,18 @@ def test_abstention_by_hand() -> None:
 def test_repeated_sentences(answer: str, repeated: tuple[str, ...], sentences: int) -> None:
     found = repeats(answer)
     assert (found.repeated, found.sentences, found.value) == (repeated, sentences, len(repeated))
+
+
+def test_one_answer_checked_five_ways() -> None:
+    query = Query("q-0001", "Notice?", evidence=(NOTICE, FEES))
+    prompt = Prompt("q-0001", "Notice?", SOURCES, "…")
+    reply = Reply("Notice is 30 days [1]. Notice is 30 days [1]. It costs $9 [2].")
+    found = check_answer(prompt, reply, query, [["30 days"], ["$1,200"]], PHRASE, 0.8)
+    assert (found.citations.precision, found.citations.recall) == (1.0, 1.0)
+    assert found.unsupported.items == (Item("amount", "$9"),)
+    assert found.completeness.value == 0.5
+    assert (found.abstention.present, found.abstention.value) == (True, 1.0)
+    assert found.repeats.value == 1
+    silent = check_answer(prompt, Reply(PHRASE), dataclasses.replace(query, abstain=True,
+                          evidence=()), [], PHRASE, 0.8)  # fmt: skip
+    assert (silent.abstention.present, silent.abstention.value) == (False, 1.0)
