@@ -18,6 +18,7 @@ from evaluator.generation.client import AskFailed, Reply, ask, endpoint
 from evaluator.generation.config import Generation
 from evaluator.generation.prompt import Prompt
 from labeler.core.display import shown
+from labeler.core.errors import SpanlabError
 from tests.evaluator.generation.chat_server import CITE_99, ESCAPES, REFUSAL, State, serve
 
 TEMPLATE = "Say NOPE when unsure.\n{{sources}}\nQ: {{question}}"
@@ -148,3 +149,21 @@ def test_ask_all_counts_refusals(state: State) -> None:
     state.mode = "refusal"
     _, tally = ask_all(gen(state), AnswerCache(), [prompt()])
     assert (tally.asked, tally.refused) == (1, 1)
+
+
+def test_credentials_in_the_url_never_reach_a_message(state: State) -> None:
+    g = gen(state, url="http://user:hunter2secret@127.0.0.1:9/v1", timeout=1.0)
+    with pytest.raises(AskFailed) as err:
+        ask(g, MESSAGES, where=dataclasses.replace(endpoint(g), budget=1.5))
+    assert err.value.kind == "unreachable"
+    assert "hunter2secret" not in err.value.message
+
+
+def test_the_cache_refuses_a_link_and_a_file_that_is_not_sqlite(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.db").write_bytes(b"")
+    (tmp_path / "link.db").symlink_to(tmp_path / "elsewhere.db")
+    with pytest.raises(SpanlabError):
+        AnswerCache(tmp_path / "link.db")
+    (tmp_path / "junk.db").write_bytes(b"not a database, not at all" * 100)
+    with pytest.raises(SpanlabError, match="answer cache"):
+        AnswerCache(tmp_path / "junk.db")
