@@ -51,21 +51,22 @@ class Tally:
 
 def ask_all(
     g: Generation, cache: AnswerCache, prompts: Sequence[Prompt],
-    progress: Callable[[int, int], None] | None = None, *, where: Endpoint | None = None,
+    advance: Callable[[int], None] | None = None, *, where: Endpoint | None = None,
 ) -> tuple[list[Asked], Tally]:  # fmt: skip
-    """Every prompt's outcome, in order, and the counts."""
+    """Every prompt's outcome, in order, and the counts. `advance(1)` is called per prompt
+    (asked, cached, failed or skipped): the shape of `pipeline.progress.task`'s bar."""
     where = where or endpoint(g)
     out: list[Asked] = []
     in_a_row = 0
-    for n, prompt in enumerate(prompts, start=1):
+    for prompt in prompts:
         if in_a_row >= STOP_AFTER:
-            out.append(Asked(prompt, None, "not asked", "the server failed too often"))
-            continue
-        one = _one(g, cache, prompt, where)
-        in_a_row = in_a_row + 1 if one.reply is None else 0
+            one = Asked(prompt, None, "not asked", "the server failed too often")
+        else:
+            one = _one(g, cache, prompt, where)
+            in_a_row = in_a_row + 1 if one.reply is None else 0
         out.append(one)
-        if progress is not None:
-            progress(n, len(prompts))
+        if advance is not None:
+            advance(1)
     return out, tally(out)
 
 

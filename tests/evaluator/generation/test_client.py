@@ -121,10 +121,10 @@ def test_a_refusal_is_a_reply_marked_refused(state: State) -> None:
 def test_ask_all_counts_and_caches_so_a_rerun_asks_nothing(state: State, tmp_path: Path) -> None:
     g, cache = gen(state), AnswerCache(tmp_path / "answers.db")
     prompts = [prompt("q-1"), prompt("q-2", "Other?"), prompt("q-3", "Third?")]
-    seen: list[tuple[int, int]] = []
-    first, tally = ask_all(g, cache, prompts, lambda n, of: seen.append((n, of)))
+    seen: list[int] = []
+    first, tally = ask_all(g, cache, prompts, seen.append)
     assert (tally.asked, tally.cached, tally.failed) == (3, 0, {})
-    assert seen == [(1, 3), (2, 3), (3, 3)] and len(state.requests) == 3
+    assert seen == [1, 1, 1] and len(state.requests) == 3
     # the same question over the same context, for another candidate: from the cache
     again, tally = ask_all(g, cache, [*prompts, prompt("q-1b", "What rate?")])
     assert (tally.asked, tally.cached) == (0, 4) and len(state.requests) == 3
