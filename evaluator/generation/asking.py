@@ -1,8 +1,9 @@
 """Ask many prompts, cache first, and count what happened (§23).
 
 A failure is per prompt, named and counted, never raised: one refused or malformed answer
-does not lose the others. A server that fails `STOP_AFTER` prompts running (down, hanging)
-ends the asking there, and the prompts left are counted as not asked.
+does not lose the others. A server that fails `STOP_AFTER` prompts running, or once in a
+way that says it is down or hanging (`DOWN`), ends the asking there, and the prompts left
+are counted as not asked: a hung server costs one question's time, not every question's.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from evaluator.generation.prompt import Prompt
 
 STOP_AFTER = 3
 """Failures in a row after which the server is taken to be down and asking stops."""
+DOWN = frozenset({"timeout", "unreachable"})
+"""Failures that stop asking at once: the next question would wait as long."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,9 @@ def ask_all(
             one = Asked(prompt, None, "not asked", "the server failed too often")
         else:
             one = _one(g, cache, prompt, where)
-            in_a_row = in_a_row + 1 if one.reply is None else 0
+            in_a_row = (
+                0 if one.reply is not None else STOP_AFTER if one.failure in DOWN else in_a_row + 1
+            )
         out.append(one)
         if advance is not None:
             advance(1)

@@ -167,3 +167,16 @@ def test_the_cache_refuses_a_link_and_a_file_that_is_not_sqlite(tmp_path: Path) 
     (tmp_path / "junk.db").write_bytes(b"not a database, not at all" * 100)
     with pytest.raises(SpanlabError, match="answer cache"):
         AnswerCache(tmp_path / "junk.db")
+
+
+def test_a_hung_server_costs_one_question_not_every_one(state: State) -> None:
+    state.mode = "stall"
+    g = gen(state, timeout=1.0)
+    start = time.monotonic()
+    prompts = [prompt(f"q-{n}", f"Q{n}?") for n in range(5)]
+    out, tally = ask_all(
+        g, AnswerCache(), prompts, where=dataclasses.replace(endpoint(g), budget=1.5)
+    )
+    assert tally.failed == {"timeout": 1, "not asked": 4}
+    assert out[0].failure == "timeout" and len(state.requests) == 1
+    assert time.monotonic() - start < 4.0
