@@ -66,13 +66,19 @@ def ask_all(
             one = Asked(prompt, None, "not asked", "the server failed too often")
         else:
             one = _one(g, cache, prompt, where)
-            in_a_row = (
-                0 if one.reply is not None else STOP_AFTER if one.failure in DOWN else in_a_row + 1
-            )
+            in_a_row = _failures_after(in_a_row, one)
         out.append(one)
         if advance is not None:
             advance(1)
     return out, tally(out)
+
+
+def _failures_after(in_a_row: int, one: Asked) -> int:
+    """Failures in a row once `one` is counted: none after a reply, STOP_AFTER at once when
+    the server is down."""
+    if one.reply is not None:
+        return 0
+    return STOP_AFTER if one.failure in DOWN else in_a_row + 1
 
 
 def _one(g: Generation, cache: AnswerCache, prompt: Prompt, where: Endpoint) -> Asked:
