@@ -187,5 +187,24 @@ GATES = Table("[gates]", "Release gates over every query; the same keys go in "
         "Most warm p95 latency (median over the repeats) / the baseline's."),
 ))  # fmt: skip
 
-TABLES = (SETTINGS, TREATMENT_DEFAULTS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES)
+GENERATION = Table("[generation]", "The generator answers are asked of (§23): a server speaking "
+                   "the OpenAI chat completions API, its model and decoding held fixed.", (
+    Key("url", str, "required", "The API's base URL (`http://127.0.0.1:8080/v1`); spanlab "
+        "POSTs to `{url}/chat/completions`."),
+    Key("model", str, "required", "The model name sent."),
+    Key("temperature", float, "0", "Decoding temperature; only 0 (greedy) is accepted, "
+        "so a rerun asks for the same answer."),
+    Key("seed", int, "0", "Seed sent with every request (0 to 2^32-1)."),
+    Key("max_tokens", int, "512", "Most tokens an answer may take (1 to 32,768)."),
+    Key("template", str, "required", "The prompt template, a file of your own relative to the "
+        "candidates file, holding `{{sources}}` and `{{question}}` once each; its sha256 keys "
+        "the answer cache."),
+    Key("abstention", str, "required", "The phrase the template tells the model to answer "
+        "with when the sources do not hold the answer; it must appear in the template."),
+    Key("key_env", str, '"SPANLAB_GENERATION_KEY"', "Environment variable holding the bearer "
+        "key; unset or empty sends none."),
+    Key("timeout", float, "120", "Seconds one request may take, whole (1 to 3,600)."),
+))  # fmt: skip
+
+TABLES = (SETTINGS, TREATMENT_DEFAULTS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES, GENERATION)
 """Every table, in the order the reference shows them."""

@@ -35,6 +35,10 @@ def check(path: str, info: os.stat_result, data: Mapping[str, Any]) -> None:
 
 def _steering(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(where in the file, registry key) of each steering key the file's tree holds."""
+    generation = data.get("generation")
+    if isinstance(generation, Mapping):
+        yield from ((f"generation.{k}", f"generation.{k}")
+                    for k in ("url", "template", "key_env") if k in generation)  # fmt: skip
     settings = data.get("settings")
     if isinstance(settings, Mapping) and steering_embedding(settings.get("embedding")):
         yield "settings.embedding", "embedding"

@@ -27,6 +27,7 @@ from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatme
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
+from evaluator.generation.config import Generation, read_generation
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
 from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment
@@ -119,6 +120,8 @@ class CandidatesFile:
     """In file order; the baseline among them."""
     gates: Gates
     """Release gates."""
+    generation: Generation | None = None
+    """The generator answers are asked of (§23); None: the file sets no `[generation]`."""
 
     def candidate(self, name: str) -> Candidate:
         return next(c for c in self.candidates if c.name == name)
@@ -312,7 +315,7 @@ def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> CandidatesFile:
-    unknown = sorted(set(data) - {"settings", "candidate", "gates"})
+    unknown = sorted(set(data) - {"settings", "candidate", "gates", "generation"})
     if unknown:
         raise ConfigError(f"unknown table {unknown[0]!r}", file=file, key=unknown[0])
     raw_settings, defaults = _defaults(data.get("settings"), file)
@@ -336,7 +339,8 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     gates = read_gates(data.get("gates"), file)
     if found := uncomputed(gates, without_vectors(candidates, settings.retriever)):
         raise ConfigError(found[1], file=file, key=found[0])
-    return CandidatesFile(file, digest, settings, candidates, gates)
+    generation = read_generation(data.get("generation"), file)
+    return CandidatesFile(file, digest, settings, candidates, gates, generation)
 
 
 def without_vectors(candidates: Sequence[Candidate], retriever: str) -> str | None:

@@ -52,7 +52,10 @@ class Endpoint:
     budget: float = 60.0
     """Seconds for a call with all its retries and waits: what a stalled server costs."""
     role: str = "embedding"
-    """What the server is for (`embedding`, `rerank`, `search`): the key errors name."""
+    """What the server is for (`embedding`, `rerank`, `search`, `generation`): the key
+    errors name."""
+    max_body: int = MAX_BODY
+    """Largest answer read (bytes); a chat answer needs far less than a batch of vectors."""
 
     def redact(self, text: str) -> str:
         """`text` with the key and any credential in it replaced (labeler.core.secrets), as
@@ -167,7 +170,7 @@ def _attempt(endpoint: Endpoint, body: bytes, deadline: float, cancel: Cancel) -
         response = conn.getresponse()
         if response.status >= 400:
             raise _error(response)
-        return _body(response, MAX_BODY)
+        return _body(response, endpoint.max_body)
     except (OSError, http.client.HTTPException, _Failed) as exc:
         if cancel.cancelled:
             raise _Failed("stopped: another request of this run failed") from None

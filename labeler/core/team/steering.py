@@ -39,6 +39,9 @@ CANDIDATE_KEYS: Mapping[str, str] = {
     "options.path": 'the chunk file read (`splitter = "chunks"`)',
     "function": 'the Python code imported (`splitter = "python"`)',
     "embedding": "the embedding model loaded",
+    "generation.url": "the generation server called",
+    "generation.template": "the prompt template read",
+    "generation.key_env": "the environment variable whose key is sent",
 }
 """A candidates file's keys that steer; `embedding` only when it names a model loaded by
 name or path (`minilm` is spanlab's own; `openai:` calls the server of the runner's own
