@@ -44,6 +44,7 @@ PALETTE = (
     ("slices", "Slices", "Edit the query's slices, completed from those in use"),
     ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
     ("status_back", "Status back", "Move the status back: reviewed, labelled, draft"),
+    ("label_empty", "Label empty", "Mark a draft labelled with no evidence (asks first)"),
     (
         "transitions",
         "Transitions to label",
@@ -85,6 +86,8 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
         Binding("B", "cycle_status(True)", "Status back", show=False),
+        Binding("L", "label_empty", "Label empty", show=False,
+                tooltip="Mark a draft labelled with no evidence and no abstention (asks first)"),
         Binding("T", "transitions", "Transitions to label", show=False),
         Binding("p", "pattern", "Pattern", show=False),
         Binding("l", "slices", "Slices", show=False),

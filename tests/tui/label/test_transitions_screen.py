@@ -189,6 +189,7 @@ async def test_a_broken_candidates_file_still_lists_in_document_order(
 
 
 async def test_b_moves_the_status_back_round_the_cycle(store: Store, corpus: Corpus) -> None:
+    store.update_query("q-0001", annotator="ann", abstain=True)  # an empty draft stays one
     app = SpanlabApp(store, corpus, annotator="cat", settings=QUIET)  # reviews ann's query
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("B")  # draft goes round to reviewed: cat is not its author
