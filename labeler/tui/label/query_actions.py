@@ -49,8 +49,6 @@ def is_empty(q: Query) -> bool:
     return not q.evidence and not q.abstain
 
 
-
-
 class QueryActions(ShowingScreen):
     """Edit, create, copy, delete the current query; undo and redo."""
 
