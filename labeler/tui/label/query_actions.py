@@ -195,7 +195,8 @@ class QueryActions(ShowingScreen):
 
             return project_transitions(corpus, spans, candidates, stop)
 
-        self.app.push_screen(TransitionsScreen(find, corpus.text), self._write_on)
+        screen = TransitionsScreen(find, corpus.text, self.transition_place)
+        self.app.push_screen(screen, self._write_on)
 
     def _write_on(self, t: Transition | None) -> None:
         if t is None:
