@@ -9,7 +9,10 @@ Everything about one screen lives in that screen's package.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -197,11 +200,24 @@ class SpanlabApp(ThemedApp):
         return True
 
     def action_go(self, name: str) -> None:
-        """A screen's key: switch to it, or say it is the one shown (every key answers)."""
+        """A screen's key: switch to it, or say it is the one shown (every key answers). A
+        screen whose package is not imported yet says it is loading while a thread imports
+        it (triage's metrics: seconds), then opens."""
         if name == self.mode_name:
             self.notify(f"This is the {BY_NAME[name].title} screen.", timeout=2)
             return
-        self.action_switch(name)
+        package = BY_NAME[name].package
+        if not package or package in sys.modules:
+            self.action_switch(name)
+            return
+        self.notify(loading_line(BY_NAME[name].title), timeout=2)
+        self.run_worker(partial(self._import_then_go, name, package), thread=True,
+                        group="loading", exit_on_error=False)  # fmt: skip
+
+    def _import_then_go(self, name: str, package: str) -> None:
+        """In a thread: import the screen's package, then switch on the app's thread."""
+        importlib.import_module(package)
+        self.call_from_thread(self.action_switch, name)
 
     def _unblock(self) -> None:
         """Span edits may go on once no span waits for review any more."""
@@ -281,6 +297,11 @@ def corpus_note(names: Sequence[str], waiting: int) -> tuple[str, str, SeverityL
 
 READ_ONLY = "Read-only store: edits will not be saved"
 """The notice at start when the store refuses edits (§15)."""
+
+
+def loading_line(title: str) -> str:
+    """What a screen that waits says meanwhile."""
+    return f"Loading {title.lower()} …"
 
 
 def window_title(screen: str) -> str:
