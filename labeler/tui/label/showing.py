@@ -242,7 +242,10 @@ class ShowingScreen(Screen[None]):
         q = self.state.current_query
         if self.state.current != self._shown_id:  # every path to another query passes here
             self._shown_id = self.state.current
-            self.view.clear_selection()  # a selection belongs to the query it was made on
+            # a selection belongs to the query it was made on
+            self.view.clear_selection(
+                f"The query changed to {self.state.current}: its selection was dropped."
+            )
         hidden = self.state.total if q is None and not self.query_list.ids else 0
         self.query_one(QueryPanel).show(q, self.editor.annotator, hidden, self.state.lost)
         if self.view.doc_id is None and len(self.editor.corpus):
