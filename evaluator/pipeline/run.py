@@ -114,11 +114,16 @@ def run_all(
     chunks_by, seconds, sizes = cut_as
     runs: dict[str, CandidateRun] = {}
     retrievers: dict[str, Retriever] = {}
-    for name in run_order(cfile):
-        runs[name], retrievers[name] = run_candidate(
-            ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
-            queries, inputs,
-        )  # fmt: skip
+    order = run_order(cfile)
+    weight = {n: max(1, len(chunks_by[n])) for n in order}  # time goes with the chunks
+    overall = f"eval: {len(order)} candidates (chunks indexed)"
+    with progress.task(overall, sum(weight.values()), enabled=ctx.options.progress) as advance:
+        for name in order:
+            runs[name], retrievers[name] = run_candidate(
+                ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
+                queries, inputs,
+            )  # fmt: skip
+            advance(weight[name])
     return runs, time_latency(ctx, runs, retrievers, inputs)
 
 

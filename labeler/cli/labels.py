@@ -114,12 +114,14 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+    from evaluator.pipeline import progress
     from labeler.core.labels import imports
 
     opts = imports.ImportOptions(
         fmt, who.name, replace=replace, encoding=proj.encoding,
         labels=frozenset(label) if label else None, slices=tuple(slices or ()),
         skip_bad=skip_bad, as_version=as_version, version_of=version_of or annotator,
+        task=progress.task,
     )  # fmt: skip
     done = imports.import_file(store, docs, status, file, opts)
     say_import_notes(done, file, label, docs.root)
