@@ -176,10 +176,8 @@ class QueryActions(ShowingScreen):
             if yes:
                 self._save(q, {"status": Status.LABELLED})
 
-        question = (
-            f"Mark {q.id} labelled with no evidence and no abstention? It counts as done "
-            "(ctrl+z undoes it)."
-        )
+        # One line of the 70-column dialog: the title does not wrap.
+        question = f"Label {q.id} empty: no evidence, no abstention? (counts as done)"
         self.app.push_screen(ConfirmScreen(question), answer)
 
     def action_transitions(self) -> None:
