@@ -198,7 +198,9 @@ def labels_export(
     from labeler.core.labels import exports
 
     names = Names(from_name, to_name, text_key)
-    done = exports.export_file(store, docs, out, fmt, names, sight(proj))
+    from evaluator.pipeline import progress
+
+    done = exports.export_file(store, docs, out, fmt, names, sight(proj), progress.task)
     for why, n in done.left_out:
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:

@@ -88,3 +88,20 @@ def test_a_task_inside_a_task_joins_its_display() -> None:
         with progress.task("inner", 3, enabled=True) as inner:  # no second live display
             inner(3)
         outer(2)
+
+
+def test_an_export_reports_its_steps(store: Store, tmp_path: Path) -> None:
+    from labeler.core.labels import exports
+
+    store.add_query("How long?", annotator="ann", abstain=True)
+    steps: list[tuple[str, int]] = []
+
+    @contextmanager
+    def task(description: str, total: int) -> Iterator[Advance]:
+        steps.append((description, total))
+        yield lambda n: steps.append(("advanced", n))
+
+    corpus = Corpus.from_texts({"a.md": TEXT})
+    done = exports.export_file(store, corpus, tmp_path / "out.json", "spanlab", task=task)
+    assert done.queries == 1
+    assert steps == [("exporting to out.json: read, write, hash", 3), *[("advanced", 1)] * 3]
