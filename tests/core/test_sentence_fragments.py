@@ -85,3 +85,8 @@ def test_the_quick_mode_keeps_abbreviations_too() -> None:
         "See Vol. 3 and e.g. the index.",
         "Dr. Smith agrees.",
     ]
+
+
+def test_a_numbered_heading_is_one_sentence() -> None:
+    text = "## 1. Who can request a refund\n\n4.2. Fees apply. Then more."
+    assert cut(text) == ["1. Who can request a refund", "4.2. Fees apply.", "Then more."]

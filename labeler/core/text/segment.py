@@ -30,6 +30,8 @@ BEFORE_NUMBER = frozenset(
 """Abbreviations that a number follows ("Vol. 3", "p. 14"): never a break before it (pysbd
 breaks after "Vol.")."""
 _WORD_BEFORE = re.compile(r"(\w+)\.$")
+_NUMBERING = re.compile(r"\s*\d{1,3}(?:\.\d{1,3})*")
+"""A unit that opens with its number ("1. Who can ask", "4.2 Fees"): no sentence of its own."""
 GROUP = 6
 """Doubtful breaks pysbd reads at once."""
 
@@ -95,8 +97,8 @@ def _verdict(unit: str, gap: re.Match[str]) -> bool | None:
     """A break (True), none (False: a lower-case word follows, as after "e.g." or "P."), or
     doubtful (None: an abbreviation, a closing quote or bracket, an initial; pysbd says)."""
     after = unit[gap.end() : gap.end() + 1]
-    if after.islower():
-        return False
+    if after.islower() or _NUMBERING.fullmatch(unit, 0, gap.start()):
+        return False  # "e.g. the", or a numbered heading's "1." ("## 1. Who can ask")
     found = _PLAIN.match(unit, _word_start(unit, gap.start()), gap.end() + 1)
     if found is None or found.end() != gap.end() + len(after):
         return None
