@@ -206,5 +206,16 @@ GENERATION = Table("[generation]", "The generator answers are asked of (§23): a
     Key("timeout", float, "120", "Seconds one request may take, whole (1 to 3,600)."),
 ))  # fmt: skip
 
-TABLES = (SETTINGS, TREATMENT_DEFAULTS, CANDIDATE, CONTEXT, PARENT, MMR, FUSION, RERANK, GATES, GENERATION)
+TABLES = (
+    SETTINGS,
+    TREATMENT_DEFAULTS,
+    CANDIDATE,
+    CONTEXT,
+    PARENT,
+    MMR,
+    FUSION,
+    RERANK,
+    GATES,
+    GENERATION,
+)
 """Every table, in the order the reference shows them."""

@@ -1,4 +1,9 @@
-"""Progress bars on a terminal, silence in CI (`CI` set) or without a TTY (§10)."""
+"""Progress bars on a terminal, silence in CI (`CI` set) or without a TTY (§10).
+
+Every long command shows its position and the time left through `task`, the one way to
+draw a bar. Tasks nest: one opened while another is shown (eval's overall bar, then each
+embedding under it) joins the same display, since rich allows one live display at a time.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,35 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 Advance = Callable[[int], None]
+_shown: list[Progress] = []
+"""The display open now (at most one), which nested tasks join."""
 
 
 def wanted() -> bool:
     return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def columns() -> tuple[ProgressColumn, ...]:
+    """What a bar says: what it does, how far (n of total), time taken and time left."""
+    return (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
 
 
 @contextmanager
@@ -23,12 +50,18 @@ def task(description: str, total: int, *, enabled: bool | None = None) -> Iterat
     if not (wanted() if enabled is None else enabled) or total <= 0:
         yield lambda n: None
         return
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+    if _shown:  # inside another task: a line of the same display, gone when done
+        bar = _shown[0]
         tid = bar.add_task(description, total=total)
-        yield lambda n: bar.advance(tid, n)
+        try:
+            yield lambda n: bar.advance(tid, n)
+        finally:
+            bar.remove_task(tid)
+        return
+    with Progress(*columns(), transient=True, console=Console(stderr=True)) as bar:
+        _shown.append(bar)
+        try:
+            tid = bar.add_task(description, total=total)
+            yield lambda n: bar.advance(tid, n)
+        finally:
+            _shown.clear()

@@ -123,11 +123,16 @@ def run_all(
     retrievers: dict[str, Retriever] = {}
     for cand in cfile.candidates:  # a filter that lets nothing through stops the run first
         filter_docs(ctx.texts, cand)
-    for name in run_order(cfile):
-        runs[name], retrievers[name] = run_candidate(
-            ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
-            queries, inputs,
-        )  # fmt: skip
+    order = run_order(cfile)
+    weight = {n: max(1, len(chunks_by[n])) for n in order}  # time goes with the chunks
+    overall = f"eval: {len(order)} candidates (chunks indexed)"
+    with progress.task(overall, sum(weight.values()), enabled=ctx.options.progress) as advance:
+        for name in order:
+            runs[name], retrievers[name] = run_candidate(
+                ctx, cfile.candidate(name), chunks_by[name], seconds[name], sizes[name].stats,
+                queries, inputs,
+            )  # fmt: skip
+            advance(weight[name])
     return runs, time_latency(ctx, runs, retrievers, inputs)
 
 

@@ -7,6 +7,7 @@ screen opens, so every other command starts without it.
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -126,6 +127,7 @@ def triage(
     ] = False,
 ) -> None:
     """Gained and lost queries of a run, with both candidates' cuts over the evidence."""
+    say_loading("triage")
     proj = project(corpus, db)
     who = member(proj, annotator)
     diff = None
@@ -143,3 +145,10 @@ def triage(
             source=corpus_source(proj), embedding_cache=place_of(proj),
             candidates=proj.candidates,
             diff=diff, blind=proj.blind)  # fmt: skip
+
+
+def say_loading(screen: str) -> None:
+    """A line on stderr while a slow screen loads (seconds before the app's first paint)."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"spanlab: loading {screen} …\n")
+        sys.stderr.flush()

@@ -115,12 +115,14 @@ def labels_import(
         fmt = label_formats.guess(file)
         if fmt != "spanlab":
             say(f"reading {file} as {fmt} (pass --format to choose)", err=True)
+    from evaluator.pipeline import progress
     from labeler.core.labels import imports
 
     opts = imports.ImportOptions(
         fmt, who.name, replace=replace, encoding=proj.encoding,
         labels=frozenset(label) if label else None, slices=tuple(slices or ()),
         skip_bad=skip_bad, as_version=as_version, version_of=version_of or annotator,
+        task=progress.task,
     )  # fmt: skip
     done = imports.import_file(store, docs, status, file, opts)
     say_import_notes(done, file, label, docs.root)
@@ -200,7 +202,9 @@ def labels_export(
     from labeler.core.labels import exports
 
     names = Names(from_name, to_name, text_key)
-    done = exports.export_file(store, docs, out, fmt, names, sight(proj))
+    from evaluator.pipeline import progress
+
+    done = exports.export_file(store, docs, out, fmt, names, sight(proj), progress.task)
     for why, n in done.left_out:
         say(f"warning: {n} {why}", err=True)
     for note in done.notes:

@@ -9,7 +9,10 @@ Everything about one screen lives in that screen's package.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -32,7 +35,7 @@ from labeler.tui.label import LABEL_STYLESHEET, Editor, LabelScreen
 from labeler.tui.messages import AgreementRequested, CorpusChanged, LabelsChanged
 from labeler.tui.modes import BY_NAME, MODES, KeyGroups
 from labeler.tui.prefs import save_theme
-from labeler.tui.screens.help import HelpScreen
+from labeler.tui.screens.help import HelpScreen, focus_line
 from labeler.tui.settings import Settings
 from labeler.tui.triage import LabelRequested
 
@@ -47,6 +50,13 @@ class HasCommands(Protocol):
     def palette_commands(self) -> Iterable[SystemCommand]: ...
 
 
+@runtime_checkable
+class SaysFocus(Protocol):
+    """A screen that names its focused part for the help (`Focus: the query list. …`)."""
+
+    def focus_note(self) -> str: ...
+
+
 class SpanlabApp(ThemedApp):
     """Label, review, triage, agreement and stats in one app; `screen` names the one it
     opens on."""
@@ -55,8 +65,8 @@ class SpanlabApp(ThemedApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("question_mark", "help", "Keys"),
-        *(Binding(m.key, f"switch('{m.name}')", m.title, show=False) for m in MODES),
-        Binding("ctrl+b", "switch('triage')", "", show=False),  # the old triage app's key
+        *(Binding(m.key, f"go('{m.name}')", m.title, show=False) for m in MODES),
+        Binding("ctrl+b", "go('triage')", "", show=False),  # the old triage app's key
     ]
 
     def __init__(self, store: Store | None, corpus: Corpus, *, annotator: str,
@@ -189,6 +199,26 @@ class SpanlabApp(ThemedApp):
         self._go(name)
         return True
 
+    def action_go(self, name: str) -> None:
+        """A screen's key: switch to it, or say it is the one shown (every key answers). A
+        screen whose package is not imported yet says it is loading while a thread imports
+        it (triage's metrics: seconds), then opens."""
+        if name == self.mode_name:
+            self.notify(f"This is the {BY_NAME[name].title} screen.", timeout=2)
+            return
+        package = BY_NAME[name].package
+        if not package or package in sys.modules:
+            self.action_switch(name)
+            return
+        self.notify(loading_line(BY_NAME[name].title), timeout=2)
+        self.run_worker(partial(self._import_then_go, name, package), thread=True,
+                        group="loading", exit_on_error=False)  # fmt: skip
+
+    def _import_then_go(self, name: str, package: str) -> None:
+        """In a thread: import the screen's package, then switch on the app's thread."""
+        importlib.import_module(package)
+        self.call_from_thread(self.action_switch, name)
+
     def _unblock(self) -> None:
         """Span edits may go on once no span waits for review any more."""
         editor, store = self._editor, self.store
@@ -228,7 +258,9 @@ class SpanlabApp(ThemedApp):
             screen.show_query(message.query)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.key_groups()))
+        screen = self.screen
+        note = screen.focus_note() if isinstance(screen, SaysFocus) else focus_line(self.focused)
+        self.push_screen(HelpScreen(self.key_groups(), note))
 
     def key_groups(self) -> KeyGroups:
         """This screen's keys first, then those of the other screens opened, then the app's."""
@@ -265,6 +297,11 @@ def corpus_note(names: Sequence[str], waiting: int) -> tuple[str, str, SeverityL
 
 READ_ONLY = "Read-only store: edits will not be saved"
 """The notice at start when the store refuses edits (§15)."""
+
+
+def loading_line(title: str) -> str:
+    """What a screen that waits says meanwhile."""
+    return f"Loading {title.lower()} …"
 
 
 def window_title(screen: str) -> str:

@@ -12,6 +12,7 @@ from labeler.core.corpus.source import CorpusSource
 from labeler.core.store import Store
 from labeler.core.team.roles import Member
 from labeler.tui.app import SpanlabApp
+from labeler.tui.modes import BY_NAME
 from labeler.tui.prefs import prefs_path, saved_theme
 from labeler.tui.settings import Settings
 from labeler.tui.themes import load_themes
@@ -47,6 +48,8 @@ def run_app(store: Store | None, corpus: Corpus, *, annotator: str, screen: str 
         run_id = find_run(runs_dir, run_id).id
     if store is not None and member is not None:  # the store asks it of acts on others' queries
         store.member = member
+    if screen != "label":  # imported while the terminal still says it is loading
+        BY_NAME[screen].groups()  # (the screen's package: triage's metrics take seconds)
     prefs = prefs_path()
     app = SpanlabApp(store, corpus, annotator=annotator, screen=screen,
                      theme=starting_theme(theme, prefs), runs_dir=runs_dir, run_id=run_id,

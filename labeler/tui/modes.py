@@ -67,6 +67,9 @@ class Mode:
     """Why it cannot open now (None: it can)."""
     groups: Callable[[], KeyGroups]
     """Its keys, for `?`, grouped and titled."""
+    package: str = ""
+    """Its package when importing it takes seconds (a thread imports it while the app says
+    it is loading); empty when it is quick."""
 
 
 def list_keys() -> list[BindingType]:
@@ -215,7 +218,7 @@ MODES: tuple[Mode, ...] = (
     Mode("review", "ctrl+r", "Review", "Decide where stale spans went", build_review,
          no_store, review_keys),
     Mode("triage", "ctrl+g", "Triage", "Gained and lost queries of a run", build_triage,
-         triage_missing, triage_keys),
+         triage_missing, triage_keys, "labeler.tui.triage.screen"),
     Mode("agreement", "ctrl+o", "Agreement",
          "Adjudicate double-annotated queries, least agreement first", build_agreement,
          agreement_missing, agreement_keys),

@@ -1,4 +1,4 @@
-"""Blind in files (SPEC §21), with real accounts: while bob's versions wait, what the lead's
+"""Blind in files (design §21), with real accounts: while bob's versions wait, what the lead's
 eval and export write in the project is the lead's alone, so alice and carol read nothing
 of them there; once the lead decides, what he writes is the group's again. And a decision
 stands: carol, added later, labels a decided query, is told, and the lead's export keeps it.

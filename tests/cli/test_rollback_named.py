@@ -1,4 +1,4 @@
-"""Every byte accounted for (SPEC §21), with real accounts: mallory saves a copy of the
+"""Every byte accounted for (design §21), with real accounts: mallory saves a copy of the
 store, the lead imports two queries and alice labels, then mallory puts the copy back, by a
 rename or by writing its bytes into the same file. The lead's next command of any kind
 names the writes the store lacks, every write refuses, and `labels restore` brings back

@@ -1,4 +1,4 @@
-"""Every byte accounted for (SPEC §21): a store rolled back, by a rename or by its old bytes
+"""Every byte accounted for (design §21): a store rolled back, by a rename or by its old bytes
 written in place, is named by the next open and refuses writes; restore brings back every
 write from the writers' journals; the check costs milliseconds."""
 

@@ -79,7 +79,7 @@ class SentenceIndex:
         self._postings: defaultdict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths: list[int] = []
         for doc in corpus:
-            for start, end in sentences(doc.text):
+            for start, end in sentences(doc.text, careful=False):  # the whole corpus
                 start, end = trimmed(doc.text, start, end)
                 counts = Counter(terms(doc.text[start:end]))
                 if not counts:

@@ -22,6 +22,7 @@ from labeler.core.files import sharing
 from labeler.core.formats import label_studio
 from labeler.core.formats._common import flattened, left_out
 from labeler.core.labels import labelset
+from labeler.core.progress import Advance, TaskFactory, no_task
 from labeler.core.store import Store
 from labeler.core.team.visibility import BLIND_WHY, Sight
 from labeler.core.values import Query
@@ -58,16 +59,31 @@ def export_file(
     fmt: str,
     names: label_studio.Names | None = None,
     sight: Sight | None = None,
+    task: TaskFactory = no_task,
 ) -> Exported:
     """Write the store's labels to `out` in `fmt`, as `sight` may see them (None: all);
-    refuses while any span is stale."""
+    refuses while any span is stale. `task` shows its steps: read, written, hashed."""
+    with task(f"exporting to {out.name}: read, write, hash", 3) as advance:
+        return _export(store, corpus, out, fmt, names, sight, advance)
+
+
+def _export(
+    store: Store,
+    corpus: Corpus,
+    out: Path,
+    fmt: str,
+    names: label_studio.Names | None,
+    sight: Sight | None,
+    advance: Advance,
+) -> Exported:
     withheld = sight.withheld(store) if sight is not None else frozenset()
     data = labelset.export(store, corpus, withheld)
+    advance(1)
     ids = [str(q["id"]) for q in data["queries"]]
     ids += store.waiting() if fmt == "label-studio" else []  # it keeps each waiting version
     private = sight is not None and sight.keeps_private(store, ids)
     with sharing.private_files(private):
-        done = _write(store, corpus, out, fmt, names, data, withheld)
+        done = _write(store, corpus, out, fmt, names, data, withheld, advance)
     return dataclasses.replace(done, private=private)
 
 
@@ -79,6 +95,7 @@ def _write(
     names: label_studio.Names | None,
     data: dict[str, Any],
     withheld: frozenset[str],
+    advance: Advance,
 ) -> Exported:
     waiting_n = int(data.pop("waiting_for_adjudication", 0))
     drafts = tuple(q["id"] for q in data["queries"] if not q["abstain"] and not q["evidence"])
@@ -95,8 +112,10 @@ def _write(
                   len(withheld)),)  # fmt: skip
     if fmt == "spanlab":
         labelset.write_json(data, out)
-        held = len(data["queries"])
-        return Exported(out, held, held, _sha256(out), data["label_set_hash"],
+        advance(1)
+        held, sha = len(data["queries"]), _sha256(out)
+        advance(1)
+        return Exported(out, held, held, sha, data["label_set_hash"],
                         _counted(waits), drafts=drafts)  # fmt: skip
     queries, waiting = _decided(store)
     queries = [q for q in queries if q.id not in withheld]
@@ -115,7 +134,10 @@ def _write(
         got = formats.get(fmt).write(queries, corpus, out)
         wrote = got or formats.Wrote(len(queries), len(queries))
     notes = (*wrote.warnings, *_flattened(fmt, queries))
-    return Exported(out, wrote.queries, wrote.records, _sha256(out), data["label_set_hash"],
+    advance(1)
+    sha = _sha256(out)
+    advance(1)
+    return Exported(out, wrote.queries, wrote.records, sha, data["label_set_hash"],
                     _counted((*wrote.left_out, *waits)), notes, drafts)  # fmt: skip
 
 

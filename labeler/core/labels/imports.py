@@ -23,6 +23,7 @@ from labeler.core.formats import label_studio, label_studio_min
 from labeler.core.labels import joins, labelset
 from labeler.core.names import check_name
 from labeler.core.overlaps import import_warnings
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.store import Store
 from labeler.core.values import Query, valid_slice
 
@@ -82,6 +83,8 @@ class ImportOptions:
     """The file's annotations become versions of the queries they share with the store."""
     version_of: str | None = None
     """With `as_version`: whose versions (else the annotator the file names)."""
+    task: TaskFactory = no_task
+    """Shows how far reading, checking and writing are (the command's bars)."""
 
     def check(self) -> None:
         """Refuse flags that do not apply to the format, naming the flag."""
@@ -111,10 +114,14 @@ def import_file(
     """Import `path` into `store`, bound to `corpus` as `status` says: every flag checked,
     the whole file read and validated, then written in one transaction."""
     opts.check()
+    if not opts.as_version:  # refused before a long read, not after it (issue 45)
+        labelset.refuse_while_waiting(status)
     if opts.fmt == "spanlab":
         return _import_labelset(store, corpus, path, opts)
     existing = () if opts.as_version else store.queries()
-    imported = _read(path, corpus, opts.fmt, existing, opts.labels, skip_bad=opts.skip_bad)
+    with opts.task(f"reading {path.name}", 1) as advance:
+        imported = _read(path, corpus, opts.fmt, existing, opts.labels, skip_bad=opts.skip_bad)
+        advance(1)
     _labels_seen(path, opts.labels, imported.labels_seen)
     imported = replace_fields(imported, queries=tagged(imported.queries, opts.slices))
     if opts.as_version:
@@ -126,7 +133,8 @@ def _import_labelset(store: Store, corpus: Corpus, path: Path, opts: ImportOptio
     removed: list[str] = []
     queries = tagged(labelset.read(path, corpus).queries, opts.slices)
     n = labelset.import_queries(store, queries, corpus, annotator=opts.annotator,
-                                replace_existing=opts.replace, removed=removed)  # fmt: skip
+                                replace_existing=opts.replace, removed=removed,
+                                task=opts.task)  # fmt: skip
     return ImportResult(n, len(queries), tuple(import_warnings(queries)), removed=tuple(removed))
 
 
@@ -156,7 +164,7 @@ def _write(
         n = labelset.import_queries(
             store, imported.queries, corpus, annotator=opts.annotator,
             replace_existing=opts.replace, fresh=imported.fresh, versions=imported.versions,
-            removed=removed,
+            removed=removed, task=opts.task,
         )  # fmt: skip
     warnings = (*imported.warnings, *import_warnings(imported.queries))
     who = tuple(sorted({v.annotator for _, v in imported.versions}))

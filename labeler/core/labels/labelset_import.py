@@ -14,11 +14,16 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import StoreError
 from labeler.core.labels.labelset_json import query_json
 from labeler.core.labels.replaced import log_replaced
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.store import Store, Version, utcnow
 from labeler.core.values import Query
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+
+BATCH = 5_000
+"""Queries written at a time (all in the one transaction), so a bar can move between."""
 
 
 def refuse_while_waiting(status: CorpusStatus) -> None:
@@ -74,8 +79,10 @@ def import_queries(
     fresh: Set[str] = frozenset(),
     versions: Sequence[tuple[str, Version]] = (),
     removed: list[str] | None = None,
+    task: TaskFactory = no_task,
 ) -> int:
     """Write validated queries in one transaction; conflicting ids refuse unless replacing.
+    `task` shows how far the checking and the writing are (a bar on a terminal).
 
     A replaced query is logged with the spans it loses and whose they were; `removed`, if
     given, collects a line on each (§15).
@@ -93,8 +100,17 @@ def import_queries(
     named = [q for q in queries if q.id not in fresh]
     existing, conflicts = refuse_conflicts(store, named, replace_existing=replace_existing)
     texts = {d.id: d.text for d in corpus}
-    todo = [_stamped(q, annotator) for q in named if q.id not in existing or q.id in conflicts]
-    new = [_stamped(q, annotator) for q in queries if q.id in fresh]
+    todo: list[Query] = []
+    new: list[Query] = []
+    with task("checking queries", len(queries)) as advance:
+        for n, q in enumerate(queries, 1):
+            if q.id in fresh:
+                new.append(_stamped(q, annotator))
+            elif q.id not in existing or q.id in conflicts:
+                todo.append(_stamped(q, annotator))
+            if n % BATCH == 0:
+                advance(BATCH)
+        advance(len(queries) % BATCH)
     with store.write() as db:
         # Again under the write lock: another annotator may have created one of these ids.
         stored, now_conflicts = refuse_conflicts(store, todo, replace_existing=replace_existing)
@@ -109,11 +125,15 @@ def import_queries(
         _refuse_retired(store, [q.id for q in todo if q.id not in existing])
         if before_write is not None:
             before_write(db)
-        given = {q.id: store.allocate_query_id(db) for q in new}
+        given = dict(zip((q.id for q in new), store.allocate_query_ids(db, len(new)), strict=True))
         new = [replace(q, id=given[q.id]) for q in new]
         said = log_replaced(store, db, stored, [q for q in todo if q.id in now_conflicts],
                             annotator=annotator)  # fmt: skip
-        store.put_queries([*todo, *new], texts, db=db)
+        every = [*todo, *new]
+        with task("writing queries", len(every)) as advance:
+            for at in range(0, len(every), BATCH):
+                store.put_queries(every[at : at + BATCH], texts, db=db)
+                advance(len(every[at : at + BATCH]))
         written = {q.id for q in todo} | set(given)
         mine = [(given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written]
         store.put_versions(mine, texts, db=db)

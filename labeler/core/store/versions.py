@@ -172,13 +172,15 @@ class Versions(Reviews):
 
     def progress(self, annotator: str, since: str) -> tuple[int, int, int, float | None]:
         """(done, of: their queue or every query, queries they edited at or after `since`
-        (an ISO time), seconds per such query from their first edit to their last)."""
+        (an ISO time), seconds per such query from their first edit to their last). A copy
+        made by duplicating a query (`^d`) is no work done: only edits to it count."""
         ids = self.queue(annotator) or [r[0] for r in self.conn.execute(
             "SELECT id FROM queries")]  # fmt: skip
         done = len(self._labelled_by(annotator).intersection(ids))
         row = self.conn.execute(
             "SELECT count(DISTINCT query_id), min(at), max(at) FROM events "
-            "WHERE annotator = ? AND at >= ? AND query_id IS NOT NULL",
+            "WHERE annotator = ? AND at >= ? AND query_id IS NOT NULL "
+            "AND NOT (kind = 'query-added' AND json_extract(payload, '$.copy_of') IS NOT NULL)",
             (annotator, since),
         ).fetchone()
         today, first, last = int(row[0]), row[1], row[2]

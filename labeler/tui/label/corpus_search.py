@@ -80,7 +80,7 @@ def table_headers(text: str) -> dict[int, str]:
 
 def windows(text: str, size: int = SENTENCES_PER_WINDOW) -> list[tuple[int, int]]:
     """Runs of `size` consecutive sentences, one starting at every sentence."""
-    sents = sentences(text)
+    sents = sentences(text, careful=False)  # every document: pysbd only on demand
     return [(s, sents[min(i + size, len(sents)) - 1][1]) for i, (s, _) in enumerate(sents)]
 
 
@@ -113,11 +113,16 @@ class CorpusSearch:
     def _add(self, doc: str, text: str) -> None:
         """Index `doc`'s windows; each sentence's words are found once, as windows overlap."""
         headers = table_headers(text)
-        sents = sentences(text)
+        sents = sentences(text, careful=False)  # every document: pysbd only on demand
         per_sentence = [frozenset(words(text[s:e])) for s, e in sents]
         for i, (start, _) in enumerate(sents):
             last = min(i + SENTENCES_PER_WINDOW, len(sents))
-            found = set(words(headers[start])) if start in headers else set()
+            row = text.rfind("\n", 0, start) + 1  # a table cell's row: its header's words
+            found = set(words(headers[row])) if row in headers else set()
+            if text[row:start].lstrip().startswith("|"):  # a cell: its window is its row
+                row_end = text.find("\n", start) % (len(text) + 1)
+                while last > i + 1 and sents[last - 1][0] > row_end:
+                    last -= 1
             n = len(self._windows)
             for w in found.union(*per_sentence[i:last]):
                 self._index[w].add(n)

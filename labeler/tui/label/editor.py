@@ -121,7 +121,13 @@ class Editor:
         self.warning = describe(query_id, span, self.store.overlapping(query_id, span))
 
     def move_span(
-        self, span_id: int, start: int, end: int, *, seen: tuple[int, int] | None = None
+        self,
+        span_id: int,
+        start: int,
+        end: int,
+        *,
+        seen: tuple[int, int] | None = None,
+        nudge: bool = False,
     ) -> Span:
         """Move a span's edges, keeping its id (and its original annotator).
 
@@ -141,7 +147,7 @@ class Editor:
             span_id, start, end, text, annotator=self.annotator, expected=before
         )
         edges = (new.start, new.end)
-        moved = SpanMoved(query_id, span_id, old.doc, before, edges)
+        moved = SpanMoved(query_id, span_id, old.doc, before, edges, nudge)
         self.history.record(self._relabelled(query_id, status, moved) if status is Status.REVIEWED
                             else moved)  # fmt: skip
         self._flag(query_id, new)

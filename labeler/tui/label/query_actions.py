@@ -32,6 +32,21 @@ STATUS_BACK = {Status.REVIEWED: Status.LABELLED, Status.LABELLED: Status.DRAFT}
 """What `B` moves a status back to (draft goes round to reviewed)."""
 DONE = {"undo": "Undone", "redo": "Redone"}
 """What the toast after an undo or a redo starts with."""
+EMPTY_TITLE = "Not labelled"
+"""The title of the refusal to label a query that has nothing to show for it."""
+
+
+def empty_refusal(q: Query) -> str:
+    """Why `S` (or `B`) will not take `q` out of draft: it has neither evidence nor abstention."""
+    return (
+        f"{q.id} has no evidence and does not abstain: draw a span (select, then a), or mark "
+        "it abstaining (A). To label it empty on purpose: L (asks first)."
+    )
+
+
+def is_empty(q: Query) -> bool:
+    """A query with no span and no abstention: labelling it would count nothing as done."""
+    return not q.evidence and not q.abstain
 
 
 class QueryActions(ShowingScreen):
@@ -140,7 +155,30 @@ class QueryActions(ShowingScreen):
         then = steps.get(q.status, Status.REVIEWED if back else Status.DRAFT)
         if self.editor.store.view and then is Status.REVIEWED:
             then = steps.get(then, Status.DRAFT)
+        if q.status is Status.DRAFT and then is not Status.DRAFT and is_empty(q):
+            self.notify(empty_refusal(q), title=EMPTY_TITLE, severity="warning", markup=False)
+            return
         self._save(q, {"status": then})
+
+    def action_label_empty(self) -> None:
+        """Label a draft with neither evidence nor abstention, after asking once: the only
+        way a query becomes labelled empty, so one stray key never does it."""
+        q = self.state.current_query
+        if q is None:
+            return
+        if not is_empty(q) or q.status is not Status.DRAFT:
+            why = "is not a draft" if q.status is not Status.DRAFT else "has evidence or abstains"
+            self.notify(f"{q.id} {why}: S moves its status on.", title="Label empty",
+                        markup=False)  # fmt: skip
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._save(q, {"status": Status.LABELLED})
+
+        # One line of the 70-column dialog: the title does not wrap.
+        question = f"Label {q.id} empty: no evidence, no abstention? (counts as done)"
+        self.app.push_screen(ConfirmScreen(question), answer)
 
     def action_transitions(self) -> None:
         """Transitions no query covers yet; enter starts a new query on one, its passage
@@ -155,7 +193,8 @@ class QueryActions(ShowingScreen):
 
             return project_transitions(corpus, spans, candidates, stop)
 
-        self.app.push_screen(TransitionsScreen(find, corpus.text), self._write_on)
+        screen = TransitionsScreen(find, corpus.text, self.transition_place)
+        self.app.push_screen(screen, self._write_on)
 
     def _write_on(self, t: Transition | None) -> None:
         if t is None:

@@ -136,6 +136,9 @@ class QueryList(ScrollView, can_focus=True):
         ids = [q.id for q in self.queries]
         self._move_to(ids.index(current) if current in ids else 0, announce=False)
         self.refresh()
+        # Scrolling clamps to the height the list had before these rows: once laid out
+        # with them, scroll again, or a current row below the old end stays out of sight.
+        self.call_after_refresh(self.keep_in_view)
 
     def refresh_query(self, q: QueryRow) -> None:
         row = self._row_of(q.id)
@@ -167,6 +170,17 @@ class QueryList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.queries))
+        self.call_after_refresh(self.keep_in_view)  # a new height: the current row stays seen
+
+    def keep_in_view(self) -> None:
+        """Scroll just enough that the row under the cursor is on screen."""
+        if self.highlighted is None:
+            return
+        top, height = round(self.scroll_y), max(1, self.scrollable_content_region.height)
+        if self.highlighted < top:
+            self.scroll_to(y=self.highlighted, animate=False, force=True)
+        elif self.highlighted >= top + height:
+            self.scroll_to(y=self.highlighted - height + 1, animate=False, force=True)
 
     # -- moving ------------------------------------------------------------------------------
 
@@ -177,11 +191,7 @@ class QueryList(ScrollView, can_focus=True):
         self.highlighted = row if self.queries else None
         if self.highlighted is None:
             return
-        top, height = round(self.scroll_y), max(1, self.scrollable_content_region.height)
-        if self.highlighted < top:
-            self.scroll_to(y=self.highlighted, animate=False)
-        elif self.highlighted >= top + height:
-            self.scroll_to(y=self.highlighted - height + 1, animate=False)
+        self.keep_in_view()
         self.refresh()
         if changed and announce:
             self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))

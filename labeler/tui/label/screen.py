@@ -19,6 +19,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Label
 
 from labeler.core.corpus.folder import Corpus
+from labeler.tui.label.elsewhere import (
+    WHERE,
+    WHERE_TITLE,
+    action_name,
+    elsewhere_bindings,
+    focus_note,
+)
 from labeler.tui.label.navigation import Navigation
 from labeler.tui.label.panels import CursorBar, QueryPanel
 from labeler.tui.label.query_actions import QueryActions
@@ -44,6 +51,7 @@ PALETTE = (
     ("slices", "Slices", "Edit the query's slices, completed from those in use"),
     ("cycle_status", "Status", "Move the status on: draft, labelled, reviewed"),
     ("status_back", "Status back", "Move the status back: reviewed, labelled, draft"),
+    ("label_empty", "Label empty", "Mark a draft labelled with no evidence (asks first)"),
     (
         "transitions",
         "Transitions to label",
@@ -79,12 +87,19 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
     """Label queries: pick one on the left, draw its evidence on the right."""
 
     CSS_PATH = LABEL_STYLESHEET
-    BINDINGS: ClassVar[list[BindingType]] = [
+    OWN_BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "search", "Search"),
         Binding("E", "suggest", "Suggest evidence", show=False),
         Binding("e", "edit", "Edit"),
         Binding("S", "cycle_status", "Status"),
         Binding("B", "cycle_status(True)", "Status back", show=False),
+        Binding(
+            "L",
+            "label_empty",
+            "Label empty",
+            show=False,
+            tooltip="Mark a draft labelled with no evidence and no abstention (asks first)",
+        ),
         Binding("T", "transitions", "Transitions to label", show=False),
         Binding("p", "pattern", "Pattern", show=False),
         Binding("l", "slices", "Slices", show=False),
@@ -113,6 +128,27 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
             "do); alternatives are drawn bold, double-underlined, on their own shade",
         ),
     ]
+    """The screen's own keys, as the help lists them."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *OWN_BINDINGS,
+        *elsewhere_bindings(DocumentView.BINDINGS, OWN_BINDINGS),
+    ]
+    """With, hidden, the document's keys for when the focus is elsewhere (`elsewhere`)."""
+
+    async def action_elsewhere(self, action: str) -> None:
+        """A document key pressed outside the document: act there, or say where it acts."""
+        if self.view.has_focus:  # the view's own binding passed it on (nothing to do there)
+            return
+        if action_name(action) in WHERE:
+            self.notify(WHERE[action_name(action)], title=WHERE_TITLE, markup=False)
+            return
+        self.view.focus()
+        await self.app.run_action(action, self.view)
+
+    def focus_note(self) -> str:
+        """Which part of the screen has the focus, for the help's first line."""
+        focused = self.focused
+        return focus_note(focused.id or "" if focused is not None else "")
 
     def _lazy_index(self, corpus: Corpus) -> Callable[[], CorpusSearch]:
         return cache(lambda: search_index(corpus))

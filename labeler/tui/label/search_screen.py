@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -26,6 +26,8 @@ from labeler.tui.settings import Field
 
 LIMIT = 30
 """Passages listed."""
+NO_RESULTS = "no results yet: enter searches for these words"
+"""What ↓ says before any search has listed a passage."""
 
 
 def hit_prompt(hit: Hit) -> Text:
@@ -120,7 +122,25 @@ class SearchScreen(ModalScreen[Hit | None]):
             self.dismiss(self.hits[int(event.option.id)])
 
     def action_to_list(self) -> None:
+        """↓ into the results, when there are some: an empty list would take the keys typed
+        next and show nothing of them."""
+        if not self.hits:
+            said = (
+                "searching… ↓ once the results are listed"
+                if self.query_one(OptionList).loading
+                else NO_RESULTS
+            )
+            self.query_one("#preview", Static).update(Text(said, style="dim"))
+            return
         self.query_one(OptionList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed in the results goes on in the words (they were lost)."""
+        if isinstance(self.focused, OptionList) and event.is_printable and event.character:
+            field = self.query_one(Field)
+            field.focus()
+            field.insert_text_at_cursor(event.character)
+            event.stop()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

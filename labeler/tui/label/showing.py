@@ -28,6 +28,7 @@ from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.resume import Resume
 from labeler.tui.label.state import LabelState, RowLoader, collector_paused
 from labeler.tui.label.suggest_screen import Suggestions
+from labeler.tui.label.transitions_screen import TransitionPlace
 from labeler.tui.messages import CorpusChanged, LabelsChanged
 from labeler.tui.settings import settings_of
 from labeler.tui.widgets.document_view import DocumentView
@@ -64,6 +65,8 @@ class ShowingScreen(Screen[None]):
         self._searcher: Callable[[], CorpusSearch] = self._lazy_index(corpus)
         self.suggestions = Suggestions(corpus)
         """Suggested evidence: its sentence index and vectors, built on the first `E`."""
+        self.transition_place = TransitionPlace()
+        """Where the cursor was in the last `T` list: the next opens there."""
 
     def _lazy_index(self, corpus: Corpus) -> Callable[[], CorpusSearch]:
         """The corpus search index of `corpus`, built on first call (`LabelScreen` says how)."""
@@ -239,7 +242,10 @@ class ShowingScreen(Screen[None]):
         q = self.state.current_query
         if self.state.current != self._shown_id:  # every path to another query passes here
             self._shown_id = self.state.current
-            self.view.clear_selection()  # a selection belongs to the query it was made on
+            # a selection belongs to the query it was made on
+            self.view.clear_selection(
+                f"The query changed to {self.state.current}: its selection was dropped."
+            )
         hidden = self.state.total if q is None and not self.query_list.ids else 0
         self.query_one(QueryPanel).show(q, self.editor.annotator, hidden, self.state.lost)
         if self.view.doc_id is None and len(self.editor.corpus):

@@ -49,10 +49,11 @@ class SpanEvents(ShowingScreen):
 
     def on_document_view_edges_changed(self, event: DocumentView.EdgesChanged) -> None:
         move, seen = self.editor.move_span, self._seen_edges(event.span_id)
+        nudge = event.nudge
         self._edit(
-            lambda: move(event.span_id, event.start, event.end, seen=seen),
+            lambda: move(event.span_id, event.start, event.end, seen=seen, nudge=nudge),
             self.state.current,
-            lambda: move(event.span_id, event.start, event.end),
+            lambda: move(event.span_id, event.start, event.end, nudge=nudge),
         )
 
     def on_document_view_span_dropped(self, event: DocumentView.SpanDropped) -> None:

@@ -9,7 +9,8 @@ to the label screen, which starts a new query on it with the passage selected.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -50,9 +51,43 @@ def flat(text: str) -> str:
     return shown(re.sub(r"\s+", " ", text), lines=False)
 
 
-def transition_prompt(t: Transition, text: str) -> Text:
-    """Cuts, kind, document and offset, then the passage, on one row."""
+MARK = "▶ "
+"""The current row's marker: the cursor is not shown by colour alone (16 colours, or none)."""
+Key = tuple[str, int, str]
+"""A transition as the place remembers it: document, start, kind."""
+
+
+def key_of(t: Transition) -> Key:
+    return (t.doc, t.start, t.kind.value)
+
+
+@dataclass
+class TransitionPlace:
+    """Where the cursor was in the last `T` list, kept by the label screen between visits,
+    so the next list opens on the same row, or on the one that took its place once the
+    passage labelled there has left the list."""
+
+    keys: list[Key] = field(default_factory=list)
+    """The rows listed last time, in order."""
+    at: int | None = None
+    """The row under the cursor then."""
+
+    def resume(self, found: Sequence[Key]) -> int:
+        """The row to open on among `found`: the same transition, else the first of those
+        after it that is still listed, else the same position."""
+        if self.at is None or not found or self.at >= len(self.keys):
+            return 0
+        rows = {k: n for n, k in enumerate(found)}
+        for k in self.keys[self.at :]:
+            if k in rows:
+                return rows[k]
+        return min(self.at, len(found) - 1)
+
+
+def transition_prompt(t: Transition, text: str, current: bool = False) -> Text:
+    """The marker, cuts, kind, document and offset, then the passage, on one row."""
     line = Text(no_wrap=True, overflow="ellipsis")
+    line.append(MARK if current else " " * len(MARK), style="bold")
     line.append(f"{len(t.cuts)}✂ " if t.cuts else "   ", style="bold")
     line.append(f"{SHORT.get(t.kind, t.kind.value):<12} ")
     line.append(f"{flat(t.doc)} @{t.start:,} ", style="dim")
@@ -79,10 +114,16 @@ class TransitionsScreen(ModalScreen["Transition | None"]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, find: Find, text_of: Callable[[str], str]) -> None:
-        """`find` lists and ranks them; `text_of` gives a document's canonical text."""
+    def __init__(
+        self, find: Find, text_of: Callable[[str], str], place: TransitionPlace | None = None
+    ) -> None:
+        """`find` lists and ranks them; `text_of` gives a document's canonical text; `place`
+        is where the cursor was last time (updated as it moves)."""
         super().__init__()
         self._find, self._text_of = find, text_of
+        self.place = place or TransitionPlace()
+        """Where the cursor is, kept for the next visit."""
+        self._marked: int | None = None
         self.transitions: list[Transition] = []
         """What is listed, most cut first (empty until the worker is done)."""
         self.note = ""
@@ -130,12 +171,24 @@ class TransitionsScreen(ModalScreen["Transition | None"]):
         if not found:
             listing.add_option(Option(Text(NONE_FOUND, style="dim")))
             return
-        listing.highlighted = 0
-        self._preview(0)
+        keys = [key_of(t) for t in self.transitions]
+        at = self.place.resume(keys)
+        self.place.keys = keys
+        listing.highlighted = at
+        listing.scroll_to_highlight(top=False)
+        self._preview(at)
 
     def _preview(self, at: int) -> None:
         t = self.transitions[at]
         self.query_one("#preview", Static).update(preview(t, self._text_of(t.doc)))
+        self.place.at = at
+        listing = self.query_one(OptionList)
+        for row, current in ((self._marked, False), (at, True)):
+            if row is not None and row < len(self.transitions):
+                t = self.transitions[row]
+                prompt = transition_prompt(t, self._text_of(t.doc), current)
+                listing.replace_option_prompt_at_index(row, prompt)
+        self._marked = at
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:

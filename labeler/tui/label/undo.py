@@ -158,6 +158,8 @@ class SpanMoved:
     """Edges before the move."""
     after: tuple[int, int]
     """Edges after it."""
+    nudge: bool = False
+    """One edge moved one step (`[ ] { }`): consecutive nudges of a span undo together."""
 
     @property
     def label(self) -> str:
@@ -302,7 +304,12 @@ class History:
 
     def record(self, edit: Edit) -> None:
         last = self.undo_stack[-1] if self.undo_stack else None
-        if isinstance(edit, SpanMoved) and isinstance(last, SpanMoved):
+        if (
+            isinstance(edit, SpanMoved)
+            and isinstance(last, SpanMoved)
+            and edit.nudge
+            and last.nudge
+        ):
             edit = self._merged(last, edit)
         self.undo_stack.append(edit)
         del self.undo_stack[: -self.limit]

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Label, Static
 
 KEY_CELLS = 16
@@ -43,18 +44,31 @@ def keys_table(
     return table
 
 
+def focus_line(widget: Widget | None) -> str:
+    """`Focus: …` for a screen that does not describe its own parts: the widget's id or kind."""
+    if widget is None:
+        return "Focus: nothing (tab moves it)."
+    return f"Focus: {widget.id or type(widget).__name__} (tab moves it)."
+
+
 class HelpScreen(ModalScreen[None]):
     """Every key of the label screen; escape or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
-    def __init__(self, groups: Sequence[tuple[str, Sequence[BindingType]]]) -> None:
+    def __init__(
+        self, groups: Sequence[tuple[str, Sequence[BindingType]]], focus: str = ""
+    ) -> None:
         super().__init__()
         self._groups = groups
+        self._focus = focus
+        """Which widget had the focus and what that means for the keys (empty: unsaid)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help"):
             yield Label("Keys (esc closes · ctrl+p: command palette)", classes="dialog-title")
+            if self._focus:
+                yield Label(self._focus, id="help-focus", classes="help-focus", markup=False)
             yield Static(keys_table(self._groups, self._key))
 
     def _key(self, key: str) -> str:

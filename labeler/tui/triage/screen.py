@@ -151,19 +151,25 @@ class TriageScreen(Screen[None]):
     def open_run(self, entry: RunEntry) -> None:
         """Say the run is loading, paint that, then read it: a big run takes seconds."""
         self._head(Content.styled(f"loading run {safe(entry.id)} …", "italic $text-muted"))
-        self.call_after_refresh(self._read_run, entry)
+        self._read_run(entry)
 
+    @work(thread=True, exclusive=True, group="run", exit_on_error=False)
     def _read_run(self, entry: RunEntry) -> None:
+        """In a thread, so the loading line is painted and the keys answer meanwhile (at the
+        app's start the loop reached no frame before a read on it was done: seconds blank)."""
         try:
             view = RunView(read_run(entry.folder))
         except SpanlabError as exc:
-            self.notify(safe(str(exc)), severity="error", markup=False)  # a key may hold `[`
-            if self.run is None:
-                self._head(Content.styled(f"run {safe(entry.id)} could not be read", "bold $error"))
-            else:
-                self.show_candidate()  # the run open before stays, and says so again
+            self.app.call_from_thread(self._unread, entry, exc)
             return
-        self.open_view(view, entry.id)
+        self.app.call_from_thread(self.open_view, view, entry.id)
+
+    def _unread(self, entry: RunEntry, exc: SpanlabError) -> None:
+        self.notify(safe(str(exc)), severity="error", markup=False)  # a key may hold `[`
+        if self.run is None:
+            self._head(Content.styled(f"run {safe(entry.id)} could not be read", "bold $error"))
+        else:
+            self.show_candidate()  # the run open before stays, and says so again
 
     def open_view(self, view: RunView, run_id: str) -> None:
         self.run = view
@@ -275,8 +281,9 @@ class TriageScreen(Screen[None]):
         entry = next((r for r in self.runs if r.id == event.option.id), None)
         if entry is None:
             return
-        try:
-            file = read_run(entry.folder)
+        try:  # the open run is read already: reading it again doubled the wait (issue 45)
+            open_file = self.run.file if isinstance(self.run, RunView) else None
+            file = open_file if open_file and open_file.id == entry.id else read_run(entry.folder)
         except SpanlabError as exc:
             self.query_one("#run-settings", Static).update(Content.styled(safe(str(exc)), "$error"))
             return

@@ -59,6 +59,7 @@ async def test_an_undo_overtaken_by_bob_asks_first(
     app: SpanlabApp, store: Store, tmp_path: Path
 ) -> None:
     bob = Store.open(tmp_path / "labels.db")
+    store.update_query("q-0001", annotator="ann", abstain=True)  # an empty draft stays one
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("S")  # q-0001 draft -> labelled
         bob.update_query("q-0001", annotator="bob", seen=bob.query("q-0001"), status="reviewed")

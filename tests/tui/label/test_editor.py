@@ -41,11 +41,17 @@ def test_nudges_of_one_span_undo_in_one_step(editor: Editor) -> None:
     q = editor.add_query("How long?")
     span = editor.add_span(q.id, "refunds.md", 0, 23)
     assert span.id is not None
-    editor.move_span(span.id, 0, 22)
-    editor.move_span(span.id, 0, 21)
-    editor.move_span(span.id, 8, 21)
+    editor.move_span(span.id, 0, 22, nudge=True)
+    editor.move_span(span.id, 0, 21, nudge=True)
+    editor.move_span(span.id, 8, 21, nudge=True)
     assert edges(editor, q.id) == [(8, 21, "ann")]
     assert len(editor.history.undo_stack) == 3  # query, span, and one merged move
+    editor.move_span(span.id, 4, 21)  # a redraw (`r`) is a step of its own (issue 45)
+    editor.move_span(span.id, 5, 21, nudge=True)  # and so are the nudges after it
+    assert len(editor.history.undo_stack) == 5
+    editor.undo()
+    editor.undo()
+    assert edges(editor, q.id) == [(8, 21, "ann")]
     editor.undo()
     assert edges(editor, q.id) == [(0, 23, "ann")]
     editor.redo()

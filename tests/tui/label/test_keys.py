@@ -111,6 +111,7 @@ async def test_abstain_toggles_and_is_refused_with_evidence(app: SpanlabApp, sto
 
 
 async def test_status_cycles(store: Store, corpus: Corpus) -> None:
+    store.update_query("q-0001", annotator="ann", abstain=True)  # an empty draft stays one
     app = SpanlabApp(store, corpus, annotator="cat", settings=QUIET)  # reviews ann's query
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("S")

@@ -47,7 +47,7 @@ async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
         assert "abstain" not in panel(app) and not store.query("q-0001").abstain
         await pilot.press("p", "down", "enter")  # pattern picker: another pattern than other
         await pilot.pause()
-        await pilot.press("S")
+        await pilot.press("A", "S")  # abstaining: S may label it (an empty draft stays one)
         assert panel(app).startswith("q-0001 ◐ labelled")
         await pilot.press("S")  # blind: labelled goes back to draft, never to reviewed
         assert panel(app).startswith("q-0001 ○ draft")

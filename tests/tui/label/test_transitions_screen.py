@@ -20,7 +20,7 @@ from labeler.core.values import Boundary, Span, Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label.query_form import QueryForm
 from labeler.tui.label.screen import LabelScreen
-from labeler.tui.label.transitions_screen import LIMIT, NONE_FOUND, TransitionsScreen
+from labeler.tui.label.transitions_screen import LIMIT, MARK, NONE_FOUND, TransitionsScreen
 from tests.cli.test_cli import initialised, run, workdir
 from tests.tui.conftest import QUIET, record_notes
 
@@ -189,6 +189,7 @@ async def test_a_broken_candidates_file_still_lists_in_document_order(
 
 
 async def test_b_moves_the_status_back_round_the_cycle(store: Store, corpus: Corpus) -> None:
+    store.update_query("q-0001", annotator="ann", abstain=True)  # an empty draft stays one
     app = SpanlabApp(store, corpus, annotator="cat", settings=QUIET)  # reviews ann's query
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("B")  # draft goes round to reviewed: cat is not its author
@@ -248,3 +249,27 @@ def test_spanlab_label_hands_the_app_the_projects_candidates_file(
     done = run("label", "--annotator", "ann")
     assert done.exit_code == 0, done.stderr
     assert seen["candidates"] == workdir.resolve() / "candidates.toml"
+
+
+async def test_t_marks_its_row_and_reopens_there(
+    guide_store: Store, guide: Corpus, tmp_path: Path
+) -> None:
+    """The row under the cursor is marked by a glyph (not by colour alone), and a second
+    `T` opens on it (issue 45)."""
+    app = guide_app(guide_store, guide, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        screen = await opened(app, pilot)
+        listing = screen.query_one(OptionList)
+
+        def marked() -> list[bool]:
+            rows = [listing.get_option_at_index(n).prompt for n in range(len(screen.transitions))]
+            return [str(p).startswith(MARK) for p in rows]
+
+        assert marked() == [True, False]
+        await pilot.press("down")
+        assert marked() == [False, True]
+        await pilot.press("escape", "T")
+        screen = await opened(app, pilot)
+        listing = screen.query_one(OptionList)
+        assert listing.highlighted == 1 and marked() == [False, True]

@@ -51,6 +51,8 @@ class EdgesChanged(ViewMessage, namespace="document_view"):
     span_id: int
     start: int
     end: int
+    nudge: bool = False
+    """One edge moved by one step (`[ ] { }`): a run of them undoes as one step."""
 
 
 @dataclass

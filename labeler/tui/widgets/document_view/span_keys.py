@@ -31,7 +31,9 @@ class SpanKeys(TextView):
 
     def action_add(self) -> None:
         if self.doc_id is None or self.selection is None:
-            self.notify("Select text first: shift+arrows, w, s, or drag.", severity="warning")
+            why = f"{self.dropped} " if self.dropped else ""
+            self.notify(f"{why}Select text first: shift+arrows, w, s, or drag.",
+                        severity="warning", markup=False)  # fmt: skip
             return
         self.post_message(SelectionMade(self, self.doc_id, *self.selection, self.generation))
 
@@ -59,9 +61,11 @@ class SpanKeys(TextView):
         self.cursor = start if edge == "start" else self._layout.previous_offset(end)
         self._changed()
         assert mark.span_id is not None
-        self.post_message(EdgesChanged(self, mark.span_id, start, end))
+        self.post_message(EdgesChanged(self, mark.span_id, start, end, nudge=True))
 
     def action_redraw(self) -> None:
+        """`r`: extend the span the selection overlaps out to the selection (shrinking is
+        `[ ] { }`'s: one stray key never cuts evidence away)."""
         selection = self.selection
         if selection is None:
             self.notify("Select the new extent first.", severity="warning")
@@ -70,8 +74,10 @@ class SpanKeys(TextView):
         if len(inside) != 1:
             self.notify("The selection must overlap exactly one of this query's spans.")
             return
-        assert inside[0].span_id is not None
-        self.post_message(EdgesChanged(self, inside[0].span_id, *selection))
+        span = inside[0]
+        assert span.span_id is not None  # extended, never cut: the selection and the span
+        start, end = min(span.start, selection[0]), max(span.end, selection[1])
+        self.post_message(EdgesChanged(self, span.span_id, start, end))
 
     def action_drop(self) -> None:
         mark = self._editable()

@@ -53,6 +53,8 @@ class TextView(ScrollView, can_focus=True):
         """The highlighted spans."""
         self.generation = 0
         """Counts `clear_selection` calls: an add asked for before the last one is stale."""
+        self.dropped: str | None = None
+        """Why the last selection was dropped, when the screen said (`a` repeats it)."""
         self._layout: Layout | None = None
         self._matches: list[tuple[int, int]] = []
         self._match_ends: list[int] = []
@@ -102,7 +104,9 @@ class TextView(ScrollView, can_focus=True):
         self.cursor = self._clamp(offset)
         self._changed(center=True)
 
-    def clear_selection(self) -> None:
+    def clear_selection(self, why: str | None = None) -> None:
+        """Drop the selection; `why` is what `a` says until something is selected again."""
+        self.dropped = why if self.selection is not None else self.dropped if why else None
         self.pivot = None
         self.generation += 1
         self._changed(scroll=False)

@@ -1,0 +1,107 @@
+"""Long imports say how far they are, and a refused one refuses first (issue 45, item 7):
+an import into a store whose spans wait for review is refused before its file is read;
+checking and writing report their position through the command's task factory; ids for
+many new questions are taken in one step; nested bars share one display."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from evaluator.pipeline import progress
+from labeler.core.anchoring.binding import sync
+from labeler.core.corpus.folder import Corpus
+from labeler.core.errors import StoreError
+from labeler.core.labels import imports
+from labeler.core.progress import Advance
+from labeler.core.store import Store
+from labeler.core.values import Span
+
+TEXT = "Refunds take five days. Cards are credited within two days.\n"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store.open(tmp_path / "labels.db")
+    s.bind(Corpus.from_texts({"a.md": TEXT}).doc_hashes)
+    yield s
+    s.close()
+
+
+def test_a_refused_import_refuses_before_reading(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.add_query("How long?", annotator="ann")
+    store.add_span("q-0001", Span.from_text(TEXT, "a.md", 0, 23), TEXT, annotator="ann")
+    edited = Corpus.from_texts({"a.md": "Refunds take ten days. " + TEXT[24:]})
+    status = sync(store, edited)
+    assert status.waiting == 1
+
+    def read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(imports, "_read", read)
+    questions = tmp_path / "q.txt"
+    questions.write_text("Is it free?\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="1 span\\(s\\) wait for review"):
+        imports.import_file(
+            store, edited, status, questions, imports.ImportOptions("queries", "ann")
+        )
+
+
+def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: Path) -> None:
+    seen: dict[str, list[int]] = {}
+
+    @contextmanager
+    def task(description: str, total: int) -> Iterator[Advance]:
+        seen[description] = [total, 0]
+        yield lambda n: seen[description].__setitem__(1, seen[description][1] + n)
+
+    questions = tmp_path / "q.txt"
+    questions.write_text("".join(f"Question {n}?\n" for n in range(12_001)), encoding="utf-8")
+    corpus = Corpus.from_texts({"a.md": TEXT})
+    opts = imports.ImportOptions("queries", "ann", task=task)
+    done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
+    assert done.imported == 12_001
+    assert seen == {
+        "reading q.txt": [1, 1],
+        "checking queries": [12_001, 12_001],
+        "writing queries": [12_001, 12_001],
+    }
+    assert store.count("queries") == 12_001
+    assert store.query("q-12001").text == "Question 12000?"  # ids taken in order, in one step
+
+
+def test_ids_for_many_are_taken_in_one_step(store: Store) -> None:
+    store.add_query("First?", annotator="ann")
+    with store.write() as db:
+        assert store.allocate_query_ids(db, 3) == ["q-0002", "q-0003", "q-0004"]
+        assert store.allocate_query_ids(db, 0) == []
+    assert store.next_query_id() == "q-0005"
+
+
+def test_a_task_inside_a_task_joins_its_display() -> None:
+    with progress.task("outer", 2, enabled=True) as outer:
+        with progress.task("inner", 3, enabled=True) as inner:  # no second live display
+            inner(3)
+        outer(2)
+
+
+def test_an_export_reports_its_steps(store: Store, tmp_path: Path) -> None:
+    from labeler.core.labels import exports
+
+    store.add_query("How long?", annotator="ann", abstain=True)
+    steps: list[tuple[str, int]] = []
+
+    @contextmanager
+    def task(description: str, total: int) -> Iterator[Advance]:
+        steps.append((description, total))
+        yield lambda n: steps.append(("advanced", n))
+
+    corpus = Corpus.from_texts({"a.md": TEXT})
+    done = exports.export_file(store, corpus, tmp_path / "out.json", "spanlab", task=task)
+    assert done.queries == 1
+    assert steps == [("exporting to out.json: read, write, hash", 3), *[("advanced", 1)] * 3]
