@@ -11,14 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
-from evaluator.pipeline import sanity
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
 from evaluator.pipeline.inputs import candidates_and_corpus as candidates_and_corpus
 from evaluator.pipeline.inputs import corpus_folder as corpus_folder
 from evaluator.pipeline.inputs import load_labels as load_labels
 from evaluator.pipeline.options import RunOptions
-from evaluator.pipeline.plan import plan_corpus
 from evaluator.pipeline.plan import plan_project as plan_project
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
@@ -65,6 +63,7 @@ def evaluate_project(
     check_ann: bool,
     retriever: str | None = None,
     planned: Callable[[Plan], None] | None = None,
+    latency: bool = False,
 ) -> Evaluated:
     """Evaluate the project in the working folder and write its run folder; with `planned`,
     hand it the plan of the same candidates and labels first (before any embedding)."""
@@ -75,9 +74,6 @@ def evaluate_project(
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
     labels = load_labels(labels_file, proj, corpus)
-    if planned is not None:
-        sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
-        planned(plan_corpus(cfile, corpus, labels.queries, proj.embedding_cache))
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
@@ -85,6 +81,7 @@ def evaluate_project(
         chroma_timeout=proj.chroma_timeout,
         cache_path=proj.embedding_cache,
         check_ann=check_ann,
+        latency=latency,
     )
     sharing.make_folder(proj.root / ".spanlab")  # the runs folder; the cache may be elsewhere
     result = run_evaluation(
@@ -94,6 +91,7 @@ def evaluate_project(
         label_corpus_hash=labels.corpus_hash,
         label_set_hash=labels.label_set_hash,
         options=options,
+        planned=planned,  # the plan of the run's own cut, before anything is embedded
     )
     run = run_file(result, include_text=include_text)
     folder = write_run(run, proj.root / RUNS_DIR)
