@@ -9,8 +9,8 @@ MB, cold / embedding-alone, peak RSS, the changed-document re-run against the wa
 and disk growth after one and after a second changed document; and `spanlab plan` of the
 same candidates and labels (its peak RSS, and its CPU time against the cold eval's).
 SPANLAB_SCALE_MB picks the sizes (default "1,10,50"). With SPANLAB_SCALE_CHROMA=server each
-size runs against its own real `chroma run` (the ANN index then lives in the server: its peak RSS is printed
-beside spanlab's, and disk counts the server's folder).
+size runs against its own real `chroma run` (the ANN index then lives in the server: its
+peak RSS is printed beside spanlab's, and disk counts the server's folder).
 Run: pytest tests/benchmarks/bench_scale.py -o python_files='bench_*.py' -s
 """
 
