@@ -22,6 +22,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.labels import labelset
 from labeler.core.resources import bundled
 from tests.benchmarks.bench_scale import CANDIDATES
+from tests.benchmarks.results import record
 from tests.benchmarks.scale_corpus import write_corpus, write_labels
 
 
@@ -29,7 +30,7 @@ def test_cold_and_warm_eval_against_embedding_alone(tmp_path: Path) -> None:
     demo = bundled("data/demo")
     corpus = Corpus.read(demo / "corpus")
     measure(tmp_path, corpus, labelset.read(demo / "labels.json", corpus),
-            candidates.read(demo / "candidates.toml"), target=1.25)  # fmt: skip
+            candidates.read(demo / "candidates.toml"), target=1.25, label="eval")  # fmt: skip
 
 
 def test_one_megabyte_with_minilm_against_embedding_alone(tmp_path: Path) -> None:
@@ -40,7 +41,8 @@ def test_one_megabyte_with_minilm_against_embedding_alone(tmp_path: Path) -> Non
         CANDIDATES.replace('embedding = "openai:hash"', 'embedding = "minilm"'), encoding="utf-8"
     )
     measure(tmp_path, corpus, labelset.read(tmp_path / "frozen.json", corpus),
-            candidates.read(tmp_path / "candidates.toml"), target=1.1)  # fmt: skip
+            candidates.read(tmp_path / "candidates.toml"), target=1.1,
+            label="eval_1mb")  # fmt: skip
 
 
 def measure(
@@ -49,6 +51,7 @@ def measure(
     labels: labelset.LabelSet,
     cfile: candidates.CandidatesFile,
     target: float,
+    label: str,
 ) -> None:
     texts = {d.id: d.text for d in corpus}
     unique = {q.text for q in labels.queries}
@@ -81,4 +84,7 @@ def measure(
           f"{cold_cpu / alone_cpu:.2f}x")  # fmt: skip
     print(f"warm eval              {warm:8.2f} s   ratio to cold {warm / cold:.1%} (target <= 10%)"
           f"   CPU {warm_cpu:8.2f} s  {warm_cpu / cold_cpu:.1%}")  # fmt: skip
+    record(label, {"demo" if label == "eval" else "minilm_1mb": {
+        "texts": len(unique), "alone": alone, "alone_cpu": alone_cpu, "cold": cold,
+        "cold_cpu": cold_cpu, "warm": warm, "warm_cpu": warm_cpu}})  # fmt: skip
     assert cold > 0 and warm > 0

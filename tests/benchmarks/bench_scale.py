@@ -34,6 +34,7 @@ from evaluator.chunking import chunk_corpus
 from evaluator.embedding.server import OpenAIEmbedder
 from evaluator.retrieval.base import embedded_text
 from labeler.core.corpus.folder import Corpus
+from tests.benchmarks.results import record
 from tests.benchmarks.scale_corpus import write_corpus, write_labels
 from tests.evaluator.chroma.conftest import _alive, _free_port
 from tests.evaluator.embedding.hash_server import HashState, serve
@@ -217,5 +218,6 @@ def test_scale(tmp_path: Path, server_url: str) -> None:
               f"{r['plan_cpu'] / r['cold_cpu']:>14.1%}{r['warm_cpu'] / r['cold_cpu']:>14.1%}"
               f"{r['load']:>6.1f}")  # fmt: skip
     print(json.dumps(rows))
+    record("scale", {"rows": rows})
     for r in rows:
         assert r["embedded_cold"] > 0 and r["embedded_changed"] < r["embedded_cold"]
