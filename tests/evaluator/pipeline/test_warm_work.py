@@ -138,3 +138,13 @@ def test_one_embedded_chroma_client_per_folder(tmp_path: Path) -> None:
     (tmp_path / "chroma" / "placeholder").write_text("")  # a new inode for the database
     again = connect(None, str(tmp_path / "chroma"))
     assert again is not first
+
+
+def test_report_md_says_when_warm_latency_was_not_measured() -> None:
+    from evaluator.pipeline.record import run_file
+    from evaluator.runs.report import report_md
+
+    note = ("Warm latency was not measured: no `max_latency_p95_ratio` gate and no "
+            "`--latency` asked for it.")  # fmt: skip
+    assert note in report_md(run_file(run(), include_text=False)).splitlines()
+    assert note not in report_md(run_file(run(latency=True), include_text=False))
