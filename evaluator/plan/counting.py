@@ -28,6 +28,8 @@ Words = Callable[[str], list[tuple[int, int, int]]]
 """A text's words as (start, end, tokens), in order."""
 KEPT_DOCS = 4
 """Documents whose words are kept: a context candidate's units come right after its chunks."""
+COUNT_BATCH = 4096
+"""Texts encoded per call (a large corpus's prefixes all at once held their encodings)."""
 KEPT_TEXTS = 100_000
 """Distinct short texts (the pieces edges cut, prefixes) whose counts are kept."""
 
@@ -69,7 +71,10 @@ class TextTokens:
         todo = [t for t in dict.fromkeys(texts) if t not in self._known]
         if not todo:
             return [self._known[t] for t in texts]
-        fresh = dict(zip(todo, self._count_many(todo), strict=True))
+        fresh: dict[str, int] = {}
+        for lo in range(0, len(todo), COUNT_BATCH):  # one batch's encodings in memory at a time
+            part = todo[lo : lo + COUNT_BATCH]
+            fresh.update(zip(part, self._count_many(part), strict=True))
         out = [fresh[t] if t in fresh else self._known[t] for t in texts]
         if len(self._known) + len(fresh) > KEPT_TEXTS:
             self._known.clear()  # bounded: the pieces of a large corpus are mostly distinct
