@@ -13,6 +13,9 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+import numpy as np
+import numpy.typing as npt
+
 from evaluator.chunk import Chunk
 
 
@@ -73,6 +76,8 @@ class ChunkIndex:
         return [c for d in self.docs.values() for c in d.chunks]
 
 
+Tokens = npt.NDArray[np.int64]
+"""Each chunk's tokens of one whole index, in its order."""
 _PRIME_BATCH = 1024
 """Chunks counted per batched tokenizer call."""
 
@@ -91,6 +96,21 @@ class TokenCounter:
     """Canonical text of every document."""
     _cache: dict[str, int] = field(default_factory=dict, repr=False)
     """Chunk id -> tokens. Ids fingerprint corpus, offsets and splitter, prefix included."""
+    _tables: list[tuple[Sequence[Chunk], Tokens]] = field(default_factory=list, repr=False)
+    """Whole indexes counted already (the plan's counts, §17), each with its counts."""
+
+    def know(self, chunks: Sequence[Chunk], tokens: Tokens) -> None:
+        """Every chunk of `chunks` already counted (`tokens[i]` for `chunks[i]`): `counts` of
+        that very sequence reads them instead of encoding again."""
+        self._tables.append((chunks, tokens))
+
+    def known(self, chunks: Sequence[Chunk]) -> Tokens | None:
+        """The counts `know` was given for this very sequence, or None."""
+        return next((t for c, t in self._tables if c is chunks), None)
+
+    def remember(self, found: Mapping[str, int]) -> None:
+        """Chunk id -> tokens counted elsewhere (read from a known index's counts)."""
+        self._cache.update(found)
 
     def __call__(self, chunk: Chunk) -> int:
         cached = self._cache.get(chunk.id)
@@ -115,6 +135,10 @@ class TokenCounter:
         """Each chunk's tokens in order, counted in batched calls, once per chunk; a count
         is kept only for chunks whose id is in `keep` (all when None), so a whole index
         is counted with one batch of texts and counts in memory."""
+        known = self.known(chunks)
+        if known is not None:
+            yield from (int(n) for n in known)
+            return
         for lo in range(0, len(chunks), _PRIME_BATCH):
             part = chunks[lo : lo + _PRIME_BATCH]
             todo = [c for c in part if c.id not in self._cache]

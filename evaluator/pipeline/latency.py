@@ -1,6 +1,7 @@
 """Query latency over repeated passes (§17): one pass is noise (p95 8.9 ms in one run,
 45.2 ms in the next, and the first candidate pays the cold start), so every candidate is
 timed `latency_repeats` times, the candidates' order shuffled by the run's seed each time.
+Those passes only run when asked (a latency gate, `--latency`): they were 36 % of a warm run.
 """
 
 from __future__ import annotations
@@ -13,7 +14,22 @@ from typing import Any
 
 import numpy as np
 
+from evaluator.candidates import Gates
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever
+
+GATE = "max_latency_p95_ratio"
+"""The gate that reads the warm passes' p95."""
+NOT_MEASURED = {
+    "measured": False,
+    "why": "no max_latency_p95_ratio gate and no --latency asked for it",
+}
+"""run.json's latency plan when no warm pass ran (a run before this key always timed them)."""
+
+
+def asked(gates: Gates, flag: bool) -> bool:
+    """Whether this run times warm passes: `--latency`, or a latency gate in any scope."""
+    tables = [gates.overall, *gates.slices.values(), *gates.patterns.values()]
+    return flag or any(GATE in table for table in tables)
 
 
 def search_timed(

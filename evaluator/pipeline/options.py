@@ -26,5 +26,7 @@ class RunOptions:
     """The embedding cache (SQLite, or a team's accounts' files, §21); None: in memory."""
     check_ann: bool = False
     """Also rank with the exact retriever and report top-k agreement with Chroma."""
+    latency: bool = False
+    """Time warm query passes (§17) though no gate asks for latency (`--latency`)."""
     progress: bool | None = None
     """Force progress bars on or off (None: on a TTY outside CI)."""

@@ -9,10 +9,14 @@ the time a run's imports take.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from evaluator.candidates import CandidatesFile
+from evaluator.chunk_table import ChunkTable
 from evaluator.pipeline import sanity
 from evaluator.pipeline.cutting import cut, usable_queries
 from evaluator.pipeline.inputs import candidates_and_corpus, load_labels
@@ -35,10 +39,23 @@ def plan_corpus(
     """The plan of these candidates on this corpus (None: no labels)."""
     kept = None if queries is None else usable_queries(queries)[0]
     tables, _ = cut(cfile, corpus, share=True)  # every cut checked, the first bad chunk named
+    return plan_cut(cfile, corpus, tables, kept, cache_path)
+
+
+def plan_cut(
+    cfile: CandidatesFile,
+    corpus: Corpus,
+    tables: Mapping[str, ChunkTable],
+    kept: Sequence[Query] | None,
+    cache_path: Path | None,
+    tokens: Mapping[str, npt.NDArray[np.int64]] | None = None,
+) -> Plan:
+    """The plan of a cut in hand (`eval` plans the tables it runs, §17); `tokens`: each
+    table's chunk counts when they are counted already."""
     texts = corpus.texts()
     sent = {c.name: sending(c.spec, tables[c.name], corpus) for c in cfile.candidates}
     costs, width = embedding_costs(cfile, tables, texts, cache_path)
-    return build_plan(cfile, texts, tables, kept, costs, width, sent)
+    return build_plan(cfile, texts, tables, kept, costs, width, sent, tokens)
 
 
 def plan_project(

@@ -11,14 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator import candidates as cands
-from evaluator.pipeline import sanity
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
 from evaluator.pipeline.inputs import candidates_and_corpus as candidates_and_corpus
 from evaluator.pipeline.inputs import corpus_folder as corpus_folder
 from evaluator.pipeline.inputs import load_labels as load_labels
 from evaluator.pipeline.options import RunOptions
-from evaluator.pipeline.plan import plan_corpus
 from evaluator.pipeline.plan import plan_project as plan_project
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
@@ -32,7 +30,7 @@ from evaluator.runs.readback import require_names
 from labeler.core.files import sharing
 from labeler.core.project import config
 from labeler.core.project import folders as project_folders
-from labeler.core.project.cache_place import CacheWhere, own_file, place_of
+from labeler.core.project.cache_place import CacheWhere, place_of
 from labeler.core.store import Store
 from labeler.core.team import roles
 from labeler.core.team.visibility import Sight
@@ -74,6 +72,7 @@ def evaluate_project(
     check_ann: bool,
     retriever: str | None = None,
     planned: Callable[[Plan], None] | None = None,
+    latency: bool = False,
 ) -> Evaluated:
     """Evaluate the project in the working folder and write its run folder; with `planned`,
     hand it the plan of the same candidates and labels first (before any embedding)."""
@@ -87,9 +86,6 @@ def evaluate_project(
         cfile = cands.with_retriever(cfile, retriever)
     labels = load_labels(labels_file, proj, corpus)
     cache = place_of(proj)  # a team's accounts' caches, or the one file (§21)
-    if planned is not None:
-        sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
-        planned(plan_corpus(cfile, corpus, labels.queries, own_file(cache)))
     options = RunOptions(
         include_text=include_text,
         chroma_url=proj.chroma_url,
@@ -97,6 +93,7 @@ def evaluate_project(
         chroma_timeout=proj.chroma_timeout,
         cache_path=cache,
         check_ann=check_ann,
+        latency=latency,
     )
     sharing.make_folder(proj.root / ".spanlab")  # the runs folder; the cache may be elsewhere
     result = run_evaluation(
@@ -106,6 +103,7 @@ def evaluate_project(
         label_corpus_hash=labels.corpus_hash,
         label_set_hash=labels.label_set_hash,
         options=options,
+        planned=planned,  # the plan of the run's own cut, before anything is embedded
     )
     run = run_file(result, include_text=include_text)
     private = lead_only(proj, [q.id for q in result.queries])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -31,7 +31,9 @@ from evaluator.pipeline.gates import Costs
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
+from evaluator.pipeline.plan import plan_cut
 from evaluator.pipeline.result import CandidateRun, RunResult
+from evaluator.pipeline.tokens import prime_from_table, table_counts
 from evaluator.pipeline.treated import (
     filter_docs,
     filtered,
@@ -40,6 +42,7 @@ from evaluator.pipeline.treated import (
     with_treatment,
 )
 from evaluator.pipeline.units import sending
+from evaluator.plan.model import Plan
 from evaluator.retrieval import RETRIEVERS, IndexRequest, build_retriever
 from evaluator.retrieval.base import QueryInput, Ranked, Retriever, embedded_text
 from evaluator.retrieval.chroma_lease import session as lease_session
@@ -47,6 +50,7 @@ from evaluator.retrieval.exact import ExactRetriever
 from evaluator.retrieval.filters import Filtered, query_scope
 from evaluator.runs.model_parts import GateRecord
 from labeler.core.corpus.folder import Corpus
+from labeler.core.project.cache_place import own_file
 from labeler.core.values import Query, Status
 
 
@@ -58,8 +62,10 @@ def run_evaluation(
     label_corpus_hash: str,
     label_set_hash: str,
     options: RunOptions = RunOptions(),
+    planned: Callable[[Plan], None] | None = None,
 ) -> RunResult:
-    """Cut, index, query and measure every candidate; compare each with the baseline."""
+    """Cut, index, query and measure every candidate; compare each with the baseline. With
+    `planned`, hand it the plan of the same cut first (§17), before anything is embedded."""
     started = time.perf_counter()
     started_at = datetime.now(UTC)
     settings = cfile.settings
@@ -67,14 +73,17 @@ def run_evaluation(
     sanity.check_labels(kept, corpus, label_corpus_hash)
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
-    chunks_by, chunk_seconds = cut(cfile, corpus)  # every candidate checked before any work
+    chunks_by, chunk_seconds = cut(cfile, corpus, share=True)  # all checked before any work
+    tokens = table_counts(ctx.tokenizer, ctx.texts, chunks_by, ctx.counter)  # counted once
+    if planned is not None:
+        planned(plan_cut(cfile, corpus, chunks_by, kept, own_file(options.cache_path), tokens))
     cfile, ctx, sizes, budget_note = declared(cfile, ctx, chunks_by)
     settings = cfile.settings
     inputs, query_embeddings = embed_queries(
         ctx, kept, any(uses_vectors(ctx.settings, c) for c in cfile.candidates)
     )
     with lease_session():  # the collections this run uses are not pruned under it
-        runs, latency = run_all(ctx, cfile, (chunks_by, chunk_seconds, sizes), kept, inputs)
+        runs, timed = run_all(ctx, cfile, (chunks_by, chunk_seconds, sizes), kept, inputs)
     comparisons = compare_all(settings, runs)
     at_budget = compare_all(settings, runs, basis="budget")
     gates, other_gates = both_bases(cfile, runs, comparisons, at_budget)
@@ -95,7 +104,7 @@ def run_evaluation(
         seconds=time.perf_counter() - started,
         budget_comparisons=at_budget,
         other_basis_gates=other_gates,
-        context_budget=budget_note | {"latency": latency},
+        context_budget=budget_note | {"latency": timed},
     )
 
 
@@ -117,7 +126,8 @@ def run_all(
     queries: Sequence[Query],
     inputs: Sequence[QueryInput],
 ) -> tuple[dict[str, CandidateRun], dict[str, Any]]:
-    """Every candidate run, baseline first, then timed in seeded shuffled passes."""
+    """Every candidate run, baseline first, then (when asked) timed in seeded shuffled
+    passes."""
     chunks_by, seconds, sizes = cut_as
     runs: dict[str, CandidateRun] = {}
     retrievers: dict[str, Retriever] = {}
@@ -133,6 +143,8 @@ def run_all(
                 queries, inputs,
             )  # fmt: skip
             advance(weight[name])
+    if not latency.asked(cfile.gates, ctx.options.latency):
+        return runs, dict(latency.NOT_MEASURED)
     return runs, time_latency(ctx, runs, retrievers, inputs)
 
 
@@ -246,7 +258,7 @@ def run_candidate(
     if ctx.options.check_ann and kind == "chroma":
         extra["ann_agreement"] = ann_agreement(ctx, ranked, chunks, inputs)
     retrieved = [r.chunk for hits in ranked.values() for r in hits]
-    ctx.counter.prime(retrieved, functools.partial(count_many, ctx.tokenizer))
+    prime_from_table(ctx.counter, retrieved, chunks, functools.partial(count_many, ctx.tokenizer))
     units = sending(cand.spec, chunks, ctx.corpus)
     similar = kind in SIMILARITY_RETRIEVERS and cand.treatment.rerank is None
     measured = measure_all(ctx, cand.name, queries, ranked, chunks, units, similar)

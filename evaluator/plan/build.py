@@ -12,6 +12,9 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+import numpy.typing as npt
+
 from evaluator.candidates import Candidate, CandidatesFile
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
@@ -103,14 +106,17 @@ def build_plan(
     costs: Mapping[str, EmbeddingCost | None],
     width: int | None = None,
     sent: Mapping[str, Sending | None] | None = None,
+    tokens: Mapping[str, npt.NDArray[np.int64]] | None = None,
 ) -> Plan:
     """Every candidate's figures and ceilings, and every span some candidate cuts; with
     `queries` None (no labels) the figures alone. `sent`: a context candidate's units
-    (§18), on which its ceiling, cuts and budget share are taken."""
+    (§18), on which its ceiling, cuts and budget share are taken. `tokens`: each table's
+    chunk counts, when counted already (else counted here, document by document)."""
     settings, sent = cfile.settings, sent or {}
     tokenizer = load_tokenizer(settings.tokenizer)
     counts = TextTokens(tokenizer, texts)
-    figures = {c.name: chunk_figures(tables[c.name], counts.of_table(tables[c.name]), width)
+    tokens = tokens if tokens is not None else counts.of_tables(tables)
+    figures = {c.name: chunk_figures(tables[c.name], tokens[c.name], width)
                for c in cfile.candidates}  # fmt: skip
     declared = getattr(settings, "budget", None)  # `[settings] budget`, where the file has it
     budget = declared or default_budget(settings.k, figures[settings.baseline].tokens_mean)

@@ -7,6 +7,7 @@ library's model would have to be loaded or called, which a plan never does.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -16,6 +17,9 @@ from evaluator.embedding.probe import CacheProbe
 from evaluator.plan.model import EmbeddingCost
 from evaluator.retrieval import RETRIEVERS
 from evaluator.retrieval.base import embedded_text
+
+_BATCH = 4096
+"""Chunks whose texts are in hand at once."""
 
 
 def model_identity(embedding: str, hashed: bool = True) -> tuple[str, int] | None:
@@ -49,12 +53,35 @@ def embedding_costs(
     try:
         rate = probe.texts_per_second(identity[0]) if identity else None
         for cand in embedding:
-            chunk_texts = list({embedded_text(c, texts) for c in tables[cand.name]})
-            cached = probe.cached(identity[0], chunk_texts) if identity else None
-            costs[cand.name] = EmbeddingCost(len(chunk_texts), cached, rate)
+            distinct, cached = _distinct_cached(probe, identity, tables[cand.name], texts)
+            costs[cand.name] = EmbeddingCost(distinct, cached, rate)
     finally:
         probe.close()
     return costs, identity[1] if identity else None
+
+
+def _distinct_cached(
+    probe: CacheProbe,
+    identity: tuple[str, int] | None,
+    chunks: Sequence[Chunk],
+    texts: Mapping[str, str],
+) -> tuple[int, int | None]:
+    """How many distinct texts the chunks embed, and how many the cache holds (None: no
+    model to look for), a batch of texts at a time: a set of their digests is kept, not of
+    the texts (§6: memory does not grow by the corpus's text)."""
+    seen: set[bytes] = set()
+    cached: int | None = 0 if identity else None
+    for lo in range(0, len(chunks), _BATCH):
+        batch: dict[bytes, str] = {}
+        for c in chunks[lo : lo + _BATCH]:
+            text = embedded_text(c, texts)
+            key = hashlib.sha256(text.encode("utf-8")).digest()
+            if key not in seen:
+                seen.add(key)
+                batch[key] = text
+        if identity and batch:
+            cached = (cached or 0) + probe.cached(identity[0], list(batch.values()))
+    return len(seen), cached
 
 
 def uses_vectors(cand: Candidate, settings: Settings) -> bool:

@@ -4,12 +4,15 @@ apart), at a fraction of its cost (§17: a plan answers in seconds).
 Each distinct text is counted once over every candidate. With a tokenizer that cuts each
 word alone (WordPiece over BERT's pre-tokenizer, MiniLM's), each document is encoded once:
 a range holds the tokens of the words inside it, and only the pieces of the words its two
-edges cut are encoded apart. Any other tokenizer counts each range's text.
+edges cut are encoded apart. Any other tokenizer counts each range's text. Only the last
+few documents' words are kept (chunks come document by document): memory does not grow
+with the corpus (§6).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -23,6 +26,12 @@ from evaluator.chunking.tokenizers import HuggingFaceTokenizer, TokenizerAdapter
 
 Words = Callable[[str], list[tuple[int, int, int]]]
 """A text's words as (start, end, tokens), in order."""
+KEPT_DOCS = 4
+"""Documents whose words are kept: a context candidate's units come right after its chunks."""
+COUNT_BATCH = 4096
+"""Texts encoded per call (a large corpus's prefixes all at once held their encodings)."""
+KEPT_TEXTS = 100_000
+"""Distinct short texts (the pieces edges cut, prefixes) whose counts are kept."""
 
 
 @dataclass(frozen=True)
@@ -55,20 +64,46 @@ class TextTokens:
         self._words = words_of(tokenizer)
         self._texts = texts
         self._known: dict[str, int] = {}
-        self._docs: dict[str, _DocWords] = {}
+        self._docs: OrderedDict[str, _DocWords] = OrderedDict()
 
     def of(self, texts: Sequence[str]) -> list[int]:
         """Each text's tokens; only texts not seen before reach the tokenizer."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._known]
-        if todo:
-            self._known.update(zip(todo, self._count_many(todo), strict=True))
-        return [self._known[t] for t in texts]
+        if not todo:
+            return [self._known[t] for t in texts]
+        fresh: dict[str, int] = {}
+        for lo in range(0, len(todo), COUNT_BATCH):  # one batch's encodings in memory at a time
+            part = todo[lo : lo + COUNT_BATCH]
+            fresh.update(zip(part, self._count_many(part), strict=True))
+        out = [fresh[t] if t in fresh else self._known[t] for t in texts]
+        if len(self._known) + len(fresh) > KEPT_TEXTS:
+            self._known.clear()  # bounded: the pieces of a large corpus are mostly distinct
+        self._known.update(fresh)
+        return out
 
     def of_table(self, table: ChunkTable) -> npt.NDArray[np.int64]:
         """Every chunk's tokens, prefix included, read from the table's columns."""
         docs = [table.docs[d] for d in table.doc_of.tolist()]
         bodies = self.of_ranges(docs, table.starts.tolist(), table.ends.tolist())
         return np.asarray(bodies, dtype=np.int64) + self._prefixes(len(table), table.prefixes)
+
+    def of_tables(self, tables: Mapping[str, ChunkTable]) -> dict[str, npt.NDArray[np.int64]]:
+        """`of_table` of every table, document by document across the tables (each
+        document's words read once, whatever the number of candidates); a table that
+        shares its columns with another (candidates that cut alike) is counted once."""
+        distinct = {id(t.starts): t for t in tables.values()}
+        found = {key: np.zeros(len(t), dtype=np.int64) for key, t in distinct.items()}
+        for doc in sorted({d for t in distinct.values() for d in t.docs}):
+            for key, t in distinct.items():
+                r = t.doc_range(doc)
+                if len(r):
+                    found[key][r.start : r.stop] = self.of_ranges(
+                        [doc] * len(r), t.starts[r.start : r.stop].tolist(),
+                        t.ends[r.start : r.stop].tolist(),
+                    )  # fmt: skip
+        for key, t in distinct.items():
+            found[key] += self._prefixes(len(t), t.prefixes)
+        return {name: found[id(t.starts)] for name, t in tables.items()}
 
     def of_chunks(self, chunks: Sequence[Chunk]) -> npt.NDArray[np.int64]:
         """`of_table` for chunks in hand (the units a context candidate sends)."""
@@ -113,6 +148,10 @@ class TextTokens:
         if found is None:
             assert self._words is not None
             found = self._docs[doc] = _DocWords.of(self._words(self._texts[doc]))
+            while len(self._docs) > KEPT_DOCS:
+                self._docs.popitem(last=False)
+        else:
+            self._docs.move_to_end(doc)
         return found
 
     def _prefixes(self, n: int, prefixes: Mapping[int, str]) -> npt.NDArray[np.int64]:

@@ -181,7 +181,16 @@ def costs_md(run: RunFile) -> list[str]:
             f"{_ms(t.get('query_p50_ms'))} / {_ms(t.get('query_p95_ms'))} | {spread_text} | "
             f"{t.get('query_passes', '–')} |"
         )
-    return lines
+    return lines + latency_note(run)
+
+
+def latency_note(run: RunFile) -> list[str]:
+    """Why the warm columns are empty, for a run that timed no warm pass (§17: asked only)."""
+    plan = run.manifest.context_budget.get("latency")
+    if not isinstance(plan, dict) or plan.get("measured") is not False:
+        return []
+    return ["", "Warm latency was not measured: no `max_latency_p95_ratio` gate and no "
+                "`--latency` asked for it."]  # fmt: skip
 
 
 def curve_md(run: RunFile) -> list[str]:

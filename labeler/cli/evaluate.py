@@ -142,6 +142,13 @@ def eval_command(
     retriever: RetrieverOpt = None,
     corpus: CorpusOpt = None,
     db: DbOpt = None,
+    latency: Annotated[
+        bool,
+        typer.Option(
+            "--latency",
+            help="Time warm query passes (latency p50/p95) though no latency gate asks.",
+        ),
+    ] = False,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/. With no candidates
     file and no --preset, the project folder's candidates.toml (said first)."""
@@ -160,7 +167,7 @@ def eval_command(
     done = evaluate_project(
         candidates_file, labels_file=labels, preset=preset, corpus_dir=corpus, db=db,
         chroma_url=chroma_url, include_text=include_text, check_ann=check_ann,
-        retriever=retriever, planned=say_ceilings,
+        retriever=retriever, planned=say_ceilings, latency=latency,
     )  # fmt: skip
     if json_out is not None:
         with sharing.private_files(done.private):

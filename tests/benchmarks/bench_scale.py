@@ -6,10 +6,11 @@ cache, indexing, querying, measuring. Each size runs `spanlab eval --labels` col
 and after one changed document, each in a fresh process so its peak RSS is its own; beside
 it, embedding the same unique texts alone through the same server. Printed: seconds per
 MB, cold / embedding-alone, peak RSS, the changed-document re-run against the warm one,
-and disk growth after one and after a second changed document. SPANLAB_SCALE_MB picks
-the sizes (default "1,10,50"). With SPANLAB_SCALE_CHROMA=server each size runs against its
-own real `chroma run` (the ANN index then lives in the server: its peak RSS is printed
-beside spanlab's, and disk counts the server's folder).
+and disk growth after one and after a second changed document; and `spanlab plan` of the
+same candidates and labels (its peak RSS, and its CPU time against the cold eval's).
+SPANLAB_SCALE_MB picks the sizes (default "1,10,50"). With SPANLAB_SCALE_CHROMA=server each
+size runs against its own real `chroma run` (the ANN index then lives in the server: its
+peak RSS is printed beside spanlab's, and disk counts the server's folder).
 Run: pytest tests/benchmarks/bench_scale.py -o python_files='bench_*.py' -s
 """
 
@@ -33,6 +34,7 @@ from evaluator.chunking import chunk_corpus
 from evaluator.embedding.server import OpenAIEmbedder
 from evaluator.retrieval.base import embedded_text
 from labeler.core.corpus.folder import Corpus
+from tests.benchmarks.results import record
 from tests.benchmarks.scale_corpus import write_corpus, write_labels
 from tests.evaluator.chroma.conftest import _alive, _free_port
 from tests.evaluator.embedding.hash_server import HashState, serve
@@ -65,8 +67,9 @@ try:
     code = 0
 except SystemExit as exc:
     code = exc.code
+used = resource.getrusage(resource.RUSAGE_SELF)
 print("CHILD " + json.dumps({"seconds": time.perf_counter() - began, "code": code,
-      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+      "cpu": used.ru_utime + used.ru_stime, "rss_mb": used.ru_maxrss / 1024}), file=sys.stderr)
 """
 COUNTS = re.compile(r"embeddings: ([\d,]+) embedded, ([\d,]+) from the cache")
 
@@ -79,6 +82,9 @@ class Measured:
     """Peak resident memory of its process."""
     embedded: int
     """Texts it sent to the server."""
+    cpu: float = 0.0
+    """CPU seconds of its process (every thread): what another process's load hardly
+    stretches."""
 
 
 @pytest.fixture(scope="module")
@@ -117,18 +123,19 @@ def _peak_mb(pid: int) -> float:
     return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
 
 
-def spanlab(folder: Path, url: str, chroma: str | None = None) -> Measured:
+def spanlab(folder: Path, url: str, chroma: str | None = None, command: str = "eval") -> Measured:
     env = os.environ | {"SPANLAB_EMBEDDING_URL": url, "CI": "true", "PYTHONPATH": str(ROOT)}
-    args = ["eval", "candidates.toml", "--labels", "frozen.json"]
-    args += ["--chroma-url", chroma] if chroma else []
+    args = [command, "candidates.toml", "--labels", "frozen.json"]
+    args += ["--chroma-url", chroma] if chroma and command == "eval" else []
     done = subprocess.run([sys.executable, "-c", CHILD, *args], cwd=folder, env=env,
                           capture_output=True, text=True, check=False)  # fmt: skip
     line = next(x for x in done.stderr.splitlines() if x.startswith("CHILD "))
     child = json.loads(line[6:])
     assert child["code"] == 0, done.stderr[-3000:]
     counts = COUNTS.search(done.stderr)
-    assert counts is not None, done.stderr[-3000:]
-    return Measured(child["seconds"], child["rss_mb"], int(counts.group(1).replace(",", "")))
+    assert counts is not None or command == "plan", done.stderr[-3000:]
+    embedded = int(counts.group(1).replace(",", "")) if counts else 0
+    return Measured(child["seconds"], child["rss_mb"], embedded, child["cpu"])
 
 
 def embed_alone(folder: Path, url: str) -> tuple[float, int]:
@@ -168,6 +175,7 @@ def one_size(tmp: Path, megabytes: float, url: str) -> dict[str, float]:
     (folder / "candidates.toml").write_text(CANDIDATES, encoding="utf-8")
     # A 4,096-chunk add to a loaded server can take longer than the default 8 s a call.
     (folder / "spanlab.toml").write_text("chroma_timeout = 120\n", encoding="utf-8")
+    plan = spanlab(folder, url, command="plan")
     with chroma_server(folder / "server") as (chroma, server_peak):
         cold = spanlab(folder, url, chroma)
         server_rss = server_peak()
@@ -185,7 +193,9 @@ def one_size(tmp: Path, megabytes: float, url: str) -> dict[str, float]:
             "rss_cold": cold.rss_mb, "rss_warm": warm.rss_mb, "embedded_cold": cold.embedded,
             "embedded_changed": changed.embedded, "disk_cold": disk_cold,
             "disk_changed": disk_changed, "disk_again": disk_again,
-            "server_rss": server_rss}  # fmt: skip
+            "server_rss": server_rss, "plan_rss": plan.rss_mb, "plan_cpu": plan.cpu,
+            "cold_cpu": cold.cpu, "warm_cpu": warm.cpu,
+            "load": os.getloadavg()[0]}  # fmt: skip
 
 
 def test_scale(tmp_path: Path, server_url: str) -> None:
@@ -201,6 +211,13 @@ def test_scale(tmp_path: Path, server_url: str) -> None:
               f"{r['rss_cold']:>8.0f}{r['rss_cold'] / rows[0]['rss_cold']:>8.2f}"
               f"{r['disk_cold']:>8.1f}{r['disk_changed'] - r['disk_cold']:>7.1f}"
               f"{r['disk_again'] - r['disk_changed']:>6.1f}{r['server_rss']:>10.0f}")  # fmt: skip
+    print(f"\n{'MB':>5}{'plan RSS':>9}{'RSS/1st':>8}{'plan/cold CPU':>14}"
+          f"{'warm/cold CPU':>14}{'load':>6}")  # fmt: skip
+    for r in rows:
+        print(f"{r['mb']:>5g}{r['plan_rss']:>9.0f}{r['plan_rss'] / rows[0]['plan_rss']:>8.2f}"
+              f"{r['plan_cpu'] / r['cold_cpu']:>14.1%}{r['warm_cpu'] / r['cold_cpu']:>14.1%}"
+              f"{r['load']:>6.1f}")  # fmt: skip
     print(json.dumps(rows))
+    record("scale", {"rows": rows})
     for r in rows:
         assert r["embedded_cold"] > 0 and r["embedded_changed"] < r["embedded_cold"]

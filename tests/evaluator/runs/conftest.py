@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from evaluator.candidates import parse
-from evaluator.pipeline import CandidateRun, RunResult, run_evaluation
+from evaluator.pipeline import CandidateRun, RunOptions, RunResult, run_evaluation
 from evaluator.pipeline.record import versions
 from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Boundary, Query, Span
@@ -69,7 +69,8 @@ def small_run() -> SmallRun:
     corpus = Corpus.from_texts(DOCS)
     cfile = parse(CANDIDATES, file="candidates.toml", digest="sha256:f00")
     result = run_evaluation(cfile, corpus, queries(corpus), label_corpus_hash=corpus.hash,
-                            label_set_hash="sha256:labels")  # fmt: skip
+                            label_set_hash="sha256:labels",
+                            options=RunOptions(latency=True))  # fmt: skip
     return SmallRun(corpus, result)
 
 

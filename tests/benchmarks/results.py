@@ -1,0 +1,37 @@
+"""Where a benchmark leaves its figures for the table (`bench_table`): with
+SPANLAB_BENCH_RESULTS naming a folder, each benchmark writes NAME.json there beside its
+printed lines, with the load average and the machine, so the docs' table is regenerated
+from one run rather than copied by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+ENV = "SPANLAB_BENCH_RESULTS"
+"""The folder benchmarks write their figures to (unset: nothing is written)."""
+
+
+def machine() -> dict[str, Any]:
+    """The machine a figure was measured on, and how busy it was."""
+    model = ""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        found = [x for x in cpuinfo.read_text().splitlines() if x.startswith("model name")]
+        model = found[0].split(":", 1)[1].strip() if found else ""
+    return {"cpus": os.cpu_count(), "cpu": model or platform.processor(),
+            "python": platform.python_version(), "load": round(os.getloadavg()[0], 1)}  # fmt: skip
+
+
+def record(name: str, figures: dict[str, Any]) -> None:
+    """Write `figures` (and the machine) as NAME.json in the results folder, when one is set."""
+    folder = os.environ.get(ENV)
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    data = figures | {"machine": machine()}
+    (Path(folder) / f"{name}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
