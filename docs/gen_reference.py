@@ -54,7 +54,10 @@ def candidates_page() -> str:
              "Every key a candidates file accepts (`evaluator/candidate_keys.py`); any other key "
              "is refused, naming the file, the table and the key. Start from "
              "`data/demo/candidates.toml`; the guide [Evaluate a chunking change]"
-             "(../guide/evaluate.md) shows them at work.", ""]  # fmt: skip
+             "(../guide/evaluate.md) shows them at work. A file another account can write may "
+             "not set `url`, `rerank.url`, `ranked`, `options.path`, `function` or an "
+             "`embedding` other than `minilm` / `openai:…` ([why](../guide/team.md"
+             "#a-candidates-file-another-account-can-write)).", ""]  # fmt: skip
     for table in candidate_keys.TABLES:
         lines += [f"## `{table.heading}`", "", table.about, "", *_key_rows(table.keys), ""]
     return "\n".join(lines)
@@ -66,7 +69,12 @@ def project_page() -> str:
     lines = ["# spanlab.toml", "",
              "Every key of a project's `spanlab.toml` (`labeler/core/project/keys.py`); flags "
              "on the command line override the file, the file overrides the defaults, and paths "
-             "are relative to the file's folder. Any other key is refused (exit 2).", "",
+             "are relative to the file's folder. Any other key is refused (exit 2). In a team "
+             "project the keys that steer a command (`corpus`, `include`, `follow_symlinks`, "
+             "`encoding`, `db`, `chroma_path`, `chroma_url`, `chroma_timeout`, `embedding`, "
+             "`embedding_cache`, `group`) count only from `spanlab.team.toml` or a "
+             "spanlab.toml only a lead may write ([Run a team on one server]"
+             "(../guide/team.md#what-steers-a-command-is-a-leads)).", "",
              *_key_rows(keys.KEYS), "", "## `[team]`", "",
              "Roles, in `spanlab.team.toml` beside spanlab.toml (see [Run a team on one "
              "server](../guide/team.md)); `blind` goes there too, above `[team]`.", "",

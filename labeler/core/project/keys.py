@@ -47,7 +47,7 @@ KEYS = (
         "`$SPANLAB_CACHE` overrides it."),
     Key("include", list, "the text suffixes", "Globs of the corpus files that are documents "
         '(`["**/*.md", "docs/*.rst"]`; `**/` any folders; a glob without `/` matches a name '
-        "at any depth)."),
+        "at any depth; at most 512 characters, 4 `**` and 16 other `*` or `?`)."),
     Key("group", str, "unset", "The Unix group the project is shared with (`init --group`)."),
     Key("team", dict, "unset", "`[team]`: the leads and the annotators (below). Counts only "
         "from a file a lead owns; write it last, after every top-level key."),
