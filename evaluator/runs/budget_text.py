@@ -155,7 +155,7 @@ def measures_md(run: RunFile) -> list[str]:
             cells = [f"{fmt.text(c.metric_at(name, budget=False, declared=declared))} · "
                      f"{fmt.text(c.metric_at(name, budget=True, declared=declared))}"
                      for c in run.candidates]  # fmt: skip
-            lines += [f"| {fmt.label} | " + " | ".join(cells) + " |"]
+            lines += [f"| {fmt.unbased()} | " + " | ".join(cells) + " |"]
         lines.append("")
     return lines[:-1]
 
@@ -226,7 +226,7 @@ def budget_table(run: RunFile) -> Table:
     )  # fmt: skip
     table.add_column("candidate", no_wrap=True)
     for name in TERMINAL:
-        table.add_column(shown(name).short, justify="right", no_wrap=True)
+        table.add_column(shown(name).unbased(short=True), justify="right", no_wrap=True)
     table.add_column("Δ recall", justify="right", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     for cand in run.candidates:
