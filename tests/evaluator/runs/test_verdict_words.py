@@ -52,6 +52,7 @@ def test_report_md_shows_both_rules_and_the_settings(small_run: SmallRun) -> Non
     assert "| `c30` | 0.000 · 0.333 | 0.000 · 0.333 | 0.000 · 1.000 | 3 · 2 |" in report
     assert "- `q-0003` (other, billing, critical) — split · lost under chunk only" in report
     assert "- `q-0001` (condition-consequence, critical) — cut · lost under both rules" in report
+    assert "**Lost at k = 2 (3)**" in report and "**Gained at k = 2 (0)**" in report
 
 
 def test_the_terminal_summary_shows_both_rules(small_run: SmallRun, tmp_path: Path) -> None:
@@ -65,6 +66,7 @@ def test_the_terminal_summary_shows_both_rules(small_run: SmallRun, tmp_path: Pa
     assert "Under match union (split evidence counted), at k = 2, not gating" in text
     assert "q-0003 split       chunk only" in text
     assert "q-0001 cut         both rules" in text
+    assert "  lost at k = 2 (3)" in text and "  gained at k = 2 (0)" in text  # basis named
 
 
 def test_junit_names_the_loss_scope_and_split_coverage(small_run: SmallRun) -> None:
