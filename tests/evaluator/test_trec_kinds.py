@@ -178,3 +178,20 @@ def test_a_window_that_does_not_merge_sends_overlapping_units_at_their_own_ranks
         overlapping += sum(1 for a in units for b in units
                            if a[0] < b[0] and a[1] == b[1] and a[2] < b[3] and b[2] < a[3])  # fmt: skip
     assert overlapping > 0  # neighbouring hits send their shared text again
+
+
+def test_the_folder_says_how_auto_merging_and_unmerged_windows_are_written(
+    exported: tuple[Path, dict[str, Any]],
+) -> None:
+    out, run = exported
+    said = (out / "README.txt").read_text("utf-8")
+    assert (
+        "auto-merging: the unit at rank r is the one that holds r's chunk when ranks 1..r" in said
+    )
+    assert "A window that does not merge (merge = false)" in said
+    replaced = 0  # rank r's child, replaced by its parent at a later rank, keeps its line
+    for qid in _answerable(run):
+        sent = run["queries"][qid]["candidates"]["automerge"]["sent"]
+        replaced += sum(1 for i, a in enumerate(sent) for b in sent[i + 1 :]
+                        if a[1] == b[1] and b[2] <= a[2] and a[3] <= b[3] and a[0] != b[0])  # fmt: skip
+    assert replaced > 0
