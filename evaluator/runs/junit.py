@@ -86,6 +86,7 @@ def lost_message(run: RunFile, entry: QueryRecord, name: str) -> str:
         share = f"{cover[n]:.0%}" if n < len(cover) else "–"
         spans.append(f"e{n + 1} rank {rank}, top {run.manifest.settings.k} cover {share}")
     return (
-        f"lost at {basis_name(run, 'k')} against {run.baseline.name}: slices {', '.join(entry.slices) or '–'}"
+        f"lost at {basis_name(run, 'k')} against {run.baseline.name}: "
+        f"slices {', '.join(entry.slices) or '–'}"
         f" · pattern {entry.boundary} · cause {cause} · {'; '.join(spans)}"
     )

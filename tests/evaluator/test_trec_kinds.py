@@ -117,6 +117,16 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
         rerank.shutdown()
 
 
+def _overlap(a: list[Any], b: list[Any]) -> bool:
+    """Two entries `[id, doc, start, end, score]` share characters of one document."""
+    return bool(a[1] == b[1] and a[2] < b[3] and b[2] < a[3])
+
+
+def _inside(a: list[Any], b: list[Any]) -> bool:
+    """Entry `a` is another unit than `b`, inside it: a child `b` replaced."""
+    return bool(a[0] != b[0] and a[1] == b[1] and b[2] <= a[2] and a[3] <= b[3])
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_ranx_recall_and_hit_at_k_equal_the_runs(
     exported: tuple[Path, dict[str, Any]], name: str
@@ -143,8 +153,12 @@ def test_every_group_stands_at_its_true_first_match_rank(
         _qid, _, item, rank, _score, _tag = line.split()
         if "#fill" not in item:
             written[item] = int(rank)
-    expected = {item: rank for q in _answerable(run)
-                for item, rank in _group_ranks(run, q, name).items() if rank is not None}  # fmt: skip
+    expected = {
+        item: rank
+        for q in _answerable(run)
+        for item, rank in _group_ranks(run, q, name).items()
+        if rank is not None
+    }
     assert written == expected
     assert sum(1 for r in expected.values() if r > 1) > 5
 
@@ -175,8 +189,7 @@ def test_a_window_that_does_not_merge_sends_overlapping_units_at_their_own_ranks
         units = run["queries"][qid]["candidates"]["window-apart"]["sent"]
         ids = [x.split()[2] for x in sent if x.startswith(f"{qid} ")]
         assert ids == [u[0] for u in units]  # every unit as sent, none merged away
-        overlapping += sum(1 for a in units for b in units
-                           if a[0] < b[0] and a[1] == b[1] and a[2] < b[3] and b[2] < a[3])  # fmt: skip
+        overlapping += sum(1 for a in units for b in units if a[0] < b[0] and _overlap(a, b))
     assert overlapping > 0  # neighbouring hits send their shared text again
 
 
@@ -192,6 +205,5 @@ def test_the_folder_says_how_auto_merging_and_unmerged_windows_are_written(
     replaced = 0  # rank r's child, replaced by its parent at a later rank, keeps its line
     for qid in _answerable(run):
         sent = run["queries"][qid]["candidates"]["automerge"]["sent"]
-        replaced += sum(1 for i, a in enumerate(sent) for b in sent[i + 1 :]
-                        if a[1] == b[1] and b[2] <= a[2] and a[3] <= b[3] and a[0] != b[0])  # fmt: skip
+        replaced += sum(1 for i, a in enumerate(sent) for b in sent[i + 1 :] if _inside(a, b))
     assert replaced > 0
