@@ -35,6 +35,11 @@ class Shown:
     most: float | None = None
     """The largest (1 for a share; None: no bound but finite)."""
 
+    def unbased(self, *, short: bool = False) -> str:
+        """Its name over cells `at k · at budget`: `recall`, not `recall@k`, the basis
+        left to the cells (§17: no at-budget figure under an `@k` label)."""
+        return (self.short if short else self.label).replace("@k", "")
+
     def text(self, value: float | None) -> str:
         """The value as printed; `–` when undefined."""
         return "–" if value is None else self.format.format(value)

@@ -14,8 +14,17 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from evaluator.metrics.registry import HIT, PROMPT_TOKENS, RECALL, RULED, SUMMARY, shown
+from evaluator.metrics.registry import (
+    HIT,
+    PROMPT_TOKENS,
+    RECALL,
+    RULED,
+    SUMMARY,
+    UNIQUE_EVIDENCE,
+    shown,
+)
 from evaluator.runs.model import RunFile
+from evaluator.runs.review_view import unique_count
 from labeler.core import display
 
 CROSSING = "the chunk that would cross it is left out, and the context ends there"
@@ -152,12 +161,17 @@ def measures_md(run: RunFile) -> list[str]:
                   "|---" * (1 + len(run.candidates)) + "|"]  # fmt: skip
         for name in names:
             fmt = shown(name)
-            cells = [f"{fmt.text(c.metric_at(name, budget=False, declared=declared))} · "
-                     f"{fmt.text(c.metric_at(name, budget=True, declared=declared))}"
+            cells = [" · ".join(_cell(run, name, c.metric_at(name, budget=b, declared=declared))
+                                for b in (False, True))
                      for c in run.candidates]  # fmt: skip
-            lines += [f"| {fmt.label} | " + " | ".join(cells) + " |"]
+            lines += [f"| {fmt.unbased()} | " + " | ".join(cells) + " |"]
         lines.append("")
     return lines[:-1]
+
+
+def _cell(run: RunFile, name: str, value: float | None) -> str:
+    """One figure as its column shows it; unique evidence as the count of groups it is."""
+    return unique_count(run, value) if name == UNIQUE_EVIDENCE else shown(name).text(value)
 
 
 def _ms(value: Any) -> str:
@@ -235,7 +249,7 @@ def budget_table(run: RunFile) -> Table:
     )  # fmt: skip
     table.add_column("candidate", no_wrap=True)
     for name in TERMINAL:
-        table.add_column(shown(name).short, justify="right", no_wrap=True)
+        table.add_column(shown(name).unbased(short=True), justify="right", no_wrap=True)
     table.add_column("Δ recall", justify="right", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     for cand in run.candidates:

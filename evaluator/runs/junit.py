@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from evaluator.metrics.compare import Status
+from evaluator.runs.budget_text import basis_name
 from evaluator.runs.gate_text import gate_basis, gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryRecord
@@ -70,8 +71,9 @@ def _suite(run: RunFile, name: str) -> ET.Element:
 
 
 def lost_message(run: RunFile, entry: QueryRecord, name: str) -> str:
-    """`lost against base: slices critical · pattern … · cause split (…) · e1 rank –, top 5
-    cover 100%`."""
+    """`lost at k = 5 against base: slices critical · pattern … · cause split (…) · e1 rank
+    –, top 5 cover 100%`: the queries lost at k, so the basis is named (the gates may
+    count at budget)."""
     result = entry.candidates[name]
     cause = cause_text(result)
     if scope := loss_scope(run, name, entry.id):
@@ -84,6 +86,7 @@ def lost_message(run: RunFile, entry: QueryRecord, name: str) -> str:
         share = f"{cover[n]:.0%}" if n < len(cover) else "–"
         spans.append(f"e{n + 1} rank {rank}, top {run.manifest.settings.k} cover {share}")
     return (
-        f"lost against {run.baseline.name}: slices {', '.join(entry.slices) or '–'}"
+        f"lost at {basis_name(run, 'k')} against {run.baseline.name}: "
+        f"slices {', '.join(entry.slices) or '–'}"
         f" · pattern {entry.boundary} · cause {cause} · {'; '.join(spans)}"
     )

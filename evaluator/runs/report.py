@@ -24,7 +24,7 @@ from evaluator.metrics.registry import (
     RECALL,
     shown,
 )
-from evaluator.runs.budget_text import budget_md, flags
+from evaluator.runs.budget_text import basis_name, budget_md, flags
 from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
@@ -256,7 +256,7 @@ def _changes(run: RunFile, name: str, comp: Comparison) -> list[str]:
         lines += [f"_{sig.reason}_", ""]
     for status, title in ((Status.LOST, "Lost"), (Status.GAINED, "Gained")):
         changes = comp.with_status(status)
-        lines += [f"**{title} ({len(changes)})**", ""]
+        lines += [f"**{title} at {basis_name(run, 'k')} ({len(changes)})**", ""]
         for change in sorted(changes, key=lambda c: c.query):
             query = run.queries[change.query]
             cause = f" — {change.cause}" if change.cause else ""

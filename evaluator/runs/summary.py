@@ -123,7 +123,9 @@ def print_changes(run: RunFile, console: Console, texts: Mapping[str, str]) -> N
         console.print(f"\n[bold]{_outside(name)}[/] against {_outside(comp.baseline)}")
         for status, colour in ((Status.LOST, "red"), (Status.GAINED, "green")):
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
-            console.print(f"  [{colour}]{status.value} ({len(changes)})[/]")
+            console.print(
+                f"  [{colour}]{status.value} at {basis_name(run, 'k')} ({len(changes)})[/]"
+            )
             for change in changes:
                 cause = f" [dim]{change.cause:<11}[/]" if change.cause else ""
                 if status == Status.LOST:

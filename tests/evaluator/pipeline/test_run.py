@@ -160,7 +160,8 @@ def test_junit_has_a_case_per_gate_and_per_lost_query(project: Path) -> None:
     assert sorted(c.get("name") or "" for c in failed) == expected
     assert len(queries) == sum(q.answerable for q in run.queries.values())
     message = failed[0].find("failure").get("message") or ""  # type: ignore[union-attr]
-    for part in ("lost against c60-ov20", "slices ", "pattern ", "cause ", "e1 rank", "cover"):
+    parts = ("lost at k = ", " against c60-ov20", "slices ", "pattern ", "cause ", "e1 rank")
+    for part in (*parts, "cover"):
         assert part in message
     assert failed[0].find("failure").text is None  # type: ignore[union-attr]
     assert suite.get("failures") == str(1 + len(expected))

@@ -78,3 +78,30 @@ def test_a_sign_flip_of_delta_recall_is_flagged_with_no_gate_declared(small_run:
     assert flags(run) == [f"c30: {pair} — {said}"]
     data["comparisons_at_budget"]["c30"]["overall"]["deltas"]["evidence_recall@k"] = 0.01
     assert flag(RunFile.from_json(data, file="run.json"), "c30") is None  # same sign: no flag
+
+
+def test_no_cell_at_budget_sits_under_an_at_k_label(small_run: SmallRun) -> None:
+    """Cells `at k · at budget` are labelled by the measure alone: `recall`, never
+    `recall@k`, in report.md's measures table and the terminal's budget table."""
+    from evaluator.runs.budget_text import budget_table, measures_md
+
+    run = run_file(small_run.result, include_text=False)
+    rows = [line.split(" | ") for line in measures_md(run) if " · " in line]
+    assert [r[0] for r in rows][:3] == ["| recall", "| hit", "| doc hit"]
+    assert not [r[0] for r in rows if "@k" in r[0]]
+    headers = [str(c.header) for c in budget_table(run).columns]
+    assert headers == ["candidate", "recall", "hit", "prompt tok", "Δ recall", "verdict"]
+
+
+def test_unique_evidence_at_k_and_at_budget_is_a_count_of_groups(small_run: SmallRun) -> None:
+    """Not the per-query mean (a share-looking 1.333): `4/4 groups · 3/4 groups`."""
+    from evaluator.runs.budget_text import measures_md
+    from evaluator.runs.review_view import unique_count
+
+    run = run_file(small_run.result, include_text=False)
+    rows = [line for line in measures_md(run) if line.startswith("| unique evid |")]
+    assert len(rows) == 2  # under each rule
+    c30 = run.candidate("c30")
+    at_k = unique_count(run, c30.metric_at("unique_evidence@k", budget=False))
+    at_b = unique_count(run, c30.metric_at("unique_evidence@k", budget=True))
+    assert at_k.endswith(" groups") and f" {at_k} · {at_b} " in rows[0]

@@ -52,6 +52,7 @@ def test_report_md_shows_both_rules_and_the_settings(small_run: SmallRun) -> Non
     assert "| `c30` | 0.000 · 0.333 | 0.000 · 0.333 | 0.000 · 1.000 | 3 · 2 |" in report
     assert "- `q-0003` (other, billing, critical) — split · lost under chunk only" in report
     assert "- `q-0001` (condition-consequence, critical) — cut · lost under both rules" in report
+    assert "**Lost at k = 2 (3)**" in report and "**Gained at k = 2 (0)**" in report
 
 
 def test_the_terminal_summary_shows_both_rules(small_run: SmallRun, tmp_path: Path) -> None:
@@ -65,6 +66,7 @@ def test_the_terminal_summary_shows_both_rules(small_run: SmallRun, tmp_path: Pa
     assert "Under match union (split evidence counted), at k = 2, not gating" in text
     assert "q-0003 split       chunk only" in text
     assert "q-0001 cut         both rules" in text
+    assert "  lost at k = 2 (3)" in text and "  gained at k = 2 (0)" in text  # basis named
 
 
 def test_junit_names_the_loss_scope_and_split_coverage(small_run: SmallRun) -> None:
@@ -75,12 +77,22 @@ def test_junit_names_the_loss_scope_and_split_coverage(small_run: SmallRun) -> N
     )
 
 
+def test_a_junit_lost_case_names_its_basis(small_run: SmallRun) -> None:
+    """The lost cases are the queries lost at k; with the gates at budget they must not
+    read as the gates' count (issue 40: every figure names its basis)."""
+    run = run_file(small_run.result, include_text=False)
+    root = ET.fromstring(junit_xml(run))
+    said = [f.get("message") or "" for f in root.iter("failure") if f.get("type") == "lost"]
+    assert len(said) == 3
+    assert all(m.startswith("lost at k = 2 against c60-ov20: ") for m in said)
+
+
 def test_a_candidate_that_passes_its_gates_has_no_failing_junit_case(small_run: SmallRun) -> None:
     run = replace(run_file(small_run.result, include_text=False), gates=())
     root = ET.fromstring(junit_xml(run))
     assert root.get("failures") == "0"
     outs = [e.text or "" for e in root.iter("system-out")]
-    assert len(outs) == 3 and all("lost against c60-ov20" in o for o in outs)
+    assert len(outs) == 3 and all("lost at k = 2 against c60-ov20" in o for o in outs)
     assert all(o.endswith("(the candidate passes its gates)") for o in outs)
 
 
