@@ -231,15 +231,19 @@ def labels_restore(
     ] = False,
     forget_gone: Annotated[
         bool,
-        typer.Option("--forget-gone", help="A lead's: stop the store claiming writes of "
-                     "writers whose records are gone (moved, emptied); after a backup check."),
+        typer.Option(
+            "--forget-gone",
+            help="A lead's: stop the store claiming writes of "
+            "writers whose records are gone (moved, emptied); after a backup check.",
+        ),
     ] = False,
 ) -> None:
     """Bring back every write the store lacks (rolled back, replaced) from the writers'
     own journals in .spanlab/labels.db.heads; nothing changes when a journal does not hold."""
     proj = project(corpus, db)
     from labeler.core.store import Store
-    from labeler.core.store.restore import forget_gone as forget, restore
+    from labeler.core.store.restore import forget_gone as forget
+    from labeler.core.store.restore import restore
 
     store = Store.open(proj.db, create=False)
     if forget_gone:

@@ -24,8 +24,8 @@ from tests.cli.accounts import (
     more_accounts,
     shared_folder,
 )
-from tests.cli.test_shared_project import EXACT, embedded, fill, spanlab, warmed
 from tests.cli.test_rollback_named import copy_store, counts, roll_back
+from tests.cli.test_shared_project import EXACT, embedded, fill, spanlab, warmed
 
 __all__ = ["embedded", "warmed"]
 

@@ -209,9 +209,11 @@ def gone(account: str, seq: int, folder: Path) -> str:
     """A writer the store names with neither head nor journal in `folder`: the records were
     moved or emptied (`.spanlab` is the group's), so a rollback behind them cannot be told;
     refused like one, until they are put back or a lead forgets them (`labels restore`)."""
-    return (f"{account}'s {GONE} from {folder} (the store has {seq} writes of theirs, "
-            "no head and no journal): the records were moved or removed, so the store "
-            "cannot be checked against them")
+    return (
+        f"{account}'s {GONE} from {folder} (the store has {seq} writes of theirs, "
+        "no head and no journal): the records were moved or removed, so the store "
+        "cannot be checked against them"
+    )
 
 
 def _folder_notes(folder: Path) -> list[str]:
