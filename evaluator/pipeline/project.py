@@ -6,6 +6,7 @@ arguments and then makes one call; the run folder is written by `evaluator.runs`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,6 +121,10 @@ def lead_only(proj: config.Project, query_ids: list[str]) -> bool:
     sight = Sight(roles.member(proj.team, None, distrust=proj.distrust), proj.blind)
     store = Store.open_for_reading(proj.db)
     try:
+        if store.heads.lacking:  # a rolled-back store cannot say what waits: kept private
+            for line in store.heads.warnings():
+                print(f"warning: {line}", file=sys.stderr)
+            return True
         return sight.keeps_private(store, query_ids)
     finally:
         store.close()

@@ -50,8 +50,8 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
     except OSError as exc:
         message, hint = refused_write(runs_dir, exc)
         raise StoreError(f"the run: {message}", file=str(runs_dir), hint=hint) from None
-    try:
-        with sharing.private_files(private):
+    try:  # a finished run is its writer's to change, the group's to read (§21)
+        with sharing.private_files(private), sharing.group_reads():
             _write_files(run, aside, text, table)
             sharing.publish_folder(aside, folder)
     except (OSError, SpanlabError) as exc:

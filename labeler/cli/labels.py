@@ -229,14 +229,28 @@ def labels_restore(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Say what would come back; change nothing.")
     ] = False,
+    forget_gone: Annotated[
+        bool,
+        typer.Option(
+            "--forget-gone",
+            help="A lead's: stop the store claiming writes of "
+            "writers whose records are gone (moved, emptied); after a backup check.",
+        ),
+    ] = False,
 ) -> None:
     """Bring back every write the store lacks (rolled back, replaced) from the writers'
     own journals in .spanlab/labels.db.heads; nothing changes when a journal does not hold."""
     proj = project(corpus, db)
     from labeler.core.store import Store
+    from labeler.core.store.restore import forget_gone as forget
     from labeler.core.store.restore import restore
 
     store = Store.open(proj.db, create=False)
+    if forget_gone:
+        member(proj, None, Act.FORGET_RECORDS)
+        lost = forget(store)
+        say(f"forgot the writes of {', '.join(lost)}: their records are gone" if lost
+            else "nothing to forget: every writer the store names has records")  # fmt: skip
     done = restore(store, dry=dry_run)
     if not done.writes:
         say("nothing to restore: the store holds every writer's writes")

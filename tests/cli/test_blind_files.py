@@ -88,7 +88,7 @@ def test_the_leads_run_and_export_are_his_alone_while_bobs_versions_wait(
     in_child(lead, blind, lambda: decide(blind, lead.name))
     spanlab(lead, blind, "eval", "c.toml")
     (shared,) = [p for p in (blind / ".spanlab" / "runs").iterdir() if p != run and p.is_dir()]
-    assert mode(shared) == "2770"
+    assert mode(shared) == "2750"
     again = as_user(lead, blind, ["labels", "export", "decided.json"])
     assert again.code == 0 and "yours alone" not in again.err
     assert mode(blind / "decided.json") == "0660"

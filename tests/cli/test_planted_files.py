@@ -300,6 +300,8 @@ def test_a_project_made_with_init_group_gives_other_nothing_after_anyones_comman
         ".spanlab/labels.db.heads/spl19alice": f"0640 spl19alice:{GROUP}",
         ".spanlab/labels.db.heads/spl19alice.journal": f"0640 spl19alice:{GROUP}",
     }
+    runs = {n: after.pop(n) for n in list(after) if n.startswith(".spanlab/runs/")}
+    assert sorted(set(runs.values())) == [f"0640 {lead.name}:{GROUP}", f"2750 {lead.name}:{GROUP}"]
     for found in (after_init, after):
         assert sorted({m.split()[0] for n, m in found.items() if (project / n).is_dir()}) == [
             "2770"

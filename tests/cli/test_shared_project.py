@@ -219,8 +219,8 @@ def test_a_run_of_the_lead_is_shown_to_alice(team: tuple[Account, ...], project:
     in_child(lead, project, lambda: add_span(project))
     spanlab(lead, project, "eval", "c.toml")
     (run,) = (project / ".spanlab" / "runs").iterdir()
-    assert f"{run.stat().st_mode & 0o7777:04o}" == "2770"
-    assert all(group_rw(m) for m in modes(run, ["run.json", "report.md"]).values())
+    assert f"{run.stat().st_mode & 0o7777:04o}" == "2750"  # the group reads, the lead writes
+    assert set(modes(run, ["run.json", "report.md"]).values()) == {f"0640 {lead.name}:{GROUP}"}
     assert "q-0001" in spanlab(alice, project, "show", "latest", "q-0001")
     assert modes(project, [".spanlab/runs.db"])[".spanlab/runs.db"] == f"0660 {lead.name}:{GROUP}"
 

@@ -66,12 +66,12 @@ def test_alice_reads_the_leads_run_and_writes_hers_beside_it_each_chunk_table_th
 ) -> None:
     lead, alice, _ = team
     first = started(lead, project)
-    assert modes(first, [CHUNKS]) == {CHUNKS: f"0660 {lead.name}:{GROUP}"}
+    assert modes(first, [CHUNKS]) == {CHUNKS: f"0640 {lead.name}:{GROUP}"}  # the group reads
     assert "q-0001" in spanlab(alice, project, "show", first.name, "q-0001")
     spanlab(alice, project, "eval", "c.toml")
     (second,) = runs_of(project, alice)
-    assert f"{second.stat().st_mode & 0o7777:04o}" == "2770"
-    assert modes(second, [CHUNKS]) == {CHUNKS: f"0660 {alice.name}:{GROUP}"}
+    assert f"{second.stat().st_mode & 0o7777:04o}" == "2750"
+    assert modes(second, [CHUNKS]) == {CHUNKS: f"0640 {alice.name}:{GROUP}"}
     assert (second / CHUNKS).read_bytes() == (first / CHUNKS).read_bytes()  # same cuts
     spanlab(alice, project, "diff", first.name, second.name, "--markdown", "d.md")
     assert "q-0001" in spanlab(lead, project, "show", second.name, "q-0001")
@@ -133,19 +133,21 @@ def test_mallory_cannot_plant_in_a_run_folder_the_lead_is_still_writing(
     assert done["code"] == 0, done
     run = runs_of(project, lead)[-1]
     assert stat.S_ISREG(os.lstat(run / CHUNKS).st_mode)
-    assert modes(run, [CHUNKS]) == {CHUNKS: f"0660 {lead.name}:{GROUP}"}
-    assert f"{run.stat().st_mode & 0o7777:04o}" == "2770"  # the group's once whole
+    assert modes(run, [CHUNKS]) == {CHUNKS: f"0640 {lead.name}:{GROUP}"}
+    assert f"{run.stat().st_mode & 0o7777:04o}" == "2750"  # the group reads it once whole
     assert planted.state(notes) == before
 
 
 def test_a_link_mallory_puts_in_place_of_a_finished_runs_file_is_never_followed(
     people: tuple[Account, Account, Account], project: Path, private: Path
 ) -> None:
-    """A finished run folder is the group's (2770), so mallory may replace its files: a
-    link at run.json is refused naming her; a link or FIFO at chunks.tsv (which no command
-    reads) leaves show, diff and eval as they were, and the lead's notes untouched."""
+    """A finished run folder an older spanlab left the group's (2770; now 2750, which she
+    cannot write at all: test_run_files_owned), so mallory may replace its files: a link at
+    run.json is refused naming her; a link or FIFO at chunks.tsv (which no command reads)
+    leaves show, diff and eval as they were, and the lead's notes untouched."""
     lead, mallory, _ = people
     run = started(lead, project)
+    run.chmod(0o2770)  # as an older spanlab left it
     notes = private / "notes.txt"
     before = planted.state(notes)
     planted.plant(mallory, run, CHUNKS, None)  # a FIFO: nothing waits on it
@@ -177,10 +179,17 @@ def test_a_run_folder_mallory_swaps_for_a_link_is_no_longer_listed(
     run = started(lead, project)
     elsewhere = private / "keep"
     in_child(lead, project, lambda: _copy_run(run, elsewhere))
+    in_child(mallory, project, lambda: _move_aside(run))  # runs/ is the group's: a rename
     planted.plant(mallory, run.parent, run.name, elsewhere)
     done = as_user(lead, project, ["show", "latest", "q-0001"])
     assert done.code == 2, done
     assert done.err.splitlines()[0] == f"error: {run.parent}: no runs yet"
+
+
+def _move_aside(run: Path) -> dict[str, Any]:
+    """mallory: the lead's run folder (2750, which she cannot empty) renamed out of its name."""
+    os.rename(run, run.with_name(".moved"))
+    return {}
 
 
 def _copy_run(run: Path, to: Path) -> dict[str, Any]:

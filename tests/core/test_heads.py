@@ -13,7 +13,7 @@ import pytest
 
 from labeler.core.errors import StoreError
 from labeler.core.store import Store
-from labeler.core.store.restore import restore
+from labeler.core.store.restore import forget_gone, restore
 from labeler.core.values import Span
 
 TEXT = "Refunds: within 30 days. Exchanges: within 60 days."
@@ -157,12 +157,17 @@ def test_a_record_of_another_account_is_ignored_and_named(tmp_path: Path) -> Non
     again.close()
 
 
-def test_journals_that_start_after_the_stores_copy_are_refused_by_name(tmp_path: Path) -> None:
+def test_records_moved_away_refuse_until_forgotten_then_journal_anew(tmp_path: Path) -> None:
     store, db = _store(tmp_path)
     store.add_query("Refunds?", annotator="ann")
     store.close()
     _snapshot(db, tmp_path / "copy.db")
     (db.parent / "labels.db.heads").rename(tmp_path / "older-records")  # journals begin later
+    moved = Store.open(db, create=False)
+    (said,) = moved.heads.lacking  # gone records are named, and refuse, until forgotten
+    assert said.startswith("root's records are gone from ")
+    assert forget_gone(moved) == ["root"] and moved.heads.lacking == ()
+    moved.close()
     _later_writes(db)
     for side in ("-wal", "-shm"):
         Path(f"{db}{side}").unlink(missing_ok=True)
@@ -170,11 +175,10 @@ def test_journals_that_start_after_the_stores_copy_are_refused_by_name(tmp_path:
     Store.open(fresh).close()
     shutil.copyfile(fresh, db)  # an empty store in its place: q-0001 is gone for good
     old = Store.open(db, create=False)
-    (said,) = old.heads.lacking  # the records begun anew at seq 2 (the store said 1)
+    (said,) = old.heads.lacking  # the records begun anew with the forgetting write
     assert said.startswith("the store lacks root's last 4 writes (seq 1–4, ")
-    with pytest.raises(StoreError, match="root's journal lacks write 1: nothing restored"):
-        restore(old)
-    assert old.queries() == []
+    assert restore(old).writes == {"root": (1, 4)}
+    assert [q.id for q in old.queries()] == ["q-0002", "q-0003"]  # q-0001 is gone for good
     old.close()
 
 

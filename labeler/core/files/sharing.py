@@ -82,20 +82,37 @@ def private_files(on: bool = True) -> Iterator[None]:
         _PRIVATE.reset(token)
 
 
+_READ_ONLY: ContextVar[bool] = ContextVar("spanlab_group_reads", default=False)
+"""While set (`group_reads`), what is made the group may read but not change."""
+
+
+@contextlib.contextmanager
+def group_reads(on: bool = True) -> Iterator[None]:
+    """While on, every file made here the group reads and only its writer changes (0640,
+    folders 2750): a finished run, which no member may rewrite or replace (§21)."""
+    token = _READ_ONLY.set(on)
+    try:
+        yield
+    finally:
+        _READ_ONLY.reset(token)
+
+
 def file_mode(share: Share | None) -> int:
     """0660 when shared (the group reads and writes, "other" nothing); else 0666 less the
-    umask; 0600 inside `private_files`."""
+    umask; 0600 inside `private_files`; 0640 inside `group_reads`."""
     if _PRIVATE.get():
         return 0o600
-    return 0o660 if share else 0o666 & ~umask()
+    mode = 0o660 if share else 0o666 & ~umask()
+    return mode & ~0o022 if _READ_ONLY.get() else mode
 
 
 def folder_mode(share: Share | None) -> int:
     """2770 when shared (setgid: what is made below stays the group's); else 0777 less the
-    umask; 2700 (0700) inside `private_files`."""
+    umask; 2700 (0700) inside `private_files`; 2750 inside `group_reads`."""
     if _PRIVATE.get():
         return 0o2700 if share else 0o700
-    return 0o2770 if share else 0o777 & ~umask()
+    mode = 0o2770 if share else 0o777 & ~umask()
+    return mode & ~0o022 if _READ_ONLY.get() else mode
 
 
 def fit_open(fd: int, share: Share | None, *, folder: bool = False, private: bool = False) -> None:

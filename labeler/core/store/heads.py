@@ -142,7 +142,9 @@ class State:
             f"{'; '.join(self.lacking)}: it was replaced or rolled back; nothing was written",
             file=path,
             hint="`spanlab labels restore` brings every write back from the writers' own "
-            f"records ({folder_of(path)}); reading commands still work",
+            f"records ({folder_of(path)}); records that are gone a lead puts back, or, "
+            "having checked the store against a backup, forgets (`spanlab labels restore "
+            "--forget-gone`); reading commands still work",
         )
 
     def warnings(self) -> list[str]:
@@ -186,18 +188,32 @@ def check(conn: sqlite3.Connection, path: str) -> State:
         why = _compare(conn, head, have.get(account))
         if why is not None:
             lacking.append(why)
-    if have and not os.path.lexists(folder):
-        notes.append(f"{folder} is gone while the store holds {len(have)} writers' heads: "
-                     "someone removed the records; nothing can be checked")  # fmt: skip
     for account, (seq, _) in sorted(have.items()):
         if account in heads and heads[account].seq < seq:
             notes.append(f"{account}'s record is behind the store (seq {heads[account].seq} "
                          f"< {seq}): a write's record was cut short")  # fmt: skip
-        elif account not in heads and os.path.lexists(folder):
+        elif account not in heads and not os.path.lexists(journal.path_of(folder, account)):
+            lacking.append(gone(account, seq, folder))
+        elif account not in heads:
             notes.append(f"{account} has no record in {folder} (the store has {seq} writes "
                          "of theirs): it was removed")  # fmt: skip
     notes += _folder_notes(folder)
     return State(tuple(lacking), tuple(notes))
+
+
+GONE = "records are gone"
+"""Said of a writer the store names whose head and journal are both missing."""
+
+
+def gone(account: str, seq: int, folder: Path) -> str:
+    """A writer the store names with neither head nor journal in `folder`: the records were
+    moved or emptied (`.spanlab` is the group's), so a rollback behind them cannot be told;
+    refused like one, until they are put back or a lead forgets them (`labels restore`)."""
+    return (
+        f"{account}'s {GONE} from {folder} (the store has {seq} writes of theirs, "
+        "no head and no journal): the records were moved or removed, so the store "
+        "cannot be checked against them"
+    )
 
 
 def _folder_notes(folder: Path) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
@@ -121,6 +122,27 @@ def restore(store: Connection, *, dry: bool = False) -> Restored:
     store.heads = heads.check(store.conn, store.path)
     known = set(KEYS) | {"events", journal.TEXTS[0]}
     return Restored(writes, {t: n for t, n in sorted(counts.items()) if t in known})
+
+
+def forget_gone(store: Connection) -> list[str]:
+    """A lead's way out when writers' records are gone (moved, emptied): the store stops
+    claiming their writes (their head rows dropped, a `records-forgotten` event says whose),
+    so it is taken as it is. The accounts forgotten, in order (none: nothing changed)."""
+    with store.write(restoring=True):
+        folder = heads.folder_of(store.path) or Path(".")
+        found, _ = heads.read_heads(folder)
+        have = heads.store_heads(store.conn)
+        lost = [a for a in sorted(have) if a not in found
+                and not os.path.lexists(journal.path_of(folder, a))]  # fmt: skip
+        for account in lost:
+            store.conn.execute("DELETE FROM main.row_digests WHERE tbl = ? AND key = ?",
+                               [heads.TABLE, account])  # fmt: skip
+        if lost:
+            store.conn.execute("INSERT INTO main.events(at, annotator, kind, query_id, payload) "
+                               "VALUES (?, ?, 'records-forgotten', NULL, ?)",
+                               [now(), writer(), json.dumps({"accounts": lost})])  # fmt: skip
+    store.heads = heads.check(store.conn, store.path)
+    return lost
 
 
 def _restore(

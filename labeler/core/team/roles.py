@@ -44,6 +44,7 @@ class Act(Enum):
     DELETE_OTHERS = "deleting another's query"
     REWORD_OTHERS = "rewording another's query"
     RESTORE_OTHERS = "putting back another's deleted query"
+    FORGET_RECORDS = "forgetting writers' records that are gone"
 
 
 class TeamRefusal(SpanlabError):
