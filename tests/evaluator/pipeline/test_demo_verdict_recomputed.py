@@ -171,6 +171,41 @@ class Recompute:
             "prompt_tokens@k": float(self.prompt(name, entry["ranked"], n)),
         }
 
+    def unit_at(self, name: str, ranked: list[list[Any]], i: int) -> list[Range]:
+        """What is sent for rank i (0-based): the chunk row with its prefix sources, or the
+        window merged with the ranks above it that holds it, or its parent."""
+        doc, own = str(ranked[i][1]), (int(ranked[i][2]), int(ranked[i][3]))
+        for d, row in self.sent(name, ranked, i + 1):
+            if d == doc and row[0][0] <= own[0] and own[1] <= row[0][1]:
+                return [row[0], *(r for r, _ in row[1])]
+        raise AssertionError((name, ranked[i]))
+
+    def ranks(self, name: str, query: dict[str, Any], k: int) -> dict[str, Any]:
+        """first_match_rank per span (null beyond depth), the mean of each group's best, and
+        evidence_coverage@k per span: the share of it the top k's units of its document cover."""
+        ranked = query["candidates"][name]["ranked"]
+        units = [(str(c[1]), self.unit_at(name, ranked, i)) for i, c in enumerate(ranked)]
+        firsts: list[int | None] = []
+        coverage: list[float] = []
+        best: dict[object, int] = {}
+        for n, span in enumerate(query["evidence"]):
+            doc, s, e = str(span["doc"]), int(span["start"]), int(span["end"])
+            at = [
+                i + 1
+                for i, (d, u) in enumerate(units)
+                if d == doc and holds(u, s, e, self.threshold)
+            ]
+            firsts.append(at[0] if at else None)
+            key = ("group", span["group"]) if "group" in span else ("span", n)
+            if at:
+                best[key] = min(best.get(key, at[0]), at[0])
+            top = [(max(a, s), min(b, e)) for d, u in units[:k] if d == doc for a, b in u
+                   if max(a, s) < min(b, e)]  # fmt: skip
+            coverage.append(sum(b - a for a, b in merged(top)) / (e - s))
+        mean = statistics.fmean(best.values()) if best else None
+        return {"first_match_rank": firsts, "evidence_coverage@k": coverage,
+                "mean_first_match_rank": mean}  # fmt: skip
+
 
 Figures = dict[tuple[str, str, str], dict[str, float]]
 """(basis, candidate, query) -> the recomputed measures."""
@@ -255,11 +290,32 @@ def means(data: dict[str, Any], figures: Figures, basis: str, name: str) -> dict
 
 @pytest.mark.parametrize(("basis", "key"), [("k", "metrics"), ("budget", "metrics_at_budget")])
 def test_every_total_equals_run_json(recomputed: Recomputed, basis: str, key: str) -> None:
-    data, _, figures, _ = recomputed
+    data, again, figures, _ = recomputed
     for name, record in data["candidates"].items():
-        mine = means(data, figures, basis, name)
+        mine = means(data, figures, basis, name) | span_means(data, again, basis, name)
         for measure, value in mine.items():
             assert record[key][measure] == pytest.approx(value, abs=1e-12), (name, measure)
+
+
+def span_means(data: dict[str, Any], again: Recompute, basis: str, name: str) -> dict[str, float]:
+    """Over every labelled span (both copies of a group), as run.json's totals take them:
+    first_match_rank among spans found within depth, mean_first_match_rank over queries with
+    a group found, evidence_coverage@k per span at the basis's context."""
+    k = data["manifest"]["settings"]["k"]
+    found: list[int] = []
+    per_query: list[float] = []
+    coverage: list[float] = []
+    for qid in answerable(data):
+        query = data["queries"][qid]
+        n = k if basis == "k" else query["candidates"][name]["budget_cut"]
+        ranks = again.ranks(name, query, n)
+        found += [r for r in ranks["first_match_rank"] if r is not None]
+        if ranks["mean_first_match_rank"] is not None:
+            per_query.append(ranks["mean_first_match_rank"])
+        coverage += ranks["evidence_coverage@k"]
+    return {"first_match_rank": statistics.fmean(found),
+            "mean_first_match_rank": statistics.fmean(per_query),
+            "evidence_coverage@k": statistics.fmean(coverage)}  # fmt: skip
 
 
 def status(base: float, cand: float) -> str:
@@ -272,7 +328,7 @@ def status(base: float, cand: float) -> str:
 def test_gained_and_lost_per_query_and_in_total_equal_run_json(
     recomputed: Recomputed, basis: str, key: str
 ) -> None:
-    data, _, figures, _ = recomputed
+    data, again, figures, _ = recomputed
     base = data["manifest"]["settings"]["baseline"]
     assert set(data[key]) == SEVEN - {base}
     for name, comparison in data[key].items():
@@ -285,7 +341,21 @@ def test_gained_and_lost_per_query_and_in_total_equal_run_json(
             assert said["recall_delta"] == pytest.approx(delta, abs=1e-12), (name, qid)
             counts[said["status"].replace("-", "_")] += 1
         assert comparison["overall"]["counts"] == counts, name
-        mine, theirs = means(data, figures, basis, name), means(data, figures, basis, base)
+        mine = means(data, figures, basis, name) | span_means(data, again, basis, name)
+        theirs = means(data, figures, basis, base) | span_means(data, again, basis, base)
         for measure, value in mine.items():
             delta = comparison["overall"]["deltas"][measure]
             assert delta == pytest.approx(value - theirs[measure], abs=1e-9), (name, measure)
+
+
+def test_first_match_ranks_and_coverage_per_span_equal_run_json(recomputed: Recomputed) -> None:
+    data, again, _, _ = recomputed
+    k, said = data["manifest"]["settings"]["k"], []
+    for qid in answerable(data):
+        for name, entry in data["queries"][qid]["candidates"].items():
+            mine = again.ranks(name, data["queries"][qid], k)
+            for key, value in mine.items():
+                theirs = entry["values"][key]
+                if value != pytest.approx(theirs, abs=1e-12):
+                    said.append(f"{qid} {name} {key}: run.json {theirs}, again {value}")
+    assert said == []
