@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from tokenizers import Tokenizer
+from typer.testing import CliRunner
 
 from evaluator.candidates import read, with_retriever
 from evaluator.chunking.tokenizers import minilm_dir
@@ -25,6 +26,7 @@ from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.record import run_file
 from evaluator.pipeline.run import run_evaluation
 from evaluator.runs.folder import write_run
+from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
 from labeler.core.labels import labelset
 from labeler.core.resources import bundled
@@ -359,3 +361,67 @@ def test_first_match_ranks_and_coverage_per_span_equal_run_json(recomputed: Reco
                 if value != pytest.approx(theirs, abs=1e-12):
                     said.append(f"{qid} {name} {key}: run.json {theirs}, again {value}")
     assert said == []
+
+
+@pytest.fixture(scope="module")
+def trec(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("trec") / "out"
+    args = ["trec", str(folder / "run.json"), str(out), "--corpus", str(DEMO / "corpus")]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+    return out
+
+
+def measured(out: Path, run: str, measures: list[Any]) -> dict[tuple[str, str], float]:
+    """(query, measure) -> ir_measures' value over `trec`'s span files (read as TREC's
+    columns say: qrels `qid 0 item rel`, run `qid Q0 item rank score tag`)."""
+    import ir_measures
+
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (out / "spans.qrels").read_text("utf-8").splitlines():
+        qid, _, item, rel = line.split()
+        qrels.setdefault(qid, {})[item] = int(rel)
+    ranked: dict[str, dict[str, float]] = {}
+    for line in (out / run).read_text("utf-8").splitlines():
+        qid, _, item, _rank, score, _tag = line.split()
+        ranked.setdefault(qid, {})[item] = float(score)
+    return {(m.query_id, str(m.measure)): float(m.value)
+            for m in ir_measures.iter_calc(measures, qrels, ranked)}  # fmt: skip
+
+
+def reciprocal_rank(values: dict[str, Any], evidence: list[dict[str, Any]], k: int) -> float:
+    """1 / the query's first-match rank; where two groups are first matched by the one unit
+    at rank k, the span file can hold only one at k (the other stands at k - 1, as its
+    README says), so a TREC tool reads 1 / (k - 1) there."""
+    best: dict[object, int] = {}
+    for n, (span, rank) in enumerate(zip(evidence, values["first_match_rank"], strict=True)):
+        key = ("group", span["group"]) if "group" in span else ("span", n)
+        if rank is not None:
+            best[key] = min(best.get(key, rank), rank)
+    if not best:
+        return 0.0
+    first = min(best.values())
+    shared = first == k and sum(r == first for r in best.values()) > 1
+    return 1 / (first - 1) if shared else 1 / first
+
+
+@pytest.mark.parametrize("name", sorted(SEVEN))
+def test_ir_measures_on_trecs_files_equals_run_json_and_the_recomputation(
+    recomputed: Recomputed, trec: Path, name: str
+) -> None:
+    """R@k, hit (R@k = 1) and RR over the span files at k; R@depth over the budget's."""
+    from ir_measures import RR, R
+
+    data, _, figures, _ = recomputed
+    k, depth = data["manifest"]["settings"]["k"], data["manifest"]["settings"]["depth"]
+    at_k = measured(trec, f"{name}.spans.run", [R @ k, RR])
+    at_budget = measured(trec, f"{name}.budget.spans.run", [R @ depth])
+    for qid in answerable(data):
+        values = data["queries"][qid]["candidates"][name]["values"]
+        recall = at_k.get((qid, f"R@{k}"), 0.0)
+        assert recall == pytest.approx(values["evidence_recall@k"], abs=1e-12), qid
+        assert (recall == 1.0) is values["hit@k"], qid
+        rr = reciprocal_rank(values, data["queries"][qid]["evidence"], k)
+        assert at_k.get((qid, "RR"), 0.0) == pytest.approx(rr, abs=1e-12), qid
+        mine = figures["budget", name, qid]["evidence_recall@k"]
+        assert at_budget.get((qid, f"R@{depth}"), 0.0) == pytest.approx(mine, abs=1e-12), qid
