@@ -13,6 +13,7 @@ import csv
 import hashlib
 import json
 import statistics
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -425,3 +426,42 @@ def test_ir_measures_on_trecs_files_equals_run_json_and_the_recomputation(
         assert at_k.get((qid, "RR"), 0.0) == pytest.approx(rr, abs=1e-12), qid
         mine = figures["budget", name, qid]["evidence_recall@k"]
         assert at_budget.get((qid, f"R@{depth}"), 0.0) == pytest.approx(mine, abs=1e-12), qid
+
+
+@pytest.mark.parametrize(("basis", "key"), [("budget", "gates"), ("k", "gates_other_basis")])
+def test_every_gate_is_recomputed_from_the_folder_and_the_candidates_file(
+    recomputed: Recomputed, basis: str, key: str
+) -> None:
+    """The demo's gates (candidates.toml, read with tomllib) on the recomputed hits, recall
+    and chunks.tsv's chunk rows: each value, and pass or fail."""
+    data, again, figures, _ = recomputed
+    declared = tomllib.loads((DEMO / "candidates.toml").read_text("utf-8"))["gates"]
+    base = data["manifest"]["settings"]["baseline"]
+    chunks = {n: sum(len(rs) for rs in u["chunk"].values()) for n, u in again.table.items()}
+
+    def lost(name: str, queries: list[str]) -> float:
+        return float(sum(figures[basis, base, q]["hit@k"] > figures[basis, name, q]["hit@k"]
+                         for q in queries))  # fmt: skip
+
+    asked = answerable(data)
+    critical = [q for q in asked if "critical" in data["queries"][q]["slices"]]
+    mine = []
+    for name in sorted(SEVEN - {base}):
+        delta = (
+            means(data, figures, basis, name)["evidence_recall@k"]
+            - means(data, figures, basis, base)["evidence_recall@k"]
+        )
+        for gate, value in (("max_lost", lost(name, asked)), ("min_recall_delta", delta),
+                            ("max_chunk_count_ratio", chunks[name] / chunks[base])):  # fmt: skip
+            limit = float(declared[gate])
+            passed = value >= limit if gate.startswith("min_") else value <= limit
+            mine.append((name, "overall", gate, limit, value, passed))
+        limit = float(declared["slice"]["critical"]["max_lost"])
+        value = lost(name, critical)
+        mine.append((name, "slice:critical", "max_lost", limit, value, value <= limit))
+    theirs = sorted(tuple(g.values()) for g in data[key])
+    assert [g[:4] + g[5:] for g in theirs] == [g[:4] + g[5:] for g in sorted(mine)]
+    for t, m in zip(theirs, sorted(mine), strict=True):
+        assert t[4] == pytest.approx(m[4], abs=1e-12), t
+    if basis == data["manifest"]["settings"]["decide"]:
+        assert data["passed"] is all(g[5] for g in mine)
