@@ -465,3 +465,45 @@ def test_every_gate_is_recomputed_from_the_folder_and_the_candidates_file(
         assert t[4] == pytest.approx(m[4], abs=1e-12), t
     if basis == data["manifest"]["settings"]["decide"]:
         assert data["passed"] is all(g[5] for g in mine)
+
+
+def oracle(again: Recompute, name: str, evidence: list[dict[str, Any]]) -> float:
+    """Share of groups some unit the candidate can send holds (its chunk rows with their
+    prefix sources; a context candidate's window or parent rows)."""
+    rows = again.table[name][UNIT.get(name, "chunk")]
+    groups: dict[object, bool] = {}
+    for n, span in enumerate(evidence):
+        key = ("group", span["group"]) if "group" in span else ("span", n)
+        units = [[r[0], *(x for x, _ in r[1])] for r in rows.get(str(span["doc"]), [])]
+        held = any(holds(u, int(span["start"]), int(span["end"]), again.threshold) for u in units)
+        groups[key] = groups.get(key, False) or held
+    return sum(groups.values()) / len(groups)
+
+
+def duplicates(sent: list[tuple[str, Row]], threshold: float) -> int:
+    """Pairs of sent units of one document sharing >= threshold of the shorter one."""
+    pairs = 0
+    for i, (doc, (a, _)) in enumerate(sent):
+        for other, (b, _) in sent[i + 1 :]:
+            shared, shorter = min(a[1], b[1]) - max(a[0], b[0]), min(a[1] - a[0], b[1] - b[0])
+            pairs += doc == other and shorter > 0 and shared / shorter >= threshold
+    return pairs
+
+
+def test_oracle_recall_and_duplicate_pairs_per_query_equal_run_json(
+    recomputed: Recomputed,
+) -> None:
+    data, again, _, _ = recomputed
+    settings, said, seen = data["manifest"]["settings"], [], 0
+    for qid in answerable(data):
+        query = data["queries"][qid]
+        for name, entry in query["candidates"].items():
+            sent = again.sent(name, entry["ranked"], settings["k"])
+            pairs = duplicates(sent, settings["duplicate_threshold"])
+            mine = {"oracle_recall": oracle(again, name, query["evidence"]),
+                    "duplicate_pairs@k": pairs}  # fmt: skip
+            seen += mine["duplicate_pairs@k"] > 0
+            for key, value in mine.items():
+                if entry["values"][key] != value:
+                    said.append(f"{qid} {name} {key}: run.json {entry['values'][key]}, {value}")
+    assert said == [] and seen > 0
