@@ -223,12 +223,15 @@ def readme(run: RunFile) -> str:
             "  depth count); hit_rate@k over NAME.run equals hit@k on single-span queries.",
             "NAME.spans.run + spans.qrels: each evidence group (alternatives are one item) at its",
             "  TRUE first-match rank as run.json records it, fillers (QID#fillN) between; recall@k",
-            "  and MRR over them are the run's at k. Two groups first matched by one unit: the",
-            "  second takes the nearest free rank on the same side of k.",
+            "  over them is the run's at k. Two groups first matched by one unit: the second",
+            "  stands at the nearest free position on the same side of k, later if one is free,",
+            "  else earlier (its rank column still true); MRR is the run's except when it stands",
+            "  earlier: it reads higher (two groups first matched at rank k: RR 1/(k-1), not 1/k).",
             "NAME.budget.run, NAME.budget.spans.run: the same, each query's list ending where the",
             "  budget's fill rule ends its context (the unit that would cross it is left out):",
             "  measure them with no cutoff (or one >= depth) to get the figures at budget.",
-            "Scores are depth - rank + 1 (rank-derived: every tool sees spanlab's exact order).",
+            "Scores fall with position (NAME.run's: depth - rank + 1): every tool sees spanlab's",
+            "  exact order.",
             "",
         ]
     )

@@ -351,9 +351,10 @@ def trec_command(
     or its parent or merged window; a repeat is written ID@RANK, so a position is its rank)
     and NAME.qrels; NAME.retrieved.run when what is retrieved differs; NAME.spans.run and
     spans.qrels (each evidence group at its true first-match rank, fillers between: recall@k
-    and MRR over them are the run's at k); with a budget, NAME.budget.run and
-    NAME.budget.spans.run, each list ending where the budget's fill rule ends the context
-    (measure them with no cutoff). README.txt in OUT says the same."""
+    over them is the run's at k, MRR too unless two groups share a first match at k); with a
+    budget, NAME.budget.run and NAME.budget.spans.run, each list ending where the budget's
+    fill rule ends the context (measure them with no cutoff). README.txt in OUT says the
+    same."""
     from evaluator.runs.trec import export_trec, trec_run
 
     proj = project(corpus)
