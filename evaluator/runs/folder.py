@@ -66,13 +66,21 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
 
 
 def _write_files(run: RunFile, folder: Path, text: str, table: str | None) -> None:
-    sharing.write_text(folder / FILE_NAME, text)  # the text the reader read back
-    sharing.write_text(folder / "report.md", report_md(run))
-    sharing.write_text(folder / "junit.xml", junit_xml(run))
-    svg = frontier_svg(frontier_points(run), budget_curves(run))
-    sharing.write_text(folder / "frontier.svg", svg)
+    _write(folder / FILE_NAME, text)  # the text the reader read back
+    _write(folder / "report.md", report_md(run))
+    _write(folder / "junit.xml", junit_xml(run))
+    _write(folder / "frontier.svg", frontier_svg(frontier_points(run), budget_curves(run)))
     if table is not None:
-        sharing.write_text(folder / CHUNKS_FILE, table)
+        _write(folder / CHUNKS_FILE, table)
+
+
+def _write(path: Path, text: str) -> None:
+    """One file of the run, whole; a refusal names the file (`run.json: cannot write: …`)."""
+    try:
+        sharing.write_text(path, text)
+    except OSError as exc:
+        message, hint = refused_write(path, exc)
+        raise StoreError(f"{path.name}: {message}", file=str(path), hint=hint) from None
 
 
 def unit_kinds(run: RunFile) -> dict[str, tuple[str, Sequence[Chunk]]]:
