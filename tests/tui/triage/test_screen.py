@@ -285,7 +285,8 @@ async def test_an_unknown_slice_is_said_and_the_placeholder_is_no_filter(app: Sp
         await pilot.press(*["backspace"] * len("slice:nope"), *"both-miss")
         assert (screen.rows, text(screen, "#change-count")) == (
             [],
-            "0 lost, 0 gained (of 3) · critical first; cut, no signal, disappeared, crowded, split",
+            "0 lost, 0 gained (of 3) at k = 1 · critical first; cut, no signal, disappeared, "
+            "crowded, split",
         )  # fmt: skip
 
 
