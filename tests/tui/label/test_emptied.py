@@ -1,0 +1,72 @@
+"""One key must not leave a query counted done with neither evidence nor abstention (issue
+45, item 1, found again in the tmux trial on the merged code): `x` on a labelled query's
+last span, or `A` taking a labelled query's abstention back, sends it to draft."""
+
+from __future__ import annotations
+
+import pytest
+
+from labeler.core.store import Store
+from labeler.core.values import Status
+from labeler.tui.app import SpanlabApp
+from labeler.tui.label import LabelScreen
+from tests.tui.conftest import record_notes
+
+
+def label(app: SpanlabApp) -> LabelScreen:
+    assert isinstance(app.screen, LabelScreen)
+    return app.screen
+
+
+@pytest.mark.parametrize("status", [Status.LABELLED, Status.REVIEWED])
+async def test_x_on_the_last_span_sends_the_query_back_to_draft(
+    app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch, status: Status
+) -> None:
+    store.update_query("q-0002", annotator="rita", status=status)
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("down", "enter")  # q-0002, in its document
+        label(app).view.go_to(65)  # inside "Shipping is free over 50 euros."
+        await pilot.press("x")
+        await pilot.pause()
+        q = store.query("q-0002")
+        assert (q.status, len(q.evidence)) == (Status.DRAFT, 0)
+        assert notes[-1] == (
+            "q-0002 has no evidence left and does not abstain: back to draft (^z undoes)"
+        )
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        q = store.query("q-0002")
+        assert (q.status, len(q.evidence)) == (status, 1)
+
+
+async def test_a_taking_back_the_only_abstention_sends_the_query_back_to_draft(
+    app: SpanlabApp, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.update_query("q-0003", annotator="rita", status=Status.REVIEWED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        notes = record_notes(app, monkeypatch)
+        await pilot.press("down", "down", "A")  # q-0003 no longer abstains
+        await pilot.pause()
+        q = store.query("q-0003")
+        assert (q.status, q.abstain) == (Status.DRAFT, False)
+        assert notes[-1] == (
+            "q-0003 has no evidence left and does not abstain: back to draft (^z undoes)"
+        )
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        q = store.query("q-0003")
+        assert (q.status, q.abstain) == (Status.REVIEWED, True)
+
+
+async def test_x_on_one_of_two_spans_keeps_the_status(app: SpanlabApp, store: Store) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "enter")
+        view = label(app).view
+        view.select(92, 113)  # "Returns need a label."
+        await pilot.press("a")
+        view.go_to(65)
+        await pilot.press("x")
+        await pilot.pause()
+    q = store.query("q-0002")
+    assert (q.status, len(q.evidence)) == (Status.LABELLED, 1)
