@@ -5,11 +5,13 @@ last span, or `A` taking a labelled query's abstention back, sends it to draft."
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Checkbox, Input, Label, Select
 
 from labeler.core.store import Store
 from labeler.core.values import Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.label import LabelScreen
+from labeler.tui.label.query_form import QueryForm
 from tests.tui.conftest import record_notes
 
 
@@ -70,3 +72,27 @@ async def test_x_on_one_of_two_spans_keeps_the_status(app: SpanlabApp, store: St
         await pilot.pause()
     q = store.query("q-0002")
     assert (q.status, len(q.evidence)) == (Status.LABELLED, 1)
+
+
+@pytest.mark.parametrize("key", ["ctrl+n", "e"])
+async def test_the_form_does_not_take_an_empty_query_out_of_draft(
+    app: SpanlabApp, store: Store, key: str
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key)  # q-0001 (e) is an empty draft; so is a new query (ctrl+n)
+        form = app.screen
+        assert isinstance(form, QueryForm)
+        form.query_one("#text", Input).value = "Where is my parcel?"
+        form.query_one("#status", Select).value = Status.LABELLED
+        await pilot.press("ctrl+s")
+        assert app.screen is form  # refused: the form stays open and says why
+        error = str(form.query_one("#error", Label).render())
+        assert error == (
+            "no evidence and no abstention: a draft until a span is drawn or Abstain is "
+            "ticked (L labels it empty, asking)"
+        )
+        form.query_one("#abstain", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        assert app.screen is not form
+    made = store.query("q-0004" if key == "ctrl+n" else "q-0001")
+    assert (made.status, made.abstain) == (Status.LABELLED, True)
