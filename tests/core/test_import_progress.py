@@ -70,6 +70,7 @@ def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: 
         "reading the store (0 queries)": [1, 1],
         "reading q.txt": [1, 1],
         "checking queries": [12_001, 12_001],
+        "saving to the store": [1, 1],
         "writing queries": [12_001, 12_001],
     }
     assert store.count("queries") == 12_001
@@ -141,5 +142,6 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
         "reading the store (3 queries)",
         "reading q.txt",
         "checking queries",
+        "saving to the store",
         "writing queries",
     ]
