@@ -122,7 +122,7 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
 
     def queries(self: Store, *args: object, **kwargs: object) -> object:
         reads.append(1)
-        return every(self, *args, **kwargs)  # type: ignore[arg-type]
+        return every(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "queries", queries)
     steps: list[str] = []
