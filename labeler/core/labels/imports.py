@@ -118,7 +118,11 @@ def import_file(
         labelset.refuse_while_waiting(status)
     if opts.fmt == "spanlab":
         return _import_labelset(store, corpus, path, opts)
-    existing = () if opts.as_version else store.queries()
+    existing: tuple[Query, ...] = ()
+    if not opts.as_version:  # a line while a large store is read (issue 45)
+        with opts.task(f"reading the store ({store.count('queries'):,} queries)", 1) as advance:
+            existing = tuple(store.queries())
+            advance(1)
     with opts.task(f"reading {path.name}", 1) as advance:
         imported = _read(path, corpus, opts.fmt, existing, opts.labels, skip_bad=opts.skip_bad)
         advance(1)

@@ -47,7 +47,7 @@ class Editor:
         self.trim = trim
         """Leave edge whitespace out of a span being added."""
         self.relabelled: str | None = None
-        """Said after an evidence edit that took a query's review back (it is labelled)."""
+        """Said after an edit that moved the status: a review taken back, or back to draft."""
         self.blocked: str | None = None
         """Why span edits are refused now (spans wait for review), None: they are not."""
 
@@ -156,11 +156,28 @@ class Editor:
     def delete_span(self, span_id: int, *, seen: tuple[int, int] | None = None) -> tuple[str, Span]:
         self._check_open()
         query_id, old = self.store.delete_span(span_id, annotator=self.annotator, expected=seen)
-        reviewed = self.store.query(query_id).status is Status.REVIEWED
-        deleted = SpanDeleted(query_id, old)
-        self.history.record(self._relabelled(query_id, Status.REVIEWED, deleted) if reviewed
-                            else deleted)  # fmt: skip
+        now = self.store.query(query_id)
+        deleted: Edit = SpanDeleted(query_id, old)
+        if _empty(now):
+            deleted = self._emptied(now, deleted)
+        elif now.status is Status.REVIEWED:
+            deleted = self._relabelled(query_id, Status.REVIEWED, deleted)
+        self.history.record(deleted)
         return query_id, old
+
+    def _emptied(self, now: Query, edit: Edit) -> Edit:
+        """A query out of draft left with neither evidence nor abstention (its last span
+        deleted, its abstention taken back) goes back to draft in the same undo step: one
+        key never leaves nothing counted as done (issue 45; `L` labels empty, asking)."""
+        if now.status is Status.DRAFT:
+            return edit
+        self.store.update_query(now.id, annotator=self.annotator, seen=now, status=Status.DRAFT)
+        self.relabelled = (
+            f"{now.id} has no evidence left and does not abstain: back to draft (^z undoes)"
+        )
+        return Together(
+            edit, QueryChanged(now.id, {"status": now.status}, {"status": Status.DRAFT})
+        )
 
     def add_query(self, text: str, **fields: Any) -> Query:
         query = self.store.add_query(text, annotator=self.annotator, **fields)
@@ -184,7 +201,11 @@ class Editor:
             return base
         new = self.store.update_query(query_id, annotator=self.annotator, seen=base, **changed)
         before = {k: getattr(base, k) for k in changed}
-        self.history.record(QueryChanged(query_id, before, changed))
+        edit: Edit = QueryChanged(query_id, before, changed)
+        if changed.get("abstain") is False and "status" not in changed and _empty(new):
+            edit = self._emptied(new, edit)
+            new = self.store.query(query_id)
+        self.history.record(edit)
         return new
 
     def reapply(self, query_id: str, changes: dict[str, Any]) -> Query:
@@ -212,3 +233,8 @@ class Editor:
             return step()
         except sqlite3.Error as exc:  # a constraint another annotator's edit now breaks
             raise StoreError(f"cannot replay this edit: {exc}") from None
+
+
+def _empty(q: Query) -> bool:
+    """Neither evidence nor abstention: nothing to count as done."""
+    return not q.evidence and not q.abstain

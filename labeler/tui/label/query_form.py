@@ -143,6 +143,12 @@ class QueryForm(ModalScreen[QueryFields | None]):
         Query("q-check", fields.text, slices=fields.slices)  # the store's own checks
         if fields.abstain and self._has_evidence:
             raise LabelError("an abstention query has no evidence: delete its spans first")
+        leaves_draft = self._fields.status is Status.DRAFT and fields.status is not Status.DRAFT
+        if leaves_draft and not fields.abstain and not self._has_evidence:  # as `S` (issue 45)
+            raise LabelError(
+                "no evidence and no abstention: a draft until a span is drawn or Abstain "
+                "is ticked (L labels it empty, asking)"
+            )
         return fields
 
     def action_save(self) -> None:

@@ -316,7 +316,7 @@ class ShowingScreen(Screen[None]):
         if self.editor.warning:
             self.notify(self.editor.warning, title="Overlapping spans", severity="warning")
         if self.editor.relabelled:
-            self.notify(self.editor.relabelled, title="Review taken back", severity="warning")
+            self.notify(self.editor.relabelled, title="Status changed", severity="warning")
             self.editor.relabelled = None
         decided = self.editor.store.decision_on(query_id) if query_id else None
         if decided is not None and self.editor.store.view:  # a version beside a decision (§21)

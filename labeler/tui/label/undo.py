@@ -237,8 +237,10 @@ class QueryChanged:
     def _put(
         self, r: Replay, values: Mapping[str, Any], now: Mapping[str, Any], *, undoing: bool
     ) -> Focus:
-        seen = None if r.force else replace(r.store.query(self.query_id), revision=0, **now,
-                                            stored=True)  # fmt: skip
+        there = r.store.query(self.query_id)
+        if all(getattr(there, k) == v for k, v in values.items()):
+            return Focus(self.query_id)  # already so (someone's edit since led there too)
+        seen = None if r.force else replace(there, revision=0, **now, stored=True)
         r.store.update_query(
             self.query_id, annotator=r.annotator, seen=seen, undoing=undoing, **values
         )

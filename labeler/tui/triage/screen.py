@@ -215,9 +215,8 @@ class TriageScreen(Screen[None]):
         self._head(Content.assemble(
             (run.id, "bold"), " run ", _verdict(run.file.passed), " · ",
             (safe(name), "bold $boundary-candidate"), " ", _verdict(run.file.passed_for(name)),
-            *_flagged(run.file, name),
             " vs ", (safe(run.baseline), "bold $boundary-baseline"),
-            *_tallies(run.file, name),
+            "\n", *_tallies(run.file, name)[1:], *_flagged(run.file, name),
             "\n", *self._moved(run), (settings_line(run.file), "$text-muted"),
         ))  # fmt: skip
         self.show_changes()
@@ -372,7 +371,8 @@ def _diff_head(run: DiffView, name: str, counts: StatusCounts) -> Content:
 
 def _tallies(file: RunFile, name: str) -> list[str | tuple[str, str]]:
     """` · ▲3 ▼15 at k = 5 · ▲2 ▼14 at budget 608`: gained and lost on each basis the run
-    holds, each named (the gates panel counts at the deciding one)."""
+    holds, each named (the gates panel counts at the deciding one). The head gives them a
+    line of their own: beside the verdicts they were cut at 80 columns (issue 45)."""
     found: list[str | tuple[str, str]] = []
     for basis, comps in (("k", file.comparisons), ("budget", file.budget_comparisons)):
         if name not in comps or (basis == "budget" and file.budget is None):

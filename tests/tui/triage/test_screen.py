@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from rich.cells import cell_len
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
@@ -58,15 +59,21 @@ async def test_the_latest_run_opens_on_its_summary(app: SpanlabApp) -> None:
         assert screen.run is not None and screen.run.id == LATEST
         assert screen.candidate == "c40"
         assert text(screen, "#triage-head") == (
-            # Issue 29: a verdict that differs at the budget is flagged beside it.
-            f"{LATEST} run FAIL · c40 FAIL (flag: PASS at budget 19) vs c40-ov20 · ▲1 ▼2 "
-            # Issue 40: gained and lost on both bases, each named (the gates count at k).
-            "at k = 1 · ▲1 ▼1 at budget 19\n"
+            f"{LATEST} run FAIL · c40 FAIL vs c40-ov20\n"
+            # Issue 40: gained and lost on both bases, each named (the gates count at k);
+            # issue 29: a verdict that differs at the budget is flagged beside them.
+            "▲1 ▼2 at k = 1 · ▲1 ▼1 at budget 19 (flag: PASS at budget 19)\n"
             "k 1 · depth 3 · match chunk (also union) · coverage ≥ 0.8 · retriever lexical · "
             "candidates candidates.toml · embedding none (lexical) · "
             # Issue 29: every header names the context budget and what decides.
             "budget 19 tokens (default) · decides k (sizes differ 2%)"
         )
+        # The tmux trial at 80 columns (issue 45): the verdicts and both bases' counts were
+        # cut ("▲8 ▼15 at …"); each has a line of its own, whole within 80 columns.
+        head = screen.query_one("#triage-head", Static)
+        assert head.size.height == 3
+        assert [cell_len(line) for line in lines(screen, "#triage-head")[:2]] == [54, 61]
+        assert head.size.width - 2 >= 61
         metrics = lines(screen, "#metrics")
         assert metrics[1] == "recall@k              0.667       0.333   -0.333 ✗"
         assert metrics[2] == "hit@k                 0.667       0.333   -0.333 ✗"

@@ -23,8 +23,9 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 def test_summary_of_the_latest_run(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """Head: 20250102-120000-000000 run FAIL · c40 (candidate colour) FAIL vs c40-ov20
-    (baseline colour) · ▲1 ▼2; under it the settings (k 1 · depth 3 · match chunk (also
+    """Head, three lines (issue 45: whole at 80 columns): 20250102-120000-000000 run FAIL ·
+    c40 (candidate colour) FAIL vs c40-ov20 (baseline colour); ▲1 ▼2 at k = 1 · ▲1 ▼1 at
+    budget 19 (flag: PASS at budget 19); the settings (k 1 · depth 3 · match chunk (also
     union) · coverage ≥ 0.8 · retriever lexical · candidates …), issue 22.
     Left: c40-ov20 (baseline, dimmed) then c40; under the gates, the candidate under the
     other match rule (under union (split evidence counted), gained, lost, Δrecall).
