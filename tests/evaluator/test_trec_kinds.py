@@ -21,7 +21,8 @@ from .embedding.openai_server import HashModel
 from .embedding.openai_server import State as EmbeddingState
 from .embedding.openai_server import serve as serve_embeddings
 from .embedding.rerank_server import State, serve
-from .test_trec_sent import _answerable, _group_ranks, _ranx, eval_and_trec
+from .test_trec import eval_and_trec
+from .test_trec_sent import _answerable, _group_ranks, _ranx
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 SPLIT = 'splitter = "chars"\nsize = 300\noverlap = 60'
