@@ -7,42 +7,7 @@ accepted and documented at once, and a key the parsers know but this table lacks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from labeler.core.typed import Kind
-
-
-@dataclass(frozen=True)
-class Key:
-    """One key of a table."""
-
-    name: str
-    """The key as the file spells it."""
-    kind: Kind
-    """The TOML type it takes (`typed` checks it)."""
-    default: str
-    """Its default as the reference shows it: a value, `required` or `unset`."""
-    meaning: str
-    """One or two sentences for the reference."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """One table of the file and its keys."""
-
-    heading: str
-    """How the file writes the table (`[settings]`, `[[candidate]]`)."""
-    about: str
-    """What the table is for."""
-    keys: tuple[Key, ...]
-    """Its keys, in the order the reference lists them."""
-
-    def types(self) -> dict[str, Kind]:
-        return {k.name: k.kind for k in self.keys}
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(k.name for k in self.keys)
-
+from labeler.core.project.key_table import Key, Table
 
 SETTINGS = Table("[settings]", "Held fixed across candidates, declared before any result.", (
     Key("baseline", str, "required", "Name of the candidate the others are compared with."),

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from labeler.cli import app
-from tests.cli.test_hostile_inputs import TEXT, dump, js, label_set
-from tests.conftest import write_corpus
+from tests.cli.test_hostile_inputs import dump
+from tests.cli.test_hostile_inputs import project as project  # the fixture
 
 CANDS = """[settings]
 baseline = "a"
@@ -64,15 +64,6 @@ CASES: list[tuple[str, str, str, str]] = [
     ("pattern gate nan", "", "[gates.pattern.control]\nmax_prompt_tokens_ratio = nan\n",
      "key gates.pattern.control.max_prompt_tokens_ratio"),
 ]  # fmt: skip
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    write_corpus(tmp_path / "corpus", {"a.md": TEXT})
-    assert CliRunner().invoke(app, ["init", "corpus"]).exit_code == 0
-    (tmp_path / "labels.json").write_bytes(js(label_set()))
-    return tmp_path
 
 
 @pytest.mark.parametrize(("case", "extra", "gates", "words"), CASES, ids=[c[0] for c in CASES])

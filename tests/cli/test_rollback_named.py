@@ -59,15 +59,21 @@ def saved(people: tuple[Account, Account, Account]) -> Iterator[Path]:
         spanlab(lead, folder, "init", "corpus")
         lead_holds(folder, lead, [lead.name], [alice.name, mallory.name])
         spanlab(lead, folder, "labels", "import", "q.txt")
-        hers = folder / "mallory"
-        hers.mkdir()
-        os.chown(hers, mallory.uid, mallory.gid)
-        in_child(mallory, folder, lambda: copy_store(folder))
-        (folder / "more.txt").write_text("Exchanges?\nReceipt?\n", encoding="utf-8")
-        spanlab(lead, folder, "labels", "import", "more.txt")
+        copied_then_moved_on(folder, lead, mallory)
         spanlab(lead, folder, "labels", "assign", alice.name)
         in_child(alice, folder, lambda: label(folder, alice.name))
         yield folder
+
+
+def copied_then_moved_on(folder: Path, lead: Account, mallory: Account) -> None:
+    """mallory copies the store into a folder of her own; then the lead imports two
+    queries, so her copy lacks the lead's last write."""
+    hers = folder / "mallory"
+    hers.mkdir()
+    os.chown(hers, mallory.uid, mallory.gid)
+    in_child(mallory, folder, lambda: copy_store(folder))
+    (folder / "more.txt").write_text("Exchanges?\nReceipt?\n", encoding="utf-8")
+    spanlab(lead, folder, "labels", "import", "more.txt")
 
 
 def copy_store(folder: Path) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from tests.cli.accounts import (
     more_accounts,
     shared_folder,
 )
-from tests.cli.test_rollback_named import copy_store, counts, roll_back
+from tests.cli.test_rollback_named import copied_then_moved_on, counts, roll_back
 from tests.cli.test_shared_project import EXACT, embedded, fill, spanlab, warmed
 
 __all__ = ["embedded", "warmed"]
@@ -118,12 +118,7 @@ def test_a_project_set_up_as_the_guide_says_works_for_every_role_and_restores(
     gated = as_user(bob, f, ["gate", "c.toml", "--labels", "frozen.json"])
     assert gated.code == 0 and gated.out.startswith("PASS  every gate holds"), gated.err
     assert "embeddings: 0 embedded, 6 from the cache" in gated.err, gated.err  # the lead's
-    hers = f / "mallory"
-    hers.mkdir()
-    os.chown(hers, mallory.uid, mallory.gid)
-    in_child(mallory, f, lambda: copy_store(f))
-    (f / "more.txt").write_text("Exchanges?\nReceipt?\n", encoding="utf-8")
-    spanlab(lead, f, "labels", "import", "more.txt")
+    copied_then_moved_on(f, lead, mallory)
     before = counts(f)
     in_child(mallory, f, lambda: roll_back(f, "in-place"))
     assert counts(f)[0] == 1

@@ -39,11 +39,13 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
     work = tmp_path_factory.mktemp("trec")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(work)  # the run's folder and cache stay out of the checkout
-        yield _export(work)
+        (work / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+        yield eval_and_trec(work)
 
 
-def _export(work: Path) -> tuple[Path, dict[str, Any]]:
-    (work / "c.toml").write_text(CANDIDATES, encoding="utf-8")
+def eval_and_trec(work: Path) -> tuple[Path, dict[str, Any]]:
+    """`eval` of work/c.toml over the demo, then `trec` of its run: the TREC folder and
+    run.json (the TREC tests of other candidate kinds share it)."""
     runner, corpus = CliRunner(), str(DEMO / "corpus")
     args = ["eval", str(work / "c.toml"), "--labels", str(DEMO / "labels.json"),
             "--corpus", corpus, "--db", str(work / "db.sqlite"),

@@ -11,18 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from evaluator.chunking import SplitterSpec, chunk_corpus
 from evaluator.retrieval.base import QueryInput
 from evaluator.retrieval.lexical import LexicalRetriever
-from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
 
 from .embedding.openai_server import HashModel
 from .embedding.openai_server import State as EmbeddingState
 from .embedding.openai_server import serve as serve_embeddings
 from .embedding.rerank_server import State, serve
+from .test_trec import eval_and_trec
 from .test_trec_sent import _answerable, _group_ranks, _ranx
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -101,16 +100,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
             patch.chdir(work)
             patch.setenv("SPANLAB_EMBEDDING_URL",
                          f"http://127.0.0.1:{httpd.server_address[1]}/v1")  # fmt: skip
-            runner, corpus = CliRunner(), str(DEMO / "corpus")
-            args = ["eval", str(work / "c.toml"), "--labels", str(DEMO / "labels.json"),
-                    "--corpus", corpus, "--db", str(work / "db.sqlite"),
-                    "--json", str(work / "run.json")]  # fmt: skip
-            done = runner.invoke(app, args)
-            assert done.exit_code == 0, done.output
-            done = runner.invoke(app, ["trec", str(work / "run.json"), str(work / "out"),
-                                       "--corpus", corpus])  # fmt: skip
-            assert done.exit_code == 0, done.output
-            yield work / "out", json.loads((work / "run.json").read_text("utf-8"))
+            yield eval_and_trec(work)
     finally:
         state.stop.set()
         httpd.shutdown()

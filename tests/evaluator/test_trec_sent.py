@@ -4,15 +4,13 @@ over `trec`'s span files equal run.json's, at k and at the budget."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from labeler.cli import app
+from .test_trec import eval_and_trec
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 KINDS = """
@@ -61,16 +59,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(work)
         (work / "c.toml").write_text(KINDS, encoding="utf-8")
-        runner, corpus = CliRunner(), str(DEMO / "corpus")
-        args = ["eval", str(work / "c.toml"), "--labels", str(DEMO / "labels.json"),
-                "--corpus", corpus, "--db", str(work / "db.sqlite"),
-                "--json", str(work / "run.json")]  # fmt: skip
-        done = runner.invoke(app, args)
-        assert done.exit_code == 0, done.output
-        done = runner.invoke(app, ["trec", str(work / "run.json"), str(work / "out"),
-                                   "--corpus", corpus])  # fmt: skip
-        assert done.exit_code == 0, done.output
-        yield work / "out", json.loads((work / "run.json").read_text("utf-8"))
+        yield eval_and_trec(work)
 
 
 def _ranx(qrels: Path, run: Path, metric: str) -> dict[str, float]:

@@ -7,24 +7,7 @@ documented at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from labeler.core.typed import Kind
-
-
-@dataclass(frozen=True)
-class Key:
-    """One key of spanlab.toml."""
-
-    name: str
-    """The key as the file spells it."""
-    kind: Kind
-    """The TOML type it takes."""
-    default: str
-    """Its default as the reference shows it."""
-    meaning: str
-    """One or two sentences for the reference."""
-
+from labeler.core.project.key_table import Key
 
 KEYS = (
     Key("corpus", str, "unset", "The corpus folder, relative to spanlab.toml "

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from labeler.cli import app
 from tests.cli.test_budget_inputs import CANDS
-from tests.cli.test_hostile_inputs import TEXT, dump, js, label_set
-from tests.conftest import write_corpus
+from tests.cli.test_hostile_inputs import dump
+from tests.cli.test_hostile_inputs import project as project  # the fixture
 
 GOOD = ('url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntemplate = "t.txt"\n'
         'abstention = "NOPE"\n')  # fmt: skip
@@ -24,36 +24,33 @@ CASES = [
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    write_corpus(tmp_path / "corpus", {"a.md": TEXT})
-    assert CliRunner().invoke(app, ["init", "corpus"]).exit_code == 0
-    (tmp_path / "labels.json").write_bytes(js(label_set()))
-    template = tmp_path / "t.txt"
+def templated(project: Path) -> Path:
+    """The hostile-inputs project with a prompt template beside it."""
+    template = project / "t.txt"
     template.write_text("{{sources}}\n{{question}}\nelse say NOPE\n", "utf-8")
     template.chmod(0o644)
-    return tmp_path
+    return project
 
 
 @pytest.mark.parametrize(("line", "key", "words"), CASES, ids=[c[0] for c in CASES])
 def test_a_hostile_generation_value_exits_2_naming_the_key(
-    project: Path, line: str, key: str, words: str
+    templated: Path, line: str, key: str, words: str
 ) -> None:
-    before = dump(project)()
+    before = dump(templated)()
     table = "\n[generation]\n" + GOOD + line
-    (project / "in.toml").write_text(CANDS.format(extra="", gates=table), "utf-8")
+    (templated / "in.toml").write_text(CANDS.format(extra="", gates=table), "utf-8")
     done = CliRunner().invoke(app, ["gate", "in.toml", "--labels", "labels.json"])
     assert done.exit_code == 2, (done.output, done.exception)
     assert "Traceback" not in done.output
     assert key in done.stderr and words in done.stderr and "in.toml" in done.stderr
-    assert dump(project)() == before
+    assert dump(templated)() == before
 
 
-def test_a_good_table_is_accepted_and_asks_nothing_yet(project: Path) -> None:
+def test_a_good_table_is_accepted_and_asks_nothing_yet(templated: Path) -> None:
     """The stage is not wired: a valid `[generation]` changes nothing a run does (port 9
     answers nothing, so a request would fail the run)."""
     table = "\n[generation]\n" + GOOD
-    (project / "in.toml").write_text(CANDS.format(extra="", gates=table), "utf-8")
+    (templated / "in.toml").write_text(CANDS.format(extra="", gates=table), "utf-8")
     done = CliRunner().invoke(app, ["gate", "in.toml", "--labels", "labels.json"])
     assert done.exit_code in (0, 1), (done.output, done.exception)
     assert "generation" not in done.stderr

@@ -136,12 +136,18 @@ def test_binary_and_oversized_templates_are_refused(tmp_path: Path) -> None:
     assert err.value.key == "generation.template"
 
 
-def test_the_candidates_file_carries_it(tmp_path: Path) -> None:
+def generating(tmp_path: Path, mode: int) -> Path:
+    """A template and a candidates file with a good `[generation]`, in `mode`."""
     write(tmp_path)
     cand = tmp_path / "cand.toml"
     cand.write_text(HEAD + '[generation]\nurl = "http://h:1/v1"\nmodel = "m"\n'
                     'template = "t.txt"\nabstention = "NOT IN SOURCES"\n')  # fmt: skip
-    cand.chmod(0o644)
+    cand.chmod(mode)
+    return cand
+
+
+def test_the_candidates_file_carries_it(tmp_path: Path) -> None:
+    cand = generating(tmp_path, 0o644)
     g = candidates.read(cand).generation
     assert g is not None and g.template == str(tmp_path / "t.txt")
     cand.write_text(HEAD)
@@ -154,11 +160,7 @@ def test_the_candidates_file_carries_it(tmp_path: Path) -> None:
 
 
 def test_a_candidates_file_others_may_write_steers_no_generation_server(tmp_path: Path) -> None:
-    write(tmp_path)
-    cand = tmp_path / "cand.toml"
-    cand.write_text(HEAD + '[generation]\nurl = "http://h:1/v1"\nmodel = "m"\n'
-                    'template = "t.txt"\nabstention = "NOT IN SOURCES"\n')  # fmt: skip
-    cand.chmod(0o666)
+    cand = generating(tmp_path, 0o666)
     with pytest.raises(ConfigError, match="the generation server called") as err:
         candidates.read(cand)
     assert err.value.key == "generation.url"

@@ -22,6 +22,7 @@ from labeler.cli import app
 from labeler.core.corpus.folder import Corpus
 from labeler.core.labels.labelset import to_json, write_json
 from labeler.core.values import Query, Span
+from tests.evaluator.pipeline.test_demo_verdict_recomputed import merged
 
 TABLE = (
     "# Warranty\n\nIntro text about the warranty and who it covers.\n\n"
@@ -120,16 +121,6 @@ def read_table(path: Path, unit: str = "chunk") -> dict[str, dict[str, list[Rang
             pairs = [p.split("-") for p in row["prefix_source"].split()]
             ranges = [(int(row["start"]), int(row["end"]))] + [(int(a), int(b)) for a, b in pairs]
             out.setdefault(row["candidate"], {}).setdefault(row["doc"], []).append(ranges)
-    return out
-
-
-def merged(ranges: Ranges) -> Ranges:
-    out: Ranges = []
-    for a, b in sorted(ranges):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
     return out
 
 

@@ -31,12 +31,18 @@ def panel(app: SpanlabApp) -> str:
     return query_meta(q, app.annotator).plain
 
 
-async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
-    store: Store, corpus: Corpus, tmp_path: Path
-) -> None:
+def bob_marks_q1(tmp_path: Path) -> Store:
+    """bob's own version of q-0001, one span of billing.md; his store handle."""
     bob = Store.open(tmp_path / "labels.db")
     bob.view = "bob"
     bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    return bob
+
+
+async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
+    store: Store, corpus: Corpus, tmp_path: Path
+) -> None:
+    bob = bob_marks_q1(tmp_path)
     bob.update_query("q-0001", annotator="bob", boundary=Boundary.CONTROL, status=Status.LABELLED)
     app = blind_app(store, corpus, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -62,9 +68,7 @@ async def test_the_blind_screen_shows_and_edits_only_ones_own_version(
 async def test_agreement_is_closed_to_a_blind_annotator_of_the_query(
     store: Store, corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bob = Store.open(tmp_path / "labels.db")
-    bob.view = "bob"
-    bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    bob_marks_q1(tmp_path)
     app = blind_app(store, corpus, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         notes = record_notes(app, monkeypatch)
@@ -154,9 +158,7 @@ async def test_a_blind_delete_refused_offers_no_reapply(
 async def test_a_later_annotator_of_a_decided_query_is_told_it_stays_decided(
     store: Store, corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bob = Store.open(tmp_path / "labels.db")
-    bob.view = "bob"
-    bob.add_span("q-0001", Span.from_text(BILLING, "billing.md", 0, 23), BILLING, annotator="bob")
+    bob_marks_q1(tmp_path)
     rita = Store.open(tmp_path / "labels.db")
     seen = rita.query("q-0001").revision
     rita.adjudicate("q-0001", "keep", keep=["bob"], annotator="rita", seen=seen)
