@@ -75,6 +75,7 @@ async def test_two_versions_of_one_query_side_by_side(
 
 
 async def test_form_selects_change_pattern_and_status(app: SpanlabApp, store: Store) -> None:
+    store.update_query("q-0001", annotator="ann", abstain=True)  # a draft with nothing stays one
     async with app.run_test(size=(80, 24)) as pilot:
         # Pattern: other → control (one up); status: draft → labelled (one down).
         await pilot.press("e", "tab", "enter", "up", "enter", "tab", "tab")
@@ -123,4 +124,4 @@ async def test_a_screen_that_cannot_open_says_why_and_the_person_stays(
         await pilot.press("ctrl+g")
         await pilot.pause()
         assert isinstance(app.screen, LabelScreen) and app.mode_name == "label"
-        assert notes == ["no run yet: `spanlab eval` makes one"]
+        assert notes == ["Loading triage …", "no run yet: `spanlab eval` makes one"]
