@@ -211,3 +211,18 @@ def test_a_single_version_is_exported_whole(path: Path) -> None:
     decided, waiting = Store.open(path).decided_queries()
     [q] = [q for q in decided if q.id == "q-0001"]
     assert waiting == [] and (q.boundary, q.notes, len(q.evidence)) == (Boundary.CONTROL, "mine", 1)
+
+
+def test_progress_counts_a_blind_annotators_labelled_versions_in_her_queue(path: Path) -> None:
+    """Counted in SQL (issue 45, 100k stores): only her labelled versions, only in scope."""
+    alice, bob = blind(path, "alice"), blind(path, "bob")
+    alice.update_query("q-0001", annotator="alice", boundary=Boundary.CONTROL)  # only begun
+    alice.update_query("q-0002", annotator="alice", abstain=True)
+    assert alice.progress("alice", "9999-01-01") == (1, 2, 0, None)
+    assert bob.progress("bob", "9999-01-01") == (0, 2, 0, None)
+    add(alice, 0, 6)  # a span labels q-0001 too
+    assert alice.progress("alice", "9999-01-01") == (2, 2, 0, None)
+    Store.open(path).assign([("q-0002", "alice"), ("q-0001", "bob")], by="lead")
+    assert alice.progress("alice", "9999-01-01") == (1, 1, 0, None)
+    assert bob.progress("bob", "9999-01-01") == (0, 1, 0, None)
+    assert alice.next_unlabelled("alice") is None

@@ -173,10 +173,9 @@ class Versions(Reviews):
     def progress(self, annotator: str, since: str) -> tuple[int, int, int, float | None]:
         """(done, of: their queue or every query, queries they edited at or after `since`
         (an ISO time), seconds per such query from their first edit to their last). A copy
-        made by duplicating a query (`^d`) is no work done: only edits to it count."""
-        ids = self.queue(annotator) or [r[0] for r in self.conn.execute(
-            "SELECT id FROM queries")]  # fmt: skip
-        done = len(self._labelled_by(annotator).intersection(ids))
+        made by duplicating a query (`^d`) is no work done: only edits to it count. Counted
+        in SQL: at 100,000 queries, building the id sets in Python cost 0.2 s a screen."""
+        done, of = self._done_of(annotator)
         row = self.conn.execute(
             "SELECT count(DISTINCT query_id), min(at), max(at) FROM events "
             "WHERE annotator = ? AND at >= ? AND query_id IS NOT NULL "
@@ -185,22 +184,43 @@ class Versions(Reviews):
         ).fetchone()
         today, first, last = int(row[0]), row[1], row[2]
         pace = None if today < 2 else _seconds(first, last) / (today - 1)
-        return done, len(ids), today, pace
+        return done, of, today, pace
+
+    def _done_of(self, annotator: str) -> tuple[int, int]:
+        """How many of their queue (else of every query) they have labelled, and of how many."""
+        labelled, params = self._labelled_sql(annotator)
+        count = f"SELECT count(*) FROM ({labelled})"
+        of = self.conn.execute(
+            "SELECT count(*) FROM assignments WHERE annotator = ?", (annotator,)
+        ).fetchone()[0]
+        if of:
+            count += " WHERE id IN (SELECT query_id FROM assignments WHERE annotator = ?)"
+            params = (*params, annotator)
+        else:
+            of = self.conn.execute("SELECT count(*) FROM queries").fetchone()[0]
+            if self.view:  # a query's own labels are rows of `queries` already
+                count += " WHERE id IN (SELECT id FROM queries)"
+        return int(self.conn.execute(count, params).fetchone()[0]), int(of)
 
     def _labelled_by(self, annotator: str) -> set[str]:
-        if self.view:  # a version only begun (a pattern chosen) is not labelled yet
-            rows = self.conn.execute(
-                "SELECT query_id FROM versions v WHERE annotator = ? AND (abstain = 1 OR "
+        sql, params = self._labelled_sql(annotator)
+        return {r[0] for r in self.conn.execute(sql, params)}
+
+    def _labelled_sql(self, annotator: str) -> tuple[str, tuple[str, ...]]:
+        """The ids (column `id`) of queries `annotator` has labelled, as SQL and its
+        parameters. A version only begun (a pattern chosen) is not labelled yet."""
+        if self.view:
+            return (
+                "SELECT query_id AS id FROM versions v WHERE annotator = ? AND (abstain = 1 OR "
                 "status != 'draft' OR EXISTS (SELECT 1 FROM spans s WHERE s.query_id = "
                 "v.query_id AND s.version = v.annotator))",
                 (annotator,),
             )
-        else:
-            rows = self.conn.execute(
-                "SELECT id FROM queries WHERE abstain = 1 OR status != 'draft' OR EXISTS "
-                "(SELECT 1 FROM spans WHERE spans.query_id = queries.id AND version = '')"
-            )
-        return {r[0] for r in rows}
+        return (
+            "SELECT id FROM queries WHERE abstain = 1 OR status != 'draft' OR EXISTS "
+            "(SELECT 1 FROM spans WHERE spans.query_id = queries.id AND version = '')",
+            (),
+        )
 
 
 def _seconds(first: str, last: str) -> float:
