@@ -22,6 +22,7 @@ from labeler.core.resources import bundled
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
 from tests.conftest import write_demo_project
+from tests.stores import copy_store
 
 TABLES = ("meta", "bound_documents", "doc_texts", "queries", "spans", "review_decisions")
 Key = tuple[str, str, int, int]
@@ -64,7 +65,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def demo(template: Path, tmp_path: Path) -> Demo:
-    shutil.copyfile(template / "labels.db", tmp_path / "labels.db")
+    copy_store(template / "labels.db", tmp_path / "labels.db")
     expected = json.loads((template / "expected.json").read_text(encoding="utf-8"))
     return Demo(
         Store.open(tmp_path / "labels.db"),

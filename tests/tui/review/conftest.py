@@ -18,6 +18,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 from tests.conftest import write_demo_project
+from tests.stores import copy_store
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def review_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def demo(review_template: Path, tmp_path: Path) -> Demo:
-    shutil.copyfile(review_template / "labels.db", tmp_path / "labels.db")
+    copy_store(review_template / "labels.db", tmp_path / "labels.db")
     expected = json.loads((review_template / "expected.json").read_text(encoding="utf-8"))
     return Demo(
         Store.open(tmp_path / "labels.db"), Corpus.read(review_template / "corpus-v2"), expected
