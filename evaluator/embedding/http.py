@@ -94,14 +94,24 @@ class Cancel:
             _shut(sock)
 
 
+@dataclass
+class PostFailed(ConfigError):
+    """post_json's failure; `kind` says which: "timeout", "too large", "bad JSON",
+    "HTTP error" or "unreachable" (what a caller counts, without reading the words)."""
+
+    kind: str = "unreachable"
+
+
 class _Failed(Exception):
-    """One attempt failed; `status` is the HTTP status (0: no answer)."""
+    """One attempt failed; `status` is the HTTP status (0: no answer); `kind` as PostFailed's."""
 
     def __init__(
-        self, text: str, status: int = 0, retry_after: float | None = None, *, final: bool = False
-    ) -> None:
+        self, text: str, status: int = 0, retry_after: float | None = None, *, final: bool = False,
+        kind: str = "unreachable",
+    ) -> None:  # fmt: skip
         super().__init__(text)
         self.text, self.status, self.retry_after = text, status, retry_after
+        self.kind = "HTTP error" if status else kind
         self.final = final or bool(status and status not in RETRY_STATUS)
         """True when another try cannot help (a 4xx, a body over the limit)."""
 
@@ -143,12 +153,18 @@ def _body(response: http.client.HTTPResponse, limit: int) -> bytes:
     """The whole answer, refused unread when it says (or turns out to be) over `limit`."""
     length = response.getheader("Content-Length")
     if length and length.strip().isdigit() and int(length) > limit:
-        raise _Failed(f"answered {int(length):,} bytes, over the limit of {limit:,}", final=True)
+        raise _Failed(
+            f"answered {int(length):,} bytes, over the limit of {limit:,}",
+            final=True,
+            kind="too large",
+        )
     pieces, size = [], 0
     while piece := response.read(_PIECE):
         size += len(piece)
         if size > limit:
-            raise _Failed(f"answered more than {limit:,} bytes (the limit)", final=True)
+            raise _Failed(
+                f"answered more than {limit:,} bytes (the limit)", final=True, kind="too large"
+            )
         pieces.append(piece)
     if length and length.strip().isdigit() and size < int(length):
         raise _Failed(f"the answer ended after {size:,} of its {int(length):,} bytes")
@@ -175,7 +191,9 @@ def _attempt(endpoint: Endpoint, body: bytes, deadline: float, cancel: Cancel) -
         if cancel.cancelled:
             raise _Failed("stopped: another request of this run failed") from None
         if time.monotonic() >= deadline - 0.05 or isinstance(exc, TimeoutError):
-            raise _Failed(f"no whole answer within {endpoint.timeout:g} s") from None
+            raise _Failed(
+                f"no whole answer within {endpoint.timeout:g} s", kind="timeout"
+            ) from None
         if isinstance(exc, _Failed):
             raise
         raise _Failed(f"{type(exc).__name__}: {exc}") from None
@@ -222,7 +240,7 @@ class _Answer:
         return self
 
     def refuse(self, refusal: Refusal) -> ConfigError:
-        return ConfigError(f"{self.url} answered: {refusal.message}", key=self.role)
+        return PostFailed(f"{self.url} answered: {refusal.message}", key=self.role, kind="bad JSON")
 
 
 def _decoded(endpoint: Endpoint, raw: bytes) -> Any:
@@ -230,7 +248,9 @@ def _decoded(endpoint: Endpoint, raw: bytes) -> Any:
         return json_tree(raw.decode("utf-8"), _Answer(endpoint.url, endpoint.role))
     except (ValueError, UnicodeDecodeError) as exc:
         message = f"{endpoint.url} answered with bad JSON: {exc}"
-        raise ConfigError(endpoint.redact(message)[:400], key=endpoint.role) from None
+        raise PostFailed(
+            endpoint.redact(message)[:400], key=endpoint.role, kind="bad JSON"
+        ) from None
 
 
 def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None = None) -> Any:
@@ -238,16 +258,16 @@ def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None
     in time."""
     cancel = cancel or Cancel()
     body = json.dumps(payload).encode("utf-8")
-    start, last = time.monotonic(), ""
+    start, last, kind = time.monotonic(), "", "unreachable"
     for attempt in range(endpoint.retries + 1):
         if cancel.cancelled:
-            last = "stopped: another request of this run failed"
+            last, kind = "stopped: another request of this run failed", "unreachable"
             break
         deadline = min(time.monotonic() + endpoint.timeout, start + endpoint.budget)
         try:
             raw = _attempt(endpoint, body, deadline, cancel)
         except _Failed as exc:
-            last = exc.text
+            last, kind = exc.text, exc.kind
             wait = exc.retry_after if exc.retry_after is not None else endpoint.backoff * 2**attempt
             if cancel.cancelled or exc.final:
                 break
@@ -257,7 +277,7 @@ def post_json(endpoint: Endpoint, payload: dict[str, Any], cancel: Cancel | None
             return _decoded(endpoint, raw)
         if attempt < endpoint.retries:
             time.sleep(wait)
-    raise _failure(endpoint, last, time.monotonic() - start)
+    raise _failure(endpoint, last, time.monotonic() - start, kind)
 
 
 URL_HINT = "check the URL (SPANLAB_EMBEDDING_URL or OPENAI_BASE_URL) and that the server runs"
@@ -269,16 +289,17 @@ SLOW_HINT = (
 )
 
 
-def _failure(endpoint: Endpoint, last: str, spent: float) -> ConfigError:
+def _failure(endpoint: Endpoint, last: str, spent: float, kind: str) -> PostFailed:
     said = endpoint.redact(last)[:300]
-    slow = last.startswith("no whole answer within")
+    slow = kind == "timeout"
     hint = SLOW_HINT if slow else URL_HINT
     if endpoint.role != "embedding":
         hint = OTHER_URL_HINT
-    return ConfigError(
+    return PostFailed(
         endpoint.redact(
             f"{endpoint.role} server {endpoint.url} failed after {spent:.1f} s: {said}"
         ),
         key=endpoint.role,
         hint=hint,
+        kind=kind,
     )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.embedding.http import Cancel, Endpoint, post_json
+from evaluator.embedding.http import Cancel, Endpoint, PostFailed, post_json
 from evaluator.generation.config import Generation
 from labeler.core.errors import ConfigError
 
@@ -70,22 +70,10 @@ def ask(
     where = where or endpoint(g)
     try:
         answer = post_json(where, payload(g, messages), cancel)
-    except ConfigError as exc:
-        raise AskFailed(failure_kind(exc.message), exc.message) from None
+    except ConfigError as exc:  # PostFailed says which failure; any other: no answer had
+        kind = exc.kind if isinstance(exc, PostFailed) else "unreachable"
+        raise AskFailed(kind, exc.message) from None
     return reply(answer, where)
-
-
-def failure_kind(message: str) -> str:
-    """Which of FAILURES the HTTP helper's (redacted) message says."""
-    if "no whole answer within" in message:
-        return "timeout"
-    if "bytes, over the limit" in message or "bytes (the limit)" in message:
-        return "too large"
-    if "bad JSON" in message or "answered: " in message:
-        return "bad JSON"
-    if ": HTTP " in message:
-        return "HTTP error"
-    return "unreachable"
 
 
 def reply(answer: Any, where: Endpoint) -> Reply:
