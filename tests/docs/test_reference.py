@@ -16,6 +16,7 @@ from evaluator.retrieval.chroma_http import CALL_TIMEOUT
 from labeler.core.errors import ConfigError
 from labeler.core.project import config, keys
 from labeler.core.team.roles import ROLES
+from labeler.core.team.steering import PROJECT_KEYS
 
 
 def test_committed_reference_matches_the_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,6 +88,11 @@ def test_project_registry_is_what_the_parser_knows() -> None:
     assert shown["db"] == f'"{config.DEFAULT_DB}"'
     assert shown["embedding_cache"] == f'"{config.DEFAULT_CACHE}"'
     assert shown["chroma_timeout"] == f"{CALL_TIMEOUT:g}"  # the evaluator's default
+
+
+def test_every_steering_key_is_a_key_of_the_registry() -> None:
+    # team cannot import project (the layers), so steering names its keys itself: held here
+    assert set(PROJECT_KEYS) <= keys.names()
 
 
 def test_pictures_script_shoots_every_screen_the_guides_show() -> None:
