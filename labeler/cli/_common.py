@@ -146,6 +146,11 @@ def project(corpus: Path | None = None, db: Path | None = None) -> config.Projec
     if proj.ignored_steering:  # §21: a member may have written them to steer a lead's command
         say(steering.ignored_warning(proj.ignored_steering, config.CONFIG_NAME,
                                      authority.TEAM_FILE), err=True)  # fmt: skip
+    if proj.unguarded_steering:  # no lead yet: a member's keys count, so the runner hears it
+        warning = steering.unguarded_warning(
+            proj.unguarded_steering, config.CONFIG_NAME, proj.unguarded_why, authority.TEAM_FILE
+        )
+        say(warning, err=True)
     return proj
 
 

@@ -4,13 +4,20 @@ spanlab.toml's steering keys count for nothing (named), the lead's file's do."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from labeler.core.errors import ConfigError
 from labeler.core.project import config
-from labeler.core.team.steering import ignored_warning, others_may_write
+from labeler.core.team.steering import (
+    ignored_warning,
+    others_in_group,
+    others_may_write,
+    unguarded_warning,
+)
+from tests.cli.accounts import accounts
 
 TEAM = '[team]\nleads = ["root"]\nannotators = ["ann"]\n'
 MALLORY = ('corpus = "mc"\nfollow_symlinks = true\ndb = "mine.db"\n'
@@ -113,3 +120,29 @@ def test_a_folder_outside_the_project_counts_when_the_team_file_names_it(tmp_pat
     write(root / "spanlab.team.toml", TEAM, 0o644)
     write(root / "spanlab.toml", f'embedding_cache = "{elsewhere}/e.db"\n', 0o664)
     assert folders.opened(root).embedding_cache == root / ".spanlab/embeddings.db"  # ignored
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a group with other members needs root (CI is)")
+def test_without_a_team_file_a_spanlab_toml_another_member_may_write_is_warned_of(
+    tmp_path: Path,
+) -> None:
+    """No lead yet, so its keys count; but the person running hears that a member could
+    have chosen them (the group's file, another account in the group)."""
+    lead = accounts()[0]
+    path = write(tmp_path / "spanlab.toml", 'corpus = "mc"\ndb = ".spanlab/labels.db"\n', 0o664)
+    os.chown(path, 0, lead.group)
+    proj = config.load(tmp_path)
+    assert proj.corpus == tmp_path / "mc"  # counts: there is no lead to take it from
+    assert proj.unguarded_steering == ("corpus",)  # db at its default steers nothing
+    assert "group spl19labelers, mode 0664" in proj.unguarded_why
+    said = unguarded_warning(proj.unguarded_steering, "spanlab.toml", proj.unguarded_why,
+                             "spanlab.team.toml")  # fmt: skip
+    assert said.startswith(
+        "warning: spanlab.toml sets corpus, and its group or others may write it (owner root, "
+        "group spl19labelers, mode 0664): whoever writes it chooses"
+    )
+    path.chmod(0o644)  # the runner's alone: nothing to say
+    assert config.load(tmp_path).unguarded_steering == ()
+    path.chmod(0o664)
+    os.chown(path, 0, 0)
+    assert config.load(tmp_path).unguarded_steering == (("corpus",) if others_in_group(0) else ())

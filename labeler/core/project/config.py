@@ -23,7 +23,7 @@ from labeler.core.files.reading import read_bounded
 from labeler.core.project import keys
 from labeler.core.team.authority import TEAM_FILE, Authority, decide
 from labeler.core.team.roles import Distrust, Team
-from labeler.core.team.steering import PROJECT_KEYS
+from labeler.core.team.steering import PROJECT_KEYS, shared_writers
 from labeler.core.typed import MAX_CONFIG_FILE, Refusal, number, toml_tree, typed
 
 CONFIG_NAME = "spanlab.toml"
@@ -91,6 +91,11 @@ class Project:
     ignored_steering: tuple[str, ...] = ()
     """Steering keys (labeler.core.team.steering) a group-writable spanlab.toml sets beside
     spanlab.team.toml to another value than the lead's or the default: ignored, and said."""
+    unguarded_steering: tuple[str, ...] = ()
+    """Steering keys a spanlab.toml another account may write sets in a project without a
+    team file (they count: there is no lead), said with `unguarded_why`."""
+    unguarded_why: str = ""
+    """Who else may write that spanlab.toml (owner, group, mode)."""
     lead_keys: frozenset[str] = frozenset()
     """Steering keys set by a lead's file (spanlab.team.toml, or a spanlab.toml only a lead
     may write): a folder they name outside the project was configured by its owner."""
@@ -173,6 +178,8 @@ def load(root: Path) -> Project:
         trim_spans=data.get("trim_spans", True),
         group=data.get("group"),
         ignored_steering=steered.ignored,
+        unguarded_steering=steered.unguarded,
+        unguarded_why=steered.unguarded_why,
         lead_keys=steered.lead_keys,
         **_granted(found),
     )
@@ -188,6 +195,10 @@ class _Steered:
     """Keys a lead's file set."""
     source: str = CONFIG_NAME
     """The file `include` came from, for its refusals."""
+    unguarded: tuple[str, ...] = ()
+    """Without a team file: steering keys (not at their defaults) of a spanlab.toml another
+    account may write."""
+    unguarded_why: str = ""
 
 
 def _steered(root: Path, data: dict[str, Any], found: Authority) -> tuple[dict[str, Any], _Steered]:
@@ -197,7 +208,9 @@ def _steered(root: Path, data: dict[str, Any], found: Authority) -> tuple[dict[s
     own = {k: v for k, v in data.items() if k in PROJECT_KEYS}
     if not found.governed:
         _check(root / CONFIG_NAME, own)
-        return data, _Steered(source=str(root / CONFIG_NAME))
+        unguarded, why = _unguarded(root / CONFIG_NAME, own)
+        return data, _Steered(source=str(root / CONFIG_NAME), unguarded=unguarded,
+                              unguarded_why=why)  # fmt: skip
     team_file = root / TEAM_FILE
     _check(team_file, dict(found.settings))
     own = own if found.shared_steers else {}  # what counts for nothing is not checked either
@@ -209,6 +222,24 @@ def _steered(root: Path, data: dict[str, Any], found: Authority) -> tuple[dict[s
     )
     source = team_file if "include" in found.settings else root / CONFIG_NAME
     return kept, _Steered(ignored, frozenset(lead), str(source))
+
+
+def _unguarded(path: Path, own: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    """The steering keys `own` sets away from their defaults when another account may write
+    `path` (its owner, or its group with someone else in it), and why; else nothing."""
+    keys = tuple(k for k in PROJECT_KEYS if k in own and own[k] != _DEFAULTS.get(k, _UNSET))
+    if not keys:
+        return (), ""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return (), ""
+    why = shared_writers(info)
+    return (keys, why) if why else ((), "")
+
+
+_UNSET = object()
+"""No default: any value of the key steers."""
 
 
 _DEFAULTS: dict[str, Any] = {

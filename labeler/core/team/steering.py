@@ -9,7 +9,9 @@ file another account can write may not hold them at all (STYLE 20: it is data to
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import stat
 from collections.abc import Mapping
 from typing import Any
@@ -79,3 +81,42 @@ def ignored_warning(keys: tuple[str, ...], file: str, lead_file: str) -> str:
             f"a command (where it reads, writes, follows or calls) counts only from {lead_file} "
             f"or a {file} only a lead may write; the lead's value or the default is used "
             f"(a lead moves the line into {lead_file}, or removes it)")  # fmt: skip
+
+
+def others_in_group(gid: int) -> bool:
+    """Whether an account other than the person running belongs to group `gid` (listed in
+    it, or with it as primary group): a user-private group (umask 002) holds no one else."""
+    me = pwd.getpwuid(os.geteuid()).pw_name if _known_uid(os.geteuid()) else None
+    try:
+        listed = set(grp.getgrgid(gid).gr_mem)
+    except KeyError:
+        return True  # a group without a name: no way to tell who is in it
+    primary = {p.pw_name for p in pwd.getpwall() if p.pw_gid == gid}
+    return bool((listed | primary) - {me})
+
+
+def _known_uid(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def shared_writers(info: os.stat_result) -> str | None:
+    """`others_may_write`, counting a group-writable file only when another account is in
+    its group: why another person may write the file, or None."""
+    why = others_may_write(info)
+    if why is None or info.st_uid not in (os.geteuid(), 0) or info.st_mode & stat.S_IWOTH:
+        return why
+    return why if others_in_group(info.st_gid) else None
+
+
+def unguarded_warning(keys: tuple[str, ...], file: str, why: str, lead_file: str) -> str:
+    """The warning for a project without roles whose spanlab.toml another member may write:
+    its steering keys count (there is no lead yet), so the person running hears who may
+    have set them."""
+    return (f"warning: {file} sets {', '.join(keys)}, and {why}: whoever writes it chooses "
+            f"where this command reads, writes and calls; make it yours alone (chmod g-w "
+            f"{file}) or name leads in {lead_file}, where what steers counts only from a "
+            "lead")  # fmt: skip
