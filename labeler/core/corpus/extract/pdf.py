@@ -28,8 +28,10 @@ LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\
 SETTINGS = (("columns", "auto"), ("gap", GAP), ("headers", "drop"), ("hyphens", "join"),
             ("max_pages", MAX_PAGES))  # fmt: skip
 """The project's settings: what its documents are bound under."""
-CHOICES: dict[str, tuple[str, ...]] = {"columns": ("auto", "off"), "headers": ("drop", "keep"),
-                                       "hyphens": ("join", "keep"), "tables": ("rows", "off")}  # fmt: skip
+CHOICES: dict[str, tuple[str, ...]] = {
+    "columns": ("auto", "off"), "headers": ("drop", "keep"), "hyphens": ("join", "keep"),
+    "tables": ("rows", "off"),
+}  # fmt: skip
 """Settings an extractor comparison may change (§22), each with its values, default first."""
 
 
