@@ -86,8 +86,10 @@ class AlternativeRecord:
     comparison: Comparison | None
     """Through the baseline candidate, against the project's extraction."""
 
+    @property
     def counts(self) -> dict[str, int]:
-        """Spans per fate, every fate named."""
+        """Spans per fate, every fate named (kept, moved, changed, row-without-header,
+        hyphen-split, interleaved, lost)."""
         seen = Counter(s.fate for s in self.spans)
         return {f: seen[f] for f in FATES}
 
@@ -101,7 +103,7 @@ class AlternativeRecord:
             "extractor": self.extractor, "settings": dict(self.settings),
             "extracted": list(self.extracted),
             "failed": [{"doc": d, "why": w} for d, w in self.failed],
-            "counts": self.counts(), "lost_to_retrieval": self.lost_to_retrieval,
+            "counts": self.counts, "lost_to_retrieval": self.lost_to_retrieval,
             "spans": [s.to_json() for s in self.spans],
             "comparison": None if self.comparison is None else self.comparison.to_json(),
         }  # fmt: skip

@@ -44,7 +44,7 @@ def rows(found: ExtractionRecord) -> list[list[str]]:
     """One row per alternative, under COLUMNS."""
     out = []
     for alt in found.alternatives:
-        counts, comp = alt.counts(), alt.comparison
+        counts, comp = alt.counts, alt.comparison
         gained = "—" if comp is None else str(comp.overall.counts.gained)
         lost = "—" if comp is None else str(comp.overall.counts.lost)
         out.append([shown(alt.name, lines=False), describe(alt),

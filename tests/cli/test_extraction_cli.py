@@ -97,8 +97,8 @@ def test_eval_names_the_torn_row_and_the_query_it_loses(folder: Path) -> None:
     run = read_run(run_folder)
     assert run.extraction is not None
     kept, interleaved = run.extraction.alternatives
-    assert kept.counts()["row-without-header"] == 1 and kept.counts()["kept"] == 1
-    assert interleaved.counts()["kept"] == 1 and interleaved.counts()["interleaved"] == 1
+    assert kept.counts["row-without-header"] == 1 and kept.counts["kept"] == 1
+    assert interleaved.counts["kept"] == 1 and interleaved.counts["interleaved"] == 1
     assert kept.comparison is not None and interleaved.comparison is not None
     assert [c.query for c in kept.comparison.with_status(Status.LOST)] == ["q-0001"]
     saved = json.loads((run_folder / "run.json").read_text())["extraction"]

@@ -177,4 +177,4 @@ def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(tmp_path: Pat
     saved = record(found, cfile.extraction, "md")
     back = ExtractionRecord.from_json(Reader(saved.to_json(), "run.json"))
     assert back == saved
-    assert back.alternatives[0].counts()["row-without-header"] == 1
+    assert back.alternatives[0].counts["row-without-header"] == 1
