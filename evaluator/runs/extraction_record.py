@@ -56,8 +56,8 @@ class SpanRecord:
             r.at("fate").fail(f"{fate[:40]!r} is not one of: {', '.join(FATES)}")
         found = r.at("found")
         place = found.nullable(lambda f: tuple(x.count() for x in f.at_most(2, "a place")))
-        if place is not None and len(place) != 2:
-            found.fail("must be [start, end]")
+        if place is not None and (len(place) != 2 or place[0] >= place[1]):
+            found.fail("must be [start, end] with start < end")
         query = r.at("query").text()
         if not valid_query_id(query):
             r.at("query").fail(f"invalid query id {query[:40]!r}")

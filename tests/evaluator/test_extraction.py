@@ -178,3 +178,21 @@ def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(tmp_path: Pat
     back = ExtractionRecord.from_json(Reader(saved.to_json(), "run.json"))
     assert back == saved
     assert back.alternatives[0].counts["row-without-header"] == 1
+
+
+@pytest.mark.parametrize(
+    ("found", "said"),
+    [([5], "must be [start, end] with start < end"), ([9, 3], "start < end"),
+     (["a", 3], "an integer")],
+)  # fmt: skip
+def test_a_hand_edited_place_is_refused_naming_its_key(found: object, said: str) -> None:
+    from evaluator.runs.model_json import RunFileError
+
+    span = {"query": "q-0001", "index": 0, "doc": "a.pdf", "start": 0, "end": 4,
+            "fate": "kept", "confidence": 1.0, "found": found}  # fmt: skip
+    alternative = {"extractor": "pdf:pypdfium2", "settings": {}, "extracted": ["a.pdf"],
+                   "failed": [], "spans": [span], "comparison": None}  # fmt: skip
+    data = {"confidence": 0.7, "chunked_by": "md", "alternatives": {"a": alternative}}
+    with pytest.raises(RunFileError) as caught:
+        ExtractionRecord.from_json(Reader(data, "run.json"))
+    assert said in caught.value.message and "found" in (caught.value.key or "")
