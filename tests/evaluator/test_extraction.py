@@ -18,7 +18,7 @@ from evaluator.extraction.variant import variant
 from evaluator.metrics.compare import Status
 from evaluator.pipeline.options import RunOptions
 from evaluator.runs.extraction_record import ExtractionRecord
-from evaluator.runs.model_json import Reader
+from evaluator.runs.model_json import Reader, RunFileError
 from labeler.core.corpus.extract.base import SourceError
 from labeler.core.corpus.extract.choices import CHOICES, choose
 from labeler.core.corpus.extract.pdf import SETTINGS, Rules
@@ -186,12 +186,11 @@ def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(tmp_path: Pat
      (["a", 3], "an integer")],
 )  # fmt: skip
 def test_a_hand_edited_place_is_refused_naming_its_key(found: object, said: str) -> None:
-    from evaluator.runs.model_json import RunFileError
-
     span = {"query": "q-0001", "index": 0, "doc": "a.pdf", "start": 0, "end": 4,
             "fate": "kept", "confidence": 1.0, "found": found}  # fmt: skip
-    alternative = {"extractor": "pdf:pypdfium2", "settings": {}, "extracted": ["a.pdf"],
-                   "failed": [], "spans": [span], "comparison": None}  # fmt: skip
+    alternative: dict[str, object] = {"extractor": "pdf:pypdfium2", "settings": {},
+                                      "extracted": ["a.pdf"], "failed": [], "spans": [span],
+                                      "comparison": None}  # fmt: skip
     data = {"confidence": 0.7, "chunked_by": "md", "alternatives": {"a": alternative}}
     with pytest.raises(RunFileError) as caught:
         ExtractionRecord.from_json(Reader(data, "run.json"))
