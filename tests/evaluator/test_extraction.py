@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluator import candidates
 from evaluator.candidates import parse
 from evaluator.extraction.compare import compare_extractions, record, unreachable
 from evaluator.extraction.config import Alternative
@@ -195,3 +196,15 @@ def test_a_hand_edited_place_is_refused_naming_its_key(found: object, said: str)
     with pytest.raises(RunFileError) as caught:
         ExtractionRecord.from_json(Reader(data, "run.json"))
     assert said in caught.value.message and "found" in (caught.value.key or "")
+
+
+def test_a_group_writable_file_may_name_extractors(tmp_path: Path) -> None:
+    """Extractors come from a fixed table (no code, no path): `[extraction]` steers nothing,
+    so a candidates file another account can write may hold it (§21)."""
+    path = tmp_path / "c.toml"
+    path.write_text(CANDIDATES + '[[extraction.alternative]]\nname = "plain"\n'
+                    'extractor = "pdf:pypdfium2-plain"\n', encoding="utf-8")  # fmt: skip
+    path.chmod(0o664)
+    read = candidates.read(path)
+    assert read.extraction is not None
+    assert [a.describe() for a in read.extraction.alternatives] == ["pdf:pypdfium2-plain"]
