@@ -260,6 +260,8 @@ def _other_meaning(cls: type, value: ast.expr) -> str:
         return f"Always `{constant}`." if isinstance(constant, str) else ""
     for node in ast.walk(value):
         method = getattr(cls, node.attr, None) if isinstance(node, ast.Attribute) else None
+        if isinstance(method, property):  # a derived figure: its own docstring says it
+            return (inspect.getdoc(method) or "").split("\n\n")[0]
         if callable(method):
             source = ast.parse(textwrap.dedent(inspect.getsource(method)))
             field = _field_of(source.body[0], list(_attribute_docs(cls)))
@@ -269,12 +271,13 @@ def _other_meaning(cls: type, value: ast.expr) -> str:
 
 
 def run_json_page() -> str:
-    from evaluator.runs import model, model_parts, model_queries
+    from evaluator.runs import extraction_record, model, model_parts, model_queries
 
     parts = [model.RunFile, model_parts.Manifest, model_parts.CandidatesFileRef,
              model_parts.CandidateRecord, model_parts.GateRecord, model_queries.QueryRecord,
              model_queries.EvidenceRef, model_queries.QueryResult, model_queries.RuleResult,
-             model_queries.RankedEntry]  # fmt: skip
+             model_queries.RankedEntry, extraction_record.ExtractionRecord,
+             extraction_record.AlternativeRecord, extraction_record.SpanRecord]  # fmt: skip
     lines = ["# run.json", "",
              f"Every run folder holds one `run.json` with `\"format\": \"{model.FORMAT}\"`. "
              "Its one owner is `evaluator/runs/model.py`: each object below is one frozen "

@@ -171,6 +171,26 @@ GENERATION = Table("[generation]", "The generator answers are asked of (§23): a
     Key("timeout", float, "120", "Seconds one request may take, whole (1 to 3,600)."),
 ))  # fmt: skip
 
+EXTRACTION = Table("[extraction]", "Extractors as candidates (§22): the project's extraction is "
+                   "the baseline; each alternative's text is compared with it, span by span "
+                   "and through the baseline candidate's chunking and retrieval.", (
+    Key("confidence", float, "0.7", "Least re-anchoring score (0 < c ≤ 1) at which a span "
+        "counts as found in an alternative's text; below it, the span is lost there."),
+    Key("alternative", list, "required", "The `[[extraction.alternative]]` tables, one or more."),
+))  # fmt: skip
+
+EXTRACTION_ALTERNATIVE = Table("[[extraction.alternative]]", "One alternative extraction of "
+                               "the corpus's PDF, HTML or DOCX sources, repeated.", (
+    Key("name", str, "required", "Unique name, as reports print it."),
+    Key("extractor", str, "required", "`pdf:pypdfium2` (the project's, settings changed), "
+        "`pdf:pypdfium2-plain` (pdfium's own order and lines, no rule of spanlab's), "
+        "`html:stdlib` or `docx:python-docx`."),
+    Key("settings", dict, "{}", "The extractor's settings; `pdf:pypdfium2` takes `columns = "
+        "\"off\"` (pdfium's order), `tables = \"off\"` (no pipe rows, no table over a page "
+        "break), `headers = \"keep\"` (running headers and footers kept), `hyphens = "
+        "\"keep\"` (hyphenated words left split)."),
+))  # fmt: skip
+
 TABLES = (
     SETTINGS,
     TREATMENT_DEFAULTS,
@@ -182,5 +202,7 @@ TABLES = (
     RERANK,
     GATES,
     GENERATION,
+    EXTRACTION,
+    EXTRACTION_ALTERNATIVE,
 )
 """Every table, in the order the reference shows them."""

@@ -27,6 +27,7 @@ from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatme
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
+from evaluator.extraction.config import Extraction, read_extraction
 from evaluator.generation.config import Generation, read_generation
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
@@ -122,6 +123,8 @@ class CandidatesFile:
     """Release gates."""
     generation: Generation | None = None
     """The generator answers are asked of (§23); None: the file sets no `[generation]`."""
+    extraction: Extraction | None = None
+    """Alternative extractions compared with the project's (§22); None: no `[extraction]`."""
 
     def candidate(self, name: str) -> Candidate:
         return next(c for c in self.candidates if c.name == name)
@@ -315,7 +318,7 @@ def _relative_to(file: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> CandidatesFile:
-    unknown = sorted(set(data) - {"settings", "candidate", "gates", "generation"})
+    unknown = sorted(set(data) - {"settings", "candidate", "gates", "generation", "extraction"})
     if unknown:
         raise ConfigError(f"unknown table {unknown[0]!r}", file=file, key=unknown[0])
     raw_settings, defaults = _defaults(data.get("settings"), file)
@@ -340,7 +343,8 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     if found := uncomputed(gates, without_vectors(candidates, settings.retriever)):
         raise ConfigError(found[1], file=file, key=found[0])
     generation = read_generation(data.get("generation"), file)
-    return CandidatesFile(file, digest, settings, candidates, gates, generation)
+    extraction = read_extraction(data.get("extraction"), file)
+    return CandidatesFile(file, digest, settings, candidates, gates, generation, extraction)
 
 
 def without_vectors(candidates: Sequence[Candidate], retriever: str) -> str | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evaluator import candidates as cands
+from evaluator.extraction.compare import judged
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
 from evaluator.pipeline.inputs import candidates_and_corpus as candidates_and_corpus
@@ -107,6 +108,7 @@ def evaluate_project(
         planned=planned,  # the plan of the run's own cut, before anything is embedded
     )
     run = run_file(result, include_text=include_text)
+    run = replace(run, extraction=judged(cfile, corpus, labels.queries, options))  # §22
     private = lead_only(proj, [q.id for q in result.queries])
     folder = write_run(run, proj.root / RUNS_DIR, private=private)
     texts = {q.id: q.text for q in result.queries}

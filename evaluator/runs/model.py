@@ -16,6 +16,7 @@ from typing import Any
 from evaluator.chunk import Chunk
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison
+from evaluator.runs.extraction_record import ExtractionRecord
 from evaluator.runs.model_json import Reader, RunFileError, Whole, parse
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
@@ -79,6 +80,9 @@ class RunFile:
     chunk_table_sha256: str | None = None
     """`sha256:` of chunks.tsv as written beside this run.json, checked when it is read
     (`chunk_file.read_chunk_table`); None in runs written before it was kept."""
+    extraction: ExtractionRecord | None = None
+    """Alternative extractions against the project's (§22); None: the candidates file had no
+    `[extraction]`."""
 
     @property
     def decide(self) -> str:
@@ -163,6 +167,8 @@ class RunFile:
             tuple(GateRecord.from_json(g) for g in r.at("gates_other_basis").array())
             if "gates_other_basis" in r.mapping() else (),
             chunk_table_sha256=_chunk_digest(r),
+            extraction=ExtractionRecord.from_json(r.at("extraction"))
+            if "extraction" in r.mapping() else None,
         )  # fmt: skip
         run._check(r)
         return run
@@ -236,6 +242,7 @@ class RunFile:
                 "gates_other_basis": [g.to_json() for g in self.other_basis_gates]}
                if self.at_budget else {}),
             **self._table_json(),
+            **({"extraction": self.extraction.to_json()} if self.extraction else {}),
         }  # fmt: skip
 
     def _table_json(self) -> dict[str, Any]:

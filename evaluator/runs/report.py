@@ -25,6 +25,7 @@ from evaluator.metrics.registry import (
     shown,
 )
 from evaluator.runs.budget_text import basis_name, budget_md, flags
+from evaluator.runs.extraction_text import extraction_md
 from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
@@ -116,6 +117,8 @@ def report_md(run: RunFile) -> str:
     for name, comp in run.comparisons.items():
         lines += _changes(run, name, comp)
     lines += ["", f"_Causes under `{run.match}`: {legend(run.match)}._"]
+    if run.extraction is not None:
+        lines += extraction_md(run.extraction)
     lines += [
         "",
         "Run folder holds offsets and hashes only"

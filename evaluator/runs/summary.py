@@ -18,7 +18,9 @@ from evaluator.fold import folded
 from evaluator.metrics.causes import legend
 from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
+from evaluator.runs import extraction_text
 from evaluator.runs.budget_text import basis_name, budget_table, flags
+from evaluator.runs.extraction_record import ExtractionRecord
 from evaluator.runs.gate_text import gate_basis, gate_line
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note
@@ -154,6 +156,23 @@ def print_gates(run: RunFile, console: Console) -> None:
         console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g, gate_basis(run)))}")
 
 
+def print_extraction(found: ExtractionRecord, console: Console) -> None:
+    """The extractor comparison (§22): its table, then what each alternative broke."""
+    grid = _table("Extractors compared (spans by fate; queries through "
+                  f"{_outside(found.chunked_by)})")  # fmt: skip
+    for col in extraction_text.COLUMNS:
+        grid.add_column(col, justify="left" if col in ("alternative", "extractor") else "right")
+    for row in extraction_text.rows(found):
+        grid.add_row(*map(escape, row))
+    console.print()
+    console.print(*folded(grid, console, keep=1))
+    for alt in found.alternatives:
+        console.print(f"{_outside(alt.name)}: {escape(extraction_text.describe(alt))}")
+        for line in extraction_text.details(alt):
+            console.print(f"  {escape(line)}")
+    console.print(f"[dim]{escape(extraction_text.legend())}[/]")
+
+
 def print_run(
     run: RunFile, folder: Path, console: Console, *, texts: Mapping[str, str] | None = None
 ) -> None:
@@ -178,5 +197,7 @@ def print_run(
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
     print_gates(run, console)
+    if run.extraction is not None:
+        print_extraction(run.extraction, console)
     files = "report.md, run.json, junit.xml, frontier.svg, chunks.tsv"
     console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")

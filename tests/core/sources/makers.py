@@ -175,3 +175,33 @@ def long_table_pdf() -> bytes:
         c.showPage()
     c.save()
     return out.getvalue()
+
+
+PLANS = [("Plan", "Days", "Fee"), ("Basic", "14", "0"), ("Pro", "30", "5"),
+         ("Team", "45", "9"), ("Gold", "90", "20")]  # fmt: skip
+
+
+def compared_pdf() -> bytes:
+    """What extractors disagree on (§22): two columns drawn line by line across, one with a
+    word hyphenated (`pay-` `ment`), on page 1; on page 2 a line, then a table at the page's
+    foot whose last row is over the break, at the top of page 3; `Page N` at every foot."""
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(WIDTH, HEIGHT))
+    c.setFont("Helvetica", 11)
+    for i, (left, right) in enumerate(zip(LEFT, RIGHT, strict=True)):
+        c.drawString(50, 660 - 16 * i, left)
+        c.drawString(330, 660 - 16 * i, right)
+    for page, rows, top in ((1, [], 0), (2, PLANS[:4], 200), (3, PLANS[4:], 700)):
+        c.setFont("Helvetica", 11)
+        if page == 2:
+            c.drawString(50, 700, "Plans renew every month and can be cancelled at any time.")
+        for i, row in enumerate(rows):
+            for j, cell in enumerate(row):
+                c.drawString(50 + 120 * j, top - 16 * i, cell)
+        if page == 3:
+            c.drawString(50, 640, "Prices are in euros per month.")
+        c.setFont("Helvetica", 9)
+        c.drawString(280, 30, f"Page {page}")
+        c.showPage()
+    c.save()
+    return out.getvalue()

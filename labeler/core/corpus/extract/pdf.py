@@ -27,6 +27,40 @@ LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\
 """Presentation forms NFC keeps: written out as the letters they join."""
 SETTINGS = (("columns", "auto"), ("gap", GAP), ("headers", "drop"), ("hyphens", "join"),
             ("max_pages", MAX_PAGES))  # fmt: skip
+"""The project's settings: what its documents are bound under."""
+CHOICES: dict[str, tuple[str, ...]] = {
+    "columns": ("auto", "off"), "headers": ("drop", "keep"), "hyphens": ("join", "keep"),
+    "tables": ("rows", "off"),
+}  # fmt: skip
+"""Settings an extractor comparison may change (§22), each with its values, default first."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which of the rules below run: all of them for the project's extraction; an
+    alternative extraction (an extractor candidate) turns some off."""
+
+    columns: bool = True
+    """Order two-column pages column by column (off: pdfium's order)."""
+    headers: bool = True
+    """Drop running headers and footers."""
+    hyphens: bool = True
+    """Join words hyphenated across lines."""
+    tables: bool = True
+    """Write lines of cells as pipe rows, one table over a page break."""
+
+    @classmethod
+    def of(cls, settings: dict[str, str]) -> Rules:
+        """From settings already checked against CHOICES (a value other than the first is
+        off)."""
+        return cls(**{k: settings.get(k, v[0]) == v[0] for k, v in CHOICES.items()})
+
+    def settings(self) -> tuple[tuple[str, object], ...]:
+        """The settings these rules are bound under: the project's own when all run."""
+        if self == Rules():
+            return SETTINGS
+        changed = {k: v[0] if getattr(self, k) else v[1] for k, v in CHOICES.items()}
+        return tuple(sorted({**dict(SETTINGS), **changed}.items()))
 
 
 @dataclass
@@ -164,22 +198,25 @@ def _heads_table(lines: list[Line], i: int) -> bool:
     return not before and i + 1 < len(lines) and len(lines[i + 1]) == cells
 
 
-def _write_page(out: MapBuilder, kept: list[Line], page: int, continued: bool) -> None:
+def _write_page(
+    out: MapBuilder, kept: list[Line], page: int, continued: bool, rules: Rules = Rules()
+) -> None:
     """The page's lines: one per line, table-like lines as pipe rows, hyphens joined.
     `continued`: its first line carries on a table from the page before (no header)."""
     for i, line in enumerate(kept):
-        if len(line) > 1:
+        rows = rules.tables and len(line) > 1
+        joins = rules.hyphens and _joins(line, kept[i + 1] if i + 1 < len(kept) else None)
+        if rows:
             out.write("| ")
         for j, seg in enumerate(line):
             if j:
-                out.write(" | ")
-            joins = _joins(line, kept[i + 1] if i + 1 < len(kept) else None)
+                out.write(" | " if rows else " ")
             out.add(seg.text[:-1] if joins else seg.text, page, seg.bounds)
-        if len(line) > 1:
+        if rows:
             out.write(" |")
             if _heads_table(kept, i) and not (continued and i == 0):
                 out.write("\n|" + " --- |" * len(line))
-        if not _joins(line, kept[i + 1] if i + 1 < len(kept) else None):
+        if not joins:
             out.line()
 
 
@@ -189,8 +226,9 @@ def _continues(before: list[Line], page: list[Line]) -> bool:
     return bool(before and page) and len(page[0]) > 1 and len(page[0]) == len(before[-1])
 
 
-def extract_pdf(raw: bytes, file: str) -> Extracted:
-    """A PDF's text, page by page; SourceError names what is wrong with it."""
+def extract_pdf(raw: bytes, file: str, rules: Rules = Rules()) -> Extracted:
+    """A PDF's text, page by page; SourceError names what is wrong with it. `rules`: the
+    project's own unless an extractor comparison turns some off."""
     pdfium = library("pypdfium2", "pdf", file)
     pdfium_raw = library("pypdfium2.raw", "pdf", file)
     try:
@@ -210,7 +248,9 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
         for n in range(count):
             page = doc[n]
             textpage = page.get_textpage()
-            lines = _reading_order(_lines(textpage, pdfium_raw), page.get_width())
+            lines = _lines(textpage, pdfium_raw)
+            if rules.columns:
+                lines = _reading_order(lines, page.get_width())
             pages.append((lines, page.get_height()))
             textpage.close()
             page.close()
@@ -220,18 +260,17 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
         raise SourceError("the PDF has no text (scanned pages? spanlab does no OCR)", file=file,
                           hint="run OCR on it first, or remove it from the corpus")  # fmt: skip
     out = MapBuilder()
-    running = _running(pages)
+    running = _running(pages) if rules.headers else set()
     before: list[Line] = []
     for n, (lines, height) in enumerate(pages, 1):
         kept = [ln for ln in lines if not (_at_edge(ln, height) and _key(ln) in running)]
-        continued = _continues(before, kept)
+        continued = rules.tables and _continues(before, kept)
         if continued:
             out.line()
         else:
             out.block()
-        _write_page(out, kept, n, continued)
+        _write_page(out, kept, n, continued, rules)
         before = kept or before
     text, places = out.finish(pages=len(pages))
-    return Extracted(
-        text, places, Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", SETTINGS)
-    )
+    version = f"{version_of('pypdfium2')}+{RULES}"
+    return Extracted(text, places, Extractor("pdf:pypdfium2", version, rules.settings()))

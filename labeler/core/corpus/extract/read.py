@@ -35,7 +35,7 @@ def is_source(doc_id: str) -> bool:
     return PurePosixPath(doc_id).suffix.lower() in EXTRACTORS
 
 
-def _sniff(suffix: str, raw: bytes, file: str) -> None:
+def sniff(suffix: str, raw: bytes, file: str) -> None:
     """The first bytes agree with the suffix."""
     pdf = b"%PDF-" in raw[:1024]
     if suffix == ".pdf" and not pdf:
@@ -59,6 +59,6 @@ def extract(doc_id: str, raw: bytes, file: str) -> tuple[BoundText, Extracted]:
     if len(raw) > MAX_SOURCE_BYTES:
         raise SourceError(f"the file is {len(raw):,} bytes; at most {MAX_SOURCE_BYTES:,} are "
                           "read", file=file)  # fmt: skip
-    _sniff(suffix, raw, file)
+    sniff(suffix, raw, file)
     found = EXTRACTORS[suffix](raw, file)
     return BoundText(found.text, bound_hash(found, raw)), found

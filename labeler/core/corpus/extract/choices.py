@@ -1,0 +1,101 @@
+"""The extractors an extractor comparison may name (§22), each with the settings it takes.
+
+One table states everything about an alternative extraction: its name, the suffixes it
+reads, the settings it accepts with their values, and how it reads; a name or a setting not
+here is refused with the key that holds it, before any file is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from labeler.core.corpus.extract import pdf
+from labeler.core.corpus.extract.base import Extracted
+from labeler.core.corpus.extract.docx import extract_docx
+from labeler.core.corpus.extract.html import extract_html
+from labeler.core.corpus.extract.read import EXTRACTORS, MAX_SOURCE_BYTES, sniff
+from labeler.core.errors import ConfigError, CorpusError
+
+Read = Callable[[bytes, str, Mapping[str, str]], Extracted]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One extractor an `[[extraction.alternative]]` may name."""
+
+    name: str
+    """As the candidates file names it (`pdf:pypdfium2`)."""
+    suffixes: tuple[str, ...]
+    """The source suffixes it reads; other documents keep the project's text."""
+    settings: Mapping[str, tuple[str, ...]]
+    """Setting -> its values, the project's own first."""
+    read: Read
+    """Source bytes, file name for messages, checked settings -> the extraction."""
+    meaning: str
+    """One line for the reference."""
+
+
+ALL_OFF = {k: v[1] for k, v in pdf.CHOICES.items()}
+"""Every PDF rule off: pdfium's own reading order and lines."""
+
+CHOICES: Mapping[str, Choice] = {c.name: c for c in (
+    Choice("pdf:pypdfium2", (".pdf",), pdf.CHOICES,
+           lambda raw, file, s: pdf.extract_pdf(raw, file, pdf.Rules.of(dict(s))),
+           "The project's PDF extractor; `columns`, `tables`, `headers`, `hyphens` turn its "
+           "rules off one by one."),
+    Choice("pdf:pypdfium2-plain", (".pdf",), {},
+           lambda raw, file, s: pdf.extract_pdf(raw, file, pdf.Rules.of(ALL_OFF)),
+           "pdfium's own reading order and lines: no column, table, header or hyphen rule."),
+    Choice("html:stdlib", (".html", ".htm", ".xhtml"), {}, lambda raw, file, s:
+           extract_html(raw, file), "The project's HTML extractor."),
+    Choice("docx:python-docx", (".docx",), {}, lambda raw, file, s: extract_docx(raw, file),
+           "The project's DOCX extractor."),
+)}  # fmt: skip
+"""Every extractor by name."""
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """An extractor and its checked settings: one alternative extraction."""
+
+    choice: Choice
+    """The extractor."""
+    settings: tuple[tuple[str, str], ...]
+    """Its settings, sorted by name."""
+
+    def reads(self, doc_id: str) -> bool:
+        """Whether it reads this document (by suffix)."""
+        return PurePosixPath(doc_id).suffix.lower() in self.choice.suffixes
+
+    def extract(self, doc_id: str, raw: bytes, file: str) -> Extracted:
+        """The document's text by this extractor; SourceError (a CorpusError) names the file."""
+        suffix = PurePosixPath(doc_id).suffix.lower()
+        if len(raw) > MAX_SOURCE_BYTES or suffix not in EXTRACTORS:
+            raise CorpusError("not a source this extractor reads", file=file)
+        sniff(suffix, raw, file)
+        return self.choice.read(raw, file, dict(self.settings))
+
+
+def choose(name: Any, settings: Any, *, file: str, key: str) -> Chosen:
+    """The extractor `name` with `settings`; an unknown name or setting, or a value it does
+    not take, is a ConfigError naming the file and the key."""
+    choice = CHOICES.get(name) if isinstance(name, str) else None
+    if choice is None:
+        raise ConfigError(f"unknown extractor {str(name)[:60]!r} (known: {', '.join(CHOICES)})",
+                          file=file, key=f"{key}.extractor")  # fmt: skip
+    if not isinstance(settings, Mapping):
+        raise ConfigError("settings must be a table", file=file, key=f"{key}.settings")
+    for setting, value in settings.items():
+        values = choice.settings.get(setting)
+        if values is None:
+            known = ", ".join(choice.settings) or "none"
+            raise ConfigError(f"{choice.name} takes no setting {setting[:40]!r} (known: {known})",
+                              file=file, key=f"{key}.settings.{setting}")  # fmt: skip
+        if value not in values:
+            raise ConfigError(f"{setting} must be one of {', '.join(map(repr, values))}, got "
+                              f"{str(value)[:40]!r}", file=file,
+                              key=f"{key}.settings.{setting}")  # fmt: skip
+    return Chosen(choice, tuple(sorted((str(k), str(v)) for k, v in settings.items())))
