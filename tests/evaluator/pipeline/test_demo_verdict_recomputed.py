@@ -220,8 +220,7 @@ def recomputed(folder: Path) -> tuple[dict[str, Any], Recompute, Figures, list[s
     text = (folder / "chunks.tsv").read_text("utf-8")
     sha = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert data["chunk_table"] == {"file": "chunks.tsv", "sha256": sha}
-    texts = {p.relative_to(DEMO / "corpus").as_posix(): p.read_text("utf-8")
-             for p in (DEMO / "corpus").rglob("*") if p.is_file()}  # fmt: skip
+    texts = dict(Corpus.read(DEMO / "corpus").texts())  # the PDF and HTML pages extracted
     settings = data["manifest"]["settings"]
     assert settings["match"] == "chunk" and settings["decide"] == "budget"
     again = Recompute(read_table(folder / "chunks.tsv"), texts, settings["coverage_threshold"])

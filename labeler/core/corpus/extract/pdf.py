@@ -234,6 +234,10 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
         _write_page(out, kept, n, continued)
         before = kept or before
     text, places = out.finish(pages=len(pages))
-    return Extracted(
-        text, places, Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", SETTINGS)
-    )
+    return Extracted(text, places, identity())
+
+
+def identity() -> Extractor:
+    """This extractor's name, version and settings (known before any file is read: the
+    extraction cache's key)."""
+    return Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", SETTINGS)
