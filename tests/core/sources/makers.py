@@ -4,6 +4,7 @@ by hand, each small and laid out so one rule of the extractors shows in each."""
 from __future__ import annotations
 
 import io
+import zlib
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -174,4 +175,32 @@ def long_table_pdf() -> bytes:
         c.drawString(280, 30, f"Page {page}")
         c.showPage()
     c.save()
+    return out.getvalue()
+
+
+def bomb_pdf(mib: int) -> bytes:
+    """A PDF bomb: one page whose content stream, a few KB deflated, inflates to `mib` MiB of
+    text operators (pdfium holds each one: about 17 MB of memory per MiB inflated)."""
+    z = zlib.compressobj(9)
+    unit = b"BT /F1 1 Tf 0 0 Td (a) Tj ET\n" * 4096
+    body = b"".join(z.compress(unit) for _ in range((mib << 20) // len(unit))) + z.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(body) + body + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + obj + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    out.write(b"".join(b"%010d 00000 n \n" % at for at in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
+    out.write(b"startxref\n%d\n%%%%EOF\n" % xref)
     return out.getvalue()

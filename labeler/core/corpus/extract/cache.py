@@ -18,6 +18,7 @@ from pathlib import Path
 
 from labeler.core.corpus.extract import stored
 from labeler.core.corpus.extract.base import Extracted, Extractor
+from labeler.core.errors import UnsafeFile
 from labeler.core.files import nofollow, sharing
 
 KEY = "extraction-cache/1"
@@ -50,7 +51,7 @@ class ExtractionCache:
         path = self.folder / f"{key(source_digest, extractor)}.json"
         try:
             fd = nofollow.open_regular(path, os.O_RDONLY)
-        except (OSError, ValueError):
+        except (OSError, ValueError, UnsafeFile):  # missing, or a link or FIFO put there
             return None
         with os.fdopen(fd, "rb") as handle:
             st = os.fstat(fd)
@@ -66,10 +67,12 @@ class ExtractionCache:
     def put(self, source_digest: str, found: Extracted) -> None:
         """Keep an extraction; a folder or disk that refuses it costs only the next read."""
         path = self.folder / f"{key(source_digest, found.extractor)}.json"
-        with contextlib.suppress(OSError, ValueError), sharing.private_files():
-            sharing.make_folder(self.folder)
-            if nofollow.lstat(path) is None:
-                sharing.write_bytes(path, stored.dumps(found, source_digest))
+        with contextlib.suppress(OSError, ValueError, UnsafeFile):
+            sharing.make_folder(self.folder.parent)  # the team's: each member makes hers
+            with sharing.private_files():
+                sharing.make_folder(self.folder)
+                if nofollow.lstat(path) is None:
+                    sharing.write_bytes(path, stored.dumps(found, source_digest))
 
 
 def account_folder(spanlab_dir: Path, login: str) -> Path:
