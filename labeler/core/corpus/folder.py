@@ -196,6 +196,8 @@ class Corpus:
             except SourceError as exc:
                 passed_over.append(f"{shown(rel)} ({_why(exc)})")
                 continue
+            if doc.source is not None and doc.source.blank:
+                passed_over.append(_blank_pages(rel, doc.source.blank))
             if keep_text:
                 docs[rel] = doc
             else:
@@ -303,6 +305,13 @@ def _why(exc: SourceError) -> str:
     """A source's error as a reason to skip it: message and hint, printable."""
     why = exc.message + (f"; {exc.hint}" if exc.hint else "")
     return display_shown(why, lines=False)
+
+
+def _blank_pages(rel: str, blank: tuple[int, ...]) -> str:
+    """A PDF's pages without text, named: the rest of it is read (§22)."""
+    pages = ", ".join(str(n) for n in blank[:10]) + (", …" if len(blank) > 10 else "")
+    return (f"{shown(rel)} page{'s' if len(blank) > 1 else ''} {pages} (no text on it: a "
+            "scanned page? spanlab does no OCR; the other pages are read)")  # fmt: skip
 
 
 def _identity(path: Path) -> tuple[int, int, int]:

@@ -204,3 +204,18 @@ def bomb_pdf(mib: int) -> bytes:
     out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
     out.write(b"startxref\n%d\n%%%%EOF\n" % xref)
     return out.getvalue()
+
+
+def half_scanned_pdf() -> bytes:
+    """Three pages: text, a scan (an image and no text), text."""
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(WIDTH, HEIGHT))
+    for page in (1, 2, 3):
+        if page == 2:
+            c.rect(50, 50, 400, 600, fill=1)
+        else:
+            c.setFont("Helvetica", 11)
+            c.drawString(50, 700, f"Text of page {page}.")
+        c.showPage()
+    c.save()
+    return out.getvalue()

@@ -233,7 +233,8 @@ def extract_pdf(raw: bytes, file: str) -> Extracted:
             out.block()
         _write_page(out, kept, n, continued)
         before = kept or before
-    text, places = out.finish(pages=len(pages))
+    blank = tuple(n for n, (lines, _) in enumerate(pages, 1) if not lines)
+    text, places = out.finish(pages=len(pages), blank=blank)
     return Extracted(text, places, identity())
 
 

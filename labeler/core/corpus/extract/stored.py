@@ -30,7 +30,7 @@ def dumps(found: Extracted, source: str = "") -> bytes:
     ex = found.extractor
     data = {"format": FORMAT, "source": source, "text": found.text, "digest": digest(found.text),
             "extractor": [ex.name, ex.version, [list(kv) for kv in ex.settings]],
-            "pages": found.map.pages,
+            "pages": found.map.pages, "blank": list(found.map.blank),
             "places": [[p.start, p.end, p.page, p.box, p.path]
                        for p in found.map.places]}  # fmt: skip
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -59,7 +59,8 @@ def loads_keyed(raw: bytes) -> tuple[str, Extracted]:
         name, version, settings = data["extractor"]
         places = tuple(_place(p, len(text)) for p in data["places"])
         extractor = Extractor(str(name), str(version), tuple((str(k), v) for k, v in settings))
-        found = Extracted(text, SourceMap(places, int(data["pages"])), extractor)
+        blank = tuple(int(n) for n in data["blank"])
+        found = Extracted(text, SourceMap(places, int(data["pages"]), blank), extractor)
         return str(data["source"]), found
     except Damaged:
         raise
