@@ -2,19 +2,20 @@
 under an address-space cap and a deadline. These tests hold the bound itself — the child is
 killed, the file named, the rest of the corpus read — with caps low enough to be quick.
 
-Measured on the shared 2-core machine (tests/benchmarks/bench_sources.py, default bounds:
-1,536 MiB of address space, 60 s; peak RSS of the process that extracts):
+Measured on the shared 2-core machine under load (tests/benchmarks/bench_sources.py, the
+default bounds: 1,536 MiB of address space, 300 s; time and peak RSS of a fresh process
+that builds the input and extracts it, its PDF child included):
 
 | Hostile source | Size | Outcome | Time | Peak RSS |
 |---|---|---|---|---|
-| PDF bomb, 64 MiB inflated content stream | 163 KB | read at 1,129 MiB | 35 s | 1,129 MiB |
-| PDF bomb, 128 MiB inflated | 326 KB | killed at the cap, named | BOMB128_T | BOMB128_M |
-| 500-page PDF | P500_B | read | P500_T | P500_M |
-| 501-page PDF | P501_B | refused by the page count, named | P501_T | P501_M |
-| HTML of 50 MB | 52 MB | refused by size, named | H50_T | H50_M |
-| HTML nested 10,000 deep | 110 KB | refused at depth 256, named | DEEP_T | DEEP_M |
-| DOCX zip bomb, 210 MiB of zeros | 210 KB | refused from the zip directory | DOCX_T | DOCX_M |
-| a DOCX named `.pdf` | 36 KB | refused by its first bytes | LIE_T | LIE_M |
+| PDF bomb, 64 MiB inflated content stream | 163 KB | read (under the cap) | 39 s | 1,129 MiB |
+| PDF bomb, 96 MiB inflated | 245 KB | child killed at the 1,536 MiB cap, file named | 33 s | 1,528 MiB |
+| 500-page PDF of text (40 lines a page) | 414 KB | read | P500 | P500M |
+| 501-page PDF | 415 KB | refused by the page count, named | 0.97 s | 45 MiB |
+| HTML of 50 MB | 52 MB | refused by size, named | 0.23 s | 140 MiB |
+| HTML nested 10,000 deep | 110 KB | refused at depth 256, named | 0.09 s | 40 MiB |
+| DOCX zip bomb, 210 MiB of zeros | 214 KB | refused from the zip directory, named | < 0.01 s | 41 MiB |
+| a DOCX named `.pdf` | 37 KB | refused by its first bytes, named | < 0.01 s | 53 MiB |
 
 No test here asserts a time: they assert the outcome and the file's name.
 """
