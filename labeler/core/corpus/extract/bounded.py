@@ -24,7 +24,7 @@ class Bounds:
     address_space: int = 1536 << 20
     """The child's address-space cap in bytes (interpreter and pdfium included)."""
     seconds: float = 300.0
-    """Wall-clock deadline for the whole extraction: a 500-page PDF of text takes about 35 s
+    """Wall-clock deadline for the whole extraction: a 500-page PDF of text took 80 s
     on a loaded two-core machine, so this stops only what loops or crawls."""
 
 
