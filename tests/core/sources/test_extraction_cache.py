@@ -32,10 +32,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
 
         return wrapped
 
-    for suffix in (".pdf", ".html"):
-        run, identity = read.EXTRACTORS[suffix]
-        inner = pdf_module.extract_pdf if suffix == ".pdf" else run
-        monkeypatch.setitem(read.EXTRACTORS, suffix, (counting(inner), identity))
+    monkeypatch.setitem(read.EXTRACTORS, ".pdf", counting(pdf_module.extract_pdf))
+    monkeypatch.setitem(read.EXTRACTORS, ".html", counting(read.EXTRACTORS[".html"]))
     return seen
 
 
@@ -51,7 +49,7 @@ def corpus_dir(tmp_path: Path) -> Path:
 
 def entry(cache: ExtractionCache, root: Path, name: str) -> Path:
     raw = (root / name).read_bytes()
-    identity = read.EXTRACTORS[Path(name).suffix][1]()
+    identity = read.IDENTITIES[Path(name).suffix]()
     return cache.folder / f"{key('sha256:' + _hex(raw), identity)}.json"
 
 

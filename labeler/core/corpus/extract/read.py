@@ -22,12 +22,16 @@ BINDING = "extracted/1"
 """Version of the bound hash below."""
 MAX_SOURCE_BYTES = 200 << 20
 """Largest source file read at all."""
-EXTRACTORS: dict[str, tuple[Callable[[bytes, str], Extracted], Callable[[], Extractor]]] = {
-    ".pdf": (extract_pdf_bounded, pdf.identity), ".html": (html.extract_html, html.identity),
-    ".htm": (html.extract_html, html.identity), ".xhtml": (html.extract_html, html.identity),
-    ".docx": (docx.extract_docx, docx.identity),
+EXTRACTORS: dict[str, Callable[[bytes, str], Extracted]] = {
+    ".pdf": extract_pdf_bounded, ".html": html.extract_html, ".htm": html.extract_html,
+    ".xhtml": html.extract_html, ".docx": docx.extract_docx,
 }  # fmt: skip
-"""Suffix -> extractor (a PDF in a bounded child process) and its identity."""
+"""Suffix -> extractor (a PDF in a bounded child process)."""
+IDENTITIES: dict[str, Callable[[], Extractor]] = {
+    ".pdf": pdf.identity, ".html": html.identity, ".htm": html.identity,
+    ".xhtml": html.identity, ".docx": docx.identity,
+}  # fmt: skip
+"""Suffix -> the extractor's name, version and settings, known before reading (the cache's key)."""
 EXTRACTED_SUFFIXES = tuple(EXTRACTORS)
 
 
@@ -66,11 +70,10 @@ def extract(
         raise SourceError(f"the file is {len(raw):,} bytes; at most {MAX_SOURCE_BYTES:,} are "
                           "read", file=file)  # fmt: skip
     _sniff(suffix, raw, file)
-    run, identity = EXTRACTORS[suffix]
     source = sha256_hex(raw)
-    found = cache.get(source, identity()) if cache is not None else None
+    found = cache.get(source, IDENTITIES[suffix]()) if cache is not None else None
     if found is None:
-        found = run(raw, file)
+        found = EXTRACTORS[suffix](raw, file)
         if cache is not None:
             cache.put(source, found)
     return BoundText(found.text, bound_hash(found, source)), found
