@@ -246,7 +246,7 @@ def answerable(data: dict[str, Any]) -> list[str]:
 def test_the_budget_cut_of_every_query_and_candidate_is_recomputed(recomputed: Recomputed) -> None:
     data, _, figures, mismatched = recomputed
     assert mismatched == []
-    assert {n for _, n, _ in figures} == SEVEN and len(data["queries"]) == 75
+    assert {n for _, n, _ in figures} == SEVEN and len(data["queries"]) == 81
 
 
 def test_every_per_query_value_at_k_equals_run_json(recomputed: Recomputed) -> None:
@@ -278,7 +278,7 @@ def test_what_the_context_candidates_send_for_each_rank_is_rebuilt(recomputed: R
                 (holder,) = [u for u in units if u[0] <= own[0] and own[1] <= u[1]]
                 assert (sent[1], sent[2], sent[3]) == (chunk[1], *holder), (name, qid, i)
                 compared += 1
-    assert compared == 2 * 75 * 50
+    assert compared == 2 * 81 * 50
 
 
 def means(data: dict[str, Any], figures: Figures, basis: str, name: str) -> dict[str, float]:
