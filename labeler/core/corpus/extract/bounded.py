@@ -12,7 +12,9 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
+import labeler
 from labeler.core.corpus.extract import stored
 from labeler.core.corpus.extract.base import Extracted, SourceError
 
@@ -31,6 +33,8 @@ class Bounds:
 BOUNDS = Bounds()
 """The bounds a corpus read uses."""
 HINT = "split the PDF, or print it to a new PDF, then read it again"
+HOME = str(Path(labeler.__file__).resolve().parent.parent)
+"""Where this spanlab's packages are: the child imports the same code as its parent."""
 
 
 def _failed(file: str, why: str) -> SourceError:
@@ -42,7 +46,10 @@ def extract_pdf_bounded(raw: bytes, file: str, bounds: Bounds | None = None) -> 
     memory cap or its deadline (the child is killed). `bounds`: BOUNDS as it is now."""
     bounds = bounds or BOUNDS
     command = [sys.executable, "-m", "labeler.core.corpus.extract.child", str(bounds.address_space)]
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [HOME, os.environ.get("PYTHONPATH")])),
+    }
     try:
         done = subprocess.run(command, input=raw, capture_output=True, timeout=bounds.seconds,
                               env=env, check=False)  # fmt: skip
