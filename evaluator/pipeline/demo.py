@@ -19,6 +19,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.files import sharing
 from labeler.core.labels import labelset
 from labeler.core.project import config
+from labeler.core.project.cache_place import extraction_cache
 from labeler.core.resources import bundled
 from labeler.core.store import Store
 
@@ -49,7 +50,7 @@ def prepare(directory: Path) -> DemoCopy:
     proj = config.load(Path.cwd()).override(corpus=Path("corpus"))
     sharing.make_folder(proj.db.parent)
     config.write(proj)
-    corpus = Corpus.read(Path("corpus"))
+    corpus = Corpus.read(Path("corpus"), cache=extraction_cache(proj))
     store = Store.open(proj.db)
     try:
         binding.open_or_bind(store, corpus)

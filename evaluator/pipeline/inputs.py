@@ -18,6 +18,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError, StoreError
 from labeler.core.labels import labelset
 from labeler.core.project import config
+from labeler.core.project.cache_place import extraction_cache
 from labeler.core.store import Store
 from labeler.core.values import Query
 
@@ -97,5 +98,6 @@ def candidates_and_corpus(
     corpus = Corpus.read(
         corpus_folder(proj, labels_file), encoding=proj.encoding,
         follow_symlinks=proj.follow_symlinks, rule=proj.include, keep_text=False,
+        cache=extraction_cache(proj),
     ).require_documents(proj.include)  # fmt: skip
     return cfile, corpus

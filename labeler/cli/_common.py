@@ -22,6 +22,7 @@ from labeler.core.errors import SpanlabError
 from labeler.core.names import check_name
 from labeler.core.project import config
 from labeler.core.project import folders as project_folders
+from labeler.core.project.cache_place import extraction_cache
 from labeler.core.secrets import redact
 from labeler.core.store import Store
 from labeler.core.store.foreign import describe
@@ -158,7 +159,7 @@ def corpus_source(proj: config.Project) -> CorpusSource:
     """The corpus folder and how spanlab.toml says to read it."""
     return CorpusSource(
         proj.require_corpus(), encoding=proj.encoding, follow_symlinks=proj.follow_symlinks,
-        rule=proj.include,
+        rule=proj.include, cache=extraction_cache(proj),
     )  # fmt: skip
 
 

@@ -93,8 +93,8 @@ def test_list_json_has_the_fields_of_section_8(project: Path) -> None:
     result = invoke(spanlab, "review", "--list", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["bound_hash"].startswith("sha256:b5cdf321")
-    assert report["corpus_hash"].startswith("sha256:1ddbe093")
+    assert report["bound_hash"].startswith("sha256:1a2bec20")
+    assert report["corpus_hash"].startswith("sha256:70f4958d")
     assert report["waiting"] == len(report["spans"]) == 32
     keys = {"query", "span", "doc", "start", "end", "quote", "state", "candidates"}
     assert all(set(s) == keys | {"orphan_proposed", "reason"} for s in report["spans"])

@@ -109,3 +109,19 @@ def test_a_corpus_of_only_unreadable_sources_says_why(folder: Path) -> None:
         "  skipped scan.pdf (the PDF has no text (scanned pages? spanlab does no OCR); "
     ), done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_init_keeps_each_extraction_in_the_accounts_own_cache(folder: Path) -> None:
+    """The next command that reads the corpus takes them from there (§22): one entry per
+    source, in `.spanlab/extractions/<login>/`, the account's alone."""
+    from labeler.core.team.roles import login_name
+
+    assert CliRunner().invoke(app, ["init", "corpus"]).exit_code == 0
+    own = folder / ".spanlab" / "extractions" / login_name()
+    entries = sorted(own.iterdir())
+    assert len(entries) == 3 and all(p.suffix == ".json" for p in entries)
+    assert {p.stat().st_mode & 0o777 for p in entries} == {0o600}
+    stamps = [p.stat().st_mtime_ns for p in entries]
+    status = CliRunner().invoke(app, ["corpus", "status", "--json"])
+    assert json.loads(status.stdout)["documents"] == 3
+    assert [p.stat().st_mtime_ns for p in sorted(own.iterdir())] == stamps  # read, not written

@@ -330,7 +330,7 @@ def test_the_last_decision_rebinds_the_store_to_the_new_corpus(demo: Demo) -> No
     assert demo.store.bound_documents() == demo.new.doc_hashes
     assert {s.doc_hash for _, s in demo.store.spans()} <= set(demo.new.doc_hashes.values())
     assert review.pending(demo.store, demo.new) == []
-    assert demo.store.count("spans") == 97
+    assert demo.store.count("spans") == 107
     exported = labelset.export(demo.store, demo.new)
     assert exported["corpus"]["hash"] == demo.expected["new_corpus_hash"]
     (q58,) = [q for q in exported["queries"] if q["id"] == "q-0058"]

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from labeler.core.corpus.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
 from labeler.core.corpus.extract.base import SourceError
+from labeler.core.corpus.extract.cache import ExtractionCache
 from labeler.core.corpus.extract.places import SourceMap
 from labeler.core.corpus.extract.read import extract, is_source
 from labeler.core.corpus.files import DEFAULT_RULE, FileRule, skipped_summary
@@ -168,10 +169,11 @@ class Corpus:
     @classmethod
     def read(
         cls, root: Path, *, encoding: str = "utf-8", follow_symlinks: bool = False,
-        rule: FileRule = DEFAULT_RULE, keep_text: bool = True,
+        rule: FileRule = DEFAULT_RULE, keep_text: bool = True, cache: ExtractionCache | None = None,
     ) -> Corpus:  # fmt: skip
         """Read every document (`rule`) below `root`; raise on the first bad file, ingest
-        nothing. Without `keep_text` only ids, paths and hashes stay in memory (`OnDemand`)."""
+        nothing. Without `keep_text` only ids, paths and hashes stay in memory (`OnDemand`).
+        PDF, HTML and DOCX extractions come from `cache` when it holds them (§22)."""
         if not root.is_dir():
             raise CorpusError("corpus folder does not exist or is not a folder", file=str(root))
         listing = walk(root, follow_symlinks=follow_symlinks)
@@ -190,16 +192,20 @@ class Corpus:
                 exc.file, exc.key = shown(str(path)), None
                 raise
             try:
-                doc = _read_document(rel, path, encoding)
+                doc = _read_document(rel, path, encoding, cache)
             except SourceError as exc:
                 passed_over.append(f"{shown(rel)} ({_why(exc)})")
                 continue
+            if doc.source is not None and doc.source.blank:
+                passed_over.append(_blank_pages(rel, doc.source.blank))
             if keep_text:
                 docs[rel] = doc
             else:
                 paths[rel] = (path, doc.hash)
                 files[rel] = _identity(path)
-        found: Mapping[str, Document] = docs if keep_text else OnDemand(paths, encoding, files)
+        found: Mapping[str, Document] = (
+            docs if keep_text else OnDemand(paths, encoding, files, cache)
+        )
         return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over))
 
 
@@ -232,8 +238,9 @@ class OnDemand(Mapping[str, Document]):
         paths: Mapping[str, tuple[Path, str]],
         encoding: str,
         files: Mapping[str, tuple[int, int, int]] | None = None,
+        cache: ExtractionCache | None = None,
     ) -> None:
-        self.paths, self.encoding = dict(paths), encoding
+        self.paths, self.encoding, self.cache = dict(paths), encoding, cache
         self.files = dict(files or {})
         """Document id -> (device, inode, size) of its file as first read."""
         self.hashes = {doc_id: h for doc_id, (_, h) in self.paths.items()}
@@ -248,7 +255,7 @@ class OnDemand(Mapping[str, Document]):
         path, expected = self.paths[doc_id]
         raw = _reread(path, self.files.get(doc_id))
         try:
-            doc = _document(doc_id, raw, path, self.encoding)
+            doc = _document(doc_id, raw, path, self.encoding, self.cache)
         except SourceError:
             raise _changed(path) from None
         if doc.hash != expected:
@@ -273,18 +280,22 @@ class OnDemand(Mapping[str, Document]):
         return doc_id in self.paths
 
 
-def _read_document(doc_id: str, path: Path, encoding: str) -> Document:
+def _read_document(
+    doc_id: str, path: Path, encoding: str, cache: ExtractionCache | None = None
+) -> Document:
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
-    return _document(doc_id, raw, path, encoding)
+    return _document(doc_id, raw, path, encoding, cache)
 
 
-def _document(doc_id: str, raw: bytes, path: Path, encoding: str) -> Document:
+def _document(
+    doc_id: str, raw: bytes, path: Path, encoding: str, cache: ExtractionCache | None = None
+) -> Document:
     """A document from its bytes: extracted (PDF, HTML, DOCX) or decoded as text."""
     if is_source(doc_id):
-        bound, found = extract(doc_id, raw, shown(str(path)))
+        bound, found = extract(doc_id, raw, shown(str(path)), cache)
         return Document(doc_id, bound, bound.bound_hash, found.map)
     text = canonical_from_bytes(raw, file=str(path), encoding=encoding)
     return Document(doc_id, text, doc_hash(text))
@@ -294,6 +305,13 @@ def _why(exc: SourceError) -> str:
     """A source's error as a reason to skip it: message and hint, printable."""
     why = exc.message + (f"; {exc.hint}" if exc.hint else "")
     return display_shown(why, lines=False)
+
+
+def _blank_pages(rel: str, blank: tuple[int, ...]) -> str:
+    """A PDF's pages without text, named: the rest of it is read (§22)."""
+    pages = ", ".join(str(n) for n in blank[:10]) + (", …" if len(blank) > 10 else "")
+    return (f"{shown(rel)} page{'s' if len(blank) > 1 else ''} {pages} (no text on it: a "
+            "scanned page? spanlab does no OCR; the other pages are read)")  # fmt: skip
 
 
 def _identity(path: Path) -> tuple[int, int, int]:

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from labeler.core.corpus.extract.cache import ExtractionCache
 from labeler.core.corpus.files import DEFAULT_RULE, FileRule
 from labeler.core.corpus.folder import Corpus
 from labeler.core.corpus.walk import walk
@@ -31,11 +32,13 @@ class CorpusSource:
     """Whether links leading outside the folder are read (`init --follow-symlinks`)."""
     rule: FileRule = DEFAULT_RULE
     """Which files are documents (spanlab.toml's `include`)."""
+    cache: ExtractionCache | None = None
+    """Where PDF, HTML and DOCX extractions are kept between reads (§22)."""
 
     def read(self) -> Corpus:
         """The corpus as it is now; CorpusError names a bad file."""
         return Corpus.read(self.root, encoding=self.encoding, follow_symlinks=self.follow_symlinks,
-                           rule=self.rule)  # fmt: skip
+                           rule=self.rule, cache=self.cache)  # fmt: skip
 
     def signature(self) -> Signature:
         """What changes when a document is written, added, removed or replaced."""

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from labeler.core.corpus.extract.cache import ExtractionCache, account_folder
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError
 from labeler.core.names import name_problem
@@ -64,3 +65,12 @@ def place_of(proj: config.Project) -> Path | CachePlace:
 def own_file(where: CacheWhere) -> Path | None:
     """The one file `where` writes (None: memory)."""
     return where.own if isinstance(where, CachePlace) else where
+
+
+def extraction_cache(proj: config.Project) -> ExtractionCache | None:
+    """The running account's extraction cache, beside the store (`.spanlab/extractions/
+    <login>`, §22); None when the login could not name a folder."""
+    login = login_name()
+    if name_problem(login) is not None:
+        return None
+    return ExtractionCache(account_folder(proj.db.parent, login))

@@ -11,6 +11,7 @@ from labeler.core.anchoring import binding
 from labeler.core.anchoring.binding import CorpusStatus
 from labeler.core.corpus.folder import Corpus
 from labeler.core.project import config, folders, group
+from labeler.core.project.cache_place import extraction_cache
 from labeler.core.project.config import Project
 from labeler.core.store import Store
 from labeler.core.team import roles
@@ -48,7 +49,8 @@ def init_project(
     who = roles.member(before.team, None, distrust=before.distrust)
     again = group.refuse_reinit(before, proj, who)
     docs = Corpus.read(corpus_dir, encoding=encoding, follow_symlinks=follow_symlinks,
-                       rule=proj.include).require_documents(proj.include)  # fmt: skip
+                       rule=proj.include, cache=extraction_cache(proj),
+                       ).require_documents(proj.include)  # fmt: skip
     group.prepare(proj)
     store = Store.open(proj.db)
     status = binding.open_or_bind(store, docs)

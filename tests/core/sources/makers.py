@@ -4,6 +4,7 @@ by hand, each small and laid out so one rule of the extractors shows in each."""
 from __future__ import annotations
 
 import io
+import zlib
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -202,6 +203,49 @@ def compared_pdf() -> bytes:
             c.drawString(50, 640, "Prices are in euros per month.")
         c.setFont("Helvetica", 9)
         c.drawString(280, 30, f"Page {page}")
+        c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def bomb_pdf(mib: int) -> bytes:
+    """A PDF bomb: one page whose content stream, a few KB deflated, inflates to `mib` MiB of
+    text operators (pdfium holds each one: about 17 MB of memory per MiB inflated)."""
+    z = zlib.compressobj(9)
+    unit = b"BT /F1 1 Tf 0 0 Td (a) Tj ET\n" * 4096
+    body = b"".join(z.compress(unit) for _ in range((mib << 20) // len(unit))) + z.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(body) + body + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + obj + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    out.write(b"".join(b"%010d 00000 n \n" % at for at in offsets))
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1))
+    out.write(b"startxref\n%d\n%%%%EOF\n" % xref)
+    return out.getvalue()
+
+
+def half_scanned_pdf() -> bytes:
+    """Three pages: text, a scan (an image and no text), text."""
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(WIDTH, HEIGHT))
+    for page in (1, 2, 3):
+        if page == 2:
+            c.rect(50, 50, 400, 600, fill=1)
+        else:
+            c.setFont("Helvetica", 11)
+            c.drawString(50, 700, f"Text of page {page}.")
         c.showPage()
     c.save()
     return out.getvalue()

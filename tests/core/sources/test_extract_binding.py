@@ -11,6 +11,7 @@ import pytest
 from labeler.core.anchoring.binding import check, sync
 from labeler.core.corpus.canonical import doc_hash, sha256_hex
 from labeler.core.corpus.extract import pdf as pdf_module
+from labeler.core.corpus.extract import read
 from labeler.core.corpus.folder import Corpus
 from labeler.core.store import Store
 from labeler.core.values import Span, SpanState
@@ -20,7 +21,10 @@ QUOTE = "Shipping is free for all orders"
 
 
 @pytest.fixture
-def folder(tmp_path: Path) -> Path:
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A PDF, extracted in this process (not in its bounded child, test_extract_bounds.py),
+    so a test's changed rule or setting reaches the extractor."""
+    monkeypatch.setitem(read.EXTRACTORS, ".pdf", pdf_module.extract_pdf)
     (tmp_path / "handbook.pdf").write_bytes(handbook_pdf())
     return tmp_path
 

@@ -3,6 +3,8 @@ map's page, box or path for the stretches that matter."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from labeler.core.corpus.canonical import canonicalize
@@ -10,11 +12,13 @@ from labeler.core.corpus.extract.docx import extract_docx
 from labeler.core.corpus.extract.html import extract_html
 from labeler.core.corpus.extract.pdf import extract_pdf
 from labeler.core.corpus.extract.places import SourceMap
+from labeler.core.corpus.folder import Corpus
 from tests.core.sources.makers import (
     DEJAVU,
     HELP_HTML,
     HELP_TEXT,
     POLICY_TEXT,
+    half_scanned_pdf,
     handbook_pdf,
     ligature_pdf,
     long_table_pdf,
@@ -121,3 +125,18 @@ def test_a_table_over_a_page_break_stays_one_table_under_its_header() -> None:
     firm = got.text.index("Firm")
     assert got.map.describe(firm, firm + 4) == "page 2"
     assert got.map.describe(got.text.index("Team"), firm + 4) == "pages 1-2"
+
+
+def test_a_scanned_page_inside_a_pdf_is_named_and_the_rest_read(tmp_path: Path) -> None:
+    """Page 2 is an image without text: the map names it, the corpus read says so."""
+    got = extract_pdf(half_scanned_pdf(), "mixed.pdf")
+    assert got.text == "Text of page 1.\n\nText of page 3.\n"
+    assert (got.map.pages, got.map.blank) == (3, (2,))
+    assert got.map.describe(got.text.index("page 3"), len(got.text) - 1) == "page 3"
+    (tmp_path / "mixed.pdf").write_bytes(half_scanned_pdf())
+    corpus = Corpus.read(tmp_path)
+    assert corpus.text("mixed.pdf") == got.text
+    assert corpus.passed_over == (
+        "mixed.pdf page 2 (no text on it: a scanned page? spanlab does no OCR; the other "
+        "pages are read)",
+    )

@@ -220,8 +220,7 @@ def recomputed(folder: Path) -> tuple[dict[str, Any], Recompute, Figures, list[s
     text = (folder / "chunks.tsv").read_text("utf-8")
     sha = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert data["chunk_table"] == {"file": "chunks.tsv", "sha256": sha}
-    texts = {p.relative_to(DEMO / "corpus").as_posix(): p.read_text("utf-8")
-             for p in (DEMO / "corpus").rglob("*") if p.is_file()}  # fmt: skip
+    texts = dict(Corpus.read(DEMO / "corpus").texts())  # the PDF and HTML pages extracted
     settings = data["manifest"]["settings"]
     assert settings["match"] == "chunk" and settings["decide"] == "budget"
     again = Recompute(read_table(folder / "chunks.tsv"), texts, settings["coverage_threshold"])
@@ -247,7 +246,7 @@ def answerable(data: dict[str, Any]) -> list[str]:
 def test_the_budget_cut_of_every_query_and_candidate_is_recomputed(recomputed: Recomputed) -> None:
     data, _, figures, mismatched = recomputed
     assert mismatched == []
-    assert {n for _, n, _ in figures} == SEVEN and len(data["queries"]) == 75
+    assert {n for _, n, _ in figures} == SEVEN and len(data["queries"]) == 81
 
 
 def test_every_per_query_value_at_k_equals_run_json(recomputed: Recomputed) -> None:
@@ -279,7 +278,7 @@ def test_what_the_context_candidates_send_for_each_rank_is_rebuilt(recomputed: R
                 (holder,) = [u for u in units if u[0] <= own[0] and own[1] <= u[1]]
                 assert (sent[1], sent[2], sent[3]) == (chunk[1], *holder), (name, qid, i)
                 compared += 1
-    assert compared == 2 * 75 * 50
+    assert compared == 2 * 81 * 50
 
 
 def means(data: dict[str, Any], figures: Figures, basis: str, name: str) -> dict[str, float]:

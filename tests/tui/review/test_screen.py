@@ -111,7 +111,7 @@ async def test_orphan_asks_first_and_n_keeps_the_span(demo: Demo) -> None:
         await pilot.pause()
         assert len(screen_of(pilot).items) == 32
     assert review.decisions(demo.store) == []
-    assert demo.store.count("spans") == 98
+    assert demo.store.count("spans") == 108
 
 
 async def test_orphan_confirmed_deletes_the_span_and_undo_brings_it_back(demo: Demo) -> None:
@@ -122,7 +122,7 @@ async def test_orphan_confirmed_deletes_the_span_and_undo_brings_it_back(demo: D
         await pilot.press("o", "y")
         await settle(pilot)
         assert len(screen_of(pilot).items) == 31
-        assert demo.store.count("spans") == 97
+        assert demo.store.count("spans") == 107
         assert [d.kind for d in review.decisions(demo.store)] == ["orphan"]
         await pilot.press("ctrl+z")
         await settle(pilot)

@@ -88,7 +88,7 @@ def test_high_contrast_theme(demo: Demo, snap_compare: SnapCompare) -> None:
 
 def test_nothing_left_to_review(demo: Demo, snap_compare: SnapCompare) -> None:
     """Every span resolved beforehand: "waiting 0", "Nothing waits for review.", the
-    labels bound to the corpus v2 hash (sha256:1ddbe093…, "the corpus as it is now");
+    labels bound to the corpus v2 hash (sha256:70f4958d…, "the corpus as it is now");
     the candidates and new boxes are hidden."""
     for p in review.proposals(demo.store, demo.new):
         best = p.proposal.candidates[:1]

@@ -115,8 +115,9 @@ def extract_docx(raw: bytes, file: str) -> Extracted:
     text, places = out.finish()
     if not text.strip():
         raise SourceError("the DOCX has no text", file=file)
-    return Extracted(
-        text,
-        places,
-        Extractor("docx:python-docx", f"{version_of('python-docx')}+{RULES}", SETTINGS),
-    )
+    return Extracted(text, places, identity())
+
+
+def identity() -> Extractor:
+    """This extractor's name, version and settings (the extraction cache's key)."""
+    return Extractor("docx:python-docx", f"{version_of('python-docx')}+{RULES}", SETTINGS)

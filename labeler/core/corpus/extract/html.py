@@ -253,4 +253,9 @@ def extract_html(raw: bytes, file: str) -> Extracted:
     if not text.strip():
         raise SourceError("the page has no text once navigation and other boilerplate are "
                           "left out", file=file)  # fmt: skip
-    return Extracted(text, places, Extractor("html:stdlib", RULES, SETTINGS))
+    return Extracted(text, places, identity())
+
+
+def identity() -> Extractor:
+    """This extractor's name, version and settings (the extraction cache's key)."""
+    return Extractor("html:stdlib", RULES, SETTINGS)

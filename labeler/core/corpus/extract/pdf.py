@@ -16,12 +16,14 @@ from typing import Any
 from labeler.core.corpus.extract.base import Extracted, Extractor, SourceError, library, version_of
 from labeler.core.corpus.extract.places import Box, MapBuilder
 
-RULES = "2"
+RULES = "3"
 """Version of the rules below; part of the extractor's version."""
 MAX_PAGES = 500
 """Longest PDF read; a longer one is skipped, named (a page cap bounds time and memory)."""
 GAP = 2.5
-"""A gap wider than this many character heights parts two segments of a line."""
+"""A gap wider than this many character heights parts two segments of a line (the taller of
+the two characters beside it: a period's box is a fifth of a digit's, and `1.5` is one
+number)."""
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
              "\ufb05": "st", "\ufb06": "st"}  # fmt: skip
 """Presentation forms NFC keeps: written out as the letters they join."""
@@ -111,7 +113,7 @@ def _lines(textpage: Any, raw: Any) -> list[Line]:
         if ch.isspace():
             line[-1].take(" ", box)
             continue
-        height = max(box[3] - box[1], 1.0)
+        height = max(box[3] - box[1], last[3] - last[1] if last else 0.0, 1.0)
         if last is not None and box[0] - last[2] > GAP * height and line[-1].inked:
             line.append(Segment())
         line[-1].take(ch, box)
@@ -271,6 +273,12 @@ def extract_pdf(raw: bytes, file: str, rules: Rules = Rules()) -> Extracted:
             out.block()
         _write_page(out, kept, n, continued, rules)
         before = kept or before
-    text, places = out.finish(pages=len(pages))
-    version = f"{version_of('pypdfium2')}+{RULES}"
-    return Extracted(text, places, Extractor("pdf:pypdfium2", version, rules.settings()))
+    blank = tuple(n for n, (lines, _) in enumerate(pages, 1) if not lines)
+    text, places = out.finish(pages=len(pages), blank=blank)
+    return Extracted(text, places, identity(rules))
+
+
+def identity(rules: Rules = Rules()) -> Extractor:
+    """This extractor's name, version and settings under `rules` (known before any file is
+    read: the extraction cache's key)."""
+    return Extractor("pdf:pypdfium2", f"{version_of('pypdfium2')}+{RULES}", rules.settings())

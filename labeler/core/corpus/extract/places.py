@@ -61,6 +61,8 @@ class SourceMap:
     """Non-overlapping, sorted by start; text between them (separators) has no place."""
     pages: int = 0
     """How many pages the source has (PDF), 0 otherwise."""
+    blank: tuple[int, ...] = ()
+    """Pages with no text at all (a scan, §22): named when the corpus is read, never silent."""
 
     def at(self, offset: int) -> Place | None:
         """The place holding `offset`, or None when it is a separator spanlab wrote."""
@@ -131,16 +133,16 @@ class MapBuilder:
         if self.pos and self.tail(1) != "\n":
             self.write("\n")
 
-    def finish(self, pages: int = 0) -> tuple[str, SourceMap]:
+    def finish(self, pages: int = 0, blank: tuple[int, ...] = ()) -> tuple[str, SourceMap]:
         """The canonical text (one final newline) and its map; offsets move through NFC
         where it rewrote text."""
         raw = "".join(self.parts).rstrip("\n")
         places = [p for p in self.places if p.start < len(raw)]
         if unicodedata.is_normalized("NFC", raw) and "\r" not in raw:
             fixed = [replace(p, end=min(p.end, len(raw))) for p in places]
-            return (raw + "\n" if raw else ""), SourceMap(tuple(fixed), pages)
+            return (raw + "\n" if raw else ""), SourceMap(tuple(fixed), pages, blank)
         moved = OffsetMap(raw)
         text = moved.canonical
         fixed = [replace(p, start=moved.to_canonical(p.start),
                          end=moved.to_canonical(min(p.end, len(raw)))) for p in places]  # fmt: skip
-        return text + "\n", SourceMap(tuple(p for p in fixed if p.start < p.end), pages)
+        return text + "\n", SourceMap(tuple(p for p in fixed if p.start < p.end), pages, blank)

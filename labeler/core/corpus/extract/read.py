@@ -13,20 +13,25 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from labeler.core.corpus.canonical import BoundText, sha256_hex
-from labeler.core.corpus.extract.base import Extracted, SourceError
-from labeler.core.corpus.extract.docx import extract_docx
-from labeler.core.corpus.extract.html import extract_html
-from labeler.core.corpus.extract.pdf import extract_pdf
+from labeler.core.corpus.extract import docx, html, pdf
+from labeler.core.corpus.extract.base import Extracted, Extractor, SourceError
+from labeler.core.corpus.extract.bounded import extract_pdf_bounded
+from labeler.core.corpus.extract.cache import ExtractionCache
 
 BINDING = "extracted/1"
 """Version of the bound hash below."""
 MAX_SOURCE_BYTES = 200 << 20
 """Largest source file read at all."""
 EXTRACTORS: dict[str, Callable[[bytes, str], Extracted]] = {
-    ".pdf": extract_pdf, ".html": extract_html, ".htm": extract_html, ".xhtml": extract_html,
-    ".docx": extract_docx,
+    ".pdf": extract_pdf_bounded, ".html": html.extract_html, ".htm": html.extract_html,
+    ".xhtml": html.extract_html, ".docx": docx.extract_docx,
 }  # fmt: skip
-"""Suffix -> extractor."""
+"""Suffix -> extractor (a PDF in a bounded child process)."""
+IDENTITIES: dict[str, Callable[[], Extractor]] = {
+    ".pdf": pdf.identity, ".html": html.identity, ".htm": html.identity,
+    ".xhtml": html.identity, ".docx": docx.identity,
+}  # fmt: skip
+"""Suffix -> the extractor's name, version and settings, known before reading (the cache's key)."""
 EXTRACTED_SUFFIXES = tuple(EXTRACTORS)
 
 
@@ -46,19 +51,29 @@ def sniff(suffix: str, raw: bytes, file: str) -> None:
         raise SourceError(f"not a DOCX: it is {kind} (is its extension right?)", file=file)
 
 
-def bound_hash(extracted: Extracted, raw: bytes) -> str:
-    """sha256 over the binding version, the extractor, the source bytes and the text."""
+def bound_hash(extracted: Extracted, raw: bytes | str) -> str:
+    """sha256 over the binding version, the extractor, the source bytes (or their sha256
+    hex digest) and the text."""
     h = hashlib.sha256(f"{BINDING}\n{extracted.extractor.fingerprint()}\n".encode())
-    h.update(f"{sha256_hex(raw)}\n{sha256_hex(extracted.text.encode())}\n".encode())
+    source = raw if isinstance(raw, str) else sha256_hex(raw)
+    h.update(f"{source}\n{sha256_hex(extracted.text.encode())}\n".encode())
     return "sha256:" + h.hexdigest()
 
 
-def extract(doc_id: str, raw: bytes, file: str) -> tuple[BoundText, Extracted]:
-    """A source's text, knowing the hash it is bound under; SourceError names the file."""
+def extract(
+    doc_id: str, raw: bytes, file: str, cache: ExtractionCache | None = None
+) -> tuple[BoundText, Extracted]:
+    """A source's text, knowing the hash it is bound under, from `cache` when it holds the
+    extraction of these bytes by this extractor; SourceError names the file."""
     suffix = PurePosixPath(doc_id).suffix.lower()
     if len(raw) > MAX_SOURCE_BYTES:
         raise SourceError(f"the file is {len(raw):,} bytes; at most {MAX_SOURCE_BYTES:,} are "
                           "read", file=file)  # fmt: skip
     sniff(suffix, raw, file)
-    found = EXTRACTORS[suffix](raw, file)
-    return BoundText(found.text, bound_hash(found, raw)), found
+    source = sha256_hex(raw)
+    found = cache.get(source, IDENTITIES[suffix]()) if cache is not None else None
+    if found is None:
+        found = EXTRACTORS[suffix](raw, file)
+        if cache is not None:
+            cache.put(source, found)
+    return BoundText(found.text, bound_hash(found, source)), found

@@ -1,0 +1,70 @@
+"""A PDF extracted in a child process with a memory cap and a deadline (§22, §13).
+
+pdfium is C: a bomb of object streams or a page asking for gigabytes is not stopped by a
+page count, and a crash would take the whole read with it. The child runs under
+RLIMIT_AS and is killed at the deadline; the parent names the file and reads the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import labeler
+from labeler.core.corpus.extract import stored
+from labeler.core.corpus.extract.base import Extracted, SourceError
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What one PDF may cost."""
+
+    address_space: int = 1536 << 20
+    """The child's address-space cap in bytes (interpreter and pdfium included)."""
+    seconds: float = 300.0
+    """Wall-clock deadline for the whole extraction: a 500-page PDF of text took 80 s
+    on a loaded two-core machine, so this stops only what loops or crawls."""
+
+
+BOUNDS = Bounds()
+"""The bounds a corpus read uses."""
+HINT = "split the PDF, or print it to a new PDF, then read it again"
+HOME = str(Path(labeler.__file__).resolve().parent.parent)
+"""Where this spanlab's packages are: the child imports the same code as its parent."""
+
+
+def _failed(file: str, why: str) -> SourceError:
+    return SourceError(f"extraction stopped: {why}", file=file, hint=HINT)
+
+
+def extract_pdf_bounded(raw: bytes, file: str, bounds: Bounds | None = None) -> Extracted:
+    """`extract_pdf` in a child; SourceError names the file when it fails, overruns its
+    memory cap or its deadline (the child is killed). `bounds`: BOUNDS as it is now."""
+    bounds = bounds or BOUNDS
+    command = [sys.executable, "-m", "labeler.core.corpus.extract.child", str(bounds.address_space)]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [HOME, os.environ.get("PYTHONPATH")])),
+    }
+    try:
+        done = subprocess.run(command, input=raw, capture_output=True, timeout=bounds.seconds,
+                              env=env, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise _failed(file, f"it took longer than {bounds.seconds:g} s") from None
+    except OSError as exc:
+        raise _failed(file, f"the extractor could not start ({exc.strerror})") from None
+    if done.returncode != 0 or not done.stdout:
+        limit = f"{bounds.address_space >> 20:,} MiB"
+        raise _failed(file, f"the extractor died (code {done.returncode}) - out of its {limit} "
+                      "of memory, or a crash in pdfium")  # fmt: skip
+    if done.stdout.startswith(b"E"):
+        message, hint = json.loads(done.stdout[1:].decode("utf-8"))
+        raise SourceError(str(message), file=file, hint=str(hint) if hint else None)
+    try:
+        return stored.loads(done.stdout)
+    except stored.Damaged as exc:
+        raise _failed(file, f"its answer did not read back ({exc})") from None

@@ -1,0 +1,42 @@
+"""The child process a PDF is extracted in (§22, §13): pdfium parses in C, where a hostile
+file can ask for gigabytes or loop, so the parse runs here under an address-space limit
+and the parent's deadline, and a crash costs this process, never the corpus read.
+
+`python -m labeler.core.corpus.extract.child <bytes of address space>`: the PDF on stdin;
+on stdout a stored extraction (`stored.dumps`), or `E` and a JSON [message, hint].
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _limit(address_space: int) -> None:
+    """Cap this process's address space (where the platform can; RLIMIT_AS is Linux's)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows has no rlimits
+        return
+    if address_space > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+
+def main() -> int:
+    from labeler.core.corpus.extract import stored
+    from labeler.core.corpus.extract.base import SourceError
+    from labeler.core.corpus.extract.pdf import extract_pdf
+
+    raw = sys.stdin.buffer.read()
+    _limit(int(sys.argv[1]))
+    try:
+        found = extract_pdf(raw, "-")
+    except SourceError as exc:
+        sys.stdout.buffer.write(b"E" + json.dumps([exc.message, exc.hint]).encode("utf-8"))
+        return 0
+    sys.stdout.buffer.write(stored.dumps(found))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
