@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,11 +42,17 @@ def _failed(file: str, why: str) -> SourceError:
     return SourceError(f"extraction stopped: {why}", file=file, hint=HINT)
 
 
-def extract_pdf_bounded(raw: bytes, file: str, bounds: Bounds | None = None) -> Extracted:
+def extract_pdf_bounded(
+    raw: bytes, file: str, bounds: Bounds | None = None, settings: Mapping[str, str] | None = None
+) -> Extracted:
     """`extract_pdf` in a child; SourceError names the file when it fails, overruns its
-    memory cap or its deadline (the child is killed). `bounds`: BOUNDS as it is now."""
+    memory cap or its deadline (the child is killed). `bounds`: BOUNDS as it is now;
+    `settings`: an extractor candidate's rule settings, already checked (none: the
+    project's)."""
     bounds = bounds or BOUNDS
     command = [sys.executable, "-m", "labeler.core.corpus.extract.child", str(bounds.address_space)]
+    if settings:
+        command.append(json.dumps(dict(settings), sort_keys=True))
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [HOME, os.environ.get("PYTHONPATH")])),

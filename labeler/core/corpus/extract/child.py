@@ -2,7 +2,8 @@
 file can ask for gigabytes or loop, so the parse runs here under an address-space limit
 and the parent's deadline, and a crash costs this process, never the corpus read.
 
-`python -m labeler.core.corpus.extract.child <bytes of address space>`: the PDF on stdin;
+`python -m labeler.core.corpus.extract.child <bytes of address space> [<rule settings as
+JSON>]`: the PDF on stdin;
 on stdout a stored extraction (`stored.dumps`), or `E` and a JSON [message, hint].
 """
 
@@ -25,12 +26,13 @@ def _limit(address_space: int) -> None:
 def main() -> int:
     from labeler.core.corpus.extract import stored
     from labeler.core.corpus.extract.base import SourceError
-    from labeler.core.corpus.extract.pdf import extract_pdf
+    from labeler.core.corpus.extract.pdf import Rules, extract_pdf
 
     raw = sys.stdin.buffer.read()
     _limit(int(sys.argv[1]))
+    rules = Rules.of(json.loads(sys.argv[2])) if len(sys.argv) > 2 else Rules()
     try:
-        found = extract_pdf(raw, "-")
+        found = extract_pdf(raw, "-", rules)
     except SourceError as exc:
         sys.stdout.buffer.write(b"E" + json.dumps([exc.message, exc.hint]).encode("utf-8"))
         return 0

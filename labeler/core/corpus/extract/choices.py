@@ -14,6 +14,7 @@ from typing import Any
 
 from labeler.core.corpus.extract import pdf
 from labeler.core.corpus.extract.base import Extracted
+from labeler.core.corpus.extract.bounded import extract_pdf_bounded
 from labeler.core.corpus.extract.docx import extract_docx
 from labeler.core.corpus.extract.html import extract_html
 from labeler.core.corpus.extract.read import EXTRACTORS, MAX_SOURCE_BYTES, sniff
@@ -43,11 +44,11 @@ ALL_OFF = {k: v[1] for k, v in pdf.CHOICES.items()}
 
 CHOICES: Mapping[str, Choice] = {c.name: c for c in (
     Choice("pdf:pypdfium2", (".pdf",), pdf.CHOICES,
-           lambda raw, file, s: pdf.extract_pdf(raw, file, pdf.Rules.of(dict(s))),
+           lambda raw, file, s: extract_pdf_bounded(raw, file, settings=dict(s)),
            "The project's PDF extractor; `columns`, `tables`, `headers`, `hyphens` turn its "
            "rules off one by one."),
     Choice("pdf:pypdfium2-plain", (".pdf",), {},
-           lambda raw, file, s: pdf.extract_pdf(raw, file, pdf.Rules.of(ALL_OFF)),
+           lambda raw, file, s: extract_pdf_bounded(raw, file, settings=ALL_OFF),
            "pdfium's own reading order and lines: no column, table, header or hyphen rule."),
     Choice("html:stdlib", (".html", ".htm", ".xhtml"), {}, lambda raw, file, s:
            extract_html(raw, file), "The project's HTML extractor."),
