@@ -13,6 +13,7 @@ from typing import Any
 from labeler.core.anchoring.binding import diff_documents
 from labeler.core.corpus.canonical import NORMALIZATION
 from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import LabelError, SpanlabError
 from labeler.core.files.reading import read_bounded
 from labeler.core.labels.labelset_json import (
@@ -116,19 +117,22 @@ def _facts(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, ...], .
     the rest: lengths, control characters, duplicates, none on an abstention."""
     if "facts" not in raw:
         return ()
+    said = f"query {shown(str(raw.get('id', '?'))[:64], lines=False)}"
     if fmt != FORMAT_FACTS:
-        raise LabelError(f"'facts' needs format {FORMAT_FACTS!r}, the file says {fmt!r}",
-                         key=f"{path}.facts")  # fmt: skip
+        raise LabelError(f"{said}: 'facts' needs format {FORMAT_FACTS!r}, the file says "
+                         f"{fmt!r}", key=f"{path}.facts")  # fmt: skip
     found = raw["facts"]
     if not isinstance(found, list):
-        raise LabelError("facts must be a list of facts, each a list of phrasings",
+        raise LabelError(f"{said}: facts must be a list of facts, each a list of phrasings",
                          key=f"{path}.facts")  # fmt: skip
     for i, fact in enumerate(found):
         if not isinstance(fact, list):
-            raise LabelError("a fact must be a list of phrasings", key=f"{path}.facts[{i}]")
+            raise LabelError(f"{said}: a fact must be a list of phrasings",
+                             key=f"{path}.facts[{i}]")  # fmt: skip
         for j, phrase in enumerate(fact):
             if not isinstance(phrase, str):
-                raise LabelError(f"a phrasing must be a text, got {type(phrase).__name__}",
+                kind = type(phrase).__name__
+                raise LabelError(f"{said}: a phrasing must be a text, got {kind}",
                                  key=f"{path}.facts[{i}][{j}]")  # fmt: skip
     return tuple(tuple(f) for f in found)
 
