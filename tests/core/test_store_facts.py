@@ -157,3 +157,15 @@ def test_a_hand_written_facts_cell_is_refused_at_export_naming_row_and_column(
                               [json.dumps([["a\u202eb"]]), q.id])  # fmt: skip
     with pytest.raises(StoreError, match=f"table queries, row {q.id}, column facts"):
         labelset.export(memory_store, CORPUS)
+
+
+def test_a_blind_annotator_neither_sees_nor_writes_the_querys_facts(memory_store: Store) -> None:
+    q = _labelled(memory_store)
+    memory_store.update_query(q.id, annotator="lead", facts=FACTS)
+    memory_store.view = "alice"
+    assert memory_store.query(q.id).facts == ()
+    with pytest.raises(StoreError, match="not a blind version's") as caught:
+        memory_store.update_query(q.id, annotator="alice", facts=(("x",),))
+    assert caught.value.key == "facts"
+    memory_store.view = ""
+    assert memory_store.query(q.id).facts == FACTS

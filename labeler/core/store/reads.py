@@ -52,8 +52,7 @@ _VIEW_QUERY = (
     "coalesce(v.boundary, queries.boundary) AS boundary, coalesce(v.slices, queries.slices) "
     f"AS slices, substr(coalesce(v.notes, queries.notes), 1, {MAX_NOTES + 1}) AS notes, "
     "coalesce(v.status, 'draft') AS status, queries.annotator, created, queries.updated, "
-    "queries.revision, CASE WHEN coalesce(v.abstain, queries.abstain) THEN '[]' "
-    "ELSE queries.facts END AS facts "  # a version that abstains states no facts
+    "queries.revision, '[]' AS facts "  # the query's facts are not blind: not shown
     "FROM queries LEFT JOIN versions v ON v.query_id = queries.id "
     "AND v.annotator = ?"
 )
