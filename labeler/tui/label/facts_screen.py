@@ -29,8 +29,8 @@ from labeler.core.facts import (
 )
 from labeler.tui.settings import Field
 
-HINT = "enter: add · ↑ list: a alternative, x delete · ctrl+s: save · esc: cancel"
-"""The dialog's keys, on one line of its 70 columns."""
+HINT = "enter: add · ↑: the list, where a: alternative, x: delete\nctrl+s: save · esc: cancel"
+"""The dialog's keys, on two lines that fit its 70 columns (66 inside)."""
 
 
 def fact_lines(facts: Facts) -> list[Option]:
