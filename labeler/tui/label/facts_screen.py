@@ -55,9 +55,9 @@ class FactsDialog(ModalScreen[Facts | None]):
     FactsDialog #fact-mode { color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("up", "to_list", "The list", show=False),  # the line has no use for ↑
+        Binding("escape", "cancel", "Cancel: the facts stay as they were"),
+        Binding("ctrl+s", "save", "Save the facts (or enter on an empty line)"),
+        Binding("up", "to_list", "From the line to the list", show=False),  # no use for ↑ there
     ]
 
     def __init__(self, query_id: str, facts: Facts) -> None:
@@ -158,6 +158,6 @@ class FactList(OptionList):
     """The listed phrasings; `a` and `x` act on the highlighted one (the dialog's actions)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "screen.alternative", "Alternative"),
-        Binding("x,delete", "screen.delete", "Delete"),
+        Binding("a", "screen.alternative", "Type another phrasing of the highlighted fact"),
+        Binding("x,delete", "screen.delete", "Delete the highlighted phrasing"),
     ]

@@ -124,7 +124,7 @@ class LabelScreen(QueryActions, FactActions, Navigation, SpanEvents, QuerySwitch
         Binding(
             "F",
             "facts",
-            "Facts",
+            "Facts: the selection as one, or the list",
             show=False,
             tooltip="Facts the answer must state: with a selection, add it as one; without, "
             "list them to type, give alternatives (a) and delete (x)",
