@@ -16,7 +16,11 @@ TAKE = 2
 """Sentences an answer holds at most."""
 MIN_SHARED = 2
 """Least question words a sentence shares to be said."""
-STOP = frozenset(["the", "and", "for", "are", "was", "what", "how", "does", "with", "that", "this", "from", "which", "who", "when", "where", "why", "can", "any", "not", "its", "his", "her", "our", "their", "you", "your", "has", "have", "had", "does", "did", "into", "per", "than", "then", "them", "they"])  # fmt: skip
+_STOP_WORDS = (
+    "the and for are was what how does with that this from which who when where why can any "
+    "not its his her our their you your has have had did into per than then them they"
+)
+STOP = frozenset(_STOP_WORDS.split())
 _SOURCE = re.compile(r"^\[(\d+)\] \([^)\n]*\) ?", re.MULTILINE)
 _QUESTION = re.compile(r"^Question: ?(.*)$", re.MULTILINE)
 _PHRASE = re.compile(r'reply exactly: "([^"\n]+)"')

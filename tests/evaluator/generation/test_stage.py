@@ -63,7 +63,8 @@ def test_duplicate_context_gains_recall_and_loses_completeness(url: str) -> None
     dup = retrieved("dup", [WHOLE, AGAIN, RECEIPT], True)
     asked = prompts(at, [QUERY, ABSTAIN], [base, dup], "all")
     assert [(n, p.query, len(p.sources)) for n, p in asked] == [
-        ("base", "q-0001", 2), ("base", "q-0002", 2), ("dup", "q-0001", 2), ("dup", "q-0002", 2)]  # fmt: skip
+        ("base", "q-0001", 2), ("base", "q-0002", 2),
+        ("dup", "q-0001", 2), ("dup", "q-0002", 2)]  # fmt: skip
     records, tally = answer(at, AnswerCache(), asked, {"q-0001": QUERY, "q-0002": ABSTAIN})
     assert (tally.asked, tally.cached) == (4, 0)
     b, d = records[0], records[2]
