@@ -49,6 +49,10 @@ template = "answer.txt"
 abstention = "NOT IN SOURCES"
 timeout = 1
 send = "all"
+
+[gates.generation]
+min_completeness = 0.5
+max_lost = 0
 """
 
 
@@ -112,6 +116,8 @@ def evaluate(root: Path) -> tuple[str, Path]:
 def test_eval_prints_every_check_and_a_rerun_asks_nothing(project: Path, server: State) -> None:
     out, folder = evaluate(project)
     assert "Answers at budget" in out and "complete" in out and "cite P" in out
+    assert "b            1.00    1.00     0.00      1.00     1.00     0.00       3/3       0" in out
+    assert "completeness  +1 −0  Δ +0.50 [+0.00, +1.00]  gained: q-0002" in out
     assert "answers: 6 asked, 0 from the cache, 0 refused" in out
     run = read_run(folder)
     assert run.generation is not None and run.generation.asking.asked == 6
@@ -119,7 +125,11 @@ def test_eval_prints_every_check_and_a_rerun_asks_nothing(project: Path, server:
     assert len(records) == 6 and {r.outcome for r in records} == {"answered"}
     a = {r.query: r for r in records if r.candidate == "a"}
     assert a["q-0003"].answer == "NOT IN SOURCES" and a["q-0003"].value("abstention") == 1.0
-    assert "## Answers (generation at budget)" in (folder / "report.md").read_text()
+    report = (folder / "report.md").read_text()
+    assert "## Answers (generation at budget)" in report
+    assert "| `b` | generation:completeness | max_lost | 0 | 0 | pass |" in report
+    assert "| `b` | generation | min_completeness | 1.00 | 0.50 | pass |" in report
+    assert 'name="generation:completeness.max_lost"' in (folder / "junit.xml").read_text()
     asked = len(server.requests)
     time.sleep(0.001)  # run ids are by the microsecond
     out, again = evaluate(project)
