@@ -53,7 +53,9 @@ def rows(s: GenerationSummary) -> list[list[str]]:
 def effect_text(e: Effect) -> str:
     """`q-0001 recall +1.00, completeness −0.50 (duplicate context: overlapping sources)`."""
     head = "recall ↑ completeness ↓" if e.kind == RECALL_UP else "completeness ↑ at equal recall"
-    cause = " (duplicate context: overlapping sources)" if e.duplicate else ""
+    cause = (
+        " (duplicate context: overlapping sources)" if e.duplicate and e.kind == RECALL_UP else ""
+    )
     return (f"{e.query} {head}: recall {e.recall_delta:+.2f}, completeness "
             f"{e.completeness_delta:+.2f}{cause}")  # fmt: skip
 

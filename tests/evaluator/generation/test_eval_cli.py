@@ -172,3 +172,24 @@ def test_a_hostile_server_is_bounded_named_and_counted(
         assert all(r.unknown == (99,) and r.value("citation_precision") == 0.0 for r in records)
     if mode in ("other-language", "sorry"):
         assert {r.value("completeness") for r in records} <= {0.0, None}
+
+
+def test_diff_compares_answers_between_runs(project: Path, server: State) -> None:
+    """Run A with the extractive server, run B with a server answering in German: the diff
+    names the generator change (the model) and every check's movement per query."""
+    _, a = evaluate(project)
+    server.mode = "other-language"
+    cands = (project / "cands.toml").read_text().replace('model = "tiny"', 'model = "de"')
+    (project / "cands.toml").write_text(cands)
+    time.sleep(0.001)
+    _, b = evaluate(project)
+    done = CliRunner().invoke(app, ["diff", str(a), str(b), "--candidate", "b",
+                                    "--markdown", "d.md"])  # fmt: skip
+    assert done.exit_code == 0, (done.output, done.exception)
+    out = done.stdout
+    assert "answers (generation at budget), A → B:" in out
+    assert "generator model: tiny → de" in out
+    assert "complete   1.00   0.00  -1.00" in out
+    assert "completeness  +0 −2  Δ -1.00 [-1.00, -1.00]  lost: q-0001, q-0002" in out
+    assert "abstention  +0 −1" in out and "lost: q-0003" in out  # German is no abstention
+    assert "- generator model: tiny → de" in (project / "d.md").read_text()
