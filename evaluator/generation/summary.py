@@ -101,4 +101,6 @@ def comparison_json(c: AnswerComparison) -> dict[str, Any]:
     return {
         "checks": {n: check_json(k) for n, k in c.checks.items()},
         "effects": [e.__dict__ for e in c.effects],
+        "recall_delta": c.recall_delta,
+        "overlapping": list(c.overlapping),
     }

@@ -87,7 +87,8 @@ def generate(
     base = ctx.settings.baseline
     comparisons = {
         n: compare_answers(by[base], by[n], n, _recall_deltas(budget.get(n)),
-                           resamples=ctx.settings.resamples, seed=ctx.settings.seed)
+                           resamples=ctx.settings.resamples, seed=ctx.settings.seed,
+                           recall=_recall(budget.get(n)))
         for n in order if n != base
     }  # fmt: skip
     asking = Asking(g.model, redact(g.url), g.template, g.template_sha256, g.decoding(),
@@ -101,6 +102,10 @@ def generate(
 def _cache_path(ctx: Context) -> str:
     own = own_file(ctx.options.cache_path)
     return ":memory:" if own is None else str(own.parent / CACHE_NAME)
+
+
+def _recall(comp: Comparison | None) -> float | None:
+    return None if comp is None else comp.overall.deltas.get(RECALL)
 
 
 def _recall_deltas(comp: Comparison | None) -> dict[str, float | None]:

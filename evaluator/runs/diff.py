@@ -19,7 +19,7 @@ from evaluator.metrics import MEASURES, CandidateResult, MetricSettings, QueryFa
 from evaluator.metrics.base import Measure
 from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.evaluate import PerQuery, SpanCauses, breakdowns, reduce_all
-from evaluator.metrics.registry import RULED
+from evaluator.metrics.registry import RECALL, RULED
 from evaluator.runs import index as runs_index
 from evaluator.runs.diff_budget import rebuild_at_budget, why_not
 from evaluator.runs.diff_generation import answers_diff, with_answers
@@ -106,8 +106,10 @@ def diff_runs(
     sides = None if why else (rebuild_at_budget(a, candidate_a, shared),
                               rebuild_at_budget(b, candidate_b, shared))  # fmt: skip
     at_budget = None if sides is None else _compare(a, *sides)
-    recall = {q: c.recall_delta for q, c in (at_budget or comp).queries.items()}
-    answers, no_answers = answers_diff(a, b, candidate_a, candidate_b, shared, recall)
+    basis = at_budget or comp
+    recall = {q: c.recall_delta for q, c in basis.queries.items()}
+    answers, no_answers = answers_diff(a, b, candidate_a, candidate_b, shared, recall,
+                                       basis.overall.deltas.get(RECALL))  # fmt: skip
     return RunDiff(a, b, candidate_a, candidate_b, shared, tuple(dict.fromkeys(left)),
                    bool(moved), comp, other, setting_changes(a, b), changed,
                    (ra, rb), other_sides, at_budget, sides, why, answers, no_answers)  # fmt: skip

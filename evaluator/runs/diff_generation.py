@@ -13,7 +13,13 @@ from pathlib import Path
 from evaluator.generation.compare import AnswerComparison, compare_answers
 from evaluator.generation.run_file import CHECKS, AnswerRecord, read_answers
 from evaluator.generation.summary import Asking
-from evaluator.runs.generation_text import LABELS, check_lines, effect_text, value_text
+from evaluator.runs.generation_text import (
+    LABELS,
+    candidate_flag,
+    check_lines,
+    effect_text,
+    value_text,
+)
 from evaluator.runs.model import RunFile
 from labeler.core.display import markdown_text, shown
 
@@ -33,7 +39,7 @@ def _of(run: RunFile, name: str, shared: Sequence[str]) -> list[AnswerRecord]:
 
 def answers_diff(
     a: RunFile, b: RunFile, ca: str, cb: str, shared: Sequence[str],
-    recall_delta: Mapping[str, float | None],
+    recall_delta: Mapping[str, float | None], recall: float | None = None,
 ) -> tuple[AnswerComparison | None, str | None]:  # fmt: skip
     """A's answers as the baseline, B's as the candidate; or why there is no comparison."""
     if a.generation is None or b.generation is None:
@@ -42,7 +48,7 @@ def answers_diff(
         return None, "generation.jsonl is not beside both runs"
     s = a.manifest.settings
     comp = compare_answers(_of(a, ca, shared), _of(b, cb, shared), cb, recall_delta,
-                           resamples=s.resamples, seed=s.seed)  # fmt: skip
+                           resamples=s.resamples, seed=s.seed, recall=recall)  # fmt: skip
     return comp, None
 
 
@@ -72,6 +78,8 @@ def answer_lines(
                      f"{value_text(c.candidate):>6} {delta:>6}")  # fmt: skip
     lines += [f"  {line}" for line in check_lines(comp)] or ["  no check moved on any query"]
     lines += [f"  {effect_text(e)}" for e in comp.effects]
+    if comp.worse_at_higher_recall:
+        lines.append(f"  flag  {candidate_flag('B', comp)}")
     return lines
 
 
