@@ -81,6 +81,7 @@ def test_absent_is_none() -> None:
         ({"colour": "red"}, "generation.colour", "unknown key 'colour'"),
         ({"template": "missing.txt"}, "generation.template", "cannot read the template"),
         ({"send": "some"}, "generation.send", 'send must be "hit" or "all"'),
+        ({"model": "m\x1b[2J"}, "generation.model", "control character"),
     ],
 )
 def test_hostile_values_are_refused_naming_the_key(
