@@ -162,3 +162,21 @@ def candidate_flag(name: str, comp: AnswerComparison) -> str:
              f"baseline {base:.2f})" if comp.duplicate_context else "")  # fmt: skip
     return (f"{name}: recall ↑ completeness ↓ — recall at budget {comp.recall_delta or 0:+.3f} "
             f"while completeness {complete:+.3f}{cause}")  # fmt: skip
+
+
+def answer_cases(run: RunFile, name: str) -> list[tuple[str, str]]:
+    """(case name, output) per check of candidate `name`'s answers, for junit.xml: passing
+    cases (the `[gates.generation]` gates carry the failures), their output the check's
+    means, gained and lost queries, and the flag when recall rose as answers got worse."""
+    comp = None if run.generation is None else run.generation.comparisons.get(name)
+    if comp is None:
+        return []
+    out = []
+    for check in CHECKS:
+        c = comp.checks[check]
+        moved = next((line for line in check_lines(comp) if line.startswith(f"{check} ")), "")
+        said = f"{check}: baseline {value_text(c.baseline)}, {name} {value_text(c.candidate)}"
+        out.append((check, said + (f"; {moved}" if moved else "")))
+    if comp.worse_at_higher_recall:
+        out.append(("recall-up-completeness-down", candidate_flag(name, comp)))
+    return out

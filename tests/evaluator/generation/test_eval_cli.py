@@ -129,7 +129,9 @@ def test_eval_prints_every_check_and_a_rerun_asks_nothing(project: Path, server:
     assert "## Answers (generation at budget)" in report
     assert "| `b` | generation:completeness | max_lost | 0 | 0 | pass |" in report
     assert "| `b` | generation | min_completeness | 1.00 | 0.50 | pass |" in report
-    assert 'name="generation:completeness.max_lost"' in (folder / "junit.xml").read_text()
+    junit = (folder / "junit.xml").read_text()
+    assert 'name="generation:completeness.max_lost"' in junit
+    assert "<system-out>completeness: baseline 0.50, b 1.00; completeness  +1 −0" in junit
     asked = len(server.requests)
     time.sleep(0.001)  # run ids are by the microsecond
     out, again = evaluate(project)
