@@ -144,6 +144,7 @@ CASES = [
     ("trickle", "timeout", "failed (not asked 5, timeout 1)"),
     ("huge", "too large", "6 failed (not asked 3, too large 3)"),
     ("endless", "too large", "6 failed (not asked 3, too large 3)"),
+    ("2gb", "too large", "6 failed (not asked 3, too large 3)"),
     ("bad-json", "bad JSON", "failed (bad JSON 3, not asked 3)"),
     ("no-choices", "bad shape", "failed (bad shape 3, not asked 3)"),
     ("refusal", "refused", "6 refused"),
