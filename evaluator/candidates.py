@@ -23,12 +23,12 @@ from evaluator import candidate_trust
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
+from evaluator.candidate_generation import Generation, read_generation
 from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatment_of
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
 from evaluator.extraction.config import Extraction, read_extraction
-from evaluator.generation.config import Generation, read_generation
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
 from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment
@@ -344,6 +344,9 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
         raise ConfigError(found[1], file=file, key=found[0])
     generation = read_generation(data.get("generation"), file)
     extraction = read_extraction(data.get("extraction"), file)
+    if gates.generation and generation is None:
+        raise ConfigError("[gates.generation] gates answers, and the file sets no [generation]",
+                          file=file, key="gates.generation")  # fmt: skip
     return CandidatesFile(file, digest, settings, candidates, gates, generation, extraction)
 
 

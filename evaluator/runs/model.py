@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.chunk import Chunk
+from evaluator.generation.run_file import AnswerRecord
+from evaluator.generation.summary import GenerationSummary
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison
 from evaluator.runs.extraction_record import ExtractionRecord
+from evaluator.runs.model_generation import read_generation
 from evaluator.runs.model_json import Reader, RunFileError, Whole, parse
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
@@ -83,6 +86,12 @@ class RunFile:
     extraction: ExtractionRecord | None = None
     """Alternative extractions against the project's (§22); None: the candidates file had no
     `[extraction]`."""
+    generation: GenerationSummary | None = None
+    """The answers in figures (§23); None in a run without `[generation]`. Its
+    `answers_sha256` is generation.jsonl's, checked by `generation.run_file.read_answers`."""
+    answers: tuple[AnswerRecord, ...] = field(default=(), compare=False)
+    """Every query × candidate answer, written beside run.json as generation.jsonl; empty
+    in a run read back from run.json (read them with `read_answers`)."""
 
     @property
     def decide(self) -> str:
@@ -169,6 +178,8 @@ class RunFile:
             chunk_table_sha256=_chunk_digest(r),
             extraction=ExtractionRecord.from_json(r.at("extraction"))
             if "extraction" in r.mapping() else None,
+            generation=read_generation(r.at("generation"))
+            if "generation" in r.mapping() else None,
         )  # fmt: skip
         run._check(r)
         return run
@@ -243,6 +254,7 @@ class RunFile:
                if self.at_budget else {}),
             **self._table_json(),
             **({"extraction": self.extraction.to_json()} if self.extraction else {}),
+            **({"generation": self.generation.to_json()} if self.generation else {}),
         }  # fmt: skip
 
     def _table_json(self) -> dict[str, Any]:

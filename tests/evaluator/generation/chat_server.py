@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.evaluator.embedding.openai_server import misbehave, send_raw
+from tests.evaluator.generation import extractive
 
 MODES = {
     "": "answer `State.answer` as OpenAI does",
@@ -24,16 +25,22 @@ MODES = {
     "trickle": "send the headers, then one byte every `trickle` seconds",
     "huge": "a 500 MB Content-Length, then zeros until the client hangs up",
     "endless": "no Content-Length, zeros until the client hangs up",
+    "2gb": "a 2 GB Content-Length, then zeros for as long as the client reads",
     "bad-json": "a body that is not JSON",
     "no-choices": "JSON without `choices`",
     "escapes": "an answer holding terminal escapes (colour, title, bell)",
     "cite-99": "an answer citing source [99], which no prompt has",
     "refusal": "`message.refusal` set and `content` null, as hosted APIs refuse",
+    "extractive": "answer with the source sentences sharing most words with the question "
+    "(`extractive.answer`), or the template's abstention phrase",
+    "other-language": "an answer in German, citing [1]",
+    "sorry": "a refusal written as the answer's text (no `refusal` field)",
 }
 """How the server may misbehave, and what each does."""
 ESCAPES = "The rate is 3.5 % [1].\x1b[31m red\x1b]0;pwned\x07 text\x1b[2J"
 CITE_99 = "The rate is 3.5 % [99]."
 REFUSAL = "I'm sorry, but I can't help with that."
+GERMAN = "Die Frist beträgt dreißig Tage [1]."
 
 
 class State:
@@ -61,6 +68,12 @@ def _content(state: State, payload: dict[str, Any]) -> str:
         return ESCAPES
     if state.mode == "cite-99":
         return CITE_99
+    if state.mode == "other-language":
+        return GERMAN
+    if state.mode == "sorry":
+        return REFUSAL
+    if state.mode == "extractive":
+        return extractive.answer(str(payload["messages"][-1]["content"]))
     if callable(state.answer):
         return state.answer(str(payload["messages"][-1]["content"]))
     return state.answer
@@ -73,6 +86,20 @@ def _body(state: State, payload: dict[str, Any]) -> dict[str, Any]:
     choice = {"index": 0, "message": message, "finish_reason": "stop"}
     return {"id": "chatcmpl-1", "object": "chat.completion", "model": payload.get("model"),
             "choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}  # fmt: skip
+
+
+def _two_gigabytes(handler: BaseHTTPRequestHandler, stop: threading.Event) -> None:
+    """Say 2 GB are coming, then send zeros until the client hangs up (as it should: the
+    body is over its bound) or the server stops."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(2 * 1024**3))
+    handler.end_headers()
+    try:
+        while not stop.is_set():
+            handler.wfile.write(b"0" * 65536)
+    except OSError:
+        return
 
 
 def handler(state: State) -> type[BaseHTTPRequestHandler]:
@@ -103,6 +130,8 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return self._send(401, {"error": {"message": "Incorrect API key"}})
             if urlsplit(self.path).path != "/v1/chat/completions":
                 return self._send(404, {"error": {"message": f"no route {self.path}"}})
+            if state.mode == "2gb":
+                return _two_gigabytes(self, state.stop)
             if state.mode in ("stall", "trickle", "huge", "endless"):
                 return misbehave(self, state.mode, state.stop, state.trickle)
             if state.mode == "bad-json":
@@ -119,3 +148,26 @@ def serve(state: State) -> ThreadingHTTPServer:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m tests.evaluator.generation.chat_server --port 8099 --mode extractive`: the
+    loopback server for a hand check, until interrupted."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8099)
+    parser.add_argument("--mode", choices=sorted(MODES), default="extractive")
+    args = parser.parse_args(argv)
+    state = State()
+    state.mode = args.mode
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler(state))
+    print(f"chat server on http://127.0.0.1:{args.port}/v1 ({args.mode or 'fixed answer'})")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
