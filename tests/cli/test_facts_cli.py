@@ -132,7 +132,8 @@ def _bad(facts: Any, *, abstain: bool = False, fmt: str = "spanlab.labelset/4") 
 
 
 CASES = [
-    ("not a list", _bad("14 days"), "queries[0].facts", "facts must be a list"),
+    ("not a list", _bad("14 days"), "queries[0].facts", "facts must be a non-empty list"),
+    ("empty", _bad([]), "queries[0].facts", "facts must be a non-empty list"),
     ("a number", _bad([["14 days", 14]]), "queries[0].facts[0][1]",
      "a phrasing must be a text, got int"),
     ("too long", _bad([["x" * 201]]), "queries[0].facts[0][0]",

@@ -122,9 +122,9 @@ def _facts(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, ...], .
         raise LabelError(f"{said}: 'facts' needs format {FORMAT_FACTS!r}, the file says "
                          f"{fmt!r}", key=f"{path}.facts")  # fmt: skip
     found = raw["facts"]
-    if not isinstance(found, list):
-        raise LabelError(f"{said}: facts must be a list of facts, each a list of phrasings",
-                         key=f"{path}.facts")  # fmt: skip
+    if not isinstance(found, list) or not found:  # none: the key is left out, as written
+        raise LabelError(f"{said}: facts must be a non-empty list of facts, each a list of "
+                         "phrasings", key=f"{path}.facts")  # fmt: skip
     for i, fact in enumerate(found):
         if not isinstance(fact, list):
             raise LabelError(f"{said}: a fact must be a list of phrasings",
