@@ -82,7 +82,20 @@ class QueryPanel(Static):
     """
 
     def show(self, q: Query | None, me: str, hidden: int = 0, lost: str | None = None) -> None:
-        self.update(query_summary(q, me, hidden, lost))
+        """Show the query; the screen is laid out again only when the panel's height
+        changes (a relayout was a third of a `J`/`K` switch over SSH)."""
+        summary = query_summary(q, me, hidden, lost)
+        self.update(summary, layout=self._rows(summary) != self.content_region.height)
+
+    def _rows(self, summary: RenderableType) -> int:
+        """How many rows `summary` takes at the panel's width (at most `max-height`)."""
+        width = self.content_region.width
+        if not width:
+            return -1  # not laid out yet
+        options = self.app.console.options.update_width(width)
+        lines = len(self.app.console.render_lines(summary, options, pad=False))
+        most = self.styles.max_height
+        return min(lines, int(most.value)) if most is not None and most.is_cells else lines
 
 
 BAR_CELLS = 46
@@ -188,7 +201,8 @@ class CursorBar(Static):
 
     def _fit(self) -> None:
         if self._line is not None:
-            self.update(self._line(self.content_region.width or BAR_CELLS))
+            # one row, always: no relayout of the screen for a new line
+            self.update(self._line(self.content_region.width or BAR_CELLS), layout=False)
 
 
 TITLE_CELLS = 29

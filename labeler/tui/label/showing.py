@@ -33,7 +33,13 @@ from labeler.tui.label.panels import (
 )
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.resume import Resume
-from labeler.tui.label.state import PAGE, LabelState, RowLoader, collector_paused
+from labeler.tui.label.state import (
+    PAGE,
+    LabelState,
+    RowLoader,
+    collector_paused,
+    rows_settled,
+)
 from labeler.tui.label.suggest_screen import Suggestions
 from labeler.tui.label.transitions_screen import TransitionPlace
 from labeler.tui.messages import CorpusChanged, LabelsChanged
@@ -180,6 +186,8 @@ class ShowingScreen(Screen[None]):
     def _adopt(self, loader: RowLoader) -> None:
         self._reading = False
         self.state.adopt(loader)
+        if len(loader.rows) > PAGE:  # a few rows are no walk (and tests make many apps)
+            rows_settled()
         self._fill_list()
         self._show_current()
         if self._stale:
@@ -290,7 +298,8 @@ class ShowingScreen(Screen[None]):
         """Show the current query's evidence: its first span here, else its first anywhere."""
         first = self.state.first_span(self.view.doc_id)
         if first is not None:
-            self.open_document(first.doc)
+            if first.doc != self.view.doc_id:  # else its marks are the ones just drawn
+                self.open_document(first.doc)
             self.view.go_to(first.start)
 
     def _select(self, query_id: str) -> None:
