@@ -41,13 +41,11 @@ def table(runs: list[list[dict[str, Any]]]) -> list[str]:
         found = by[name]
         values = [f["value"] for f in found]
         unit, limit = found[0]["unit"], found[0]["limit"]
+        gap = "" if unit == "x" else " "
         shown = ", ".join(f"{v:.2f}{unit}" if unit == "x" else f"{v:.1f} {unit}" for v in values)
         spread = max(values) / min(values) if min(values) > 0 else float("inf")
-        held = (
-            ""
-            if limit is None
-            else f" | ≤ {limit:g}{unit}: {sum(v <= limit for v in values)}/{len(values)}"
-        )
+        met = sum(v <= limit for v in values) if limit is not None else 0
+        held = "" if limit is None else f" | ≤ {limit:g}{gap}{unit}: {met}/{len(values)}"
         lines.append(f"{name}: {shown} | spread {spread:.2f}x{held}")
     return lines
 
