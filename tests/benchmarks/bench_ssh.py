@@ -63,7 +63,7 @@ def bare(pane: str) -> list[float]:
     until(pane, "bare ready")
     keys = ["J", "K"] * SWITCHES
     out = [press(pane, key, f"pressed {key}") for key in keys]
-    tmux("send-keys", "-t", pane, "C-c")
+    tmux("send-keys", "-t", pane, "C-q")
     until(pane, "ready$")
     return out
 
