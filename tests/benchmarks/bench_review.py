@@ -20,6 +20,7 @@ from labeler.core.store import Store
 from labeler.core.values import Query, Span, Status
 from labeler.tui.app import SpanlabApp
 from labeler.tui.review import ReviewScreen
+from tests.benchmarks.results import note
 
 SPANS_PER_DOC = 10
 ACCEPTS = 7
@@ -86,6 +87,8 @@ async def test_review_screen_opens_with_10000_stale_spans(tmp_path: Path) -> Non
     assert len(review.pending(fresh, large[1])) == 10_000
     t_pending = time.perf_counter() - started
     d_small, d_large = decide(*small), decide(*large)
+    note("review screen open, 10,000 stale", t_large * 1000, "ms", 1000)
+    note("one accept, 10,000 stale vs 10", d_large / d_small, "x", 2)
     print(
         f"\nreview screen open:  10 stale spans {t_small:.3f} s   "
         f"10,000 stale spans / 1,000 docs {t_large:.3f} s   ratio {t_large / t_small:.2f}x"

@@ -35,3 +35,17 @@ def record(name: str, figures: dict[str, Any]) -> None:
     Path(folder).mkdir(parents=True, exist_ok=True)
     data = figures | {"machine": machine()}
     (Path(folder) / f"{name}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+FIGURES = "SPANLAB_BENCH_FIGURES"
+"""A file each benchmark appends its headline figures to, one JSON line each (`spread`)."""
+
+
+def note(figure: str, value: float, unit: str, limit: float | None = None) -> None:
+    """Append one figure (and its target's limit: value ≤ limit) for `spread` to gather."""
+    path = os.environ.get(FIGURES)
+    if not path:
+        return
+    line = {"figure": figure, "value": value, "unit": unit, "limit": limit}
+    with Path(path).open("a", encoding="utf-8") as out:
+        out.write(json.dumps(line) + "\n")

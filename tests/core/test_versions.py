@@ -99,3 +99,18 @@ def test_next_unlabelled_without_blind_mode_reads_the_queries(path: Path) -> Non
     add(store, 9, 23)
     assert store.next_unlabelled("ann") == "q-0002"
     assert store.next_unlabelled("ann", "q-0002") == "q-0003"
+
+
+def test_progress_counted_apart_agrees_with_the_stores_own(path: Path) -> None:
+    """`apart` counts on a read-only connection of its own (for the app's thread): the
+    same figures, a blind version's and a queue's included; in memory, on its own one."""
+    alice = blind(path, "alice")
+    add(alice, 9, 23)
+    assert alice.progress("alice", "2000-01-01", apart=True)[:3] == (1, 3, 1)
+    assert alice.progress("alice", "2000-01-01", apart=True) == alice.progress(
+        "alice", "2000-01-01")  # fmt: skip
+    alice.assign([("q-0002", "alice")], by="lead")
+    assert alice.progress("alice", "9999-01-01", apart=True) == (0, 1, 0, None)
+    memory = Store.memory()
+    memory.add_query("Refund window?", annotator="ann", abstain=True)
+    assert memory.progress("ann", "9999-01-01", apart=True) == (1, 1, 0, None)

@@ -164,6 +164,20 @@ class Connection:
         """How many rows and events are out of line by count alone (`corpus status`)."""
         return audit.quick(self.conn) + len(self.foreign)
 
+    @contextlib.contextmanager
+    def reader(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection of its own to the same file, closed on exit: how a thread
+        reads while this one serves the app (SQLite lets go of the GIL as it steps). An
+        in-memory store has no file to share: it hands out its own connection."""
+        if self.path == ":memory:":
+            yield self.conn
+            return
+        conn = _read_only(self.path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
     def data_version(self) -> int:
         """Changes when another connection commits: how the app notices others' edits."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])

@@ -6,12 +6,12 @@ Plain `Static`s the screen fills; they format, and hold no state of their own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import Label, Static
 
 from labeler.core.display import shown
 from labeler.core.values import Query, evidence_groups
@@ -91,7 +91,20 @@ class QueryPanel(Static):
     """
 
     def show(self, q: Query | None, me: str, hidden: int = 0, lost: str | None = None) -> None:
-        self.update(query_summary(q, me, hidden, lost))
+        """Show the query; the screen is laid out again only when the panel's height
+        changes (a relayout was a third of a `J`/`K` switch over SSH)."""
+        summary = query_summary(q, me, hidden, lost)
+        self.update(summary, layout=self._rows(summary) != self.content_region.height)
+
+    def _rows(self, summary: RenderableType) -> int:
+        """How many rows `summary` takes at the panel's width (at most `max-height`)."""
+        width = self.content_region.width
+        if not width:
+            return -1  # not laid out yet
+        options = self.app.console.options.update_width(width)
+        lines = len(self.app.console.render_lines(summary, options, pad=False))
+        most = self.styles.max_height
+        return min(lines, int(most.value)) if most is not None and most.is_cells else lines
 
 
 BAR_CELLS = 46
@@ -197,4 +210,76 @@ class CursorBar(Static):
 
     def _fit(self) -> None:
         if self._line is not None:
-            self.update(self._line(self.content_region.width or BAR_CELLS))
+            # one row, always: no relayout of the screen for a new line
+            self.update(self._line(self.content_region.width or BAR_CELLS), layout=False)
+
+
+TITLE_CELLS = 29
+"""The list title's text width in an 80-column terminal: what it fits before it is laid out."""
+
+
+def clock(seconds: float) -> str:
+    """`<1m`, `3m05s`, `1h02m`: a pace at a glance (nobody labels a query in seconds)."""
+    whole = round(seconds)
+    if whole < 60:
+        return "<1m"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
+def progress_forms(done: int, of: int, today: int, pace: float | None) -> tuple[str, ...]:
+    """The progress line, longest form first: each later one drops a word to fit."""
+    each = () if pace is None else (f" · {clock(pace)}/query", f" · {clock(pace)}")
+    day = f" · {today} today"
+    return (*(f"{done}/{of} done{day}{e}" for e in each), f"{done}/{of} done{day}",
+            f"{done}/{of}{day}", f"{done}/{of} done")  # fmt: skip
+
+
+def count_forms(listed: int, total: int | None, me: str) -> tuple[str, ...]:
+    """The list's first line, longest form first; `total` None while rows are read."""
+    many = f"{listed}/{total}" if total is not None else f"reading {listed}"
+    me = shown(me, lines=False)
+    return f"{many} queries · {me}", f"{many} · {me}", f"{many} queries"
+
+
+def fitted(forms: Sequence[str], width: int) -> str:
+    """The first form that fits `width` cells, else the last (the widget cuts it)."""
+    return next((f for f in forms if cell_len(f) <= width), forms[-1])
+
+
+class ListTitle(Label):
+    """Over the query list: how many queries and whose, then the annotator's progress,
+    each the longest form that fits one row (at 80×24 every row of the list counts)."""
+
+    DEFAULT_CSS = """
+    ListTitle {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        &.-refused { text-wrap: wrap; color: $text-error; text-style: bold; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self._lines: tuple[Sequence[str], ...] = ()
+
+    def show(self, *lines: Sequence[str]) -> None:
+        """Show one row per entry of `lines`, each a sequence of forms, longest first."""
+        self._lines = lines
+        self.remove_class("-refused")
+        self._fit()
+
+    def refuse(self, message: str) -> None:
+        """A message in place of the lines (a filter that does not parse), wrapped whole."""
+        self._lines = ()
+        self.add_class("-refused")
+        self.update(message)
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._lines:
+            width = self.content_region.width or TITLE_CELLS
+            self.update("\n".join(fitted(forms, width) for forms in self._lines))

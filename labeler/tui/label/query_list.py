@@ -187,12 +187,16 @@ class QueryList(ScrollView, can_focus=True):
     def _move_to(self, row: int | None, *, announce: bool = True) -> None:
         if row is not None and self.queries:
             row = min(max(row, 0), len(self.queries) - 1)
-        changed = row != self.highlighted
+        changed, was, top = row != self.highlighted, self.highlighted, self.scroll_offset.y
         self.highlighted = row if self.queries else None
         if self.highlighted is None:
             return
         self.keep_in_view()
-        self.refresh()
+        if was is not None and self.scroll_offset.y == top:  # two rows changed, not twenty
+            self.refresh_line(was)
+            self.refresh_line(self.highlighted)
+        else:
+            self.refresh()
         if changed and announce:
             self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))
 

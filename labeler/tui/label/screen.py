@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Label
+from textual.widgets import Footer
 
 from labeler.core.corpus.folder import Corpus
 from labeler.tui.label.elsewhere import (
@@ -28,7 +28,7 @@ from labeler.tui.label.elsewhere import (
 )
 from labeler.tui.label.fact_actions import FactActions
 from labeler.tui.label.navigation import Navigation
-from labeler.tui.label.panels import CursorBar, QueryPanel
+from labeler.tui.label.panels import CursorBar, ListTitle, QueryPanel
 from labeler.tui.label.query_actions import QueryActions
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.label.span_events import SpanEvents
@@ -166,7 +166,7 @@ class LabelScreen(QueryActions, FactActions, Navigation, SpanEvents, QuerySwitch
     def compose(self) -> ComposeResult:
         with Horizontal(id="label-body"):
             with Vertical(id="queries-pane"):
-                yield Label(id="list-title")
+                yield ListTitle(id="list-title")
                 yield Field(placeholder="filter: words s:draft p:control", id="filter")
                 yield QueryList(id="queries")
             with Vertical(id="document-pane"):

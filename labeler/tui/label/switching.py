@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.widgets import Input, Label
+from textual.widgets import Input
 
 from labeler.core.errors import SpanlabError
 from labeler.tui.label.filters import QueryFilter
+from labeler.tui.label.panels import ListTitle
 from labeler.tui.label.query_list import QueryList
 from labeler.tui.messages import AgreementRequested
 
@@ -64,7 +65,7 @@ class QuerySwitching(ShowingScreen):
         try:
             self.state.filter = QueryFilter.parse(event.value)
         except SpanlabError as exc:
-            self.query_one("#list-title", Label).update(f"[b red]{exc.message}[/]")
+            self.query_one("#list-title", ListTitle).refuse(exc.message)
             return
         if self._fill_list(pin=False):
             self._show_current()
