@@ -187,8 +187,10 @@ def evaluate(
     tokens = as_counter(count_tokens, texts)
     _check_names(measures)
     if views is None:
-        per_query, causes = measure_queries(queries, ranked_by_query, chunk_index, params,
-                                            tokens, measures, sending, with_causes, name)  # fmt: skip
+        per_query, causes = measure_queries(
+            queries, ranked_by_query, chunk_index, params, tokens, measures, sending,
+            with_causes, name,
+        )  # fmt: skip
     else:
         per_query, causes = measure_views(views, params, measures, with_causes)
     facets = {q.id: QueryFacets.of(q) for q in queries}

@@ -91,9 +91,9 @@ def _texts(chunks: Sequence[Chunk], texts: Mapping[str, str], lo: int, hi: int) 
         return [embedded_text(c, texts) for c in chunks[lo:hi]]
     docs, prefixes = chunks.docs, chunks.prefixes
     rows = zip(range(lo, min(hi, len(chunks))), chunks.doc_of[lo:hi].tolist(),
-               chunks.starts[lo:hi].tolist(), chunks.ends[lo:hi].tolist())  # fmt: skip
-    return [f"{prefixes[i]}\n{texts[docs[d]][s:e]}" if i in prefixes and prefixes[i]
-            else texts[docs[d]][s:e] for i, d, s, e in rows]  # fmt: skip
+               chunks.starts[lo:hi].tolist(), chunks.ends[lo:hi].tolist(), strict=True)  # fmt: skip
+    return [f"{p}\n{texts[docs[d]][s:e]}" if (p := prefixes.get(i)) else texts[docs[d]][s:e]
+            for i, d, s, e in rows]  # fmt: skip
 
 
 def uses_vectors(cand: Candidate, settings: Settings) -> bool:
