@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from evaluator.metrics.evaluate import evaluate
+from evaluator.metrics.evaluate import reduce_all
 from evaluator.metrics.evidence import EvidenceRecall, Hit
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.sent import Sending
 from evaluator.metrics.settings import MetricSettings
+from evaluator.metrics.view import QueryView
 from evaluator.retrieval.base import Ranked
 from labeler.core.values import Query
 
@@ -44,15 +45,19 @@ def budget_curve(
     tokens: TokenCounter,
     ladder: Sequence[int],
     sending: Sending | None = None,
+    views: Sequence[QueryView] | None = None,
 ) -> dict[str, Any]:
     """Recall and hit at each budget of `ladder`, and each one's area; with context units
-    (§18) on what is sent."""
+    (§18) on what is sent. Each query's view is made once (`views`, when the caller has
+    them) and seen at each budget: only how many ranks fit is found again."""
+    if views is None:
+        views = [QueryView(q, ranked[q.id], index, params, tokens, sending) for q in queries]
     recall: list[float | None] = []
     hit: list[float | None] = []
     for budget in ladder:
-        found = evaluate(queries, ranked, index, settings=replace(params, budget=budget),
-                         texts=tokens.texts, count_tokens=tokens,
-                         measures=CURVE_MEASURES, sending=sending).aggregates  # fmt: skip
+        at = [v.seen(replace(v.settings, budget=budget)) for v in views]
+        per_query = {v.query.id: {m.name: m.value(v) for m in CURVE_MEASURES} for v in at}
+        found = reduce_all(CURVE_MEASURES, per_query, per_query)
         recall.append(found[EvidenceRecall.name])
         hit.append(found[Hit.name])
     return {

@@ -175,17 +175,24 @@ def evaluate(
     measures: Sequence[Measure] = MEASURES,
     sending: Sending | None = None,
     with_causes: bool = True,
+    views: Sequence[QueryView] | None = None,
 ) -> CandidateResult:
     """Measure one candidate. `ranked_by_query` maps query id -> ranked list (≥ depth long
     when the index allows); `index` is every chunk of the candidate (built once if raw), or
     with `sending` every unit that can be sent, on which every measure is then taken. With
-    `with_causes` False no span's cause is looked for (a plan's ceiling needs none)."""
+    `with_causes` False no span's cause is looked for (a plan's ceiling needs none). `views`:
+    each query's view under these settings, when the caller has them (`QueryView.seen`)."""
     params = MetricSettings.of(settings)
     chunk_index = index if isinstance(index, ChunkIndex) else ChunkIndex.build(index)
     tokens = as_counter(count_tokens, texts)
     _check_names(measures)
-    per_query, causes = measure_queries(queries, ranked_by_query, chunk_index, params, tokens,
-                                        measures, sending, with_causes, name)  # fmt: skip
+    if views is None:
+        per_query, causes = measure_queries(
+            queries, ranked_by_query, chunk_index, params, tokens, measures, sending,
+            with_causes, name,
+        )  # fmt: skip
+    else:
+        per_query, causes = measure_views(views, params, measures, with_causes)
     facets = {q.id: QueryFacets.of(q) for q in queries}
     return CandidateResult(
         name=name,
@@ -212,12 +219,26 @@ def measure_queries(
 ) -> tuple[PerQuery, SpanCauses]:
     """Each query's value of each measure, and its spans' causes: `evaluate` without the
     aggregates and breakdowns (a plan's ceiling reduces them itself, §17)."""
-    per_query: PerQuery = {}
-    causes: SpanCauses = {}
     for query in queries:
         if query.id not in ranked_by_query:
             raise ValueError(f"no ranked list for query {query.id} in candidate {name!r}")
-        view = QueryView(query, ranked_by_query[query.id], index, params, tokens, sending)
+    views = [QueryView(q, ranked_by_query[q.id], index, params, tokens, sending) for q in queries]
+    return measure_views(views, params, measures, with_causes)
+
+
+def measure_views(
+    views: Sequence[QueryView],
+    params: MetricSettings,
+    measures: Sequence[Measure],
+    with_causes: bool = True,
+) -> tuple[PerQuery, SpanCauses]:
+    """`measure_queries` over views in hand (each under `params`)."""
+    per_query: PerQuery = {}
+    causes: SpanCauses = {}
+    for view in views:
+        if view.settings != params:
+            raise ValueError(f"query {view.query.id}'s view is not under these settings")
+        query = view.query
         per_query[query.id] = {m.name: m.value(view) for m in measures}
         causes[query.id] = view.span_causes if query.answerable and with_causes else ()
     return per_query, causes

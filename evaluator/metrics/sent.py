@@ -11,7 +11,7 @@ matching, coverage and the budget are counted on what `sent` returns, repeats in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaluator.chunk import Chunk, chunk_id
@@ -69,6 +69,19 @@ class Sending:
         for r in ranked[:k]:
             merged, _ = self._add(merged, self.unit(r.chunk))
         return tuple(merged)
+
+    def prefixes(self, ranked: Sequence[Ranked]) -> Iterator[tuple[Chunk, ...]]:
+        """`sent(ranked, n)` for n = 0, 1, … len(ranked): merged windows in one walk of the
+        ranking (a budget tries every n; merging anew for each was most of the curve)."""
+        yield ()
+        if self.tree is not None or self.repeat or not self.merge:
+            for n in range(1, len(ranked) + 1):
+                yield self.sent(ranked, n)
+            return
+        merged: list[Chunk] = []
+        for r in ranked:
+            merged, _ = self._add(merged, self.unit(r.chunk))
+            yield tuple(merged)
 
     def unit(self, chunk: Chunk) -> Chunk:
         return self.units.get(chunk.id, chunk)

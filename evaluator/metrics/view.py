@@ -6,6 +6,7 @@ the view computes each fact once, lazily, so measures stay one-liners over it.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
@@ -118,6 +119,10 @@ class QueryView:
         """Per rank, what is sent for that rank's chunk (§18); the chunk itself by default."""
         self.sending = sending
         """What is sent for a retrieved chunk (§18); None: the chunk itself."""
+        self._sent: list[tuple[Chunk, ...]] = []
+        """`sent_at(n)` at index n, as far as asked: shared with the views `seen` makes."""
+        self._prefixes = None if sending is None else sending.prefixes(self.retrieved)
+        """What is sent for each next n, found in one walk of the ranking."""
         self.cut = self._cut()
         """How many ranks are sent: k, or at a budget those whose context fits (`in_budget`)."""
         self.top = self.sent_at(self.cut)
@@ -129,7 +134,31 @@ class QueryView:
         and what tokens, matching and coverage are counted on."""
         if self.sending is None:
             return tuple(r.chunk for r in self.retrieved[:n])
-        return self.sending.sent(self.retrieved, n)
+        while self._prefixes is not None and len(self._sent) <= n:
+            found = next(self._prefixes, None)
+            if found is None:  # past the ranking: what the whole of it sends
+                return self._sent[-1]
+            self._sent.append(found)
+        return self._sent[n]
+
+    def seen(self, settings: MetricSettings) -> QueryView:
+        """The same query and ranking under another budget or match rule (the curve's ladder,
+        the other rule, §17): the facts those leave as they are are this view's, not found
+        again. k, depth and threshold stay."""
+        if (settings.k, settings.depth, settings.coverage_threshold) != (
+            self.settings.k, self.settings.depth, self.settings.coverage_threshold
+        ):  # fmt: skip
+            raise ValueError("a view is seen again only at another budget or match rule")
+        kept = _BUDGET_FREE if settings.match == self.settings.match else _RULE_FREE
+        for name in kept:  # found here once, so that every view seen from this one has them
+            getattr(self, name)
+        view = copy.copy(self)
+        view.settings = settings
+        for name in [n for n in vars(view) if n in _LAZY and n not in kept]:
+            del view.__dict__[name]
+        view.cut = view._cut()
+        view.top = view.sent_at(view.cut)
+        return view
 
     def _cut(self) -> int:
         """How many ranks are sent: k, or those within the budget, counted on what is sent
@@ -301,6 +330,14 @@ class QueryView:
         touching = {id(c): c for s in spans for c in self.index.touching(s.doc, s.start, s.end)}
         return omega_overlap(spans, list(touching.values()))
 
+
+_LAZY = frozenset(n for n, v in vars(QueryView).items() if isinstance(v, _lazy))
+"""The facts a view finds when first asked, kept in the view."""
+_BUDGET_FREE = frozenset({"first_ranks", "chunk_ranks", "held", "matchable", "groups",
+                          "group_matchable", "group_ranks"})  # fmt: skip
+"""Those that read neither `cut` nor `top`: a view at another budget keeps them."""
+_RULE_FREE = frozenset({"chunk_ranks", "held", "groups"})
+"""Those the match rule does not change either: a view under the other rule keeps them."""
 
 MAX_CHOICES = 64
 """Alternatives' combinations tried for precision Ω (the first ones, in evidence order)."""

@@ -67,22 +67,24 @@ def measure_all(
     docs = {s.doc for q in queries for s in q.evidence}
     index = ChunkIndex.build(of_documents(chunks if units is None else units.sendable(), docs))
     params = replace(MetricSettings.of(ctx.settings), similarity=similarity)
+    views = [QueryView(q, ranked[q.id], index, params, ctx.counter, units) for q in queries]
     found = []
-    for budget in (None, ctx.settings.budget):
+    for budget in (None, ctx.settings.budget):  # each query's view, seen at k and at budget
         at = replace(params, budget=budget)
+        other = replace(at, match=other_rule(at.match))
         found.append(evaluate(queries, ranked, index, settings=at, texts=ctx.texts,
-                              count_tokens=ctx.counter, name=name, sending=units))  # fmt: skip
-        found.append(evaluate(queries, ranked, index, texts=ctx.texts,
-                              settings=replace(at, match=other_rule(at.match)),
+                              count_tokens=ctx.counter, name=name, sending=units,
+                              views=[v.seen(at) for v in views]))  # fmt: skip
+        found.append(evaluate(queries, ranked, index, texts=ctx.texts, settings=other,
                               count_tokens=ctx.counter, name=name, measures=RULED,
-                              sending=units))  # fmt: skip
+                              sending=units, views=[v.seen(other) for v in views]))  # fmt: skip
     curve = budget_curve(queries, ranked, index, params, ctx.counter,
-                         ctx.settings.budget_ladder, units)  # fmt: skip
-    at = replace(params, budget=ctx.settings.budget)
+                         ctx.settings.budget_ladder, units, views)  # fmt: skip
+    budget = ctx.settings.budget
     cuts = (
         {}
-        if at.budget is None
-        else {q.id: QueryView(q, ranked[q.id], index, at, ctx.counter, units).cut for q in queries}
+        if budget is None
+        else {v.query.id: v.seen(replace(params, budget=budget)).cut for v in views}
     )
     return found[0], found[1], found[2], found[3], curve, cuts
 

@@ -127,7 +127,11 @@ def build_plan(
     cutting = _Cutting(cfile, texts, {n: ChunkIndex.build(u) for n, u in sendable.items()},
                        tables)  # fmt: skip
     spans = span_plans(cutting, answerable, settings.coverage_threshold)
-    plans = candidate_plans(cutting, counts, figures, costs, budget, spans,
+    counter = TokenCounter(tokenizer.count, texts)
+    for c in cfile.candidates:  # the evidence documents' chunks, counted already
+        if sent.get(c.name) is None:
+            counter.remember(_known(tables[c.name], tokens[c.name], sendable[c.name], docs))
+    plans = candidate_plans(cutting, counts, counter, figures, costs, budget, spans,
                             None if queries is None else answerable, sent)  # fmt: skip
     return Plan(settings.k, settings.match, settings.coverage_threshold, budget,
                 declared is not None, None if queries is None else len(answerable),
@@ -137,6 +141,7 @@ def build_plan(
 def candidate_plans(
     cutting: _Cutting,
     counts: TextTokens,
+    counter: TokenCounter,
     figures: Mapping[str, ChunkFigures],
     costs: Mapping[str, EmbeddingCost | None],
     budget: int,
@@ -148,7 +153,6 @@ def candidate_plans(
     out once for candidates that send alike. The ceiling is the chunking's: a treatment
     reorders (MMR, rerank) or caps (`max_per_source`, not modelled: it can only lower it)."""
     settings, tables = cutting.cfile.settings, cutting.tables
-    counter = TokenCounter(load_tokenizer(settings.tokenizer).count, cutting.texts)
     params = MetricSettings.of(settings)
     docs = {s.doc for q in answerable or () for s in q.evidence}
     found: dict[str, tuple[Ceiling, ...]] = {}
@@ -163,6 +167,15 @@ def candidate_plans(
         plans.append(candidate_plan(c, figures[c.name], costs.get(c.name), spans,
                                     found.get(key, ()), mean))  # fmt: skip
     return tuple(plans)
+
+
+def _known(
+    table: ChunkTable, tokens: npt.NDArray[np.int64], chunks: Sequence[Chunk], docs: set[str]
+) -> dict[str, int]:
+    """Chunk id -> tokens, read from the table's counts, for `chunks`: the table's chunks in
+    `docs` (`of_docs`'s order). The ceilings counted them again: a third of a 1 MB plan."""
+    rows = [i for doc in sorted(docs) for i in table.doc_range(doc)]
+    return {c.id: int(tokens[i]) for c, i in zip(chunks, rows, strict=True)}
 
 
 def sendable_units(table: ChunkTable, sending: Sending | None, docs: set[str]) -> list[Chunk]:

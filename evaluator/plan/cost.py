@@ -13,6 +13,7 @@ from pathlib import Path
 
 from evaluator.candidates import Candidate, CandidatesFile, Settings
 from evaluator.chunk import Chunk
+from evaluator.chunk_table import ChunkTable
 from evaluator.embedding.probe import CacheProbe
 from evaluator.plan.model import EmbeddingCost
 from evaluator.retrieval import RETRIEVERS
@@ -73,8 +74,7 @@ def _distinct_cached(
     cached: int | None = 0 if identity else None
     for lo in range(0, len(chunks), _BATCH):
         batch: dict[bytes, str] = {}
-        for c in chunks[lo : lo + _BATCH]:
-            text = embedded_text(c, texts)
+        for text in _texts(chunks, texts, lo, lo + _BATCH):
             key = hashlib.sha256(text.encode("utf-8")).digest()
             if key not in seen:
                 seen.add(key)
@@ -82,6 +82,18 @@ def _distinct_cached(
         if identity and batch:
             cached = (cached or 0) + probe.cached(identity[0], list(batch.values()))
     return len(seen), cached
+
+
+def _texts(chunks: Sequence[Chunk], texts: Mapping[str, str], lo: int, hi: int) -> list[str]:
+    """The embedded texts of chunks [lo, hi): read from a table's columns when the chunks
+    are a table (a `Chunk` each, its id hashed, cost a third of a 12 MB plan)."""
+    if not isinstance(chunks, ChunkTable):
+        return [embedded_text(c, texts) for c in chunks[lo:hi]]
+    docs, prefixes = chunks.docs, chunks.prefixes
+    rows = zip(range(lo, min(hi, len(chunks))), chunks.doc_of[lo:hi].tolist(),
+               chunks.starts[lo:hi].tolist(), chunks.ends[lo:hi].tolist(), strict=True)  # fmt: skip
+    return [f"{p}\n{texts[docs[d]][s:e]}" if (p := prefixes.get(i)) else texts[docs[d]][s:e]
+            for i, d, s, e in rows]  # fmt: skip
 
 
 def uses_vectors(cand: Candidate, settings: Settings) -> bool:

@@ -37,6 +37,8 @@ HEX = "0123456789abcdef"
 """The `format` every run.json this spanlab reads and writes carries."""
 FILE_NAME = "run.json"
 """Its name in the run folder."""
+SEPARATORS = (",", ":")
+"""run.json is written compact (a reader parses it; `jq .` indents it for a person)."""
 MAX_RUN_FILE = 512 * 1024 * 1024
 """Largest run.json read (bytes, 512 MiB): about 14,000 queries ranked to depth 50 for 5
 candidates (measured: 123 MB for 20,000 queries, 2 candidates, depth 9). Parsed, a run
@@ -266,8 +268,10 @@ class RunFile:
         return {name: comp.to_json() for name, comp in self.other_comparisons.items()}
 
     def dumps(self) -> str:
-        """run.json's text: one-space indents, UTF-8 as is."""
-        return json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=str) + "\n"
+        """run.json's text: compact, UTF-8 as is. Indented, Python's encoder takes its
+        pure-Python path: 0.32 s for the demo's 5.7 MB, against 0.06 s (§12's warm run)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=SEPARATORS,
+                          default=str) + "\n"  # fmt: skip
 
 
 def _chunk_digest(r: Reader) -> str | None:
@@ -308,7 +312,8 @@ def read_run_file(path: Path, *, limit: int = MAX_RUN_FILE, follow: bool = True)
     except UnicodeDecodeError as exc:
         raise RunFileError("not UTF-8 text", file=str(path), offset=exc.start) from None
     except json.JSONDecodeError as exc:
-        raise RunFileError(f"not JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+        raise RunFileError(f"not JSON: {exc.msg}", file=str(path), line=exc.lineno,
+                           offset=exc.pos) from None  # fmt: skip
     except (ValueError, RecursionError) as exc:
         raise RunFileError(f"not JSON: {exc}", file=str(path)) from None
     return RunFile.from_json(data, file=str(path))

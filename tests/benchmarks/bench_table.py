@@ -2,8 +2,9 @@
 SPANLAB_BENCH_RESULTS (`results.record`): the docs' benchmark table is printed, not typed.
 
 Run: SPANLAB_BENCH_RESULTS=bench-out pytest tests/benchmarks/bench_eval.py
-tests/benchmarks/bench_scale.py -o python_files='bench_*.py' -s, then
-python -m tests.benchmarks.bench_table bench-out
+tests/benchmarks/bench_scale.py tests/benchmarks/bench_peer.py -o python_files='bench_*.py' -s,
+then python -m tests.benchmarks.bench_table bench-out (the table), or with
+`--readme README.md` the README's benchmark section rewritten between its markers.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ def _ratio(r: dict[str, Any], key: str) -> str | None:
     )
 
 
+def _peer(r: dict[str, Any], run: str) -> str | None:
+    found = r.get("peer", {}).get("peer")
+    if not found:
+        return None
+    return (f"{found[run] / found['peer']:.3f}× · {found[run + '_cpu'] / found['peer_cpu']:.3f}×"
+            f" ({found[run]:.1f} s against {found['peer']:.1f} s)")  # fmt: skip
+
+
 ROWS: list[Row] = [
     ("warm demo eval / its cold run (wall · CPU)", "≤ 10 %", lambda r: (
         f"{_pct(_demo(r)['warm'] / _demo(r)['cold'])} · "
@@ -54,6 +63,13 @@ ROWS: list[Row] = [
      "≤ 2 % (§12: on the demo)", lambda r: (
         _pct(rows[-1]["plan_cpu"] / rows[-1]["cold_cpu"])
         if (rows := r.get("scale", {}).get("rows")) else None)),
+    ("the plan inside a cold eval, CPU / the eval's CPU, each corpus (hash embeddings)",
+     "≤ 2 %", lambda r: ", ".join(
+        f"{x['mb']:g} MB {_pct(x['plan_in_cold_cpu'] / x['cold_cpu'])}"
+        for x in r.get("scale", {}).get("rows", []) if "plan_in_cold_cpu" in x) or None),
+    ("warm eval / the peer (chunking_evaluation), wall · CPU", "≤ 0.02×",
+     lambda r: _peer(r, "warm")),
+    ("cold eval / the peer, wall · CPU", "—", lambda r: _peer(r, "cold")),
 ]  # fmt: skip
 
 
@@ -75,10 +91,43 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+START = "<!-- benchmarks: written by tests/benchmarks/bench_table.py --readme; not by hand -->"
+END = "<!-- benchmarks: end -->"
+"""The README's benchmark section lies between these two lines."""
+HEADING = "## Benchmarks"
+COMMAND = ("SPANLAB_BENCH_RESULTS=bench-out pytest tests/benchmarks/bench_eval.py "
+           "tests/benchmarks/bench_scale.py tests/benchmarks/bench_peer.py "
+           "-o python_files='bench_*.py' -s\n"
+           "python -m tests.benchmarks.bench_table bench-out --readme README.md")  # fmt: skip
+
+
+def section(results: dict[str, Any]) -> str:
+    """The README's section between the markers: how to measure, then the table."""
+    return "\n".join([START, "", "The design's targets, measured in one run (figures beside "
+                       "their baseline, so a busy machine stretches both):", "", "```sh",
+                       COMMAND, "```", "", table(results), "", END])  # fmt: skip
+
+
+def rewrite(readme: str, results: dict[str, Any]) -> str:
+    """`readme` with its benchmark section replaced (placed before `## Documentation` with its
+    heading when it has none yet); the rest of the text as it was."""
+    if START in readme and END in readme:
+        head, rest = readme.split(START, 1)
+        return head + section(results) + rest.split(END, 1)[1]
+    at = readme.find("## Documentation")
+    at = len(readme) if at < 0 else at
+    return readme[:at] + f"{HEADING}\n\n{section(results)}\n\n" + readme[at:]
+
+
 def read(folder: Path) -> dict[str, Any]:
     """Every NAME.json in the results folder, by NAME."""
     return {p.stem: json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("*.json"))}
 
 
 if __name__ == "__main__":
-    print(table(read(Path(sys.argv[1]))))
+    found = read(Path(sys.argv[1]))
+    if sys.argv[2:3] == ["--readme"]:
+        target = Path(sys.argv[3])
+        target.write_text(rewrite(target.read_text("utf-8"), found), "utf-8")
+    else:
+        print(table(found))

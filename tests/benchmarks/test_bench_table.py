@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.benchmarks.bench_table import read, table
+from tests.benchmarks.bench_table import END, START, read, rewrite, table
 from tests.benchmarks.results import ENV, record
 
 
@@ -34,3 +34,21 @@ def test_the_table_reads_what_the_benchmarks_recorded(
 
 def test_a_target_no_benchmark_measured_says_not_run(tmp_path: Path) -> None:
     assert table(read(tmp_path)).splitlines()[2].endswith("| not run |")
+
+
+def test_the_readme_section_is_placed_once_then_rewritten_between_its_markers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV, str(tmp_path))
+    readme = "# spanlab\n\n## A tour\n\nText.\n\n## Documentation\n\nMore.\n"
+    first = rewrite(readme, read(tmp_path))  # nothing measured yet
+    assert first.index("## Benchmarks") < first.index(START) < first.index("## Documentation")
+    assert "| warm demo eval / its cold run (wall · CPU) | ≤ 10 % | not run |" in first
+    record("peer", {"peer": {"peer": 100.0, "peer_cpu": 80.0, "cold": 50.0, "cold_cpu": 40.0,
+                             "warm": 1.5, "warm_cpu": 1.2}})  # fmt: skip
+    second = rewrite(first, read(tmp_path))
+    assert second.count(START) == second.count(END) == second.count("## Benchmarks") == 1
+    assert "| ≤ 0.02× | 0.015× · 0.015× (1.5 s against 100.0 s) |" in second
+    assert second.split(START)[0] == first.split(START)[0]  # the rest as it was
+    assert second.split(END)[1] == first.split(END)[1] == "\n\n## Documentation\n\nMore.\n"
+    assert rewrite(second, read(tmp_path)) == second  # the same figures: the same text

@@ -3,6 +3,8 @@ every measure (ranks, coverage, prompt tokens) is taken on what is sent."""
 
 from __future__ import annotations
 
+import pytest
+
 from evaluator.chunk import Chunk
 from evaluator.metrics import MEASURES, ChunkIndex, MetricSettings, QueryView, TokenCounter
 from evaluator.metrics.sent import Sending
@@ -46,6 +48,14 @@ def test_touching_windows_merge_and_the_merge_keeps_the_first_place() -> None:
     sent = WINDOWS.sent(ranked(0, 3), 2)
     assert places(sent) == [(0, 50)]
     assert sent[0].id != "w0-1"  # a merged range has its own id
+
+
+@pytest.mark.parametrize("sending", [WINDOWS, PARENTS])
+def test_what_is_sent_for_each_n_is_found_in_one_walk(sending: Sending) -> None:
+    ranks = ranked(4, 0, 2, 3, 1)
+    found = list(sending.prefixes(ranks))
+    assert found == [sending.sent(ranks, n) for n in range(6)]
+    assert places(found[3]) == ([(0, 50)] if sending is WINDOWS else [(25, 50), (0, 25)])
 
 
 def test_a_parent_shared_by_two_retrieved_children_is_sent_once() -> None:

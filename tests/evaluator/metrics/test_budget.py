@@ -3,6 +3,8 @@ cross the budget is left out and the context ends there; a prefix's tokens count
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from evaluator.chunk import Chunk
@@ -51,6 +53,24 @@ def test_at_budget_the_fitting_chunks_stand_in_for_the_top_k() -> None:
     assert EvidenceRecall().value(_view(19)) == 0.0  # "y" would cross: left out
     assert _view(20).span_causes == (None,)
     assert _view(19).span_causes == ("crowded",)  # held by "y", ranked beyond the context
+
+
+@pytest.mark.parametrize(("budget", "match"), [(20, "chunk"), (19, "chunk"), (None, "union"),
+                                                (19, "union")])  # fmt: skip
+def test_a_view_seen_at_another_budget_or_rule_is_the_view_made_there(
+    budget: int | None, match: str
+) -> None:
+    seen_from = _view(None)
+    assert seen_from.first_ranks == (2,)  # found before: kept where the rule stays
+    seen = seen_from.seen(replace(seen_from.settings, budget=budget, match=match))
+    made = _view(budget)
+    made.settings = replace(made.settings, match=match)  # a fresh view under that rule
+    made = QueryView(made.query, made.retrieved, made.index, made.settings, made.tokens)
+    facts = ("cut", "top", "first_ranks", "matched_in_k", "span_causes", "coverage_in_k")
+    assert [getattr(seen, f) for f in facts] == [getattr(made, f) for f in facts]
+    assert seen_from.cut == 1 and seen_from.settings.budget is None  # the first one unchanged
+    with pytest.raises(ValueError, match="another budget or match rule"):
+        seen_from.seen(replace(seen_from.settings, k=2))
 
 
 def test_a_prefix_counts_in_its_chunks_tokens() -> None:

@@ -65,6 +65,17 @@ def test_the_anchor_is_the_questions_phrase_nearest_the_evidence() -> None:
     assert SHIPPING[89:106] == "Customs clearance"
 
 
+def test_an_ascii_text_is_searched_for_the_questions_words_as_any_other_is_listed() -> None:
+    # An ASCII text takes the search for the question's words alone; one non-ASCII letter
+    # at the end sends the same text through the listing of every word: the same anchor.
+    start = SHIPPING.index("9 dollars")
+    question = "How much does CUSTOMS clearance cost, café?"
+    assert SHIPPING.isascii()
+    ascii_found = anchor_range(question, SHIPPING, start, start + 9)
+    assert ascii_found == anchor_range(question, SHIPPING + " é", start, start + 9) == (89, 106)
+    assert anchor_range(question, SHIPPING.replace("Customs", "Customsx"), start, start + 9) is None
+
+
 def test_one_common_word_is_no_anchor() -> None:
     start = SHIPPING.index("three to five")
     assert anchor_range("Is delivery quick?", SHIPPING, start, start + 13) is None

@@ -16,6 +16,7 @@ import pytest
 from evaluator.candidates import parse
 from evaluator.pipeline import CandidateRun, RunOptions, RunResult, run_evaluation
 from evaluator.pipeline.record import versions
+from evaluator.runs.model import SEPARATORS
 from labeler.core.corpus.folder import Corpus
 from labeler.core.values import Boundary, Query, Span
 
@@ -183,6 +184,7 @@ def _other_rule_json(result: RunResult, name: str, qid: str) -> dict[str, Any]:
 
 
 def legacy_text(result: RunResult, *, include_text: bool) -> str:
-    """run.json's text as the legacy writer dumped it."""
+    """run.json's text as the legacy writer dumped it (compact since its indents cost 5 % of a
+    warm run)."""
     data = legacy_run_json(result, include_text=include_text)
-    return json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n"
+    return json.dumps(data, ensure_ascii=False, separators=SEPARATORS, default=str) + "\n"

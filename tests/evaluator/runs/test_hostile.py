@@ -127,11 +127,17 @@ def test_a_hostile_run_json_is_one_clear_error(
     assert str(tmp_path / "run.json") in str(info.value)
 
 
-def test_a_truncated_file_names_its_line(good: str, tmp_path: Path) -> None:
+def test_a_truncated_file_names_its_line_and_offset(good: str, tmp_path: Path) -> None:
     (tmp_path / "run.json").write_text(good[:200], "utf-8")
     with pytest.raises(RunFileError) as info:
         read_run(tmp_path)
-    assert info.value.line is not None and info.value.line > 1
+    assert info.value.line == 1  # written compact: one line, so the offset says where
+    assert info.value.offset is not None and 0 < info.value.offset <= 200
+    assert f"offset {info.value.offset}" in str(info.value)
+    (tmp_path / "run.json").write_text(json.dumps(json.loads(good), indent=1)[:200], "utf-8")
+    with pytest.raises(RunFileError) as info:
+        read_run(tmp_path)
+    assert info.value.line is not None and info.value.line > 1  # an indented one: its line
 
 
 def test_a_missing_or_binary_file_is_one_clear_error(tmp_path: Path) -> None:
