@@ -27,6 +27,7 @@ from tests.cli.accounts import (
     in_child,
     modes,
     more_accounts,
+    unwarned,
 )
 from tests.cli.test_shared_project import CANDIDATES, STORE, add_span, spanlab
 
@@ -157,7 +158,7 @@ def test_a_link_planted_where_spanlab_keeps_a_file_is_refused_naming_mallory(
     said = {
         f"error: {link}: a symbolic link owned by {mallory.name} (to {notes}) {e}" for e in ends
     }
-    assert done.err.splitlines()[0] in said
+    assert unwarned(done.err)[0] in said
     assert state(notes) == before  # 0600, the lead's, its text: nothing changed
     assert link.is_symlink()  # left as it is
 
@@ -173,7 +174,7 @@ def test_a_folder_mallory_links_to_the_leads_own_is_refused_not_written_in(
     plant(mallory, project, name, keep)
     done = as_user(lead, project, ["eval", "chroma.toml"])
     assert done.code == 2, done
-    assert done.err.splitlines()[0] == (
+    assert unwarned(done.err)[0] == (
         f"error: {project / name}: a symbolic link owned by {mallory.name} (to {keep}) is on "
         f"the way to a folder spanlab uses (real path {keep}): refused, not followed"
     )
@@ -197,7 +198,7 @@ def test_a_fifo_in_place_of_a_chroma_lease_is_refused_at_once_not_waited_on(
     said = {
         f"error: {project / name}: a FIFO owned by {mallory.name} {e}" for e in (IN_CHROMA, KEEPS)
     }
-    assert done["err"].splitlines()[0] in said  # the inventory's words or the lock's own
+    assert unwarned(done["err"])[0] in said  # the inventory's words or the lock's own
     assert stat.S_ISFIFO(os.lstat(project / name).st_mode)
 
 
@@ -339,7 +340,7 @@ def test_a_folder_setting_leading_outside_is_used_only_when_its_owner_set_it(
     before = state(keep)
     done = as_user(lead, project, ["eval", "chroma.toml"])
     assert done.code == 2, done
-    assert done.err.splitlines()[0] == (
+    assert unwarned(done.err)[0] == (
         f"error: {config}, key chroma_path: `chroma_path` leads outside the project to {keep}, "
         "and no one who owns it set it there: refused"
     )
