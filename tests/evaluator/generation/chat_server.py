@@ -29,6 +29,8 @@ MODES = {
     "escapes": "an answer holding terminal escapes (colour, title, bell)",
     "cite-99": "an answer citing source [99], which no prompt has",
     "refusal": "`message.refusal` set and `content` null, as hosted APIs refuse",
+    "error-escapes": "a 400 whose error message holds terminal escapes",
+    "finish-escapes": "a good answer whose `finish_reason` holds terminal escapes",
 }
 """How the server may misbehave, and what each does."""
 ESCAPES = "The rate is 3.5 % [1].\x1b[31m red\x1b]0;pwned\x07 text\x1b[2J"
@@ -70,7 +72,8 @@ def _body(state: State, payload: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": _content(state, payload)}
     if state.mode == "refusal":
         message = {"role": "assistant", "content": None, "refusal": REFUSAL}
-    choice = {"index": 0, "message": message, "finish_reason": "stop"}
+    finish = ESCAPES if state.mode == "finish-escapes" else "stop"
+    choice = {"index": 0, "message": message, "finish_reason": finish}
     return {"id": "chatcmpl-1", "object": "chat.completion", "model": payload.get("model"),
             "choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}  # fmt: skip
 
@@ -107,6 +110,8 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return misbehave(self, state.mode, state.stop, state.trickle)
             if state.mode == "bad-json":
                 return send_raw(self, b'{"choices": [{"message": ')
+            if state.mode == "error-escapes":
+                return self._send(400, {"error": {"message": ESCAPES}})
             if state.mode == "no-choices":
                 return self._send(200, {"object": "chat.completion"})
             return self._send(200, _body(state, payload))

@@ -180,3 +180,17 @@ def test_a_hung_server_costs_one_question_not_every_one(state: State) -> None:
     assert tally.failed == {"timeout": 1, "not asked": 4}
     assert out[0].failure == "timeout" and len(state.requests) == 1
     assert time.monotonic() - start < 4.0
+
+
+@pytest.mark.parametrize("mode", ["error-escapes", "finish-escapes"])
+def test_a_servers_escapes_never_reach_a_failure_or_the_finish_reason(
+    state: State, mode: str
+) -> None:
+    # The answer is kept raw for the checks; what is not the answer (a failure's words,
+    # finish_reason) is written to the run and printed as it is, so it is made safe here.
+    state.mode = mode
+    try:
+        said = ask(gen(state), MESSAGES).finish
+    except AskFailed as exc:
+        said = exc.message
+    assert "\x1b" not in said and "\x07" not in said and "\\x1b[31m" in said
