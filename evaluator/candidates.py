@@ -27,7 +27,7 @@ from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatme
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
-from evaluator.generation.config import Generation, read_generation
+from evaluator.candidate_generation import Generation, read_generation
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
 from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment

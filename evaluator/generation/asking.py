@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from evaluator.embedding.http import Endpoint
 from evaluator.generation.cache import AnswerCache
 from evaluator.generation.client import AskFailed, Reply, ask, endpoint
-from evaluator.generation.config import Generation
+from evaluator.candidate_generation import Generation
 from evaluator.generation.prompt import Prompt
 
 STOP_AFTER = 3

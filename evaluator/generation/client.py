@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluator.embedding.http import Cancel, Endpoint, PostFailed, post_json
-from evaluator.generation.config import Generation
+from evaluator.candidate_generation import Generation
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from evaluator.chunk import Chunk
 from evaluator.generation.cache import AnswerKey
-from evaluator.generation.config import QUESTION, SOURCES, Generation
+from evaluator.candidate_generation import QUESTION, SOURCES, Generation
 from evaluator.metrics.view import QueryView
 
 

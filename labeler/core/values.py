@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from labeler.core.display import describe, unsafe_at
 from labeler.core.errors import LabelError
+from labeler.core.facts import check_facts
 from labeler.core.names import name_problem
 from labeler.core.text.graphemes import check_edges
 from labeler.core.typed import MAX_INT
@@ -286,6 +287,9 @@ class Query:
     filter: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The query's own metadata filter (§24), as a label set carries it: `path` globs and
     front-matter fields, each with its values; the evaluator reads what they mean."""
+    facts: tuple[tuple[str, ...], ...] = ()
+    """The facts a complete answer states (§23): each a tuple of alternative phrasings, the
+    first the preferred one."""
     stored: InitVar[bool] = False
     """True only for a row read back from a store: text stored before the control-character
     rule still loads (and is shown escaped); everything new is checked."""
@@ -315,6 +319,7 @@ class Query:
         )
         check_alternatives(self.id, self.evidence)
         check_filter(self.id, self.filter)
+        check_facts(self.id, self.facts, abstain=self.abstain)
 
     @property
     def answerable(self) -> bool:

@@ -15,7 +15,7 @@ from evaluator.generation.asking import ask_all
 from evaluator.generation.cache import AnswerCache
 from evaluator.generation.checks.citations import citations
 from evaluator.generation.client import AskFailed, Reply, ask, endpoint
-from evaluator.generation.config import Generation
+from evaluator.candidate_generation import Generation
 from evaluator.generation.prompt import Prompt
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError

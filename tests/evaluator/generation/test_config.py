@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaluator import candidates
-from evaluator.generation.config import Generation, read_generation
+from evaluator.candidate_generation import Generation, read_generation
 from labeler.core.errors import ConfigError
 
 TEMPLATE = "Answer from the sources, citing [n]. If they do not hold it, say: NOT IN SOURCES.\n\n{{sources}}\n\nQuestion: {{question}}\n"  # noqa: E501
