@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaluator.candidate_keys import GATES
+from evaluator.candidate_keys import GATES, GENERATION_GATES
 from labeler.core.errors import ConfigError
 from labeler.core.names import check_name
 from labeler.core.typed import Refusal, typed
@@ -30,6 +30,8 @@ class Gates:
     """Slice -> gate name -> limit, over that slice's queries."""
     patterns: dict[str, dict[str, float]] = field(default_factory=dict)
     """Boundary pattern -> gate name -> limit, over the queries of that pattern (§17)."""
+    generation: dict[str, float] = field(default_factory=dict)
+    """`[gates.generation]`: gate name -> limit on the answers (§23)."""
 
     def set_gates(self) -> list[tuple[str, str]]:
         """(key path, gate) for every gate set, as messages name them."""
@@ -58,12 +60,14 @@ class _Limit:
                            key=self.key)  # fmt: skip
 
 
-def _limits(table: Mapping[str, Any], where: str, file: str) -> dict[str, float]:
+def _limits(
+    table: Mapping[str, Any], where: str, file: str, known: tuple[str, ...] = GATE_KEYS
+) -> dict[str, float]:
     out: dict[str, float] = {}
     for key, value in table.items():
-        if key not in GATE_KEYS:
+        if key not in known:
             raise ConfigError(
-                f"{where}: unknown gate {key!r} (known: {', '.join(GATE_KEYS)})",
+                f"{where}: unknown gate {key!r} (known: {', '.join(known)})",
                 file=file,
                 key=f"{where}.{key}",
             )
@@ -96,12 +100,16 @@ def read_gates(raw: Any, file: str) -> Gates:
     if not isinstance(raw, dict):
         raise ConfigError("[gates] must be a table", file=file, key="gates")
     slices, patterns = _tables(raw, "slice", file), _tables(raw, "pattern", file)
-    top = {k: v for k, v in raw.items() if k not in ("slice", "pattern")}
+    top = {k: v for k, v in raw.items() if k not in ("slice", "pattern", "generation")}
     overall = _limits(top, "gates", file)
+    answers = raw.get("generation", {})
+    if not isinstance(answers, dict):
+        raise ConfigError("[gates.generation] must be a table", file=file, key="gates.generation")
     return Gates(
         overall,
         {n: _limits(t, f"gates.slice.{n}", file) for n, t in slices.items()},
         {n: _limits(t, f"gates.pattern.{n}", file) for n, t in patterns.items()},
+        _limits(answers, "gates.generation", file, GENERATION_GATES.names()),
     )
 
 

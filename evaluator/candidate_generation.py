@@ -32,6 +32,8 @@ MAX_TIMEOUT = 3600.0
 ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]{0,63}")
 """What `key_env` may name: an environment variable, nothing else."""
 DEFAULT_KEY_ENV = "SPANLAB_GENERATION_KEY"
+SEND = ("hit", "all")
+"""Which answerable queries are asked: those hit at budget (per candidate), or all."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class Generation:
     """The environment variable the bearer key is read from (never stored here)."""
     timeout: float = 120.0
     """Seconds one request may take, whole."""
+    send: str = "hit"
+    """Which answerable queries are asked: `hit` (at budget, per candidate) or `all`."""
 
     @property
     def endpoint_url(self) -> str:
@@ -163,6 +167,7 @@ def _check(g: Generation, where: _Key) -> None:
         ("timeout", not 1.0 <= g.timeout <= MAX_TIMEOUT,
          f"timeout must be 1 to {MAX_TIMEOUT:g} seconds, got {g.timeout:g}"),
         ("abstention", not g.abstention.strip(), "abstention must not be empty"),
+        ("send", g.send not in SEND, f"send must be \"hit\" or \"all\", got {g.send[:20]!r}"),
         ("abstention", g.abstention.strip() not in g.template_text,
          "the abstention phrase must appear in the template (the model is told to use it)"),
     ]  # fmt: skip

@@ -169,6 +169,22 @@ GENERATION = Table("[generation]", "The generator answers are asked of (§23): a
     Key("key_env", str, '"SPANLAB_GENERATION_KEY"', "Environment variable holding the bearer "
         "key; unset or empty sends none."),
     Key("timeout", float, "120", "Seconds one request may take, whole (1 to 3,600)."),
+    Key("send", str, '"hit"', "Which answerable queries are asked through a candidate: "
+        '`"hit"` those it hit at budget (its retrieval qualified), `"all"` every one; '
+        "abstention queries are always asked."),
+))  # fmt: skip
+
+GENERATION_GATES = Table("[gates.generation]", "Gates on the answers (§23), per candidate; "
+                         "each check is its own gate, never blended.", (
+    Key("min_completeness", float, "unset", "Least mean completeness (labelled facts stated)."),
+    Key("min_citation_precision", float, "unset", "Least mean citation precision."),
+    Key("min_citation_recall", float, "unset", "Least mean citation recall."),
+    Key("min_abstention", float, "unset", "Least share of answers that abstain exactly when "
+        "the context lacks the evidence."),
+    Key("max_unsupported", float, "unset", "Most unsupported items per answer (mean)."),
+    Key("max_repeated_sentences", float, "unset", "Most repeated sentences per answer (mean)."),
+    Key("max_lost", float, "unset", "Most queries lost against the baseline on any one check "
+        "(one gate per check; 0: no check may regress on any query)."),
 ))  # fmt: skip
 
 TABLES = (
@@ -182,5 +198,6 @@ TABLES = (
     RERANK,
     GATES,
     GENERATION,
+    GENERATION_GATES,
 )
 """Every table, in the order the reference shows them."""

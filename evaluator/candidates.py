@@ -340,6 +340,9 @@ def parse(data: Mapping[str, Any], *, file: str, digest: str = "") -> Candidates
     if found := uncomputed(gates, without_vectors(candidates, settings.retriever)):
         raise ConfigError(found[1], file=file, key=found[0])
     generation = read_generation(data.get("generation"), file)
+    if gates.generation and generation is None:
+        raise ConfigError("[gates.generation] gates answers, and the file sets no [generation]",
+                          file=file, key="gates.generation")  # fmt: skip
     return CandidatesFile(file, digest, settings, candidates, gates, generation)
 
 

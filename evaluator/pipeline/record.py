@@ -67,6 +67,8 @@ def run_file(result: RunResult, *, include_text: bool) -> RunFile:
         unit_tables={name: r.units for name, r in result.runs.items() if r.units},
         budget_comparisons=dict(result.budget_comparisons),
         other_basis_gates=tuple(result.other_basis_gates),
+        generation=result.generation,
+        answers=result.answers,
     )
 
 

@@ -12,8 +12,11 @@ from typing import Any
 
 from evaluator.candidates import Candidate, CandidatesFile
 from evaluator.chunk import Chunk
+from evaluator.generation.run_file import AnswerRecord
+from evaluator.generation.summary import GenerationSummary
 from evaluator.metrics import CandidateResult
 from evaluator.metrics.compare import Comparison
+from evaluator.metrics.sent import Sending
 from evaluator.metrics.stats import IndexStats
 from evaluator.retrieval.base import Ranked
 from evaluator.runs.model_parts import GateRecord
@@ -57,6 +60,8 @@ class CandidateRun:
     units: Sequence[Chunk] = ()
     """Every unit it can send for one retrieved chunk (§18: parents, or each chunk's window);
     empty when it sends its chunks."""
+    sending: Sending | None = None
+    """What a rank sends (§18), for the prompts of generation; None: the chunk itself."""
 
     def metrics(self) -> dict[str, Any]:
         """The flat `metrics` object of run.json: §7 names to numbers."""
@@ -108,6 +113,10 @@ class RunResult:
     """Every gate on the basis that does not decide (at k when budget decides, and so on)."""
     context_budget: dict[str, Any] = field(default_factory=dict)
     """The budget, the crossing rule, the deciding basis, how each was chosen; latency plan."""
+    generation: GenerationSummary | None = None
+    """The answers in figures (§23); None without `[generation]`."""
+    answers: tuple[AnswerRecord, ...] = ()
+    """Every query × candidate answer, for generation.jsonl."""
 
     @property
     def passed(self) -> bool:

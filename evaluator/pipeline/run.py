@@ -28,6 +28,7 @@ from evaluator.pipeline.context import Context
 from evaluator.pipeline.cutting import cut as cut
 from evaluator.pipeline.cutting import usable_queries as usable_queries
 from evaluator.pipeline.gates import Costs
+from evaluator.pipeline.generated import generate
 from evaluator.pipeline.gates import check as check_gates
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
@@ -87,6 +88,9 @@ def run_evaluation(
     comparisons = compare_all(settings, runs)
     at_budget = compare_all(settings, runs, basis="budget")
     gates, other_gates = both_bases(cfile, runs, comparisons, at_budget)
+    answered = generate(ctx, cfile, runs, kept, at_budget)  # §23: its own stage, or None
+    if answered is not None:
+        gates = gates + list(answered.gates)
     return RunResult(
         id=started_at.strftime("%Y%m%d-%H%M%S-") + f"{started_at.microsecond:06d}",
         started=started_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -105,6 +109,8 @@ def run_evaluation(
         budget_comparisons=at_budget,
         other_basis_gates=other_gates,
         context_budget=budget_note | {"latency": timed},
+        generation=None if answered is None else answered.summary,
+        answers=() if answered is None else answered.records,
     )
 
 
@@ -275,6 +281,7 @@ def run_candidate(
         curve=measured[4],
         budget_cuts=measured[5],
         units=() if units is None else units.sendable(),
+        sending=units,
         vector_bytes=vector_bytes(chunks, inputs) if vectors else None,
     )  # fmt: skip
     return run, retriever

@@ -15,6 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from evaluator.chunk import Chunk
+from evaluator.generation.run_file import FILE_NAME as ANSWERS_FILE
+from evaluator.generation.run_file import answers_jsonl
+from evaluator.generation.run_file import digest as answers_digest
 from evaluator.runs import index as runs_index
 from evaluator.runs.chunk_file import FILE_NAME as CHUNKS_FILE
 from evaluator.runs.chunk_file import chunk_table_tsv, digest
@@ -42,6 +45,12 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
     if run.chunk_tables:  # the table first: run.json records its digest
         table = chunk_table_tsv(run.chunk_tables, unit_kinds(run))
         run = replace(run, chunk_table_sha256=digest(table))
+    answers = None
+    if run.generation is not None:  # the answers first too: run.json records their digest
+        answers = answers_jsonl(run.answers)
+        run = replace(
+            run, generation=replace(run.generation, answers_sha256=answers_digest(answers))
+        )
     text = require_readable(run, str(folder))  # what spanlab writes, spanlab reads (§21)
     try:
         sharing.make_folder(runs_dir)  # the group's, whatever the run's own folder is
@@ -53,6 +62,8 @@ def write_run(run: RunFile, runs_dir: Path, *, private: bool = False) -> Path:
     try:  # a finished run is its writer's to change, the group's to read (§21)
         with sharing.private_files(private), sharing.group_reads():
             _write_files(run, aside, text, table)
+            if answers is not None:
+                _write(aside / ANSWERS_FILE, answers)
             sharing.publish_folder(aside, folder)
     except (OSError, SpanlabError) as exc:
         shutil.rmtree(aside, ignore_errors=True)

@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.chunk import Chunk
+from evaluator.generation.run_file import AnswerRecord
+from evaluator.generation.summary import GenerationSummary
 from evaluator.metrics.causes import other_rule
 from evaluator.metrics.compare import Comparison
+from evaluator.runs.model_generation import read_generation
 from evaluator.runs.model_json import Reader, RunFileError, Whole, parse
 from evaluator.runs.model_parts import CandidateRecord, GateRecord, Manifest
 from evaluator.runs.model_queries import QueryRecord, read_comparison
@@ -79,6 +82,12 @@ class RunFile:
     chunk_table_sha256: str | None = None
     """`sha256:` of chunks.tsv as written beside this run.json, checked when it is read
     (`chunk_file.read_chunk_table`); None in runs written before it was kept."""
+    generation: GenerationSummary | None = None
+    """The answers in figures (§23); None in a run without `[generation]`. Its
+    `answers_sha256` is generation.jsonl's, checked by `generation.run_file.read_answers`."""
+    answers: tuple[AnswerRecord, ...] = field(default=(), compare=False)
+    """Every query × candidate answer, written beside run.json as generation.jsonl; empty
+    in a run read back from run.json (read them with `read_answers`)."""
 
     @property
     def decide(self) -> str:
@@ -163,6 +172,8 @@ class RunFile:
             tuple(GateRecord.from_json(g) for g in r.at("gates_other_basis").array())
             if "gates_other_basis" in r.mapping() else (),
             chunk_table_sha256=_chunk_digest(r),
+            generation=read_generation(r.at("generation"))
+            if "generation" in r.mapping() else None,
         )  # fmt: skip
         run._check(r)
         return run
@@ -236,6 +247,7 @@ class RunFile:
                 "gates_other_basis": [g.to_json() for g in self.other_basis_gates]}
                if self.at_budget else {}),
             **self._table_json(),
+            **({"generation": self.generation.to_json()} if self.generation else {}),
         }  # fmt: skip
 
     def _table_json(self) -> dict[str, Any]:

@@ -1,0 +1,130 @@
+"""The conductor's one stay for generation (§23, STYLE 19): when the candidates file has a
+`[generation]`, every candidate's context at budget is asked of the generator, checked,
+compared with the baseline's and gated; the stage hands back one plain `Generated`.
+
+Answers are cached beside the embedding cache (`answers.db`), so a rerun and a second
+candidate whose context is the same text ask the server nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from evaluator.candidates import CandidatesFile
+from evaluator.generation import stage
+from evaluator.generation.cache import AnswerCache
+from evaluator.generation.compare import candidate_answers, compare_answers
+from evaluator.generation.run_file import CHECKS, AnswerRecord
+from evaluator.generation.summary import Asking, GenerationSummary
+from evaluator.metrics.compare import Comparison
+from evaluator.metrics.registry import HIT, RECALL
+from evaluator.metrics.settings import MetricSettings
+from evaluator.pipeline import progress
+from evaluator.pipeline.context import Context
+from evaluator.pipeline.result import CandidateRun
+from evaluator.runs.model_parts import GateRecord
+from labeler.core.project.cache_place import own_file
+from labeler.core.secrets import redact
+from labeler.core.values import Query
+
+CACHE_NAME = "answers.db"
+"""The answer cache's name, beside the embedding cache."""
+MEANS = {
+    "min_completeness": "completeness", "min_citation_precision": "citation_precision",
+    "min_citation_recall": "citation_recall", "min_abstention": "abstention",
+    "max_unsupported": "unsupported", "max_repeated_sentences": "repeated_sentences",
+}  # fmt: skip
+"""`[gates.generation]` gates on a check's mean, and the check each reads."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What the stage hands back: the run.json section, the records, the gates."""
+
+    summary: GenerationSummary
+    records: tuple[AnswerRecord, ...]
+    gates: tuple[GateRecord, ...]
+
+
+def retrieved(name: str, run: CandidateRun) -> stage.Retrieved:
+    """A candidate's retrieval as generation reads it: at budget."""
+    found = run.at_budget or run.result
+    per = found.per_query
+    return stage.Retrieved(
+        name, run.ranked, run.sending,
+        {q: bool(v.get(HIT)) for q, v in per.items()},
+        {q: _number(v.get(RECALL)) for q, v in per.items()},
+    )  # fmt: skip
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
+def generate(
+    ctx: Context, cfile: CandidatesFile, runs: Mapping[str, CandidateRun],
+    queries: Sequence[Query], budget: Mapping[str, Comparison],
+) -> Generated | None:  # fmt: skip
+    """Ask, check, compare and gate the answers; None without `[generation]`."""
+    g = cfile.generation
+    if g is None:
+        return None
+    started = time.perf_counter()
+    settings = replace(MetricSettings.of(ctx.settings), budget=ctx.settings.budget)
+    at = stage.Asking(g, settings, ctx.counter, ctx.texts.__getitem__)
+    order = list(runs)
+    asked = stage.prompts(at, queries, [retrieved(n, runs[n]) for n in order], g.send)
+    cache = AnswerCache(_cache_path(ctx))
+    try:
+        with progress.task("generation: answers", len(asked), enabled=ctx.options.progress,
+                           unit="answers") as advance:  # fmt: skip
+            records, tally = stage.answer(at, cache, asked, {q.id: q for q in queries}, advance)
+    finally:
+        cache.close()
+    by = {n: [r for r in records if r.candidate == n] for n in order}
+    base = ctx.settings.baseline
+    comparisons = {
+        n: compare_answers(by[base], by[n], n, _recall_deltas(budget.get(n)),
+                           resamples=ctx.settings.resamples, seed=ctx.settings.seed)
+        for n in order if n != base
+    }  # fmt: skip
+    asking = Asking(g.model, redact(g.url), g.template, g.template_sha256, g.decoding(),
+                    g.abstention, g.send, tally.asked, tally.cached, tally.refused,
+                    dict(tally.failed), time.perf_counter() - started)  # fmt: skip
+    summary = GenerationSummary(asking, tuple(candidate_answers(n, by[n]) for n in order),
+                                comparisons)  # fmt: skip
+    return Generated(summary, records, tuple(gate_answers(cfile.gates.generation, summary)))
+
+
+def _cache_path(ctx: Context) -> str:
+    own = own_file(ctx.options.cache_path)
+    return ":memory:" if own is None else str(own.parent / CACHE_NAME)
+
+
+def _recall_deltas(comp: Comparison | None) -> dict[str, float | None]:
+    if comp is None:
+        return {}
+    return {q: c.recall_delta for q, c in comp.queries.items()}
+
+
+def gate_answers(limits: Mapping[str, float], s: GenerationSummary) -> list[GateRecord]:
+    """Every `[gates.generation]` gate for every compared candidate. A mean gate without any
+    answer fails (fail closed: a server that answered nothing never reads as a kept limit)."""
+    out: list[GateRecord] = []
+    for name, comp in s.comparisons.items():
+        mine = s.candidate(name)
+        for gate, limit in limits.items():
+            if gate == "max_lost":
+                for check in CHECKS:
+                    lost = float(len(comp.checks[check].lost))
+                    out.append(GateRecord(name, f"generation:{check}", gate, limit, lost,
+                                          lost <= limit))  # fmt: skip
+                continue
+            value = None if mine is None else mine.values.get(MEANS[gate])
+            why = None if value is not None else f"{name} has no answer with {MEANS[gate]}"
+            held = value is not None and (value >= limit if gate.startswith("min_")
+                                          else value <= limit)  # fmt: skip
+            out.append(GateRecord(name, "generation", gate, limit, value, held, why))
+    return out
