@@ -23,11 +23,11 @@ from evaluator import candidate_trust
 from evaluator.candidate_gates import GATE_KEYS as GATE_KEYS
 from evaluator.candidate_gates import Gates as Gates
 from evaluator.candidate_gates import read_gates, uncomputed
+from evaluator.candidate_generation import Generation, read_generation
 from evaluator.candidate_treatments import DEFAULT_TREATMENTS, SWITCHED, treatment_of
 from evaluator.chunking.adapters.registry import LIBRARY_SPLITTERS
 from evaluator.chunking.spec import SplitterSpec
 from evaluator.context_table import PARENT_KEYS, read_context
-from evaluator.candidate_generation import Generation, read_generation
 from evaluator.retrieval import RETRIEVERS as RETRIEVER_KINDS
 from evaluator.retrieval import treatment as treatments
 from evaluator.retrieval.treatment import TREATMENT_KEYS, Treatment

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from evaluator.candidate_generation import Generation
 from evaluator.embedding.http import Endpoint
 from evaluator.generation.cache import AnswerCache
 from evaluator.generation.client import AskFailed, Reply, ask, endpoint
-from evaluator.candidate_generation import Generation
 from evaluator.generation.prompt import Prompt
 
 STOP_AFTER = 3

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.embedding.http import Cancel, Endpoint, PostFailed, post_json
 from evaluator.candidate_generation import Generation
+from evaluator.embedding.http import Cancel, Endpoint, PostFailed, post_json
 from labeler.core.display import shown
 from labeler.core.errors import ConfigError
 

@@ -11,9 +11,9 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from evaluator.candidate_generation import QUESTION, SOURCES, Generation
 from evaluator.chunk import Chunk
 from evaluator.generation.cache import AnswerKey
-from evaluator.candidate_generation import QUESTION, SOURCES, Generation
 from evaluator.metrics.view import QueryView
 
 

@@ -104,8 +104,9 @@ def record(name: str, one: Asked, query: Query, at: Asking) -> AnswerRecord:
     )  # fmt: skip
     facts = query.facts
     if one.reply is None:
+        unstated = tuple(FactRecord(f, False) for f in facts)
         return AnswerRecord(query.id, name, one.failure, False, sources, "", (), (), (),
-                            tuple(FactRecord(f, False) for f in facts), safe(one.message))  # fmt: skip
+                            unstated, safe(one.message))  # fmt: skip
     checks = check_answer(one.prompt, one.reply, query, facts, at.g.abstention, threshold)
     return AnswerRecord(
         query.id, name, "refused" if one.reply.refused else "answered", one.cached, sources,

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.text import Text
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -24,6 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 Advance = Callable[[int], None]
 _shown: list[Progress] = []

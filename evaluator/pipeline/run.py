@@ -28,8 +28,8 @@ from evaluator.pipeline.context import Context
 from evaluator.pipeline.cutting import cut as cut
 from evaluator.pipeline.cutting import usable_queries as usable_queries
 from evaluator.pipeline.gates import Costs
-from evaluator.pipeline.generated import generate
 from evaluator.pipeline.gates import check as check_gates
+from evaluator.pipeline.generated import generate
 from evaluator.pipeline.measured import first_timings, measure_all, vector_bytes
 from evaluator.pipeline.options import RunOptions
 from evaluator.pipeline.plan import plan_cut

@@ -28,6 +28,7 @@ from evaluator.runs.budget_text import basis_name, budget_md, flags
 from evaluator.runs.frontier import frontier_points
 from evaluator.runs.gate_text import gate_basis
 from evaluator.runs.gate_text import number as gate_number
+from evaluator.runs.generation_text import answer_flags, answers_md
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import CandidateRecord
 from evaluator.runs.review_view import BREAKDOWNS, answerable_by, review_rows
@@ -115,6 +116,7 @@ def report_md(run: RunFile) -> str:
     lines += breakdown_tables(run)
     for name, comp in run.comparisons.items():
         lines += _changes(run, name, comp)
+    lines += answers_md(run)
     lines += ["", f"_Causes under `{run.match}`: {legend(run.match)}._"]
     lines += [
         "",
@@ -226,6 +228,7 @@ def _gates_table(run: RunFile) -> list[str]:
         f"`{n}` {'pass' if run.passed_for(n) else '**FAIL**'}" for n in run.others
     )
     flagged = [f"- **flag** {line}" for line in flags(run)]
+    flagged += [f"- **flag** {markdown_text(line)}" for line in answer_flags(run)]
     lines = [
         verdicts + (f" — decided at {run.decide}" if run.budget is not None else ""),
         *(["", *flagged] if flagged else []),

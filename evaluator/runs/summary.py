@@ -20,6 +20,7 @@ from evaluator.metrics.compare import Status
 from evaluator.metrics.registry import CHUNK_COUNT, HIT, ORACLE, RECALL, shown
 from evaluator.runs.budget_text import basis_name, budget_table, flags
 from evaluator.runs.gate_text import gate_basis, gate_line
+from evaluator.runs.generation_text import answer_flags, print_answers
 from evaluator.runs.model import RunFile
 from evaluator.runs.report import ranked_skips, skipped_note
 from evaluator.runs.review_view import BREAKDOWNS, breakdown_rows, measured, review_rows
@@ -148,7 +149,7 @@ def print_gates(run: RunFile, console: Console) -> None:
     for name in run.others:
         mark = "[green]PASS[/]" if run.passed_for(name) else "[red]FAIL[/]"
         console.print(f"  {mark}  {_outside(name)}")
-    for line in flags(run):
+    for line in [*flags(run), *answer_flags(run)]:
         console.print(f"  [yellow]flag[/]  {_outside(line)}")
     for g in broken:
         console.print(f"    {_outside(g.candidate)}  {_outside(gate_line(g, gate_basis(run)))}")
@@ -177,6 +178,8 @@ def print_run(
         console.print(*folded(table, console, keep=2))
     print_changes(run, console, texts or {})
     console.print(f"\n[dim]{escape(causes_legend(run.match))}[/]")
+    print_answers(run, console)
     print_gates(run, console)
     files = "report.md, run.json, junit.xml, frontier.svg, chunks.tsv"
+    files += ", generation.jsonl" if run.generation is not None else ""
     console.print(f"\nrun folder  {_outside(str(folder))}  ({files})")

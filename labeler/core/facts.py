@@ -85,3 +85,28 @@ def _check_fact(qid: str, i: int, fact: object, seen: dict[str, int]) -> None:
                 f"query {qid}: facts[{i}][{j}] {phrase[:40]!r} repeats a phrasing of facts[{k}]",
                 key=f"facts[{i}][{j}]",
             )
+
+
+def with_fact(qid: str, facts: Facts, phrase: str) -> Facts:
+    """`facts` and one more, `phrase` (tidied) its only phrasing; refused by the rule."""
+    new = (*facts, (tidy_phrase(phrase),))
+    check_facts(qid, new)
+    return new
+
+
+def with_alternative(qid: str, facts: Facts, at: int, phrase: str) -> Facts:
+    """`facts` with `phrase` (tidied) another phrasing of fact `at`; refused by the rule."""
+    new = tuple((*f, tidy_phrase(phrase)) if i == at else f for i, f in enumerate(facts))
+    check_facts(qid, new)
+    return new
+
+
+def without_phrasing(facts: Facts, at: int, alt: int) -> Facts:
+    """`facts` with phrasing `alt` of fact `at` taken out; a fact left with none goes
+    (taking out the first makes the next the preferred one)."""
+    out = []
+    for i, f in enumerate(facts):
+        kept = tuple(p for j, p in enumerate(f) if not (i == at and j == alt))
+        if kept:
+            out.append(kept)
+    return tuple(out)

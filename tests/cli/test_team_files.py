@@ -293,9 +293,9 @@ def labelled(folder: Path, start: int, end: int) -> Callable[[], dict[str, Any]]
 def test_a_store_the_lead_made_at_version_5_is_migrated_by_alice_and_the_lead_writes_after(
     team: tuple[Account, ...], project: Path
 ) -> None:
-    """Migration 6 (evidence groups) on a store an older spanlab left, run by whoever opens
-    it first (alice): the store and its WAL stay the group's, the audit stays clean, and
-    the lead (its owner) and bob keep writing."""
+    """Migrations 6 and 7 (evidence groups, facts) on a store an older spanlab left, run by
+    whoever opens it first (alice): the store and its WAL stay the group's, the audit stays
+    clean, and the lead (its owner) and bob keep writing."""
     lead, alice, bob = team
     spanlab(lead, project, "init", "corpus")
     spanlab(lead, project, "labels", "import", "q.txt")
@@ -303,7 +303,7 @@ def test_a_store_the_lead_made_at_version_5_is_migrated_by_alice_and_the_lead_wr
     in_child(lead, project, _as_version_5)
     assert _version(project) == 5
     assert in_child(alice, project, labelled(project, 22, 51)) == {"spans": 2}
-    assert _version(project) == 6
+    assert _version(project) == 7
     assert modes(project, shared.FILES)[STORE] == f"0660 {lead.name}:{GROUP}"
     assert all(shared.group_rw(m) for m in modes(project, shared.FILES).values())
     (project / "more.txt").write_text("Who pays for returns?\n", encoding="utf-8")
@@ -315,11 +315,13 @@ def test_a_store_the_lead_made_at_version_5_is_migrated_by_alice_and_the_lead_wr
 
 
 def _as_version_5() -> dict[str, Any]:
-    """The store as spanlab left it before groups: no `grp` column, version 5, sealed."""
+    """The store as spanlab left it before groups: no `grp` column (nor `facts`), version
+    5, sealed."""
     conn = sqlite3.connect(STORE, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("ALTER TABLE spans DROP COLUMN grp")
+        conn.execute("ALTER TABLE queries DROP COLUMN facts")
         conn.execute("PRAGMA user_version = 5")
         digests.seal_all(conn)
         conn.execute("COMMIT")

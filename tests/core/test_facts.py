@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from labeler.core.errors import LabelError
-from labeler.core.facts import MAX_FACTS, fact_key, tidy_phrase
+from labeler.core.facts import (
+    MAX_FACTS,
+    fact_key,
+    tidy_phrase,
+    with_alternative,
+    with_fact,
+    without_phrasing,
+)
 from labeler.core.values import Query
 
 
@@ -44,3 +51,13 @@ def test_an_abstention_query_carries_no_facts() -> None:
 def test_one_phrase_rule() -> None:
     assert fact_key(" 30  Days ") == "30 days"
     assert tidy_phrase("  within\n 30\tdays ") == "within 30 days"
+
+
+def test_facts_are_added_to_and_taken_from_one_phrasing_at_a_time() -> None:
+    facts = with_fact("q-1", (), " 30\ndays ")
+    facts = with_alternative("q-1", with_fact("q-1", facts, "refund"), 0, "thirty days")
+    assert facts == (("30 days", "thirty days"), ("refund",))
+    with pytest.raises(LabelError, match="repeats"):
+        with_alternative("q-1", facts, 1, "30 Days")
+    assert without_phrasing(facts, 0, 0) == (("thirty days",), ("refund",))
+    assert without_phrasing(facts, 1, 0) == (("30 days", "thirty days"),)

@@ -1,4 +1,4 @@
-"""The frozen label set, `spanlab.labelset/1` and `/2` — the file CI gates on (§4).
+"""The frozen label set, `spanlab.labelset/1` to `/4` — the file CI gates on (§4).
 
 This module exports the store's labels; the file's shape (`labelset_json`), its reading
 (`labelset_read`) and its import (`labelset_import`) are offered here under one name.
@@ -80,15 +80,20 @@ def export(store: Store, corpus: Corpus, leave_out: frozenset[str] = frozenset()
                     "prefix": prefix, "suffix": suffix}  # fmt: skip
             evidence.setdefault(qid, []).append(item if group is None else {**item, "group": group})
         items = [
-            {"id": qid, "text": text, "abstain": bool(abstain), "boundary": boundary,
-             "slices": json.loads(slices), "status": status, "notes": notes,
-             "evidence": evidence.get(qid, [])}
-            for qid, text, abstain, boundary, slices, status, notes in queries
+            _with_facts({"id": qid, "text": text, "abstain": bool(abstain),
+                         "boundary": boundary, "slices": json.loads(slices), "status": status,
+                         "notes": notes, "evidence": evidence.get(qid, [])}, facts)
+            for qid, text, abstain, boundary, slices, status, notes, facts in queries
         ]  # fmt: skip
         try:
             return frame(items, corpus)
         except UnicodeEncodeError:  # rows are trusted as written; say which one is not
             raise unwritable(items) from None
+
+
+def _with_facts(item: dict[str, Any], facts: str) -> dict[str, Any]:
+    """`item` with its `facts` (§23) when it has any, shaped as `query_json` writes them."""
+    return item if facts == "[]" else {**item, "facts": json.loads(facts)}
 
 
 def unwritable(items: Sequence[Mapping[str, Any]]) -> LabelError:

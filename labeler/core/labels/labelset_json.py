@@ -26,7 +26,9 @@ FORMAT_GROUPS = "spanlab.labelset/2"
 """The format of a set where some evidence carries `group` (§18)."""
 FORMAT_FILTERS = "spanlab.labelset/3"
 """The format of a set where some query carries its own metadata `filter` (§24)."""
-FORMATS = (FORMAT, FORMAT_GROUPS, FORMAT_FILTERS)
+FORMAT_FACTS = "spanlab.labelset/4"
+"""The format of a set where some query carries `facts`, its answer labels (§23)."""
+FORMATS = (FORMAT, FORMAT_GROUPS, FORMAT_FILTERS, FORMAT_FACTS)
 TOOL_VERSION = "0.1.0"
 
 
@@ -43,8 +45,8 @@ class LabelSet:
 
 
 def query_json(q: Query) -> dict[str, Any]:
-    """A query object; `filter` only when it has one, so a set without filters hashes as it
-    did under `/1` and `/2`."""
+    """A query object; `filter` and `facts` only when it has them, so a set without them
+    hashes as it did under `/1` and `/2`."""
     item = {
         "id": q.id,
         "text": q.text,
@@ -55,7 +57,9 @@ def query_json(q: Query) -> dict[str, Any]:
         "notes": q.notes,
         "evidence": [span_json(s) for s in q.evidence],
     }
-    return item if not q.filter else {**item, "filter": {k: list(v) for k, v in q.filter}}
+    if q.filter:
+        item["filter"] = {k: list(v) for k, v in q.filter}
+    return item if not q.facts else {**item, "facts": [list(f) for f in q.facts]}
 
 
 def span_json(s: Span) -> dict[str, Any]:
@@ -67,8 +71,10 @@ def span_json(s: Span) -> dict[str, Any]:
 
 
 def format_of(items: Sequence[Mapping[str, Any]]) -> str:
-    """`/3` when some query carries a filter, `/2` when some evidence item carries a group,
-    else `/1`."""
+    """`/4` when some query carries facts, `/3` when some carries a filter, `/2` when some
+    evidence item carries a group, else `/1`: each reader reads every format before it."""
+    if any("facts" in q for q in items):
+        return FORMAT_FACTS
     if any("filter" in q for q in items):
         return FORMAT_FILTERS
     grouped = any("group" in e for q in items for e in q.get("evidence", ()))

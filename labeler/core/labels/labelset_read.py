@@ -13,9 +13,16 @@ from typing import Any
 from labeler.core.anchoring.binding import diff_documents
 from labeler.core.corpus.canonical import NORMALIZATION
 from labeler.core.corpus.folder import Corpus
+from labeler.core.display import shown
 from labeler.core.errors import LabelError, SpanlabError
 from labeler.core.files.reading import read_bounded
-from labeler.core.labels.labelset_json import FORMAT, FORMATS, LabelSet, hash_queries
+from labeler.core.labels.labelset_json import (
+    FORMAT,
+    FORMAT_FACTS,
+    FORMATS,
+    LabelSet,
+    hash_queries,
+)
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, group_problem, parse_boundary, parse_status
 
@@ -88,7 +95,7 @@ def _filter(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, tuple[
     number or true/false is read as its text); only in a `/3` set."""
     if "filter" not in raw:
         return ()
-    if fmt != FORMATS[2]:
+    if fmt not in FORMATS[2:]:
         raise LabelError(f"'filter' needs format {FORMATS[2]!r}, the file says {fmt!r}",
                          key=f"{path}.filter")  # fmt: skip
     found = raw["filter"]
@@ -102,6 +109,32 @@ def _filter(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, tuple[
                              key=f"{path}.filter.{key}")  # fmt: skip
         out.append((key, tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in values)))
     return tuple(sorted(out))
+
+
+def _facts(raw: dict[str, Any], path: str, fmt: str) -> tuple[tuple[str, ...], ...]:
+    """A query's `facts` (§23): a list of facts, each a list of phrasings (the first the
+    preferred one); only in a `/4` set. The value's own rule (`labeler.core.facts`) checks
+    the rest: lengths, control characters, duplicates, none on an abstention."""
+    if "facts" not in raw:
+        return ()
+    said = f"query {shown(str(raw.get('id', '?'))[:64], lines=False)}"
+    if fmt != FORMAT_FACTS:
+        raise LabelError(f"{said}: 'facts' needs format {FORMAT_FACTS!r}, the file says "
+                         f"{fmt!r}", key=f"{path}.facts")  # fmt: skip
+    found = raw["facts"]
+    if not isinstance(found, list):
+        raise LabelError(f"{said}: facts must be a list of facts, each a list of phrasings",
+                         key=f"{path}.facts")  # fmt: skip
+    for i, fact in enumerate(found):
+        if not isinstance(fact, list):
+            raise LabelError(f"{said}: a fact must be a list of phrasings",
+                             key=f"{path}.facts[{i}]")  # fmt: skip
+        for j, phrase in enumerate(fact):
+            if not isinstance(phrase, str):
+                kind = type(phrase).__name__
+                raise LabelError(f"{said}: a phrasing must be a text, got {kind}",
+                                 key=f"{path}.facts[{i}][{j}]")  # fmt: skip
+    return tuple(tuple(f) for f in found)
 
 
 def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Query:
@@ -126,6 +159,7 @@ def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Q
             status=parse_status(need(raw, "status", str, at), key=f"{path}.status"),
             evidence=spans,
             filter=_filter(raw, path, fmt),
+            facts=_facts(raw, path, fmt),
         )
     except LabelError as exc:
         if exc.key and not exc.key.startswith(path):

@@ -177,10 +177,12 @@ class Adjudication(Versions):
         spans, joins = joined(plan.spans, text_of)
         for s in spans:
             self._insert_span(db, query_id, replace(s, id=None), text_of(s), version="")
+        abstain = int(plan.abstain and not spans)
         self._write_fields(
-            query_id, abstain=int(plan.abstain and not spans), status=Status.REVIEWED.value,
+            query_id, abstain=abstain, status=Status.REVIEWED.value,
             boundary=Boundary(plan.boundary or Boundary.OTHER).value,
             slices=json.dumps(list(plan.slices or ())), notes=plan.notes or "",
+            **({"facts": "[]"} if abstain else {}),  # an abstention states no facts (§23)
         )  # fmt: skip
         return joins
 
@@ -278,6 +280,7 @@ class Decided(Adjudication):
                 v = versions[q.id][singles[q.id]]
                 abstain = not v.spans and (v.abstain or q.abstain)
                 q = replace(q, abstain=abstain, evidence=v.spans, boundary=v.boundary or q.boundary,
+                            facts=() if abstain else q.facts,
                             slices=q.slices if v.slices is None else v.slices,
                             notes=q.notes if v.notes is None else v.notes,
                             stored=True)  # fmt: skip

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError, StoreError
 from labeler.core.typed import MAX_INT
-from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Boundary, Span, Status
+from labeler.core.values import MAX_NOTES, MAX_QUERY_TEXT, Boundary, Query, Span, Status
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
@@ -48,6 +48,32 @@ def slices(table: str, key: object, text: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
         raise bad(table, key, "slices", "not a JSON list of names")
     return tuple(value)
+
+
+def facts_of(text: Any) -> tuple[tuple[str, ...], ...]:
+    """A query's facts (§23) from the JSON spanlab writes, a list of lists of phrasings;
+    ValueError for anything else (the checked path, `facts`, names it)."""
+    if text == "[]":
+        return ()
+    value = json.loads(text) if isinstance(text, str) else None
+    if not isinstance(value, list) or not all(
+        isinstance(f, list) and all(isinstance(p, str) for p in f) for f in value
+    ):
+        raise ValueError("not a JSON list of lists of phrasings")
+    return tuple(tuple(f) for f in value)
+
+
+def facts(table: str, key: object, text: Any) -> tuple[tuple[str, ...], ...]:
+    """`facts_of`, refused naming the row and column (the value checks the rest)."""
+    try:
+        return facts_of(text)
+    except ValueError:
+        raise bad(table, key, "facts", "not a JSON list of lists of phrasings") from None
+
+
+def facts_text(found: tuple[tuple[str, ...], ...]) -> str:
+    """The column's text for `found`: what `facts_of` reads back."""
+    return json.dumps([list(f) for f in found], ensure_ascii=False) if found else "[]"
 
 
 def member(kind: type[E], table: str, key: object, column: str, value: Any) -> E:
@@ -100,9 +126,10 @@ ODD_QUERIES = (
     # CASE, not OR: json_type() of a text that is not JSON is an error, not false.
     "OR CASE WHEN typeof(slices) != 'text' THEN 1 WHEN NOT json_valid(slices) THEN 1 "
     "WHEN json_type(slices) != 'array' THEN 1 "
-    "ELSE EXISTS (SELECT 1 FROM json_each(slices) WHERE type != 'text') END"
+    "ELSE EXISTS (SELECT 1 FROM json_each(slices) WHERE type != 'text') END "
+    "OR facts IS NOT '[]'"  # few queries carry facts: each is checked whole, in Python
 )
-"""Query rows spanlab would not have written (a row written by hand)."""
+"""Query rows spanlab would not have written (a row written by hand), and those with facts."""
 ODD_SPANS = (
     "SELECT 1 FROM spans WHERE version = '' AND (typeof(start) != 'integer' OR "
     "typeof(\"end\") != 'integer' OR typeof(doc) != 'text' OR typeof(quote) != 'text' OR "
@@ -133,3 +160,5 @@ def label_row(q: tuple[Any, ...]) -> None:
     member(Boundary, "queries", key, "boundary", q[3])
     member(Status, "queries", key, "status", q[5])
     slices("queries", key, q[4])
+    built(lambda: Query(str(key), "check", bool(q[2]), facts=facts("queries", key, q[7])),
+          "queries", key)  # fmt: skip

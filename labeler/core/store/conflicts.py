@@ -14,8 +14,8 @@ from typing import Any
 
 from labeler.core.errors import StoreError
 
-FIELDS = ("text", "boundary", "slices", "abstain", "notes", "status")
-"""The query fields a form edits."""
+FIELDS = ("text", "boundary", "slices", "abstain", "notes", "status", "facts")
+"""The query fields a form edits (facts: the answer labels, §23, the query's own)."""
 
 
 @dataclass

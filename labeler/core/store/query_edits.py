@@ -83,6 +83,12 @@ class QueryEdits(Edits):
         unknown = set(changes) - set(FIELDS)
         if unknown:
             raise StoreError(f"cannot change {', '.join(sorted(unknown))}", key=sorted(unknown)[0])
+        if self.view and "facts" in changes:
+            raise StoreError(
+                "facts are the query's own, not a blind version's: they are labelled outside "
+                "the blind view", key="facts", hint="ask a lead, or label them once the "
+                "query is adjudicated",
+            )  # fmt: skip
         if self.view and set(changes) & set(VERSION_FIELDS):  # a blind annotator's own fields
             mine = {k: v for k, v in changes.items() if k in VERSION_FIELDS}
             self._update_version(query_id, annotator, seen, mine)

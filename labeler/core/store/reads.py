@@ -28,7 +28,7 @@ SPAN_SELECT = (
 )
 _QUERY = (
     f"SELECT id, {cells.TEXT}, abstain, boundary, slices, {cells.NOTES}, status, annotator, "
-    "created, updated, revision FROM queries"
+    "created, updated, revision, facts FROM queries"
 )
 """A query's own row, its long texts cut in SQL (`cells`)."""
 _BOUNDARIES = {b.value: b for b in Boundary}
@@ -52,7 +52,8 @@ _VIEW_QUERY = (
     "coalesce(v.boundary, queries.boundary) AS boundary, coalesce(v.slices, queries.slices) "
     f"AS slices, substr(coalesce(v.notes, queries.notes), 1, {MAX_NOTES + 1}) AS notes, "
     "coalesce(v.status, 'draft') AS status, queries.annotator, created, queries.updated, "
-    "queries.revision FROM queries LEFT JOIN versions v ON v.query_id = queries.id "
+    "queries.revision, '[]' AS facts "  # the query's facts are not blind: not shown
+    "FROM queries LEFT JOIN versions v ON v.query_id = queries.id "
     "AND v.annotator = ?"
 )
 
@@ -241,7 +242,8 @@ class Reads(Connection):
         """Raw (queries, spans) rows for bulk export, each column checked (`cells`): a row
         written by hand is refused by table, row and column.
 
-        Queries: id, text, abstain, boundary, slices (JSON), status, notes, in id order.
+        Queries: id, text, abstain, boundary, slices (JSON), status, notes, facts (JSON),
+        in id order.
         Spans: query_id, doc, start, end, quote, prefix, suffix, in document order; only
         each query's own evidence (version ''), not annotators' blind versions.
         """
@@ -250,8 +252,8 @@ class Reads(Connection):
         cur.execute("BEGIN")  # one snapshot for both reads
         try:
             queries = cur.execute(
-                f"SELECT id, {cells.TEXT}, abstain, boundary, slices, status, {cells.NOTES} "
-                "FROM queries ORDER BY id"
+                f"SELECT id, {cells.TEXT}, abstain, boundary, slices, status, {cells.NOTES}, "
+                "facts FROM queries ORDER BY id"
             ).fetchall()
             spans = cur.execute(
                 'SELECT query_id, doc, start, "end", quote, prefix, suffix, grp FROM spans '

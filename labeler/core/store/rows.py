@@ -18,7 +18,7 @@ from labeler.core.values import Boundary, Query, Span, Status
 
 QUERY_COLUMNS = (
     "id", "text", "abstain", "boundary", "slices", "notes", "status", "annotator", "created",
-    "updated", "revision",
+    "updated", "facts", "revision",
 )  # fmt: skip
 
 DecisionKind = Literal["accept", "orphan", "undo"]
@@ -167,7 +167,8 @@ def query_from_row(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
         return Query(row["id"], row["text"], bool(row["abstain"]), Boundary(row["boundary"]),
                      tuple(_names(row["slices"])), row["notes"], Status(row["status"]),
                      row["annotator"], row["created"], row["updated"], evidence,
-                     revision=row["revision"], stored=True)  # fmt: skip
+                     revision=row["revision"], facts=cells.facts_of(row["facts"]),
+                     stored=True)  # fmt: skip
     except (SpanlabError, TypeError, ValueError):
         return _checked_query(row, evidence)
 
@@ -199,6 +200,7 @@ def _checked_query(row: Mapping[str, Any], spans: Iterable[Span]) -> Query:
             updated=text("updated"),
             evidence=tuple(spans),
             revision=cells.typed(int, "queries", key, "revision", row["revision"]),
+            facts=cells.facts("queries", key, row["facts"]),
             stored=True,
         )
 
@@ -236,6 +238,7 @@ def query_row(q: Query) -> dict[str, Any]:
         "annotator": q.annotator,
         "created": q.created,
         "updated": q.updated,
+        "facts": cells.facts_text(q.facts),
         "revision": q.revision or 1,
     }
 

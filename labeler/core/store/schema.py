@@ -219,6 +219,17 @@ def _m6_evidence_groups(conn: sqlite3.Connection) -> None:
     digests.reseal(conn, "spans", held)
 
 
+def _m7_facts(conn: sqlite3.Connection) -> None:
+    """Answer labels (§23): a query carries the facts a complete answer states, a JSON list
+    of lists of phrasings ('[]': none, what every older query reads as). Rows whose digest
+    held are resealed with the new column, as in `_m6_evidence_groups`."""
+    from labeler.core.store import digests  # the store imports this module
+
+    held = digests.holding(conn, "queries")
+    _run(conn, "ALTER TABLE queries ADD COLUMN facts TEXT NOT NULL DEFAULT '[]'")
+    digests.reseal(conn, "queries", held)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _m1_initial,
     _m2_revisions_and_retired_ids,
@@ -226,6 +237,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _m4_whole_versions,
     _m5_audit,
     _m6_evidence_groups,
+    _m7_facts,
 )
 """Applied in order; the schema version is the number applied."""
 

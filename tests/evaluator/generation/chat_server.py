@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.evaluator.embedding.openai_server import misbehave, send_raw
+from tests.evaluator.generation import extractive
 
 MODES = {
     "": "answer `State.answer` as OpenAI does",
@@ -31,11 +32,16 @@ MODES = {
     "refusal": "`message.refusal` set and `content` null, as hosted APIs refuse",
     "error-escapes": "a 400 whose error message holds terminal escapes",
     "finish-escapes": "a good answer whose `finish_reason` holds terminal escapes",
+    "extractive": "answer with the source sentences sharing most words with the question "
+    "(`extractive.answer`), or the template's abstention phrase",
+    "other-language": "an answer in German, citing [1]",
+    "sorry": "a refusal written as the answer's text (no `refusal` field)",
 }
 """How the server may misbehave, and what each does."""
 ESCAPES = "The rate is 3.5 % [1].\x1b[31m red\x1b]0;pwned\x07 text\x1b[2J"
 CITE_99 = "The rate is 3.5 % [99]."
 REFUSAL = "I'm sorry, but I can't help with that."
+GERMAN = "Die Frist beträgt dreißig Tage [1]."
 
 
 class State:
@@ -63,6 +69,12 @@ def _content(state: State, payload: dict[str, Any]) -> str:
         return ESCAPES
     if state.mode == "cite-99":
         return CITE_99
+    if state.mode == "other-language":
+        return GERMAN
+    if state.mode == "sorry":
+        return REFUSAL
+    if state.mode == "extractive":
+        return extractive.answer(str(payload["messages"][-1]["content"]))
     if callable(state.answer):
         return state.answer(str(payload["messages"][-1]["content"]))
     return state.answer
@@ -124,3 +136,26 @@ def serve(state: State) -> ThreadingHTTPServer:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m tests.evaluator.generation.chat_server --port 8099 --mode extractive`: the
+    loopback server for a hand check, until interrupted."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8099)
+    parser.add_argument("--mode", choices=sorted(MODES), default="extractive")
+    args = parser.parse_args(argv)
+    state = State()
+    state.mode = args.mode
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler(state))
+    print(f"chat server on http://127.0.0.1:{args.port}/v1 ({args.mode or 'fixed answer'})")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

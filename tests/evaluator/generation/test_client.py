@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from evaluator.candidate_generation import Generation
 from evaluator.generation.asking import ask_all
 from evaluator.generation.cache import AnswerCache
 from evaluator.generation.checks.citations import citations
 from evaluator.generation.client import AskFailed, Reply, ask, endpoint
-from evaluator.candidate_generation import Generation
 from evaluator.generation.prompt import Prompt
 from labeler.core.display import shown
 from labeler.core.errors import SpanlabError

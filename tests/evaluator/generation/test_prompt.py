@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluator.chunk import Chunk
 from evaluator.candidate_generation import Generation
+from evaluator.chunk import Chunk
 from evaluator.generation.prompt import build, fill
 from evaluator.metrics.index import ChunkIndex, TokenCounter
 from evaluator.metrics.settings import MetricSettings
