@@ -46,6 +46,7 @@ from evaluator.runs.verdict_words import cause_text, loss_scope, settings_line
 from labeler.core.corpus.folder import Corpus
 from labeler.core.display import masked, shown
 from labeler.core.errors import SpanlabError
+from labeler.core.facts import Facts, facts_said
 
 
 def load_run(runs_dir: Path, run: str) -> RunFile:
@@ -215,14 +216,17 @@ def show_view(
     texts: Mapping[str, str] | None = None,
     *,
     width: int | None = None,
+    facts: Facts = (),
 ) -> list[Text]:
-    """The boundary view's lines; wrapped to `width` at word boundaries (None: not wrapped)."""
+    """The boundary view's lines; wrapped to `width` at word boundaries (None: not wrapped).
+    `facts`: the query's answer labels (§23), from the store, listed under its question."""
     base, other = _pair(run, query, candidate, corpus)
     k = run.manifest.settings.k
     entry = run.queries[query]
     specs = {n: candidate_spec(run, n) for n in (base, other)}
     question = (texts or {}).get(query, entry.text)  # the store's, else the run's own
     lines = [Text(line) for line in _head(run, entry, other, base, question)]
+    lines += [Text(shown(line, lines=False)) for line in facts_said(facts)]
     lines.append(Text(settings_line(run), "dim"))
     docs = list(dict.fromkeys(ev.doc for ev in entry.evidence))
     cut = {n: [c for d in docs for c in chunks_for_doc(specs[n], corpus, d)] for n in specs}
@@ -300,7 +304,8 @@ def show_text(
     texts: Mapping[str, str] | None = None,
     *,
     width: int | None = None,
+    facts: Facts = (),
 ) -> str:
     """The boundary view as plain text (what `spanlab show` prints when piped)."""
-    view = show_view(run, query, candidate, corpus, texts, width=width)
+    view = show_view(run, query, candidate, corpus, texts, width=width, facts=facts)
     return "\n".join(line.plain.rstrip() for line in view)

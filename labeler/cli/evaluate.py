@@ -321,16 +321,18 @@ def show_command(
     proj = project(corpus)
     found = load_run(proj.root / RUNS_DIR, run)
     docs = read_corpus(proj)
-    texts = None
+    texts, facts = None, {}
     if proj.db.exists():
         store = checked(Store.open_for_reading(proj.db))
         refused = sight(proj).refusal(store, query)
         if refused is not None:
             raise SpanlabError(refused)
-        texts = {q.id: q.text for q in store.queries()}
+        stored = store.queries()
+        texts, facts = {q.id: q.text for q in stored}, {q.id: q.facts for q in stored}
     console = Console()
     width = console.width if console.is_terminal else None  # piped: whole lines, for grep
-    for line in show_view(found, query, candidate, docs, texts, width=width):
+    for line in show_view(found, query, candidate, docs, texts, width=width,
+                          facts=facts.get(query, ())):  # fmt: skip
         # On a terminal rich wraps headings and lists at spaces; the text and its rulers
         # come wrapped to fit already. Piped, nothing is wrapped.
         console.print(line, soft_wrap=width is None, highlight=False)

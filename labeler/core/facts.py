@@ -110,3 +110,13 @@ def without_phrasing(facts: Facts, at: int, alt: int) -> Facts:
         if kept:
             out.append(kept)
     return tuple(out)
+
+
+def facts_said(facts: Facts) -> list[str]:
+    """The facts as `spanlab show` prints them: a heading, then one line per fact, its
+    phrasings joined by ` | ` (the first preferred); nothing when there are none."""
+    if not facts:
+        return []
+    return ["facts a complete answer states:"] + [
+        f"  f{i}  " + " | ".join(fact) for i, fact in enumerate(facts, 1)
+    ]

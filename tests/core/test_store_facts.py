@@ -40,6 +40,7 @@ def test_facts_are_written_compare_and_set_and_logged(memory_store: Store) -> No
     with pytest.raises(ConflictError) as caught:  # bob saw the query before ann's facts
         memory_store.update_query(q.id, annotator="bob", seen=q, facts=(("refunds",),))
     assert (caught.value.what, caught.value.who) == ("facts", "ann")
+    assert "you saw [], it is now [30 days | thirty days; refund]" in caught.value.message
     assert memory_store.query(q.id).facts == FACTS
 
 

@@ -83,6 +83,13 @@ GROUPS = {
 }
 """How each format holds groups of alternatives (§18); any other flattens them (every
 alternative becomes evidence of its own, all required) and says how many on export."""
+FACTS = {
+    "spanlab": "carried: `facts` on each query (spanlab.labelset/4)",
+    "label-studio": "carried: `data.facts`, a list of facts, each a list of phrasings",
+    "doccano": "carried: a top-level `facts` on each line of the query, as spanlab writes it",
+}
+"""How each format holds a query's facts (§23, answer labels); any other leaves them out
+and says how many queries' facts on export."""
 EVIDENCE_ONLY = ("doccano", "prodigy", "argilla")
 """Formats that hold a query only as spans in a document's text: one without evidence (an
 abstention, a draft) has no record in them (`_common.left_out` says which)."""

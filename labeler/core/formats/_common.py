@@ -74,6 +74,19 @@ class Where:
             raise place.error(exc.message, offset=exc.offset) from None
 
 
+def facts_in(value: Any, where: Where) -> tuple[tuple[str, ...], ...]:
+    """A record's `facts` (§23) as spanlab writes them, a list of facts each a list of
+    texts (absent: none); the query's own rule checks the rest (lengths, duplicates)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise where.error("facts must be a list of facts, each a list of phrasings")
+    for i, fact in enumerate(value):
+        if not isinstance(fact, list) or not all(isinstance(p, str) for p in fact):
+            raise where.at(f"[{i}]").error("a fact must be a list of texts (its phrasings)")
+    return tuple(tuple(f) for f in value)
+
+
 def clean_text(text: str) -> str:
     """A question as stored: canonical (NFC, LF) and stripped."""
     return canonicalize(text).strip()

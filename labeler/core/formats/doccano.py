@@ -4,7 +4,8 @@ relation extraction (`entities: [{start_offset, end_offset, label}]`), as doccan
 doccano's front end counts offsets in UTF-16 code units (doccano#2290) and some versions
 in grapheme clusters, so UTF-16 is tried first and the unit of every span is reported.
 Extra columns of an imported file come back at the top level of each exported line, so
-`question`, `doc` and `query_id` travel there. Writing gives the `label` shape, UTF-16.
+`question`, `doc`, `query_id` and a query's `facts` (§23) travel there. Writing gives the
+`label` shape, UTF-16.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from typing import Any
 from labeler.core.corpus.folder import Corpus
 from labeler.core.formats import Imported, Wrote
 from labeler.core.formats import tasks as model
-from labeler.core.formats._common import Where, left_out, overlapping, positive_group, write_atomic
+from labeler.core.formats._common import (
+    Where,
+    facts_in,
+    left_out,
+    overlapping,
+    positive_group,
+    write_atomic,
+)
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
 from labeler.core.typed import need, typed
@@ -66,6 +74,7 @@ def task(obj: dict[str, Any], where: Where) -> model.TaskIn:
     return model.TaskIn(
         where, question, tuple(_spans(obj, where)), text=text,
         doc=_meta(obj, "doc", where), query_id=_meta(obj, "query_id", where),
+        facts=facts_in(obj.get("facts"), where.at("facts")),
     )  # fmt: skip
 
 
@@ -100,6 +109,7 @@ def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:
             places = {f"{a}-{b}": where for (a, b, _), s in zip(labels, spans, strict=True)
                       if (where := corpus.place(doc, s.start, s.end))}  # fmt: skip
             row = {**row, "groups": groups} if groups else row
+            row = {**row, "facts": [list(f) for f in q.facts]} if q.facts else row
             rows.append({**row, "places": places} if places else row)  # §22: `page 2`
     write_atomic(out, dumps_lines(rows))
     n = overlapping(queries)

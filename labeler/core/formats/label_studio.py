@@ -23,6 +23,7 @@ from labeler.core.formats._common import (
     FreshIds,
     Where,
     clean_text,
+    facts_in,
     load_json,
     positive_group,
     text_key,
@@ -126,7 +127,7 @@ def _counts(
     return labels is None or bool(found & labels)
 
 
-_LABEL_KEYS = ("abstain", "boundary", "slices", "status", "notes")
+_LABEL_KEYS = ("abstain", "boundary", "slices", "status", "notes", "facts")
 """`data` keys that label the query: every task of one query must agree on them."""
 
 
@@ -253,6 +254,7 @@ def _query(g: _Group, qid: str) -> Query:
     single = [w for w in g.by_who if not w.startswith("annotation-")]
     slices = typed(data.get("slices", [SLICE]), list, at.at("slices"))
     default = Status.LABELLED if labelled else Status.DRAFT
+    facts = facts_in(data.get("facts"), at.at("facts"))
     try:
         return Query(
             id=qid,
@@ -264,6 +266,7 @@ def _query(g: _Group, qid: str) -> Query:
             status=parse_status(typed(data.get("status", default.value), str, at.at("status"))),
             evidence=spans,
             annotator=single[0] if len(single) == 1 and not g.double else "",
+            facts=facts,
         )
     except LabelError as exc:
         key = _question_key(data) if exc.key == "text" else exc.key

@@ -29,6 +29,7 @@ META_KEYS = frozenset(
         "annotators",
         "groups",
         "places",
+        "facts",
         *DOC_KEYS,
         *QUESTION_KEYS,
     }
@@ -123,11 +124,12 @@ def _tasks(
 
 
 def _data(q: Query) -> dict[str, Any]:
-    return {
+    data = {
         "question": q.text, "query_id": q.id, "abstain": q.abstain,
         "boundary": q.boundary.value, "slices": list(q.slices), "status": q.status.value,
         "notes": q.notes,
     }  # fmt: skip
+    return {**data, "facts": [list(f) for f in q.facts]} if q.facts else data
 
 
 def _result(q: Query, n: int, span: Span, text: str, names: Names) -> dict[str, Any]:

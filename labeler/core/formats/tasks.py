@@ -71,6 +71,8 @@ class TaskIn:
     """The record's key that names who, for errors about the name."""
     task_id: str | None = None
     """The tool's task id, when rows of one task (one per annotator) carry it."""
+    facts: tuple[tuple[str, ...], ...] = ()
+    """The query's facts (§23), when the record carries them (a file spanlab wrote)."""
 
 
 @dataclass
@@ -264,6 +266,7 @@ def _query(g: _Group, qid: str, reading: Reading) -> Query:
     return g.first.where.query(
         keys, id=qid, text=g.question, slices=(reading.format,), status=status,
         annotator="" if g.double else g.first.annotator, evidence=evidence,
+        facts=g.first.facts,
     )  # fmt: skip
 
 

@@ -133,7 +133,7 @@ def _write(
     else:
         got = formats.get(fmt).write(queries, corpus, out)
         wrote = got or formats.Wrote(len(queries), len(queries))
-    notes = (*wrote.warnings, *_flattened(fmt, queries))
+    notes = (*wrote.warnings, *_flattened(fmt, queries), *_facts_left(fmt, queries))
     advance(1)
     sha = _sha256(out)
     advance(1)
@@ -148,6 +148,15 @@ def _flattened(fmt: str, queries: list[Query]) -> tuple[str, ...]:
         return ()
     return (f"{n} group(s) of alternatives flattened: {fmt} cannot say 'either copy will do', "
             "so every alternative is written as evidence of its own",)  # fmt: skip
+
+
+def _facts_left(fmt: str, queries: list[Query]) -> tuple[str, ...]:
+    """A format that cannot hold facts (§23) leaves them out, and says whose."""
+    ids = [] if fmt in formats.FACTS else [q.id for q in queries if q.facts]
+    if not ids:
+        return ()
+    return (f"{len(ids)} quer(y/ies) carry facts {fmt} cannot hold ({named(ids)}): left out; "
+            "--format spanlab, label-studio or doccano keeps them",)  # fmt: skip
 
 
 def _decided(store: Store) -> tuple[list[Query], list[str]]:

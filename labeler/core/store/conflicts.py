@@ -33,7 +33,9 @@ class ConflictError(StoreError):
 
 
 def show(value: Any) -> str:
-    """A field value as a message shows it."""
+    """A field value as a message shows it (facts: `[14 days | two weeks; card]`)."""
+    if isinstance(value, tuple | list) and value and all(isinstance(v, tuple) for v in value):
+        return "[" + "; ".join(" | ".join(str(p) for p in v) for v in value) + "]"
     if isinstance(value, tuple | list):
         return "[" + ", ".join(str(v) for v in value) + "]"
     if isinstance(value, Enum):  # a StrEnum is a str too, whose repr is `<Status.X: 'x'>`

@@ -66,7 +66,16 @@ def query_summary(
     meta.no_wrap, meta.overflow = False, "fold"  # pattern and slices wrap, not cut
     # The note after the question: a long note is what the panel's height cuts, not it.
     note = [Text("✎ " + shown(q.notes, lines=False), style="dim")] if q.notes else []
-    return Group(meta, Text(shown(q.text), style="bold"), *note)
+    return Group(meta, Text(shown(q.text), style="bold"), *facts_line(q), *note)
+
+
+def facts_line(q: Query) -> list[Text]:
+    """`facts: 30 days (+1) · refund` — each fact by its preferred phrasing, with how many
+    others it has (§23); nothing for a query without facts."""
+    if not q.facts:
+        return []
+    said = " · ".join(f[0] + (f" (+{len(f) - 1})" if len(f) > 1 else "") for f in q.facts)
+    return [Text("facts: " + shown(said, lines=False), style="italic")]
 
 
 class QueryPanel(Static):

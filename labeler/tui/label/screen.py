@@ -26,6 +26,7 @@ from labeler.tui.label.elsewhere import (
     elsewhere_bindings,
     focus_note,
 )
+from labeler.tui.label.fact_actions import FactActions
 from labeler.tui.label.navigation import Navigation
 from labeler.tui.label.panels import CursorBar, QueryPanel
 from labeler.tui.label.query_actions import QueryActions
@@ -58,6 +59,7 @@ PALETTE = (
         "Headings, list intros, table headers and code no query covers yet, most cut first",
     ),
     ("toggle_abstain", "Abstain", "Mark the query as having no evidence (or not)"),
+    ("facts", "Facts", "The facts a complete answer states: the selection as one, or the list"),
     ("filter", "Filter queries", "By words, s:status, p:pattern, slice"),
     ("go_to", "Go to offset", "Move the cursor to a code point offset"),
     ("find", "Find in document", "Select the next match in this document"),
@@ -83,7 +85,7 @@ def search_index(corpus: Corpus) -> CorpusSearch:
     return CorpusSearch(corpus)
 
 
-class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
+class LabelScreen(QueryActions, FactActions, Navigation, SpanEvents, QuerySwitching):
     """Label queries: pick one on the left, draw its evidence on the right."""
 
     CSS_PATH = LABEL_STYLESHEET
@@ -119,6 +121,14 @@ class LabelScreen(QueryActions, Navigation, SpanEvents, QuerySwitching):
         Binding("K", "next_query(-1)", "Previous query", show=False),
         Binding("U", "next_unlabelled", "Next unlabelled", show=False),
         Binding("R", "agreement", "Adjudicate", show=False),
+        Binding(
+            "F",
+            "facts",
+            "Facts: the selection as one, or the list",
+            show=False,
+            tooltip="Facts the answer must state: with a selection, add it as one; without, "
+            "list them to type, give alternatives (a) and delete (x)",
+        ),
         Binding(
             "plus",
             "add_alternative",

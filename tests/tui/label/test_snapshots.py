@@ -155,3 +155,11 @@ def test_alternatives_drawn_as_such(snap_compare: SnapCompare, tmp_path: Path) -
     store.add_span("q-0001", Span.from_text(PROCESS, doc, own, own + 27), PROCESS, annotator="ann")
     app = SpanlabApp(store, corpus, annotator="ann", settings=QUIET)
     assert snap_compare(app, press=["tab", "n", "n"], terminal_size=(80, 24))
+
+
+def test_facts_dialog(snap_compare: SnapCompare, app: SpanlabApp, store: Store) -> None:
+    """The facts dialog over q-0001 at 80×24: its title names the query; the list shows
+    "1. five days", "   or 5 days", "2. refund"; under it "new fact:" and the empty line
+    with its placeholder; the keys on two whole lines (enter, ↑, a, x; ctrl+s, esc)."""
+    store.update_query("q-0001", annotator="ann", facts=(("five days", "5 days"), ("refund",)))
+    assert snap_compare(app, press=["F"], terminal_size=(80, 24))
