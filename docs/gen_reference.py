@@ -269,12 +269,13 @@ def _other_meaning(cls: type, value: ast.expr) -> str:
 
 
 def run_json_page() -> str:
+    from evaluator.generation import summary
     from evaluator.runs import model, model_parts, model_queries
 
     parts = [model.RunFile, model_parts.Manifest, model_parts.CandidatesFileRef,
              model_parts.CandidateRecord, model_parts.GateRecord, model_queries.QueryRecord,
              model_queries.EvidenceRef, model_queries.QueryResult, model_queries.RuleResult,
-             model_queries.RankedEntry]  # fmt: skip
+             model_queries.RankedEntry, summary.GenerationSummary, summary.Asking]  # fmt: skip
     lines = ["# run.json", "",
              f"Every run folder holds one `run.json` with `\"format\": \"{model.FORMAT}\"`. "
              "Its one owner is `evaluator/runs/model.py`: each object below is one frozen "

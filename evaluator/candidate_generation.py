@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.candidate_keys import GENERATION
+from labeler.core.display import unsafe_at
 from labeler.core.errors import ConfigError
 from labeler.core.team.steering import others_may_write
 from labeler.core.typed import Refusal, sized, typed
@@ -167,6 +168,11 @@ def _check(g: Generation, where: _Key) -> None:
         ("timeout", not 1.0 <= g.timeout <= MAX_TIMEOUT,
          f"timeout must be 1 to {MAX_TIMEOUT:g} seconds, got {g.timeout:g}"),
         ("abstention", not g.abstention.strip(), "abstention must not be empty"),
+        ("model", unsafe_at(g.model) is not None, "model holds a control character"),
+        ("abstention", unsafe_at(g.abstention) is not None,
+         "abstention holds a control character"),
+        ("template", unsafe_at(g.template) is not None, "the template's path holds a control "
+         "character"),
         ("send", g.send not in SEND, f"send must be \"hit\" or \"all\", got {g.send[:20]!r}"),
         ("abstention", g.abstention.strip() not in g.template_text,
          "the abstention phrase must appear in the template (the model is told to use it)"),

@@ -149,18 +149,43 @@ class AnswerComparison:
     candidate: str
     checks: Mapping[str, CheckComparison]
     effects: tuple[Effect, ...]
+    recall_delta: float | None = None
+    """Mean evidence recall at budget, candidate − baseline (retrieval's own comparison)."""
+    overlapping: tuple[float, float] = (0.0, 0.0)
+    """Mean pairs of overlapping sources per prompt: baseline's, candidate's."""
 
     @property
     def recall_up_completeness_down(self) -> tuple[Effect, ...]:
         return tuple(e for e in self.effects if e.kind == RECALL_UP)
 
+    @property
+    def worse_at_higher_recall(self) -> bool:
+        """The candidate's recall at budget rose while its completeness fell (overall)."""
+        delta = self.checks["completeness"].delta
+        return (self.recall_delta or 0.0) > 0 and delta is not None and delta < 0
+
+    @property
+    def duplicate_context(self) -> bool:
+        """Its sources overlap one another more than the baseline's do."""
+        return self.overlapping[1] > self.overlapping[0]
+
 
 def compare_answers(
     base: Sequence[AnswerRecord], cand: Sequence[AnswerRecord], name: str,
     recall_delta: Mapping[str, float | None], *, resamples: int, seed: int,
+    recall: float | None = None,
 ) -> AnswerComparison:  # fmt: skip
+    """`recall_delta`: per query, recall at budget candidate − baseline; `recall`: the same
+    over every query (the flag of a candidate whose answers got worse as recall rose)."""
     return AnswerComparison(
         name,
         {c: compare_check(base, cand, c, resamples=resamples, seed=seed) for c in CHECKS},
         effects(base, cand, recall_delta),
+        recall,
+        (overlap(base), overlap(cand)),
     )
+
+
+def overlap(records: Sequence[AnswerRecord]) -> float:
+    """Mean overlapping source pairs per prompt (0 without prompts)."""
+    return statistics.fmean(r.overlapping for r in records) if records else 0.0

@@ -39,6 +39,15 @@ class Asking:
     seconds: float
     """Wall time of the stage."""
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "url": self.url, "template": self.template,
+            "template_sha256": self.template_sha256, "decoding": self.decoding,
+            "abstention": self.abstention, "send": self.send, "asked": self.asked,
+            "cached": self.cached, "refused": self.refused, "failed": dict(self.failed),
+            "seconds": round(self.seconds, 3),
+        }  # fmt: skip
+
     def line(self) -> str:
         """`answers: 12 asked, 30 from the cache, 1 refused, 2 failed (timeout 2)`."""
         failed = sum(self.failed.values())
@@ -51,7 +60,12 @@ class Asking:
 
 @dataclass(frozen=True)
 class GenerationSummary:
+    """run.json's `generation`: the generator and what asking did, each candidate's checks,
+    each candidate's answers against the baseline's, and the answers file's digest."""
+
     asking: Asking
+    """Model, redacted URL, template and its sha256, decoding, abstention phrase, `send`,
+    and the counts: asked, cached, refused, failed by kind, seconds."""
     candidates: tuple[CandidateAnswers, ...]
     """Baseline first, in run order."""
     comparisons: Mapping[str, AnswerComparison]
@@ -65,7 +79,7 @@ class GenerationSummary:
     def to_json(self) -> dict[str, Any]:
         a = self.asking
         return {
-            "asking": {**a.__dict__, "failed": dict(a.failed), "seconds": round(a.seconds, 3)},
+            "asking": a.to_json(),
             "candidates": {c.name: c.to_json() for c in self.candidates},
             "comparisons": {n: comparison_json(c) for n, c in self.comparisons.items()},
             "answers": {"file": "generation.jsonl", "sha256": self.answers_sha256},
@@ -87,4 +101,6 @@ def comparison_json(c: AnswerComparison) -> dict[str, Any]:
     return {
         "checks": {n: check_json(k) for n, k in c.checks.items()},
         "effects": [e.__dict__ for e in c.effects],
+        "recall_delta": c.recall_delta,
+        "overlapping": list(c.overlapping),
     }

@@ -14,8 +14,10 @@ from dataclasses import dataclass, replace
 
 from evaluator.candidates import CandidatesFile
 from evaluator.generation import stage
+from evaluator.generation.asking import Tally
 from evaluator.generation.cache import AnswerCache
-from evaluator.generation.compare import candidate_answers, compare_answers
+from evaluator.generation.compare import AnswerComparison, candidate_answers, compare_answers
+from evaluator.generation.prompt import Prompt
 from evaluator.generation.run_file import CHECKS, AnswerRecord
 from evaluator.generation.summary import Asking, GenerationSummary
 from evaluator.metrics.compare import Comparison
@@ -74,33 +76,49 @@ def generate(
     started = time.perf_counter()
     settings = replace(MetricSettings.of(ctx.settings), budget=ctx.settings.budget)
     at = stage.Asking(g, settings, ctx.counter, ctx.texts.__getitem__)
-    order = list(runs)
-    asked = stage.prompts(at, queries, [retrieved(n, runs[n]) for n in order], g.send)
+    asked = stage.prompts(at, queries, [retrieved(n, r) for n, r in runs.items()], g.send)
+    records, tally = _ask(ctx, at, asked, queries)
+    by = {n: [r for r in records if r.candidate == n] for n in runs}
+    asking = Asking(g.model, redact(g.url), g.template, g.template_sha256, g.decoding(),
+                    g.abstention, g.send, tally.asked, tally.cached, tally.refused,
+                    dict(tally.failed), time.perf_counter() - started)  # fmt: skip
+    summary = GenerationSummary(asking, tuple(candidate_answers(n, by[n]) for n in runs),
+                                _compared(ctx, by, budget))  # fmt: skip
+    return Generated(summary, records, tuple(gate_answers(cfile.gates.generation, summary)))
+
+
+def _ask(
+    ctx: Context, at: stage.Asking, asked: Sequence[tuple[str, Prompt]], queries: Sequence[Query]
+) -> tuple[tuple[AnswerRecord, ...], Tally]:
+    """Every prompt through the answer cache, under a bar in answers per second."""
     cache = AnswerCache(_cache_path(ctx))
     try:
         with progress.task("generation: answers", len(asked), enabled=ctx.options.progress,
                            unit="answers") as advance:  # fmt: skip
-            records, tally = stage.answer(at, cache, asked, {q.id: q for q in queries}, advance)
+            return stage.answer(at, cache, asked, {q.id: q for q in queries}, advance)
     finally:
         cache.close()
-    by = {n: [r for r in records if r.candidate == n] for n in order}
-    base = ctx.settings.baseline
-    comparisons = {
-        n: compare_answers(by[base], by[n], n, _recall_deltas(budget.get(n)),
-                           resamples=ctx.settings.resamples, seed=ctx.settings.seed)
-        for n in order if n != base
+
+
+def _compared(
+    ctx: Context, by: Mapping[str, Sequence[AnswerRecord]], budget: Mapping[str, Comparison]
+) -> dict[str, AnswerComparison]:
+    """Every candidate's answers against the baseline's, with its recall at budget."""
+    s, base = ctx.settings, ctx.settings.baseline
+    return {
+        n: compare_answers(by[base], mine, n, _recall_deltas(budget.get(n)),
+                           resamples=s.resamples, seed=s.seed, recall=_recall(budget.get(n)))
+        for n, mine in by.items() if n != base
     }  # fmt: skip
-    asking = Asking(g.model, redact(g.url), g.template, g.template_sha256, g.decoding(),
-                    g.abstention, g.send, tally.asked, tally.cached, tally.refused,
-                    dict(tally.failed), time.perf_counter() - started)  # fmt: skip
-    summary = GenerationSummary(asking, tuple(candidate_answers(n, by[n]) for n in order),
-                                comparisons)  # fmt: skip
-    return Generated(summary, records, tuple(gate_answers(cfile.gates.generation, summary)))
 
 
 def _cache_path(ctx: Context) -> str:
     own = own_file(ctx.options.cache_path)
     return ":memory:" if own is None else str(own.parent / CACHE_NAME)
+
+
+def _recall(comp: Comparison | None) -> float | None:
+    return None if comp is None else comp.overall.deltas.get(RECALL)
 
 
 def _recall_deltas(comp: Comparison | None) -> dict[str, float | None]:

@@ -14,13 +14,15 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from evaluator.generation.compare import AnswerComparison
 from evaluator.metrics import MEASURES, CandidateResult, MetricSettings, QueryFacets
 from evaluator.metrics.base import Measure
 from evaluator.metrics.compare import Comparison, compare
 from evaluator.metrics.evaluate import PerQuery, SpanCauses, breakdowns, reduce_all
-from evaluator.metrics.registry import RULED
+from evaluator.metrics.registry import RECALL, RULED
 from evaluator.runs import index as runs_index
 from evaluator.runs.diff_budget import rebuild_at_budget, why_not
+from evaluator.runs.diff_generation import answers_diff, with_answers
 from evaluator.runs.model import FILE_NAME, RunFile, read_run, read_run_file
 from labeler.core.errors import SpanlabError
 
@@ -65,6 +67,10 @@ class RunDiff:
     """A's and B's candidate at budget, as rebuilt."""
     no_budget: str | None = None
     """Why there is no comparison at budget (None when there is one)."""
+    answers: AnswerComparison | None = None
+    """A's answers as the baseline, B's as the candidate (§23); None when not compared."""
+    no_answers: str | None = None
+    """Why answers are not compared, when one run holds them; None otherwise."""
 
 
 def diff_runs(
@@ -99,10 +105,14 @@ def diff_runs(
     why = why_not(a, candidate_a, shared) or why_not(b, candidate_b, shared)
     sides = None if why else (rebuild_at_budget(a, candidate_a, shared),
                               rebuild_at_budget(b, candidate_b, shared))  # fmt: skip
+    at_budget = None if sides is None else _compare(a, *sides)
+    basis = at_budget or comp
+    recall = {q: c.recall_delta for q, c in basis.queries.items()}
+    answers, no_answers = answers_diff(a, b, candidate_a, candidate_b, shared, recall,
+                                       basis.overall.deltas.get(RECALL))  # fmt: skip
     return RunDiff(a, b, candidate_a, candidate_b, shared, tuple(dict.fromkeys(left)),
                    bool(moved), comp, other, setting_changes(a, b), changed,
-                   (ra, rb), other_sides, None if sides is None else _compare(a, *sides),
-                   sides, why)  # fmt: skip
+                   (ra, rb), other_sides, at_budget, sides, why, answers, no_answers)  # fmt: skip
 
 
 def _compare(a: RunFile, base: CandidateResult, cand: CandidateResult) -> Comparison:
@@ -244,10 +254,11 @@ def load_run_ref(runs_dir: Path, ref: str) -> RunFile:
     artifact's); a run folder's is not (§20: a member may have put the link there)."""
     path = Path(ref)
     if path.is_file():
-        return read_run_file(path) if path.name == FILE_NAME else _not_a_run(path)
-    if path.is_dir():
-        return read_run(path)
-    return read_run(runs_index.find_run(runs_dir, ref).folder)
+        if path.name != FILE_NAME:
+            return _not_a_run(path)
+        return with_answers(read_run_file(path), path.parent)
+    folder = path if path.is_dir() else runs_index.find_run(runs_dir, ref).folder
+    return with_answers(read_run(folder), folder)
 
 
 def _not_a_run(path: Path) -> RunFile:

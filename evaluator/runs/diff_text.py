@@ -27,6 +27,7 @@ from evaluator.metrics.registry import (
 )
 from evaluator.runs.diff import RunDiff
 from evaluator.runs.diff_budget import AT_BUDGET
+from evaluator.runs.diff_generation import answer_lines, answer_markdown
 from evaluator.runs.review_view import answerable, unique_count
 from evaluator.runs.verdict_words import settings_line
 from labeler.core.corpus.walk import shown as plain
@@ -175,7 +176,7 @@ def diff_lines(d: RunDiff) -> list[str]:
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             lines += ["", f"{status.value}{basis} ({len(changes)})"]
             lines += [f"  {_change_line(d, c, causes)}" for c in changes]
-    return lines
+    return lines + answer_lines(d.a, d.b, d.answers, d.no_answers)
 
 
 def _differences(d: RunDiff, indent: str) -> list[str]:
@@ -210,4 +211,5 @@ def diff_markdown(d: RunDiff) -> str:
             changes = sorted(comp.with_status(status), key=lambda c: c.query)
             lines += ["", f"**{title}{basis} ({len(changes)})**", ""]
             lines += [f"- {code(_change_line(d, c, causes))}" for c in changes] or ["- none"]
+    lines += answer_markdown(d.a, d.b, d.answers, d.no_answers)
     return "\n".join(lines) + "\n"

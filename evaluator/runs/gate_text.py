@@ -44,8 +44,16 @@ GATES = {
                                        before=False, divides="vector bytes"),
     "max_latency_p95_ratio": GateWords("× the baseline's warm p95 latency", None, "{:.2f}",
                                        before=False, divides="warm p95 latency"),
+    "min_completeness": GateWords("mean completeness", None, "{:.2f}"),
+    "min_citation_precision": GateWords("mean citation precision", None, "{:.2f}"),
+    "min_citation_recall": GateWords("mean citation recall", None, "{:.2f}"),
+    "min_abstention": GateWords("mean abstention", None, "{:.2f}"),
+    "max_unsupported": GateWords("unsupported items per answer", None, "{:.2f}", before=False),
+    "max_repeated_sentences": GateWords("repeated sentences per answer", None, "{:.2f}",
+                                        before=False),
 }  # fmt: skip
-"""Every gate key of the candidates file, in words."""
+"""Every gate key of the candidates file, in words (`[gates.generation]`'s too: its
+`max_lost` is judged per check, its scope `generation:CHECK`)."""
 
 
 def number(gate: str, value: float | None) -> str:

@@ -53,7 +53,9 @@ def rows(s: GenerationSummary) -> list[list[str]]:
 def effect_text(e: Effect) -> str:
     """`q-0001 recall +1.00, completeness −0.50 (duplicate context: overlapping sources)`."""
     head = "recall ↑ completeness ↓" if e.kind == RECALL_UP else "completeness ↑ at equal recall"
-    cause = " (duplicate context: overlapping sources)" if e.duplicate else ""
+    cause = (
+        " (duplicate context: overlapping sources)" if e.duplicate and e.kind == RECALL_UP else ""
+    )
     return (f"{e.query} {head}: recall {e.recall_delta:+.2f}, completeness "
             f"{e.completeness_delta:+.2f}{cause}")  # fmt: skip
 
@@ -102,6 +104,9 @@ def print_answers(run: RunFile, console: Console) -> None:
     console.print(escape(shown(s.asking.line(), lines=False)))
     for name, comp in s.comparisons.items():
         console.print(f"\n[bold]{escape(shown(name, lines=False))}[/] answers against the baseline")
+        if comp.worse_at_higher_recall:
+            flag = escape(shown(candidate_flag(name, comp), lines=False))
+            console.print(f"  [yellow]flag[/]  {flag}")
         for line in check_lines(comp) or ["no check moved on any query"]:
             console.print(f"  {escape(shown(line, lines=False))}")
         for e in comp.effects:
@@ -138,9 +143,40 @@ def answer_flags(run: RunFile) -> list[str]:
         return []
     out = []
     for name, comp in s.comparisons.items():
+        if comp.worse_at_higher_recall:
+            out.append(candidate_flag(name, comp))
         if found := comp.recall_up_completeness_down:
             dup = sum(e.duplicate for e in found)
             cause = f", {dup} with duplicate context (overlapping sources)" if dup else ""
             out.append(f"{name}: recall ↑ completeness ↓ on {len(found)} "
                        f"quer{'y' if len(found) == 1 else 'ies'}{cause}")  # fmt: skip
+    return out
+
+
+def candidate_flag(name: str, comp: AnswerComparison) -> str:
+    """`c: recall at budget +0.022 while completeness -0.010 — duplicate context (0.81
+    overlapping source pairs per prompt, baseline 0.22)`."""
+    complete = comp.checks["completeness"].delta or 0.0
+    base, mine = comp.overlapping
+    cause = (f" — duplicate context ({mine:.2f} overlapping source pairs per prompt, "
+             f"baseline {base:.2f})" if comp.duplicate_context else "")  # fmt: skip
+    return (f"{name}: recall ↑ completeness ↓ — recall at budget {comp.recall_delta or 0:+.3f} "
+            f"while completeness {complete:+.3f}{cause}")  # fmt: skip
+
+
+def answer_cases(run: RunFile, name: str) -> list[tuple[str, str]]:
+    """(case name, output) per check of candidate `name`'s answers, for junit.xml: passing
+    cases (the `[gates.generation]` gates carry the failures), their output the check's
+    means, gained and lost queries, and the flag when recall rose as answers got worse."""
+    comp = None if run.generation is None else run.generation.comparisons.get(name)
+    if comp is None:
+        return []
+    out = []
+    for check in CHECKS:
+        c = comp.checks[check]
+        moved = next((line for line in check_lines(comp) if line.startswith(f"{check} ")), "")
+        said = f"{check}: baseline {value_text(c.baseline)}, {name} {value_text(c.candidate)}"
+        out.append((check, said + (f"; {moved}" if moved else "")))
+    if comp.worse_at_higher_recall:
+        out.append(("recall-up-completeness-down", candidate_flag(name, comp)))
     return out

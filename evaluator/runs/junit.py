@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from evaluator.metrics.compare import Status
 from evaluator.runs.budget_text import basis_name
 from evaluator.runs.gate_text import gate_basis, gate_line
+from evaluator.runs.generation_text import answer_cases
 from evaluator.runs.model import RunFile
 from evaluator.runs.model_queries import QueryRecord
 from evaluator.runs.verdict_words import cause_text, loss_scope
@@ -65,6 +66,9 @@ def _suite(run: RunFile, name: str) -> ET.Element:
         else:
             out = ET.SubElement(case, "system-out")
             out.text = f"{lost_message(run, entry, name)} (the candidate passes its gates)"
+    for check, said in answer_cases(run, name):
+        case = ET.SubElement(suite, "testcase", classname=f"{name}.answers", name=check, time="0")
+        ET.SubElement(case, "system-out").text = said
     suite.set("tests", str(len(suite)))
     suite.set("failures", str(failures))
     return suite

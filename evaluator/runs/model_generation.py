@@ -52,7 +52,9 @@ def _comparison(name: str, r: Reader) -> AnswerComparison:
     checks = {n: _check(n, c) for n, c in r.at("checks").items()}
     if unknown := set(checks) - set(CHECKS):
         r.at("checks").fail(f"unknown check {min(unknown)!r}")
-    return AnswerComparison(name, checks, tuple(_effect(e) for e in r.at("effects").array()))
+    base, cand = (x.number(0.0) for x in r.at("overlapping").at_most(2, "two sides"))
+    return AnswerComparison(name, checks, tuple(_effect(e) for e in r.at("effects").array()),
+                            r.at("recall_delta").opt_number(), (base, cand))  # fmt: skip
 
 
 def _check(name: str, r: Reader) -> CheckComparison:

@@ -256,6 +256,8 @@ def report_gate(
         say(f"{'FAIL' if fails else 'PASS'}  {name}")
     say(f"run folder: {done.folder}")
     cache_line(done)
+    if run.generation is not None:  # counts and failure kinds only: nothing from a server
+        say(run.generation.asking.line())
     if broken:
         say(f"gates broken by: {', '.join(broken)}", err=True)
         raise typer.Exit(1)

@@ -14,7 +14,7 @@ import pytest
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError, StoreError
 from labeler.core.labels import labelset
-from labeler.core.store import Store, digests
+from labeler.core.store import Store, audit, digests
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.restore import restore
 from labeler.core.values import Query, Span
@@ -170,3 +170,19 @@ def test_a_blind_annotator_neither_sees_nor_writes_the_querys_facts(memory_store
     assert caught.value.key == "facts"
     memory_store.view = ""
     assert memory_store.query(q.id).facts == FACTS
+
+
+def test_migration_7_reseals_only_query_rows_whose_digest_held(tmp_path: Path) -> None:
+    db = tmp_path / "labels.db"
+    store = Store.open(db)
+    q, other = _labelled(store), store.add_query("Exchanges?", annotator="ann")
+    store.close()
+    _as_version_6(db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("UPDATE queries SET notes = 'by hand' WHERE id = ?", [other.id])
+    conn.close()
+    store = Store.open(db, create=False)
+    found = [(f.table, f.key, f.what) for f in audit.rows(store.conn)]
+    assert found == [("queries", f'["{other.id}"]', "changed")]
+    assert store.query(q.id).facts == ()
+    store.close()

@@ -111,7 +111,7 @@ def test_the_migration_reseals_only_rows_whose_digest_held(tmp_path: Path) -> No
     _v5_store(path)
     store = Store.open(path)
     try:
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         found = audit.rows(store.conn)
         y = store.conn.execute("SELECT id FROM spans WHERE doc = 'y.md'").fetchone()[0]
         assert [(f.table, f.key, f.what) for f in found] == [("spans", f"[{y}]", "changed")]

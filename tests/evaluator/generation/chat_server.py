@@ -25,6 +25,7 @@ MODES = {
     "trickle": "send the headers, then one byte every `trickle` seconds",
     "huge": "a 500 MB Content-Length, then zeros until the client hangs up",
     "endless": "no Content-Length, zeros until the client hangs up",
+    "2gb": "a 2 GB Content-Length, then zeros for as long as the client reads",
     "bad-json": "a body that is not JSON",
     "no-choices": "JSON without `choices`",
     "escapes": "an answer holding terminal escapes (colour, title, bell)",
@@ -90,6 +91,20 @@ def _body(state: State, payload: dict[str, Any]) -> dict[str, Any]:
             "choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}  # fmt: skip
 
 
+def _two_gigabytes(handler: BaseHTTPRequestHandler, stop: threading.Event) -> None:
+    """Say 2 GB are coming, then send zeros until the client hangs up (as it should: the
+    body is over its bound) or the server stops."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(2 * 1024**3))
+    handler.end_headers()
+    try:
+        while not stop.is_set():
+            handler.wfile.write(b"0" * 65536)
+    except OSError:
+        return
+
+
 def handler(state: State) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # quiet
@@ -118,6 +133,8 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return self._send(401, {"error": {"message": "Incorrect API key"}})
             if urlsplit(self.path).path != "/v1/chat/completions":
                 return self._send(404, {"error": {"message": f"no route {self.path}"}})
+            if state.mode == "2gb":
+                return _two_gigabytes(self, state.stop)
             if state.mode in ("stall", "trickle", "huge", "endless"):
                 return misbehave(self, state.mode, state.stop, state.trickle)
             if state.mode == "bad-json":

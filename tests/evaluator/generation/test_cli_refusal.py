@@ -46,11 +46,13 @@ def test_a_hostile_generation_value_exits_2_naming_the_key(
     assert dump(templated)() == before
 
 
-def test_a_good_table_is_accepted_and_asks_nothing_yet(templated: Path) -> None:
-    """The stage is not wired: a valid `[generation]` changes nothing a run does (port 9
-    answers nothing, so a request would fail the run)."""
-    table = "\n[generation]\n" + GOOD
+def test_a_good_table_against_no_server_is_counted_not_raised(templated: Path) -> None:
+    """Port 9 answers nothing: the run completes, the first prompt is counted unreachable and
+    the rest not asked (a server that is down costs one question), no traceback."""
+    table = "\n[generation]\n" + GOOD + "timeout = 1\n"
     (templated / "in.toml").write_text(CANDS.format(extra="", gates=table), "utf-8")
     done = CliRunner().invoke(app, ["gate", "in.toml", "--labels", "labels.json"])
     assert done.exit_code in (0, 1), (done.output, done.exception)
-    assert "generation" not in done.stderr
+    assert "Traceback" not in done.output
+    said = "answers: 0 asked, 0 from the cache, 0 refused, 2 failed (not asked 1, unreachable 1)"
+    assert said in done.stdout

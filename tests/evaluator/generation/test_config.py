@@ -80,6 +80,8 @@ def test_absent_is_none() -> None:
         ({"model": None}, "generation.model", "needs 'model'"),
         ({"colour": "red"}, "generation.colour", "unknown key 'colour'"),
         ({"template": "missing.txt"}, "generation.template", "cannot read the template"),
+        ({"send": "some"}, "generation.send", 'send must be "hit" or "all"'),
+        ({"model": "m\x1b[2J"}, "generation.model", "control character"),
     ],
 )
 def test_hostile_values_are_refused_naming_the_key(
@@ -164,3 +166,18 @@ def test_a_candidates_file_others_may_write_steers_no_generation_server(tmp_path
     with pytest.raises(ConfigError, match="the generation server called") as err:
         candidates.read(cand)
     assert err.value.key == "generation.url"
+
+
+def test_generation_gates_are_read_and_checked(tmp_path: Path) -> None:
+    cand = generating(tmp_path, 0o644)
+    good = cand.read_text() + "[gates.generation]\nmin_completeness = 0.5\nmax_lost = 0\n"
+    cand.write_text(good)
+    assert candidates.read(cand).gates.generation == {"min_completeness": 0.5, "max_lost": 0.0}
+    cand.write_text(good + "max_recall = 1\n")
+    with pytest.raises(ConfigError, match="unknown gate 'max_recall'") as err:
+        candidates.read(cand)
+    assert err.value.key == "gates.generation.max_recall"
+    cand.write_text(HEAD + "[gates.generation]\nmin_completeness = 0.5\n")
+    with pytest.raises(ConfigError, match="no \\[generation\\]") as err:
+        candidates.read(cand)
+    assert err.value.key == "gates.generation"

@@ -17,6 +17,7 @@ from evaluator.metrics.index import TokenCounter
 from evaluator.metrics.settings import MetricSettings
 from evaluator.metrics.view import covers
 from evaluator.retrieval.base import Ranked
+from evaluator.runs.generation_text import candidate_flag
 from labeler.core.values import Query, Span
 from tests.evaluator.generation.chat_server import State, serve
 
@@ -82,7 +83,13 @@ def test_duplicate_context_gains_recall_and_loses_completeness(url: str) -> None
     assert (b.overlapping, d.overlapping) == (0, 1)
     assert records[1].answer == records[3].answer == "NOT IN SOURCES"
     assert records[1].value("abstention") == records[3].value("abstention") == 1.0
-    comp = compare_answers(records[:2], records[2:], "dup", {"q-0001": 1.0}, resamples=200, seed=1)
+    comp = compare_answers(records[:2], records[2:], "dup", {"q-0001": 1.0}, resamples=200,
+                           seed=1, recall=0.5)  # fmt: skip
+    assert comp.worse_at_higher_recall and comp.duplicate_context
+    assert comp.overlapping == (0.0, 1.0)  # each dup prompt sends 0-52 and 0-56 of p.md
+    assert candidate_flag("dup", comp) == (
+        "dup: recall ↑ completeness ↓ — recall at budget +0.500 while completeness -0.500 — "
+        "duplicate context (1.00 overlapping source pairs per prompt, baseline 0.00)")  # fmt: skip
     assert comp.checks["completeness"].lost == ("q-0001",)
     assert comp.checks["citation_precision"].gained == ("q-0001",)
     assert comp.checks["repeated_sentences"].lost == ("q-0001",)

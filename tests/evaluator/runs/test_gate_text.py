@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from evaluator.candidate_keys import GENERATION_GATES
 from evaluator.candidates import GATE_KEYS
 from evaluator.runs.gate_text import GATES, gate_line
 from evaluator.runs.model_parts import GateRecord
@@ -20,15 +21,19 @@ from evaluator.runs.model_parts import GateRecord
         ("max_duplicate_pairs_delta", 0.5, 0.0,
          "overall  max_duplicate_pairs_delta: Δ dup pairs +0.50, limit +0.00"),
         ("max_lost", None, 0.0, "overall  max_lost: no data, limit 0"),
+        ("max_unsupported", 0.25, 0.5,
+         "overall  max_unsupported: 0.25 unsupported items per answer, limit 0.50"),
+        ("min_completeness", 0.4, 0.5,
+         "overall  min_completeness: mean completeness 0.40, limit 0.50"),
     ],
 )  # fmt: skip
 def test_gate_lines(gate: str, value: float | None, limit: float, line: str) -> None:
-    passed = value is None or value <= limit
+    passed = value is None or (value >= limit if gate.startswith("min_") else value <= limit)
     assert gate_line(GateRecord("c", "overall", gate, limit, value, passed)) == line
 
 
 def test_every_gate_key_has_words() -> None:
-    assert set(GATES) == set(GATE_KEYS)
+    assert set(GATES) == set(GATE_KEYS) | set(GENERATION_GATES.names())
 
 
 def test_a_gate_line_names_the_basis_its_figure_was_taken_at() -> None:
