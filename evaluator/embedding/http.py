@@ -58,9 +58,14 @@ class Endpoint:
     """Largest answer read (bytes); a chat answer needs far less than a batch of vectors."""
 
     def redact(self, text: str) -> str:
-        """`text` with the key and any credential in it replaced (labeler.core.secrets), as
-        every message shows it."""
-        return redact(text, self.key)
+        """`text` with the key, the URL's password and any credential in it replaced
+        (labeler.core.secrets), as every message shows it: a server's own words may echo the
+        password alone, without the URL around it."""
+        try:
+            password = urllib.parse.urlsplit(self.url).password or ""
+        except ValueError:
+            password = ""
+        return redact(text, self.key, password)
 
 
 class Cancel:

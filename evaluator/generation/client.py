@@ -14,6 +14,7 @@ from typing import Any
 
 from evaluator.candidate_generation import Generation
 from evaluator.embedding.http import Cancel, Endpoint, PostFailed, post_json
+from labeler.core.display import shown
 from labeler.core.errors import ConfigError
 
 MAX_BODY = 4 * 1024 * 1024
@@ -33,13 +34,17 @@ class Reply:
     refused: bool = False
     """The server refused (`message.refusal`, or `finish_reason = "content_filter"`)."""
     finish: str = ""
-    """`finish_reason` as sent (`stop`, `length`, …), cut to 40 characters."""
+    """`finish_reason` as sent (`stop`, `length`, …), through the display rule, cut to 40
+    characters: unlike the answer, no check reads it, so it is kept safe to write."""
 
 
 class AskFailed(Exception):
-    """No usable answer; `kind` is one of FAILURES, `message` is redacted."""
+    """No usable answer; `kind` is one of FAILURES, `message` is redacted and on one line
+    with the server's own words' escapes made visible (`shown`): a failure is written to
+    the run and printed, and a hostile server's error text must reach neither raw."""
 
     def __init__(self, kind: str, message: str) -> None:
+        message = shown(message, lines=False)
         super().__init__(message)
         self.kind, self.message = kind, message
 
@@ -83,7 +88,7 @@ def reply(answer: Any, where: Endpoint) -> Reply:
     if not isinstance(message, dict):
         raise _shape(where, "no choices[0].message")
     finish = choice.get("finish_reason")
-    finish = finish[:40] if isinstance(finish, str) else ""
+    finish = shown(finish, lines=False)[:40] if isinstance(finish, str) else ""
     refusal, content = message.get("refusal"), message.get("content")
     if isinstance(refusal, str) and refusal:
         return Reply(_bounded(refusal, where), refused=True, finish=finish)

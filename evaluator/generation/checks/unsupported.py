@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaluator.generation.checks.citations import citations
-from evaluator.generation.checks.text import contains, normal, without_citations
+from evaluator.generation.checks.text import normal, without_citations
 from evaluator.generation.prompt import Source
 
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October"
@@ -38,13 +38,18 @@ class Item:
 
 
 def items(answer: str) -> tuple[Item, ...]:
-    """The checkable items of `answer`, citations left out, in the order of PATTERNS."""
+    """The checkable items of `answer`, citations left out, in the order of PATTERNS. Each
+    kind reads the text with the earlier kinds' items blanked, built once per kind: an
+    answer of 200,000 characters holding 50,000 items is read in linear time."""
     text, out = without_citations(answer), list[Item]()
     for kind, pattern in PATTERNS:
+        pieces, at = [], 0
         for found in pattern.finditer(text):
             inner = next((g for g in found.groups() if g), found.group(0))
             out.append(Item(kind, inner.strip()))
-            text = text[: found.start()] + " " * len(found.group(0)) + text[found.end() :]
+            pieces += [text[at : found.start()], " " * (found.end() - found.start())]
+            at = found.end()
+        text = "".join(pieces) + text[at:]
     return tuple(out)
 
 
@@ -55,10 +60,23 @@ def _numbers(text: str) -> set[str]:
 def supported(item: Item, source: str) -> bool:
     """Numbers and amounts: each number the item states is a number of the source (thousands
     separators ignored); dates and quoted strings: `normal(item)` is in `normal(source)`."""
-    if item.kind in ("number", "amount"):
-        wanted = _numbers(item.text)
-        return bool(wanted) and wanted <= _numbers(source)
-    return contains(normal(source), normal(item.text))
+    return _Held(source).supports(item)
+
+
+class _Held:
+    """A cited source read once (its normal form and its numbers), for every item checked
+    against it: reading it again per item made a many-item answer quadratic."""
+
+    def __init__(self, source: str) -> None:
+        self.normal = f" {normal(source)} "
+        self.numbers = _numbers(source)
+
+    def supports(self, item: Item) -> bool:
+        if item.kind in ("number", "amount"):
+            numbers = _numbers(item.text)
+            return bool(numbers) and numbers <= self.numbers
+        wanted = normal(item.text)
+        return bool(wanted) and f" {wanted} " in self.normal
 
 
 @dataclass(frozen=True)
@@ -79,7 +97,7 @@ class Unsupported:
 
 
 def unsupported(answer: str, sources: Sequence[Source]) -> Unsupported:
-    cited = [sources[n - 1].text for n in citations(answer, len(sources)).valid]
+    cited = [_Held(sources[n - 1].text) for n in citations(answer, len(sources)).valid]
     found = items(answer)
-    bad = tuple(x for x in found if not any(supported(x, s) for s in cited))
+    bad = tuple(x for x in found if not any(s.supports(x) for s in cited))
     return Unsupported(bad, len(found))

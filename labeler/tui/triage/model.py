@@ -7,10 +7,13 @@ and filtering of the gained/lost list live here, where tests can check them exac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from evaluator.candidates import Settings
+from evaluator.generation.run_file import AnswerRecord, by_query, read_answers
 from evaluator.metrics.causes import DEPTH_ORDER
 from evaluator.metrics.compare import Comparison, Status
 from evaluator.metrics.registry import SUMMARY, UNIQUE_EVIDENCE, shown
@@ -128,9 +131,13 @@ class ChangeRow:
 class RunView:
     """One run, read for triage; `file` is its RunFile as run.json holds it."""
 
-    def __init__(self, file: RunFile) -> None:
+    def __init__(self, file: RunFile, folder: Path | None = None) -> None:
         self.file = file
         """The run's RunFile."""
+        self.folder = folder
+        """The run folder, where its answers lie beside run.json (§23); None for a diff."""
+        self._answers: dict[str, dict[str, AnswerRecord]] | None = None
+        self._reading = threading.Lock()
         self.id = file.id
         """Run id."""
         self.names = file.names
@@ -154,6 +161,18 @@ class RunView:
     @property
     def settings(self) -> Settings:
         return self.file.manifest.settings
+
+    def answers(self) -> dict[str, dict[str, AnswerRecord]]:
+        """Query -> candidate -> its answer, generation.jsonl read once (call it in a
+        worker); empty for a run without answers. GenerationFileError when the file is out
+        of shape or not the one run.json recorded."""
+        with self._reading:
+            if self._answers is None:
+                summary, folder = self.file.generation, self.folder
+                found = () if summary is None or folder is None else read_answers(
+                    folder, summary.answers_sha256 or None)  # fmt: skip
+                self._answers = by_query(found)
+            return self._answers
 
     def comparison(self, name: str) -> Comparison:
         return self.file.comparisons[name]

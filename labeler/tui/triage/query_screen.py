@@ -25,6 +25,7 @@ from labeler.core.corpus.folder import Corpus
 from labeler.core.display import shown as safe
 from labeler.core.errors import SpanlabError
 from labeler.tui.messages import CorpusChanged
+from labeler.tui.triage.answer_screen import AnswerScreen
 from labeler.tui.triage.detail import QueryDetail, query_detail
 from labeler.tui.triage.messages import LabelRequested
 from labeler.tui.triage.model import RunView
@@ -59,6 +60,7 @@ class QueryScreen(Screen[None]):
         Binding("n", "step(1)", "Next query", group=WALK),
         Binding("p", "step(-1)", "Previous query", group=WALK),
         Binding("e", "label", "Fix label"),
+        Binding("a", "answer", "Answer"),
         Binding("z", "zoom", "Zoom text"),
         Binding("z", "unzoom", "Unzoom"),
     ]
@@ -195,10 +197,17 @@ class QueryScreen(Screen[None]):
     def action_label(self) -> None:
         self.post_message(LabelRequested(self.query_id))
 
+    def action_answer(self) -> None:
+        """The query's answer beside its context (§23), for a run that asked a generator."""
+        self.app.push_screen(AnswerScreen(self.run, self.candidate, self.corpus, self.queries,
+                                          self.index, texts=self.texts))  # fmt: skip
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # One `z` key, two footer hints: the one that applies now.
         if action in ("zoom", "unzoom"):
             return self.zoomed == (action == "unzoom")
+        if action == "answer":
+            return self.run.file.generation is not None
         return True
 
     def watch_zoomed(self, zoomed: bool) -> None:

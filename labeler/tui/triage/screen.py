@@ -158,7 +158,7 @@ class TriageScreen(Screen[None]):
         """In a thread, so the loading line is painted and the keys answer meanwhile (at the
         app's start the loop reached no frame before a read on it was done: seconds blank)."""
         try:
-            view = RunView(read_run(entry.folder))
+            view = RunView(read_run(entry.folder), entry.folder)
         except SpanlabError as exc:
             self.app.call_from_thread(self._unread, entry, exc)
             return

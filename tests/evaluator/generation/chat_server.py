@@ -31,6 +31,8 @@ MODES = {
     "escapes": "an answer holding terminal escapes (colour, title, bell)",
     "cite-99": "an answer citing source [99], which no prompt has",
     "refusal": "`message.refusal` set and `content` null, as hosted APIs refuse",
+    "error-escapes": "a 400 whose error message holds terminal escapes",
+    "finish-escapes": "a good answer whose `finish_reason` holds terminal escapes",
     "extractive": "answer with the source sentences sharing most words with the question "
     "(`extractive.answer`), or the template's abstention phrase",
     "other-language": "an answer in German, citing [1]",
@@ -83,7 +85,8 @@ def _body(state: State, payload: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": _content(state, payload)}
     if state.mode == "refusal":
         message = {"role": "assistant", "content": None, "refusal": REFUSAL}
-    choice = {"index": 0, "message": message, "finish_reason": "stop"}
+    finish = ESCAPES if state.mode == "finish-escapes" else "stop"
+    choice = {"index": 0, "message": message, "finish_reason": finish}
     return {"id": "chatcmpl-1", "object": "chat.completion", "model": payload.get("model"),
             "choices": [choice], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}  # fmt: skip
 
@@ -136,6 +139,8 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 return misbehave(self, state.mode, state.stop, state.trickle)
             if state.mode == "bad-json":
                 return send_raw(self, b'{"choices": [{"message": ')
+            if state.mode == "error-escapes":
+                return self._send(400, {"error": {"message": ESCAPES}})
             if state.mode == "no-choices":
                 return self._send(200, {"object": "chat.completion"})
             return self._send(200, _body(state, payload))

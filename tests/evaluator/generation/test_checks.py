@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
@@ -14,7 +15,7 @@ from evaluator.generation.checks.completeness import completeness
 from evaluator.generation.checks.repeats import repeats
 from evaluator.generation.checks.text import normal
 from evaluator.generation.checks.unsupported import Item, items, unsupported
-from evaluator.generation.client import Reply
+from evaluator.generation.client import MAX_ANSWER, Reply
 from evaluator.generation.prompt import Prompt, Source
 from labeler.core.values import Query, Span
 
@@ -142,3 +143,15 @@ def test_one_answer_checked_five_ways() -> None:
     silent = check_answer(prompt, Reply(PHRASE), dataclasses.replace(query, abstain=True,
                           evidence=()), [], PHRASE, 0.8)  # fmt: skip
     assert (silent.abstention.present, silent.abstention.value) == (False, 1.0)
+
+
+def test_an_answer_of_many_items_is_checked_in_linear_time() -> None:
+    # A hostile answer at the client's length bound: 25,000 quoted strings citing [1]. Each
+    # kind read the text again per item and each item normalised its source again: 11 s.
+    answer = ('"a" [1] ' * 25_000)[:MAX_ANSWER]
+    sources = tuple(Source(n, Chunk(f"c{n}", "a.md", 0, 10), "The rate is 3.5 %. " * 80)
+                    for n in (1, 2))  # fmt: skip
+    start = time.monotonic()
+    found = unsupported(answer, sources)
+    assert (found.value, found.checked) == (25_000, 25_000)
+    assert time.monotonic() - start < 4.0

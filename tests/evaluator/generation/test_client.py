@@ -180,3 +180,29 @@ def test_a_hung_server_costs_one_question_not_every_one(state: State) -> None:
     assert tally.failed == {"timeout": 1, "not asked": 4}
     assert out[0].failure == "timeout" and len(state.requests) == 1
     assert time.monotonic() - start < 4.0
+
+
+@pytest.mark.parametrize("mode", ["error-escapes", "finish-escapes"])
+def test_a_servers_escapes_never_reach_a_failure_or_the_finish_reason(
+    state: State, mode: str
+) -> None:
+    # The answer is kept raw for the checks; what is not the answer (a failure's words,
+    # finish_reason) is written to the run and printed as it is, so it is made safe here.
+    state.mode = mode
+    try:
+        said = ask(gen(state), MESSAGES).finish
+    except AskFailed as exc:
+        said = exc.message
+    assert "\x1b" not in said and "\x07" not in said and "\\x1b[31m" in said
+
+
+def test_a_url_password_the_server_echoes_is_redacted(state: State) -> None:
+    # The server's words quote the password alone, without the URL that redaction knows.
+    state.answer = "unused"
+    state.fail = [400]
+    g = gen(state, url=state.url.replace("http://", "http://user:hunter2secret@"))  # type: ignore[attr-defined]
+    where = endpoint(g)
+    assert where.redact("denied: hunter2secret is wrong") == "denied: [redacted] is wrong"
+    with pytest.raises(AskFailed) as err:
+        ask(g, MESSAGES, where=where)
+    assert err.value.kind == "HTTP error" and "hunter2secret" not in err.value.message

@@ -110,6 +110,7 @@ async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: Spanl
             ("n", "Next query"),
             ("p", "Previous query"),
             ("e", "Fix label"),
+            ("a", "Answer"),
             ("z", "Zoom text"),
             ("z", "Unzoom"),
             (" Triage screen ", ""),
