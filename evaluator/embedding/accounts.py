@@ -73,6 +73,12 @@ def _make_own(place: CachePlace) -> str | None:
     return why_untrusted(place.own, place.me)
 
 
+def make_own(place: CachePlace) -> str | None:
+    """One's own folder made as the embedding cache makes it (the answer cache beside it,
+    §23, keeps the same trust); why it cannot be used, or None."""
+    return _make_own(place)
+
+
 def _fit(folder: Path, mode: Callable[[int], int]) -> None:
     """Change the mode of a folder we made, on its descriptor (never another's, §20)."""
     fd = nofollow.open_folder(folder)

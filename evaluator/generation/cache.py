@@ -51,12 +51,13 @@ class AnswerKey:
         return (self.model, self.decoding, self.template_sha256, self.context_sha256, digest)
 
 
-def open_database(path: str) -> sqlite3.Connection:
+def open_database(path: str, *, private: bool = False) -> sqlite3.Connection:
     """The answers file, opened the checked way (nofollow before and after, the project's
-    sharing mode) with the schema in place. The one place this file is opened."""
+    sharing mode, or 0640 when `private`: a team member's own, which no other member may
+    write, §21) with the schema in place. The one place this file is opened."""
     if path != ":memory:":
         nofollow.require_database(Path(path))
-        sharing.create_empty(Path(path))
+        (sharing.create_private if private else sharing.create_empty)(Path(path))
     conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA busy_timeout = 5000")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -64,18 +65,18 @@ def open_database(path: str) -> sqlite3.Connection:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     if path != ":memory:":
         nofollow.require_database(Path(path))
-        sharing.heal(Path(path), sharing.share_of(Path(path).parent))
+        sharing.heal(Path(path), None if private else sharing.share_of(Path(path).parent))
     return conn
 
 
 class AnswerCache:
     """SQLite file (or `:memory:`) of answers; safe to share between threads."""
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
+    def __init__(self, path: str | Path = ":memory:", *, private: bool = False) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
         try:
-            self._conn = open_database(self.path)
+            self._conn = open_database(self.path, private=private)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"answer cache: {exc}", file=self.path) from None
 

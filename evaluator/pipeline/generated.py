@@ -8,11 +8,13 @@ candidate whose context is the same text ask the server nothing.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from evaluator.candidates import CandidatesFile
+from evaluator.embedding import accounts
 from evaluator.generation import stage
 from evaluator.generation.asking import Tally
 from evaluator.generation.cache import AnswerCache
@@ -27,7 +29,8 @@ from evaluator.pipeline import progress
 from evaluator.pipeline.context import Context
 from evaluator.pipeline.result import CandidateRun
 from evaluator.runs.model_parts import GateRecord
-from labeler.core.project.cache_place import own_file
+from labeler.core.display import shown
+from labeler.core.project.cache_place import CachePlace, CacheWhere, own_file
 from labeler.core.secrets import redact
 from labeler.core.values import Query
 
@@ -91,7 +94,8 @@ def _ask(
     ctx: Context, at: stage.Asking, asked: Sequence[tuple[str, Prompt]], queries: Sequence[Query]
 ) -> tuple[tuple[AnswerRecord, ...], Tally]:
     """Every prompt through the answer cache, under a bar in answers per second."""
-    cache = AnswerCache(_cache_path(ctx))
+    path, private = answers_path(ctx.options.cache_path)
+    cache = AnswerCache(path, private=private)
     try:
         with progress.task("generation: answers", len(asked), enabled=ctx.options.progress,
                            unit="answers") as advance:  # fmt: skip
@@ -112,9 +116,19 @@ def _compared(
     }  # fmt: skip
 
 
-def _cache_path(ctx: Context) -> str:
-    own = own_file(ctx.options.cache_path)
-    return ":memory:" if own is None else str(own.parent / CACHE_NAME)
+def answers_path(where: CacheWhere) -> tuple[str, bool]:
+    """The answer cache's file and whether it is one account's own (§21): in a team, beside
+    one's own embedding cache, 0640 in one's own folder, so no member plants or edits the
+    answers another's verdicts read; in memory, said, when that folder is not one's own."""
+    if isinstance(where, CachePlace):
+        file = where.own.parent / CACHE_NAME
+        if why := accounts.make_own(where) or accounts.why_untrusted(file, where.me):
+            print(shown(f"warning: your answer cache is not used, answers are not kept: {why}"),
+                  file=sys.stderr)  # fmt: skip
+            return ":memory:", False
+        return str(file), True
+    own = own_file(where)
+    return (":memory:" if own is None else str(own.parent / CACHE_NAME)), False
 
 
 def _recall(comp: Comparison | None) -> float | None:
