@@ -197,6 +197,10 @@ def _load(line: str, at: _Line) -> Any:
         return json.loads(line, parse_constant=lambda c: at.error(f"{c} is not a number"))
     except json.JSONDecodeError as exc:
         raise at.error(f"not JSON ({exc.msg}, column {exc.colno})") from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise at.error("holds a number too long to read") from None
+    except RecursionError:
+        raise at.error("nested too deeply to read") from None
 
 
 T = TypeVar("T")

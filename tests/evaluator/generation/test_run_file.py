@@ -53,6 +53,8 @@ def test_round_trip_escapes_outside_text(tmp_path: Path) -> None:
     [
         ("{", None, "not JSON"),
         ('{"outcome": "exploded"}', "outcome", "outcome must be one of"),
+        ("[" * 100_000, None, "nested too deeply"),
+        ("1" * 5_000, None, "number too long"),
         ("[]", "outcome", "missing"),
         (
             json.dumps(
