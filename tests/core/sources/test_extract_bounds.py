@@ -81,3 +81,14 @@ def test_the_bomb_is_passed_over_named_and_the_rest_read(
     (skipped,) = corpus.passed_over
     assert skipped.startswith("bomb.pdf (extraction stopped: the extractor died (code ")
     assert skipped.endswith(f"; {bounded.HINT})")
+
+
+def test_a_module_planted_in_the_working_folder_is_not_imported_by_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """spanlab runs in a shared project a member writes in: her `json.py` there stays unread."""
+    marker = tmp_path / "ran"
+    (tmp_path / "json.py").write_text(f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert extract_pdf_bounded(text_pdf(["fine"]), "fine.pdf").text == "fine\n"
+    assert not marker.exists()

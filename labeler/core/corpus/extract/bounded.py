@@ -50,7 +50,10 @@ def extract_pdf_bounded(
     `settings`: an extractor candidate's rule settings, already checked (none: the
     project's)."""
     bounds = bounds or BOUNDS
-    command = [sys.executable, "-m", "labeler.core.corpus.extract.child", str(bounds.address_space)]
+    # -P: the working folder (a shared project a member writes in) is not on the child's
+    # path, so a `json.py` planted there is never imported in place of the library's
+    command = [sys.executable, "-P", "-m", "labeler.core.corpus.extract.child",
+               str(bounds.address_space)]  # fmt: skip
     if settings:
         command.append(json.dumps(dict(settings), sort_keys=True))
     env = {
