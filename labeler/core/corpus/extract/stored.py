@@ -14,6 +14,8 @@ from labeler.core.corpus.extract.base import Extracted, Extractor
 from labeler.core.corpus.extract.places import Place, SourceMap
 
 FORMAT = "spanlab.extraction/1"
+MAX_ANSWER = 256 << 20
+"""Largest answer a PDF child may write (its RLIMIT_FSIZE; the parent reads no more)."""
 
 
 class Damaged(ValueError):
