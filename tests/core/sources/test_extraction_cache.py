@@ -147,3 +147,12 @@ def test_a_link_or_a_folder_not_ones_own_in_place_of_the_accounts_folder_is_not_
     os.chmod(shared.folder, 0o777)
     Corpus.read(corpus_dir, cache=shared)
     assert sorted(counted) == ["a.pdf", "a.pdf", "a.pdf", "help.html", "help.html", "help.html"]
+
+
+def test_the_accounts_folder_is_sticky_and_ones_own_folder_private(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    cache = ExtractionCache(tmp_path / "extractions" / "me")
+    Corpus.read(corpus_dir, cache=cache)
+    assert os.stat(tmp_path / "extractions").st_mode & 0o1000 == 0o1000
+    assert os.stat(cache.folder).st_mode & 0o077 == 0

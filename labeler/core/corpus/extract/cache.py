@@ -81,10 +81,23 @@ class ExtractionCache:
         path = self.folder / f"{key(source_digest, found.extractor)}.json"
         with contextlib.suppress(OSError, ValueError, UnsafeFile):
             sharing.make_folder(self.folder.parent)  # the team's: each member makes hers
+            _sticky(self.folder.parent)
             with sharing.private_files():
                 sharing.make_folder(self.folder)
                 if _own_folder(self.folder) and nofollow.lstat(path) is None:
                     sharing.write_bytes(path, stored.dumps(found, source_digest))
+
+
+def _sticky(folder: Path) -> None:
+    """The accounts' folder, when ours, made sticky (as the embedding caches', §21): no
+    member renames another's folder away to put her own in its place."""
+    fd = nofollow.open_folder(folder)
+    try:
+        st = os.fstat(fd)
+        if st.st_uid == os.geteuid() and not st.st_mode & stat.S_ISVTX:
+            os.fchmod(fd, stat.S_IMODE(st.st_mode) | stat.S_ISVTX)
+    finally:
+        os.close(fd)
 
 
 def account_folder(spanlab_dir: Path, login: str) -> Path:
