@@ -115,3 +115,14 @@ def test_no_interpreter_to_run_the_child_is_an_error_naming_the_file(
         extract_pdf_bounded(text_pdf(["fine"]), "fine.pdf")
     assert caught.value.file == "fine.pdf"
     assert "sys.executable is empty" in caught.value.message
+
+
+@pytest.mark.parametrize("where", ["pages", "place"])
+def test_an_answer_with_an_infinite_number_is_damaged_not_a_crash(where: str) -> None:
+    """JSON lets `Infinity` through; int() of it overflows, which must read as Damaged."""
+    good = stored.dumps(extract_pdf(text_pdf(["fine"]), "fine.pdf"))
+    bad = (good.replace(b'"pages":1', b'"pages":Infinity') if where == "pages"
+           else good.replace(b'"places":[[0', b'"places":[[-Infinity'))  # fmt: skip
+    assert bad != good
+    with pytest.raises(stored.Damaged):
+        stored.loads(bad)

@@ -66,5 +66,5 @@ def loads_keyed(raw: bytes) -> tuple[str, Extracted]:
         return str(data["source"]), found
     except Damaged:
         raise
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError) as exc:
         raise Damaged(f"not a stored extraction ({type(exc).__name__})") from None
