@@ -68,6 +68,9 @@ def describe(alt: AlternativeRecord) -> str:
 def details(alt: AlternativeRecord) -> Iterator[str]:
     """Bullets: what the alternative could not read, each span it broke, each query lost
     or gained through the chunking."""
+    if not alt.extracted and not alt.failed:  # else "every span kept" would be claimed
+        yield "- read no document: the corpus has no file this extractor reads, nothing compared"
+        return
     for doc, why in alt.failed:
         yield f"- could not read {shown(doc, lines=False)}: {shown(why, lines=False)}"
     for fate in BROKEN:

@@ -208,3 +208,14 @@ def test_a_group_writable_file_may_name_extractors(tmp_path: Path) -> None:
     read = candidates.read(path)
     assert read.extraction is not None
     assert [a.describe() for a in read.extraction.alternatives] == ["pdf:pypdfium2-plain"]
+
+
+def test_an_alternative_that_read_no_document_says_so_not_every_span_kept() -> None:
+    from evaluator.runs.extraction_record import AlternativeRecord
+    from evaluator.runs.extraction_text import details, extraction_md
+
+    alt = AlternativeRecord("html-only", "html:stdlib", {}, (), (), (), None)
+    said = ["- read no document: the corpus has no file this extractor reads, nothing compared"]
+    assert list(details(alt)) == said
+    assert said[0] in extraction_md(ExtractionRecord(0.7, "md", (alt,)))
+    assert "every span kept" not in "\n".join(extraction_md(ExtractionRecord(0.7, "md", (alt,))))

@@ -22,11 +22,12 @@ No test here asserts a time: they assert the outcome and the file's name.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from labeler.core.corpus.extract import bounded
+from labeler.core.corpus.extract import bounded, stored
 from labeler.core.corpus.extract.base import SourceError
 from labeler.core.corpus.extract.bounded import Bounds, extract_pdf_bounded
 from labeler.core.corpus.extract.pdf import extract_pdf
@@ -81,3 +82,47 @@ def test_the_bomb_is_passed_over_named_and_the_rest_read(
     (skipped,) = corpus.passed_over
     assert skipped.startswith("bomb.pdf (extraction stopped: the extractor died (code ")
     assert skipped.endswith(f"; {bounded.HINT})")
+
+
+def test_a_module_planted_in_the_working_folder_is_not_imported_by_the_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """spanlab runs in a shared project a member writes in: her `json.py` there stays unread."""
+    marker = tmp_path / "ran"
+    (tmp_path / "json.py").write_text(f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert extract_pdf_bounded(text_pdf(["fine"]), "fine.pdf").text == "fine\n"
+    assert not marker.exists()
+
+
+def test_an_answer_over_its_bound_is_not_read_and_the_file_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The child's answer goes to a file it may not grow past the bound; the parent reads no
+    more than the bound (here 40 bytes, less than any extraction's JSON)."""
+    monkeypatch.setattr(stored, "MAX_ANSWER", 40)
+    with pytest.raises(SourceError) as caught:
+        extract_pdf_bounded(text_pdf(["fine"]), "big.pdf")
+    assert caught.value.file == "big.pdf"
+    assert caught.value.message == "extraction stopped: its answer was over 40 bytes"
+
+
+def test_no_interpreter_to_run_the_child_is_an_error_naming_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "executable", "")
+    with pytest.raises(SourceError) as caught:
+        extract_pdf_bounded(text_pdf(["fine"]), "fine.pdf")
+    assert caught.value.file == "fine.pdf"
+    assert "sys.executable is empty" in caught.value.message
+
+
+@pytest.mark.parametrize("where", ["pages", "place"])
+def test_an_answer_with_an_infinite_number_is_damaged_not_a_crash(where: str) -> None:
+    """JSON lets `Infinity` through; int() of it overflows, which must read as Damaged."""
+    good = stored.dumps(extract_pdf(text_pdf(["fine"]), "fine.pdf"))
+    bad = (good.replace(b'"pages":1', b'"pages":Infinity') if where == "pages"
+           else good.replace(b'"places":[[0', b'"places":[[-Infinity'))  # fmt: skip
+    assert bad != good
+    with pytest.raises(stored.Damaged):
+        stored.loads(bad)

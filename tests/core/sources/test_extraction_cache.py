@@ -127,3 +127,32 @@ def test_a_new_extractor_version_is_a_miss(
     after = Corpus.read(corpus_dir, cache=cache)
     assert counted.count("a.pdf") == 2
     assert after.doc_hashes["a.pdf"] != before.doc_hashes["a.pdf"]
+
+
+def test_a_link_or_a_folder_not_ones_own_in_place_of_the_accounts_folder_is_not_used(
+    corpus_dir: Path, tmp_path: Path, counted: Counted
+) -> None:
+    """`extractions/<login>` a link to elsewhere (or a folder others may write): nothing is
+    written through it, and what is there is not read."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "extractions").mkdir()
+    (tmp_path / "extractions" / "me").symlink_to(elsewhere)
+    cache = ExtractionCache(tmp_path / "extractions" / "me")
+    Corpus.read(corpus_dir, cache=cache)
+    assert list(elsewhere.iterdir()) == []
+    shared = ExtractionCache(tmp_path / "extractions" / "shared")
+    Corpus.read(corpus_dir, cache=shared)
+    assert len(list(shared.folder.iterdir())) == 2
+    os.chmod(shared.folder, 0o777)
+    Corpus.read(corpus_dir, cache=shared)
+    assert sorted(counted) == ["a.pdf", "a.pdf", "a.pdf", "help.html", "help.html", "help.html"]
+
+
+def test_the_accounts_folder_is_sticky_and_ones_own_folder_private(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    cache = ExtractionCache(tmp_path / "extractions" / "me")
+    Corpus.read(corpus_dir, cache=cache)
+    assert os.stat(tmp_path / "extractions").st_mode & 0o1000 == 0o1000
+    assert os.stat(cache.folder).st_mode & 0o077 == 0

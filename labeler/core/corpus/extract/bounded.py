@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,28 +51,43 @@ def extract_pdf_bounded(
     `settings`: an extractor candidate's rule settings, already checked (none: the
     project's)."""
     bounds = bounds or BOUNDS
-    command = [sys.executable, "-m", "labeler.core.corpus.extract.child", str(bounds.address_space)]
+    # -P: the working folder (a shared project a member writes in) is not on the child's
+    # path, so a `json.py` planted there is never imported in place of the library's
+    command = [sys.executable, "-P", "-m", "labeler.core.corpus.extract.child",
+               str(bounds.address_space)]  # fmt: skip
     if settings:
         command.append(json.dumps(dict(settings), sort_keys=True))
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [HOME, os.environ.get("PYTHONPATH")])),
     }
-    try:
-        done = subprocess.run(command, input=raw, capture_output=True, timeout=bounds.seconds,
-                              env=env, check=False)  # fmt: skip
-    except subprocess.TimeoutExpired:
-        raise _failed(file, f"it took longer than {bounds.seconds:g} s") from None
-    except OSError as exc:
-        raise _failed(file, f"the extractor could not start ({exc.strerror})") from None
-    if done.returncode != 0 or not done.stdout:
+    if not sys.executable:
+        raise _failed(file, "no Python interpreter to run the extractor in (sys.executable "
+                      "is empty)")  # fmt: skip
+    with tempfile.TemporaryFile() as out:  # on disk, capped by the child's RLIMIT_FSIZE
+        try:
+            done = subprocess.run(command, input=raw, stdout=out, stderr=subprocess.DEVNULL,
+                                  timeout=bounds.seconds, env=env, check=False)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise _failed(file, f"it took longer than {bounds.seconds:g} s") from None
+        except OSError as exc:
+            raise _failed(file, f"the extractor could not start ({exc.strerror})") from None
+        out.seek(0)
+        answer = out.read(stored.MAX_ANSWER + 1)
+    over = len(answer) > stored.MAX_ANSWER  # or stopped at its cap (a write failed: EFBIG)
+    if over or (done.returncode != 0 and len(answer) == stored.MAX_ANSWER):
+        raise _failed(file, f"its answer was over {stored.MAX_ANSWER:,} bytes")
+    if done.returncode != 0 or not answer:
         limit = f"{bounds.address_space >> 20:,} MiB"
         raise _failed(file, f"the extractor died (code {done.returncode}) - out of its {limit} "
                       "of memory, or a crash in pdfium")  # fmt: skip
-    if done.stdout.startswith(b"E"):
-        message, hint = json.loads(done.stdout[1:].decode("utf-8"))
+    if answer.startswith(b"E"):
+        try:
+            message, hint = json.loads(answer[1:].decode("utf-8"))
+        except (ValueError, TypeError):
+            raise _failed(file, "its error did not read back") from None
         raise SourceError(str(message), file=file, hint=str(hint) if hint else None)
     try:
-        return stored.loads(done.stdout)
+        return stored.loads(answer)
     except stored.Damaged as exc:
         raise _failed(file, f"its answer did not read back ({exc})") from None

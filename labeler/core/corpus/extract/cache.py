@@ -39,6 +39,16 @@ def _own(st: os.stat_result) -> bool:
             and not st.st_mode & 0o022)  # fmt: skip
 
 
+def _own_folder(folder: Path) -> bool:
+    """The account's folder and the one holding it are real folders (no link on the way),
+    and the account's is its own alone: a member who made `extractions/<login>` first, or
+    put a link there, gets no entry written into her folder nor read from it."""
+    parent, own = nofollow.lstat(folder.parent), nofollow.lstat(folder)
+    return (parent is not None and stat.S_ISDIR(parent.st_mode) and own is not None
+            and stat.S_ISDIR(own.st_mode) and own.st_uid == os.geteuid()
+            and not own.st_mode & 0o022)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ExtractionCache:
     """One account's extractions."""
@@ -49,6 +59,8 @@ class ExtractionCache:
     def get(self, source_digest: str, extractor: Extractor) -> Extracted | None:
         """The kept extraction, or None (missing, not one's own, damaged, or another's)."""
         path = self.folder / f"{key(source_digest, extractor)}.json"
+        if not _own_folder(self.folder):
+            return None
         try:
             fd = nofollow.open_regular(path, os.O_RDONLY)
         except (OSError, ValueError, UnsafeFile):  # missing, or a link or FIFO put there
@@ -69,10 +81,23 @@ class ExtractionCache:
         path = self.folder / f"{key(source_digest, found.extractor)}.json"
         with contextlib.suppress(OSError, ValueError, UnsafeFile):
             sharing.make_folder(self.folder.parent)  # the team's: each member makes hers
+            _sticky(self.folder.parent)
             with sharing.private_files():
                 sharing.make_folder(self.folder)
-                if nofollow.lstat(path) is None:
+                if _own_folder(self.folder) and nofollow.lstat(path) is None:
                     sharing.write_bytes(path, stored.dumps(found, source_digest))
+
+
+def _sticky(folder: Path) -> None:
+    """The accounts' folder, when ours, made sticky (as the embedding caches', §21): no
+    member renames another's folder away to put her own in its place."""
+    fd = nofollow.open_folder(folder)
+    try:
+        st = os.fstat(fd)
+        if st.st_uid == os.geteuid() and not st.st_mode & stat.S_ISVTX:
+            os.fchmod(fd, stat.S_IMODE(st.st_mode) | stat.S_ISVTX)
+    finally:
+        os.close(fd)
 
 
 def account_folder(spanlab_dir: Path, login: str) -> Path:

@@ -13,12 +13,16 @@ import json
 import sys
 
 
-def _limit(address_space: int) -> None:
-    """Cap this process's address space (where the platform can; RLIMIT_AS is Linux's)."""
+def _limit(address_space: int, answer: int) -> None:
+    """Cap this process's address space (where the platform can; RLIMIT_AS is Linux's) and
+    the size of what it writes (its answer goes to a file: a larger one kills it)."""
     try:
         import resource
     except ImportError:  # pragma: no cover - Windows has no rlimits
         return
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    answer = answer if hard == resource.RLIM_INFINITY else min(answer, hard)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (answer, answer))
     if address_space > 0:
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
@@ -29,7 +33,7 @@ def main() -> int:
     from labeler.core.corpus.extract.pdf import Rules, extract_pdf
 
     raw = sys.stdin.buffer.read()
-    _limit(int(sys.argv[1]))
+    _limit(int(sys.argv[1]), stored.MAX_ANSWER)
     rules = Rules.of(json.loads(sys.argv[2])) if len(sys.argv) > 2 else Rules()
     try:
         found = extract_pdf(raw, "-", rules)

@@ -14,6 +14,8 @@ from labeler.core.corpus.extract.base import Extracted, Extractor
 from labeler.core.corpus.extract.places import Place, SourceMap
 
 FORMAT = "spanlab.extraction/1"
+MAX_ANSWER = 256 << 20
+"""Largest answer a PDF child may write (its RLIMIT_FSIZE; the parent reads no more)."""
 
 
 class Damaged(ValueError):
@@ -64,5 +66,5 @@ def loads_keyed(raw: bytes) -> tuple[str, Extracted]:
         return str(data["source"]), found
     except Damaged:
         raise
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError) as exc:
         raise Damaged(f"not a stored extraction ({type(exc).__name__})") from None
