@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from labeler.core.corpus.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus.document_bytes import document_bytes
 from labeler.core.corpus.extract.base import SourceError
 from labeler.core.corpus.extract.cache import ExtractionCache
 from labeler.core.corpus.extract.places import SourceMap
@@ -97,6 +98,9 @@ class Corpus:
     """Entries not read, each with why: symlinked folders, dangling links, FIFOs."""
     normalization: str = NORMALIZATION
     """The canonicalization version."""
+    follow_symlinks: bool = False
+    """Whether it was read following links (the project's `follow_symlinks`): a later read
+    of one of its files (an alternative extraction) follows them only then."""
 
     @property
     def hash(self) -> str:
@@ -192,7 +196,7 @@ class Corpus:
                 exc.file, exc.key = shown(str(path)), None
                 raise
             try:
-                doc = _read_document(rel, path, encoding, cache)
+                doc = _read_document(rel, path, encoding, cache, follow=follow_symlinks)
             except SourceError as exc:
                 passed_over.append(f"{shown(rel)} ({_why(exc)})")
                 continue
@@ -206,7 +210,8 @@ class Corpus:
         found: Mapping[str, Document] = (
             docs if keep_text else OnDemand(paths, encoding, files, cache)
         )
-        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over))
+        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over),
+                   follow_symlinks=follow_symlinks)  # fmt: skip
 
 
 class _Texts(Mapping[str, str]):
@@ -281,12 +286,12 @@ class OnDemand(Mapping[str, Document]):
 
 
 def _read_document(
-    doc_id: str, path: Path, encoding: str, cache: ExtractionCache | None = None
-) -> Document:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
+    doc_id: str, path: Path, encoding: str, cache: ExtractionCache | None = None, *,
+    follow: bool = False,
+) -> Document:  # fmt: skip
+    """A listed document read: a link swapped in since the listing (unless links are followed),
+    a FIFO or a device is refused naming the file, never waited on."""
+    raw = document_bytes(doc_id, path, follow=follow)
     return _document(doc_id, raw, path, encoding, cache)
 
 
