@@ -99,3 +99,12 @@ def test_a_link_swapped_in_is_not_followed_unless_links_are(
     followed = read_in_thread(root, follow=True)
     assert isinstance(followed, Corpus) and followed.text("a.md") == "canary\n"
     assert followed.follow_symlinks
+
+
+def test_texts_read_again_never_open_a_link_swapped_in(root: Path) -> None:
+    lean = Corpus.read(root, keep_text=False)
+    (root / "a.md").rename(root.parent / "moved.md")  # the very file, behind a link
+    (root / "a.md").symlink_to(root.parent / "moved.md")
+    with pytest.raises(CorpusError, match="the document changed while") as caught:
+        lean.text("a.md")
+    assert caught.value.file == str(root / "a.md")
