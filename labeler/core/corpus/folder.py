@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from labeler.core.corpus.canonical import NORMALIZATION, canonical_from_bytes, corpus_hash, doc_hash
+from labeler.core.corpus.document_bytes import document_bytes
 from labeler.core.corpus.extract.base import SourceError
 from labeler.core.corpus.extract.cache import ExtractionCache
 from labeler.core.corpus.extract.places import SourceMap
@@ -97,6 +98,9 @@ class Corpus:
     """Entries not read, each with why: symlinked folders, dangling links, FIFOs."""
     normalization: str = NORMALIZATION
     """The canonicalization version."""
+    follow_symlinks: bool = False
+    """Whether it was read following links (the project's `follow_symlinks`): a later read
+    of one of its files (an alternative extraction) follows them only then."""
 
     @property
     def hash(self) -> str:
@@ -192,7 +196,7 @@ class Corpus:
                 exc.file, exc.key = shown(str(path)), None
                 raise
             try:
-                doc = _read_document(rel, path, encoding, cache)
+                doc = _read_document(rel, path, encoding, cache, follow=follow_symlinks)
             except SourceError as exc:
                 passed_over.append(f"{shown(rel)} ({_why(exc)})")
                 continue
@@ -204,9 +208,10 @@ class Corpus:
                 paths[rel] = (path, doc.hash)
                 files[rel] = _identity(path)
         found: Mapping[str, Document] = (
-            docs if keep_text else OnDemand(paths, encoding, files, cache)
+            docs if keep_text else OnDemand(paths, encoding, files, cache, follow=follow_symlinks)
         )
-        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over))
+        return cls(found, root=root, skipped=tuple(skipped), passed_over=tuple(passed_over),
+                   follow_symlinks=follow_symlinks)  # fmt: skip
 
 
 class _Texts(Mapping[str, str]):
@@ -239,8 +244,12 @@ class OnDemand(Mapping[str, Document]):
         encoding: str,
         files: Mapping[str, tuple[int, int, int]] | None = None,
         cache: ExtractionCache | None = None,
+        *,
+        follow: bool = True,
     ) -> None:
         self.paths, self.encoding, self.cache = dict(paths), encoding, cache
+        self.follow = follow
+        """Whether a link at a document's path is followed (the corpus read's setting)."""
         self.files = dict(files or {})
         """Document id -> (device, inode, size) of its file as first read."""
         self.hashes = {doc_id: h for doc_id, (_, h) in self.paths.items()}
@@ -253,7 +262,7 @@ class OnDemand(Mapping[str, Document]):
             self._kept.move_to_end(doc_id)
             return doc
         path, expected = self.paths[doc_id]
-        raw = _reread(path, self.files.get(doc_id))
+        raw = _reread(path, self.files.get(doc_id), self.follow)
         try:
             doc = _document(doc_id, raw, path, self.encoding, self.cache)
         except SourceError:
@@ -281,12 +290,12 @@ class OnDemand(Mapping[str, Document]):
 
 
 def _read_document(
-    doc_id: str, path: Path, encoding: str, cache: ExtractionCache | None = None
-) -> Document:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(f"cannot read: {exc.strerror}", file=shown(str(path))) from None
+    doc_id: str, path: Path, encoding: str, cache: ExtractionCache | None = None, *,
+    follow: bool = False,
+) -> Document:  # fmt: skip
+    """A listed document read: a link swapped in since the listing (unless links are followed),
+    a FIFO or a device is refused naming the file, never waited on."""
+    raw = document_bytes(doc_id, path, follow=follow)
     return _document(doc_id, raw, path, encoding, cache)
 
 
@@ -324,12 +333,14 @@ def _changed(path: Path) -> CorpusError:
                        file=shown(str(path)), hint="run the command again")  # fmt: skip
 
 
-def _reread(path: Path, identity: tuple[int, int, int] | None) -> bytes:
+def _reread(path: Path, identity: tuple[int, int, int] | None, follow: bool = True) -> bytes:
     """A document's bytes again, from the very file first read: opened without blocking (a
     FIFO put in its place never hangs the run) and refused unless it is that same regular
-    file at that same size (a link to a device, a bigger file: the corpus changed)."""
+    file at that same size (a link to a device, a bigger file: the corpus changed); a link
+    swapped in is not even opened unless links are followed."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except OSError:
         raise _changed(path) from None
     with os.fdopen(fd, "rb") as handle:

@@ -83,8 +83,8 @@ class _Walk:
                 hint="remove the link, or run `spanlab init CORPUS --follow-symlinks` to read "
                 "what links point to",
             )
-        elif os.path.isfile(target):
-            self.out.files.append((rel, Path(path)))
+        elif os.path.isfile(target):  # not following: the target is read, never the link
+            self.out.files.append((rel, Path(path if self.follow else target)))
         else:
             self.out.passed_over.append(f"{shown(rel)} (links to something not a regular file)")
 

@@ -54,10 +54,24 @@ def sniff(suffix: str, raw: bytes, file: str) -> None:
 def bound_hash(extracted: Extracted, raw: bytes | str) -> str:
     """sha256 over the binding version, the extractor, the source bytes (or their sha256
     hex digest) and the text."""
-    h = hashlib.sha256(f"{BINDING}\n{extracted.extractor.fingerprint()}\n".encode())
+    return _bound(extracted.extractor, raw, extracted.text)
+
+
+def _bound(extractor: Extractor, raw: bytes | str, text: str) -> str:
+    h = hashlib.sha256(f"{BINDING}\n{extractor.fingerprint()}\n".encode())
     source = raw if isinstance(raw, str) else sha256_hex(raw)
-    h.update(f"{source}\n{sha256_hex(extracted.text.encode())}\n".encode())
+    h.update(f"{source}\n{sha256_hex(text.encode())}\n".encode())
     return "sha256:" + h.hexdigest()
+
+
+def bound_from(doc_id: str, raw: bytes, text: str, bound: str) -> bool:
+    """Whether a source's document (its `text`, bound under `bound`) was read from `raw`:
+    the project's extractor binds these bytes and that text under that very hash."""
+    return is_source(doc_id) and _bound(IDENTITIES[_suffix(doc_id)](), raw, text) == bound
+
+
+def _suffix(doc_id: str) -> str:
+    return PurePosixPath(doc_id).suffix.lower()
 
 
 def extract(
