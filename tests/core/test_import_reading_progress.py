@@ -97,3 +97,23 @@ def test_stepped_passes_counts_on_in_a_200th(total: int, calls: list[int]) -> No
         step(1)
     step.flush()
     assert passed == calls
+
+
+def test_a_spanlab_label_set_reports_its_parse_then_each_query(tmp_path: Path) -> None:
+    from labeler.core.labels import labelset
+    from labeler.core.store import Store
+
+    store = Store.open(tmp_path / "labels.db")
+    store.bind(CORPUS.doc_hashes)
+    for n in range(300):
+        store.add_query(f"How long {n}?", annotator="ann", abstain=True)
+    path = tmp_path / "set.json"
+    labelset.write_json(labelset.export(store, CORPUS), path)
+    store.close()
+    tasks = Tasks()
+    assert len(labelset.read(path, CORPUS, tasks).queries) == 300
+    size = len(path.read_text(encoding="utf-8"))
+    assert tasks.seen["reading set.json"] == (size, [size])
+    total, positions = tasks.seen["checking 300 queries"]
+    assert total == 300
+    _assert_rises_to(positions, 300, 200)

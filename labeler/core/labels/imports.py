@@ -133,7 +133,7 @@ def import_file(
 
 def _import_labelset(store: Store, corpus: Corpus, path: Path, opts: ImportOptions) -> ImportResult:
     removed: list[str] = []
-    queries = tagged(labelset.read(path, corpus).queries, opts.slices)
+    queries = tagged(labelset.read(path, corpus, opts.task).queries, opts.slices)
     n = labelset.import_queries(store, queries, corpus, annotator=opts.annotator,
                                 replace_existing=opts.replace, removed=removed,
                                 task=opts.task)  # fmt: skip
