@@ -62,13 +62,14 @@ def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: 
 
     questions = tmp_path / "q.txt"
     questions.write_text("".join(f"Question {n}?\n" for n in range(12_001)), encoding="utf-8")
+    size = questions.stat().st_size
     corpus = Corpus.from_texts({"a.md": TEXT})
     opts = imports.ImportOptions("queries", "ann", task=task)
     done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
     assert done.imported == 12_001
     assert seen == {
         "reading the store (0 queries)": [1, 1],
-        "reading q.txt": [1, 1],
+        "reading q.txt": [size, size],  # bytes parsed of the file's
         "checking queries": [12_001, 12_001],
         "saving to the store": [1, 1],
         "writing queries": [12_001, 12_001],

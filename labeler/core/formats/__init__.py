@@ -15,6 +15,7 @@ from typing import Protocol
 
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import LabelError
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.store.rows import Version
 from labeler.core.values import Query
 
@@ -52,7 +53,11 @@ class Wrote:
 
 
 class Format(Protocol):
-    def read(self, path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported: ...
+    def read(
+        self, path: Path, corpus: Corpus, *, existing: Sequence[Query], progress: TaskFactory = ...
+    ) -> Imported:
+        """Read and check `path`; `progress` is told how far (issue 45)."""
+        ...
 
     def write(self, queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote | None:
         """Write `queries`; None when the file holds every one of them."""
@@ -104,6 +109,7 @@ def read_skipping(
     *,
     existing: Sequence[Query],
     labels: frozenset[str] | None = None,
+    progress: TaskFactory = no_task,
 ) -> Imported:
     """Read with `--skip-bad`: records that cannot be read are skipped and counted
     (`labels`: the Label Studio span labels that count, as `--label` chose)."""
@@ -113,7 +119,7 @@ def read_skipping(
         )
     chosen = {"labels": labels} if labels else {}
     imported: Imported = importlib.import_module(_MODULES[name]).read(
-        path, corpus, existing=existing, skip_bad=True, **chosen
+        path, corpus, existing=existing, skip_bad=True, progress=progress, **chosen
     )
     return imported
 

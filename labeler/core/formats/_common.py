@@ -10,6 +10,7 @@ import csv
 import io
 import itertools
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -23,6 +24,7 @@ from labeler.core.errors import LabelError
 from labeler.core.files import sharing
 from labeler.core.files.access import refused_write
 from labeler.core.files.reading import bounded_lines, open_regular, read_bounded
+from labeler.core.progress import Advance, TaskFactory, no_task, stepped
 from labeler.core.text.graphemes import check_edges
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, clean, json_tree
 from labeler.core.values import Query, Span, group_problem
@@ -245,28 +247,52 @@ def read_text(path: Path, limit: int = MAX_LABEL_FILE) -> str:
         ) from None
 
 
-def read_lines(path: Path, limit: int = MAX_LABEL_FILE) -> Iterator[tuple[int, str]]:
-    """(line, text without `\\n`) of a UTF-8 line file, streamed in bounded pieces."""
+def read_lines(
+    path: Path, limit: int = MAX_LABEL_FILE, progress: TaskFactory = no_task
+) -> Iterator[tuple[int, str]]:
+    """(line, text without `\\n`) of a UTF-8 line file, streamed in bounded pieces;
+    `progress` is told the bytes parsed of the file's size (issue 45)."""
     try:
-        with open_regular(path, limit, Where(str(path))) as handle:
-            yield from bounded_lines(handle, limit, lambda n: Where(str(path), line=n))
+        with (
+            open_regular(path, limit, Where(str(path))) as handle,
+            stepped(progress, f"reading {path.name}", os.fstat(handle.fileno()).st_size) as step,
+        ):
+            yield from bounded_lines(handle, limit, lambda n: Where(str(path), line=n),
+                                     update=lambda raw: step(len(raw)))  # fmt: skip
     except OSError as exc:
         raise LabelError(f"cannot read: {exc.strerror}", file=str(path)) from None
 
 
-def load_json(path: Path) -> Any:
+def load_json(path: Path, progress: TaskFactory = no_task) -> Any:
+    """The file's JSON; `progress` is told its size once parsed (C-fast: the records' checks,
+    which `tasks.build` counts, are the long part)."""
     try:
-        return json_tree(read_text(path), Where(str(path)))
+        text = read_text(path)
+        with progress(f"reading {path.name}", len(text)) as advance:
+            tree = json_tree(text, Where(str(path)))
+            advance(len(text))
+        return tree
     except json.JSONDecodeError as exc:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
 
 def csv_rows(
-    path: Path, required: Sequence[str], limit: int = MAX_LABEL_FILE
+    path: Path,
+    required: Sequence[str],
+    limit: int = MAX_LABEL_FILE,
+    progress: TaskFactory = no_task,
 ) -> Iterator[tuple[int, dict[str, str]]]:
-    """(first line of the record, row) for each CSV record; the header must hold `required`."""
-    reader = csv.DictReader(io.StringIO(read_text(path, limit), newline=""), strict=True)
-    first = 1
+    """(first line of the record, row) for each CSV record; the header must hold `required`;
+    `progress` is told the characters parsed of the file's."""
+    text = read_text(path, limit)
+    with stepped(progress, f"reading {path.name}", len(text)) as step:
+        yield from _csv_rows(path, io.StringIO(text, newline=""), required, step)
+
+
+def _csv_rows(
+    path: Path, buf: io.StringIO, required: Sequence[str], step: Advance
+) -> Iterator[tuple[int, dict[str, str]]]:
+    reader, first, at = csv.DictReader(buf, strict=True), 1, 0
     try:
         header = reader.fieldnames or []
         for column in required:
@@ -285,6 +311,8 @@ def csv_rows(
                 )
             yield first, clean({k: v or "" for k, v in row.items()}, Where(str(path), first))
             first = reader.line_num + 1
+            step(buf.tell() - at)
+            at = buf.tell()
     except csv.Error as exc:
         unclosed = " (a quoted field is never closed)" if "end of data" in str(exc) else ""
         raise LabelError(f"not valid CSV: {exc}{unclosed}", file=str(path), line=first) from None

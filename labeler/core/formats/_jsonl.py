@@ -9,12 +9,14 @@ from typing import Any
 
 from labeler.core.errors import SpanlabError
 from labeler.core.formats._common import Where, read_lines
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import json_tree
 
 
-def records(path: Path) -> Iterator[tuple[Where, dict[str, Any]]]:
-    """(where, object) for each non-blank line; a line that is not an object is refused."""
-    for number, line in read_lines(path):
+def records(path: Path, progress: TaskFactory = no_task) -> Iterator[tuple[Where, dict[str, Any]]]:
+    """(where, object) for each non-blank line; a line that is not an object is refused;
+    `progress` is told the bytes parsed."""
+    for number, line in read_lines(path, progress=progress):
         if not line.strip():
             continue
         where = Where(str(path), line=number)

@@ -22,6 +22,7 @@ from labeler.core.formats import Imported, Wrote
 from labeler.core.formats import tasks as model
 from labeler.core.formats._common import Where, json_text, left_out, load_json, write_atomic
 from labeler.core.formats.offsets import UTF16, to_unit
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -142,9 +143,14 @@ def _record(raw: Any, where: Where, skipped: Counter[str]) -> list[model.TaskIn]
 
 
 def read(
-    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    skip_bad: bool = False,
+    progress: TaskFactory = no_task,
 ) -> Imported:
-    data = load_json(path)
+    data = load_json(path, progress)
     if not isinstance(data, list):
         raise LabelError(
             "Argilla records are a JSON list (records.to_list / to_json)", file=str(path)
@@ -160,7 +166,7 @@ def read(
     for what, n in sorted(skipped.items()):
         if n:
             reading.warnings.append(f"{path}: {n} {what} were not used as evidence")
-    return skip.told(model.build(tasks, reading, existing, LOOKED))
+    return skip.told(model.build(tasks, reading, existing, LOOKED, progress))
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> Wrote:

@@ -33,6 +33,7 @@ from labeler.core.formats._common import (
     text_key,
     write_atomic,
 )
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import json_tree, need
 from labeler.core.values import Boundary, Query, Span, Status
 
@@ -55,13 +56,15 @@ class _Row:
     """Evidence, in file order."""
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], progress: TaskFactory = no_task
+) -> Imported:
     """Validate every row, then build `labelled` queries; duplicates become warnings."""
     finder = _DocFinder(corpus)
     views: dict[str, RawView] = {}
     rows: dict[str, _Row] = {}
     warnings: list[str] = []
-    for line, record in csv_rows(path, COLUMNS):
+    for line, record in csv_rows(path, COLUMNS, progress=progress):
         where = Where(str(path), line)
         text = clean_text(record["question"])
         if not text:

@@ -28,6 +28,7 @@ from labeler.core.formats._common import (
 )
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import GRAPHEMES, UTF16, to_unit
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import need, typed
 from labeler.core.values import Query
 
@@ -79,13 +80,20 @@ def task(obj: dict[str, Any], where: Where) -> model.TaskIn:
 
 
 def read(
-    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    skip_bad: bool = False,
+    progress: TaskFactory = no_task,
 ) -> Imported:
     skip = model.Skipping(skip_bad)
-    found = [skip.read(partial(task, obj, where)) for where, obj in records(path)]
+    found = [skip.read(partial(task, obj, where)) for where, obj in records(path, progress)]
     model.some_records(len(found), str(path))
     return skip.told(
-        model.build(skip.kept(found), model.Reading(corpus, ORDER, "doccano"), existing, LOOKED)
+        model.build(
+            skip.kept(found), model.Reading(corpus, ORDER, "doccano"), existing, LOOKED, progress
+        )
     )
 
 

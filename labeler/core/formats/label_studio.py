@@ -32,6 +32,7 @@ from labeler.core.formats._common import (
 from labeler.core.formats.label_studio_spans import Context, span_of
 from labeler.core.formats.label_studio_write import QUESTION_KEYS, Names, write
 from labeler.core.names import check_name
+from labeler.core.progress import TaskFactory, each, no_task
 from labeler.core.store.rows import Version
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span, Status, parse_boundary, parse_status
@@ -65,6 +66,7 @@ def read(
     *,
     existing: Sequence[Query],
     labels: frozenset[str] | None = None,
+    progress: TaskFactory = no_task,
 ) -> Imported:
     """Validate every task, then merge tasks into queries.
 
@@ -72,7 +74,7 @@ def read(
     label; the labels seen are reported). A task with several annotations gives one
     version per annotator (`completed_by`), to be compared and adjudicated.
     """
-    tasks = load_json(path)
+    tasks = load_json(path, progress)
     if not isinstance(tasks, list):
         raise LabelError("a Label Studio export is a JSON list of tasks", file=str(path))
     by_text: dict[str, list[str]] = {}
@@ -81,7 +83,7 @@ def read(
     groups: dict[str, _Group] = {}
     warnings: list[str] = []
     seen: set[str] = set()
-    for ti, task in enumerate(tasks):
+    for ti, task in enumerate(each(progress, f"checking {len(tasks):,} tasks", tasks)):
         where = Where(str(path), key=f"[{ti}]")
         data = need(task, "data", dict, where)
         annotations = _annotations(task, data.get("annotators"), where)

@@ -23,6 +23,7 @@ from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, csv_rows, load_json
 from labeler.core.formats.offsets import CODE_POINTS, UTF16
 from labeler.core.formats.tasks import Reading, Skipping, SpanIn, TaskIn, build, some_records
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import json_tree, need, typed
 from labeler.core.values import Query
 
@@ -169,10 +170,13 @@ def task(
     )  # fmt: skip
 
 
-def _rows(path: Path) -> list[tuple[Where, dict[str, Any]]]:
+def _rows(path: Path, progress: TaskFactory) -> list[tuple[Where, dict[str, Any]]]:
     if path.suffix.lower() == ".csv":
-        return [(Where(str(path), line=n), dict(row)) for n, row in csv_rows(path, ())]
-    data = load_json(path)
+        return [
+            (Where(str(path), line=n), dict(row))
+            for n, row in csv_rows(path, (), progress=progress)
+        ]
+    data = load_json(path, progress)
     if not isinstance(data, list):
         raise LabelError("a Label Studio JSON-MIN export is a JSON list of rows", file=str(path))
     return [(Where(str(path), key=f"[{i}]"), typed(r, dict, Where(str(path), key=f"[{i}]")))
@@ -186,6 +190,7 @@ def read(
     existing: Sequence[Query],
     labels: frozenset[str] | None = None,
     skip_bad: bool = False,
+    progress: TaskFactory = no_task,
 ) -> Imported:
     """Every row; only span results whose labels meet `labels` count (default: every
     label; the labels seen are reported). Rows of one task by several annotators give
@@ -193,13 +198,14 @@ def read(
     skipped and counted."""
     seen: set[str] = set()
     skip = Skipping(skip_bad)
-    rows = _rows(path)
+    rows = _rows(path, progress)
     named = _named(rows)
     found = [skip.read(partial(task, row, where, labels, seen, named.get(n)))
              for n, (where, row) in enumerate(rows)]  # fmt: skip
     some_records(len(found), str(path))
     name = "label-studio-csv" if path.suffix.lower() == ".csv" else "label-studio-min"
-    built = build(skip.kept(found), Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED)
+    built = build(skip.kept(found), Reading(corpus, (CODE_POINTS, UTF16), name), existing, LOOKED,
+                  progress)  # fmt: skip
     return skip.told(replace(built, labels_seen=frozenset(seen)))
 
 

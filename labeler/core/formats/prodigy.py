@@ -22,6 +22,7 @@ from labeler.core.formats import tasks as model
 from labeler.core.formats._common import Where, group_in, left_out, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.offsets import CODE_POINTS
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import need, typed
 from labeler.core.values import Query, Span
 
@@ -52,11 +53,16 @@ def task(obj: dict[str, Any], where: Where) -> model.TaskIn:
 
 
 def read(
-    path: Path, corpus: Corpus, *, existing: Sequence[Query], skip_bad: bool = False
+    path: Path,
+    corpus: Corpus,
+    *,
+    existing: Sequence[Query],
+    skip_bad: bool = False,
+    progress: TaskFactory = no_task,
 ) -> Imported:
     found: list[model.TaskIn | None] = []
     skipped, skip = Counter[str](), model.Skipping(skip_bad)
-    for where, obj in records(path):
+    for where, obj in records(path, progress):
         answer = typed(obj.get("answer", "accept"), str, where.at("answer"))
         if answer == "accept":
             found.append(skip.read(partial(task, obj, where)))
@@ -67,7 +73,7 @@ def read(
     reading = model.Reading(corpus, (CODE_POINTS,), "prodigy")
     for answer, n in sorted(skipped.items()):
         reading.warnings.append(f"{path}: {n} task(s) answered {answer!r} were not imported")
-    return skip.told(model.build(tasks, reading, existing, LOOKED))
+    return skip.told(model.build(tasks, reading, existing, LOOKED, progress))
 
 
 def _hash(*parts: str) -> int:

@@ -19,6 +19,7 @@ from labeler.core.formats import Imported
 from labeler.core.formats._common import Where, read_lines, write_atomic
 from labeler.core.formats._jsonl import dumps_lines, records
 from labeler.core.formats.tasks import Reading, SpanIn, TaskIn, build
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import need
 from labeler.core.values import Query
 
@@ -41,9 +42,9 @@ def _questions(path: Path) -> dict[str, str]:
             for w, obj in records(path)}  # fmt: skip
 
 
-def _rows(path: Path) -> list[tuple[Where, str, str, int]]:
+def _rows(path: Path, progress: TaskFactory) -> list[tuple[Where, str, str, int]]:
     out = []
-    for number, line in read_lines(path):
+    for number, line in read_lines(path, progress=progress):
         cells = line.split("\t") if "\t" in line else line.split()
         if not cells or not line.strip() or tuple(c.strip() for c in cells) == BEIR_HEADER:
             continue
@@ -82,16 +83,18 @@ def _doc(corpus: Corpus, corpus_id: str, where: Where) -> str:
     return stems[0]
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], progress: TaskFactory = no_task
+) -> Imported:
     questions = _questions(queries_file(path))
     tasks = []
-    for where, qid, corpus_id, score in _rows(path):
+    for where, qid, corpus_id, score in _rows(path, progress):
         if qid not in questions:
             raise where.error(f"query {qid!r} is not in queries.jsonl")
         doc = _doc(corpus, corpus_id, where)
         spans = (SpanIn(0, len(corpus.text(doc)), None, where),) if score > 0 else ()
         tasks.append(TaskIn(where, questions[qid], spans, doc=doc))
-    return build(tasks, Reading(corpus, (), "qrels"), existing, LOOKED)
+    return build(tasks, Reading(corpus, (), "qrels"), existing, LOOKED, progress)
 
 
 def write(queries: Sequence[Query], corpus: Corpus, out: Path) -> None:

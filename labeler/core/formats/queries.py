@@ -30,16 +30,19 @@ from labeler.core.formats._common import (
     text_key,
     write_atomic,
 )
+from labeler.core.progress import TaskFactory, no_task
 from labeler.core.typed import MAX_QUERIES_FILE
 from labeler.core.values import Query
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], progress: TaskFactory = no_task
+) -> Imported:
     """Every new question as a draft; duplicates (of the store or the file) as warnings."""
     seen = {text_key(q.text): f"query {q.id}" for q in existing}
     ids = FreshIds.after(existing)
     queries: list[Query] = []
-    read_lines, questions, comments = _questions(path)
+    read_lines, questions, comments = _questions(path, progress)
     if not questions:  # as the task readers refuse a file without a record (issue 20)
         raise LabelError("the file holds no question: nothing to import", file=str(path))
     warnings = [(line, f"{path}:{line}: skipped a # comment line") for line in comments]
@@ -63,22 +66,24 @@ def _summary(path: Path, read: int, new: int, doubles: int, comments: list[int])
     return said + (f", {len(comments)} comment(s)" if comments else "")
 
 
-def _questions(path: Path) -> tuple[int, list[tuple[int, str]], list[int]]:
+def _questions(path: Path, progress: TaskFactory) -> tuple[int, list[tuple[int, str]], list[int]]:
     """(lines or rows read, [(line, question)] in order, the lines that are `#` comments)."""
     if path.suffix.lower() == ".csv":
-        rows = list(csv_rows(path, ("question",), MAX_QUERIES_FILE))
+        rows = list(csv_rows(path, ("question",), MAX_QUERIES_FILE, progress))
         found = [(line, clean_text(row["question"])) for line, row in rows]
         return len(rows), [(line, text) for line, text in found if text], []
-    texts = [(line, clean_text(raw)) for line, raw in enumerate(_universal(path), start=1)]
+    texts = [
+        (line, clean_text(raw)) for line, raw in enumerate(_universal(path, progress), start=1)
+    ]
     comments = [line for line, text in texts if text.startswith("#")]
     questions = [(line, text) for line, text in texts if text and not text.startswith("#")]
     return len(texts), questions, comments
 
 
-def _universal(path: Path) -> Iterator[str]:
+def _universal(path: Path, progress: TaskFactory) -> Iterator[str]:
     """The file's lines as editors count them (`\\r\\n`, `\\n` or a lone `\\r` ends one),
     streamed: the file is sized by a stat and no line is held past the shared bound."""
-    for _, line in read_lines(path, MAX_QUERIES_FILE):
+    for _, line in read_lines(path, MAX_QUERIES_FILE, progress):
         yield from line.removesuffix("\r").split("\r")
 
 

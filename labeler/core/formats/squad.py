@@ -32,6 +32,7 @@ from labeler.core.formats._common import (
     valid_id,
     write_atomic,
 )
+from labeler.core.progress import TaskFactory, each, no_task
 from labeler.core.typed import need, typed
 from labeler.core.values import Boundary, Query, Span, Status
 
@@ -57,15 +58,17 @@ class _Question:
     """The other, distinct answers, described for the notes."""
 
 
-def read(path: Path, corpus: Corpus, *, existing: Sequence[Query]) -> Imported:
+def read(
+    path: Path, corpus: Corpus, *, existing: Sequence[Query], progress: TaskFactory = no_task
+) -> Imported:
     """Validate the whole file, then return its questions and paragraph documents."""
     where = Where(str(path))
-    data = load_json(path)
+    data = load_json(path, progress)
     articles = need(data, "data", list, where)
     documents: dict[str, str] = {}
     questions: dict[str, _Question] = {}
     slugs: set[str] = set()
-    for ai, article in enumerate(articles):
+    for ai, article in enumerate(each(progress, f"checking {len(articles):,} articles", articles)):
         at = where.at(f"data[{ai}]")
         paragraphs = need(article, "paragraphs", list, at)
         title = need(article, "title", str, at)

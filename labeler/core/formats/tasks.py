@@ -27,6 +27,7 @@ from labeler.core.formats._common import (
     valid_id,
 )
 from labeler.core.formats.offsets import UnitReport, UnitView
+from labeler.core.progress import TaskFactory, each, no_task
 from labeler.core.store.rows import Version
 from labeler.core.values import Query, Span, Status, annotator_problem
 
@@ -214,11 +215,16 @@ class _Group:
 
 
 def build(
-    tasks: Sequence[TaskIn], reading: Reading, existing: Sequence[Query], looked: str
+    tasks: Sequence[TaskIn],
+    reading: Reading,
+    existing: Sequence[Query],
+    looked: str,
+    progress: TaskFactory = no_task,
 ) -> Imported:
-    """Merge records into queries; a known question without an id is skipped, said so."""
+    """Merge records into queries; a known question without an id is skipped, said so;
+    `progress` is told each record checked (the long part of a large file's read)."""
     groups: dict[str, _Group] = {}
-    for task in tasks:
+    for task in each(progress, f"checking {len(tasks):,} records", tasks):
         if task.query_id is not None and not valid_id(task.query_id):
             raise task.where.error(f"invalid query id {task.query_id!r}")
         question = _question(task, looked)

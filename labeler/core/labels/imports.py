@@ -123,9 +123,7 @@ def import_file(
         with opts.task(f"reading the store ({store.count('queries'):,} queries)", 1) as advance:
             existing = tuple(store.queries())
             advance(1)
-    with opts.task(f"reading {path.name}", 1) as advance:
-        imported = _read(path, corpus, opts.fmt, existing, opts.labels, skip_bad=opts.skip_bad)
-        advance(1)
+    imported = _read(path, corpus, existing, opts)
     _labels_seen(path, opts.labels, imported.labels_seen)
     imported = replace_fields(imported, queries=tagged(imported.queries, opts.slices))
     if opts.as_version:
@@ -135,7 +133,7 @@ def import_file(
 
 def _import_labelset(store: Store, corpus: Corpus, path: Path, opts: ImportOptions) -> ImportResult:
     removed: list[str] = []
-    queries = tagged(labelset.read(path, corpus).queries, opts.slices)
+    queries = tagged(labelset.read(path, corpus, opts.task).queries, opts.slices)
     n = labelset.import_queries(store, queries, corpus, annotator=opts.annotator,
                                 replace_existing=opts.replace, removed=removed,
                                 task=opts.task)  # fmt: skip
@@ -194,21 +192,19 @@ def _labels_seen(path: Path, labels: frozenset[str] | None, seen: frozenset[str]
 
 
 def _read(
-    path: Path,
-    corpus: Corpus,
-    fmt: str,
-    existing: Sequence[Query],
-    labels: frozenset[str] | None,
-    *,
-    skip_bad: bool = False,
+    path: Path, corpus: Corpus, existing: Sequence[Query], opts: ImportOptions
 ) -> formats.Imported:
-    if skip_bad:
-        return formats.read_skipping(fmt, path, corpus, existing=existing, labels=labels)
+    """The file read; the reader tells `opts.task` the bytes parsed and records checked."""
+    fmt, labels, progress = opts.fmt, opts.labels, opts.task
+    if opts.skip_bad:
+        return formats.read_skipping(fmt, path, corpus, existing=existing, labels=labels,
+                                     progress=progress)  # fmt: skip
     if labels and fmt == "label-studio":
-        return label_studio.read(path, corpus, existing=existing, labels=labels)
+        return label_studio.read(path, corpus, existing=existing, labels=labels, progress=progress)
     if labels:
-        return label_studio_min.read(path, corpus, existing=existing, labels=labels)
-    return formats.get(fmt).read(path, corpus, existing=existing)
+        return label_studio_min.read(path, corpus, existing=existing, labels=labels,
+                                     progress=progress)  # fmt: skip
+    return formats.get(fmt).read(path, corpus, existing=existing, progress=progress)
 
 
 def _joined(

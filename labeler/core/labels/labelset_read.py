@@ -23,6 +23,7 @@ from labeler.core.labels.labelset_json import (
     LabelSet,
     hash_queries,
 )
+from labeler.core.progress import TaskFactory, each, no_task
 from labeler.core.typed import MAX_LABEL_FILE, Refusal, json_tree, need, typed
 from labeler.core.values import Query, Span, group_problem, parse_boundary, parse_status
 
@@ -167,8 +168,9 @@ def parse_query(raw: Any, corpus: Corpus, path: str, fmt: str = FORMATS[1]) -> Q
         raise
 
 
-def parse(data: Any, corpus: Corpus) -> LabelSet:
-    """Validate a decoded label set against the corpus as it is now."""
+def parse(data: Any, corpus: Corpus, progress: TaskFactory = no_task) -> LabelSet:
+    """Validate a decoded label set against the corpus as it is now; `progress` is told
+    each query checked."""
     if not isinstance(data, dict):
         raise LabelError("a label set must be a JSON object")
     top = _Key("")
@@ -207,7 +209,8 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
             hint="import into the store bound to the old corpus, then run `spanlab review`",
         )
     raw_queries = need(data, "queries", list, top)
-    queries = tuple(parse_query(q, corpus, f"queries[{i}]", fmt) for i, q in enumerate(raw_queries))
+    counted = each(progress, f"checking {len(raw_queries):,} queries", raw_queries)
+    queries = tuple(parse_query(q, corpus, f"queries[{i}]", fmt) for i, q in enumerate(counted))
     seen: set[str] = set()
     for i, q in enumerate(queries):
         if q.id in seen:
@@ -224,8 +227,9 @@ def parse(data: Any, corpus: Corpus) -> LabelSet:
     return LabelSet(chash, dict(docs), tuple(sorted(queries, key=lambda q: q.id)), actual)
 
 
-def load_json(path: Path) -> Any:
-    """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers."""
+def load_json(path: Path, progress: TaskFactory = no_task) -> Any:
+    """The file's JSON, bounded (`labeler.core.typed`): size, nesting, text, numbers;
+    `progress` is told its characters once parsed (C-fast)."""
     try:
         raw = read_bounded(path, MAX_LABEL_FILE, _Key("")).decode("utf-8")
     except OSError as exc:
@@ -233,15 +237,19 @@ def load_json(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise LabelError("not valid UTF-8", file=str(path), offset=exc.start) from None
     try:
-        return json_tree(raw, _Key(""))
+        with progress(f"reading {path.name}", len(raw)) as advance:
+            tree = json_tree(raw, _Key(""))
+            advance(len(raw))
+        return tree
     except json.JSONDecodeError as exc:
         raise LabelError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
 
 
-def read(path: Path, corpus: Corpus) -> LabelSet:
-    """Read and validate a frozen label set file; errors name the file."""
+def read(path: Path, corpus: Corpus, progress: TaskFactory = no_task) -> LabelSet:
+    """Read and validate a frozen label set file; errors name the file; `progress` is told
+    how far (issue 45)."""
     try:
-        return parse(load_json(path), corpus)
+        return parse(load_json(path, progress), corpus, progress)
     except SpanlabError as exc:
         exc.file = exc.file or str(path)
         raise
