@@ -1,6 +1,6 @@
 """spanlab against the peer (§12, issue 41): chunking_evaluation's own evaluation code
 (`BaseEvaluation.run`, which `GeneralEvaluation` wraps) on its general evaluation data — the
-five corpora and 472 questions at ../shared/fixtures/chunking-evaluation — with its own
+five corpora and 472 questions in shared/fixtures/chunking-evaluation beside the checkout — with its own
 `FixedTokenChunker` at 200 cl100k tokens, no overlap, and retrieval of 5; spanlab on the same
 corpus, questions (read as chroma-csv), 200-token cl100k windows and k, cold (empty cache and
 index) and warm. Both embed with the same int8 MiniLM (the peer through a Chroma embedding
@@ -37,7 +37,7 @@ DATA = Path(os.environ.get("SPANLAB_BENCH_PEER_DATA") or next(
     (d for up in (ROOT.parent, ROOT.parent.parent)
      if (d := up / "shared" / "fixtures" / "chunking-evaluation").is_dir()),
     ROOT.parent / "shared" / "fixtures" / "chunking-evaluation"))  # fmt: skip
-"""The peer's data: ../shared/fixtures beside the checkout (or a worktree's folder's), or
+"""The peer's data: shared/fixtures in the folder above the checkout (or a worktree's folder's), or
 $SPANLAB_BENCH_PEER_DATA."""
 TARGET = 0.02
 """spanlab's warm run against the peer's run."""
