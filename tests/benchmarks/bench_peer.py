@@ -1,6 +1,7 @@
 """spanlab against the peer (§12, issue 41): chunking_evaluation's own evaluation code
 (`BaseEvaluation.run`, which `GeneralEvaluation` wraps) on its general evaluation data — the
-five corpora and 472 questions in shared/fixtures/chunking-evaluation beside the checkout — with its own
+five corpora and 472 questions in shared/fixtures/chunking-evaluation beside the checkout —
+with its own
 `FixedTokenChunker` at 200 cl100k tokens, no overlap, and retrieval of 5; spanlab on the same
 corpus, questions (read as chroma-csv), 200-token cl100k windows and k, cold (empty cache and
 index) and warm. Both embed with the same int8 MiniLM (the peer through a Chroma embedding
