@@ -1,18 +1,17 @@
 """spanlab against the peer (§12, issue 41): chunking_evaluation's own evaluation code
 (`BaseEvaluation.run`, which `GeneralEvaluation` wraps) on its general evaluation data — the
 five corpora and 472 questions in shared/fixtures/chunking-evaluation beside the checkout —
-with its own
-`FixedTokenChunker` at 200 cl100k tokens, no overlap, and retrieval of 5; spanlab on the same
-corpus, questions (read as chroma-csv), 200-token cl100k windows and k, cold (empty cache and
-index) and warm. Both embed with the same int8 MiniLM (the peer through a Chroma embedding
-function that calls spanlab's embedder), so the model is one variable held fixed. Target: warm
-≤ 0.02× the peer; the cold ratio is printed beside it. Wall and CPU time, in one run.
+with its own `FixedTokenChunker` at 200 cl100k tokens, no overlap, and retrieval of 5;
+spanlab on the same corpus, questions (read as chroma-csv), 200-token cl100k windows and k,
+cold (empty cache and index) and warm. Both embed with the same int8 MiniLM (the peer
+through a Chroma embedding function that calls spanlab's embedder), so the model is one
+variable held fixed. Target: warm ≤ 0.02× the peer; the cold ratio is printed beside it.
+Wall and CPU time, in one run.
 
 The peer is not a dependency (it pulls openai and anthropic): install it from its repository
-with `pip install --no-deps <checkout>` and `pip install fuzzywuzzy openai anthropic backoff`;
-without it, or without the fixtures, this benchmark skips saying so.
-Run: pytest tests/benchmarks/bench_peer.py -o python_files='bench_*.py' -s
-"""
+with `pip install --no-deps <checkout>` and `pip install fuzzywuzzy openai anthropic
+backoff`; without it, or without the fixtures, this benchmark skips saying so. Run: pytest
+tests/benchmarks/bench_peer.py -o python_files='bench_*.py' -s"""
 
 from __future__ import annotations
 
