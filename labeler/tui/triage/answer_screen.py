@@ -16,7 +16,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -27,11 +26,10 @@ from labeler.tui.triage.answer_model import AnswerView, answer_view
 from labeler.tui.triage.answer_render import body_content, sources_content
 from labeler.tui.triage.model import RunView
 from labeler.tui.triage.render import BASELINE, CANDIDATE
+from labeler.tui.triage.walking import WALK, WalkingScreen
 
-WALK = Binding.Group("Next/prev")
 
-
-class AnswerScreen(Screen[None]):
+class AnswerScreen(WalkingScreen):
     """The answer of one query through one candidate (or the baseline), and its context."""
 
     CSS_PATH = "triage.tcss"
@@ -44,27 +42,11 @@ class AnswerScreen(Screen[None]):
 
     def __init__(self, run: RunView, candidate: str, corpus: Corpus, queries: Sequence[str],
                  index: int, *, texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
-        super().__init__()
-        self.run = run
-        """The open run."""
-        self.candidate = candidate
-        """The candidate compared with the baseline."""
-        self.corpus = corpus
-        """Canonical texts for the sources."""
-        self.queries = list(queries)
-        """The queries `n` and `p` walk."""
-        self.index = index
-        """Position of the shown query in `queries`."""
-        self.texts = dict(texts or {})
-        """Query texts by id, when known."""
+        super().__init__(run, candidate, corpus, queries, index, texts=texts)
         self.side = candidate
         """Whose answer is shown: the candidate's, or the baseline's (`b`)."""
         self.view: AnswerView | None = None
         """What is shown, once the worker has built it."""
-
-    @property
-    def query_id(self) -> str:
-        return self.queries[self.index]
 
     def compose(self) -> ComposeResult:
         yield Static(id="a-head")
@@ -122,12 +104,6 @@ class AnswerScreen(Screen[None]):
 
     def _set(self, selector: str, content: Content) -> None:
         self.query_one(selector, Static).update(content)
-
-    def action_step(self, step: int) -> None:
-        index = self.index + step
-        if 0 <= index < len(self.queries):
-            self.index = index
-            self.load()
 
     def action_side(self) -> None:
         self.side = self.run.baseline if self.side == self.candidate else self.candidate

@@ -17,7 +17,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -40,6 +39,7 @@ from labeler.tui.triage.render import (
     legend,
     ranked_content,
 )
+from labeler.tui.triage.walking import WALK, WalkingScreen
 from labeler.tui.widgets.document_view import alternatives_in
 
 STATUS_STYLE = {"lost": "bold $error", "gained": "bold $success"}
@@ -47,11 +47,10 @@ RANKED_TITLE = " · rank score chunk ev"
 """Names the ranked lists' columns after the candidate's name."""
 NO_VIEW = "no boundary view: the run was made on another corpus (see above)"
 """Where the boundary view would be; the ranked lists beside it need no text."""
-WALK = Binding.Group("Next/prev")
 """`n p` share one footer hint, so `^q Quit` and `? Keys` fit in 80 columns."""
 
 
-class QueryScreen(Screen[None]):
+class QueryScreen(WalkingScreen):
     """Evidence in context with baseline and candidate cuts, and both top-k lists."""
 
     CSS_PATH = "triage.tcss"
@@ -70,25 +69,9 @@ class QueryScreen(Screen[None]):
 
     def __init__(self, run: RunView, candidate: str, corpus: Corpus, queries: Sequence[str],
                  index: int, *, texts: Mapping[str, str] | None = None) -> None:  # fmt: skip
-        super().__init__()
-        self.run = run
-        """The open run."""
-        self.candidate = candidate
-        """The candidate compared with the baseline."""
-        self.corpus = corpus
-        """Canonical texts for the boundary view."""
-        self.queries = list(queries)
-        """The queries `n` and `p` walk, in the triage screen's order."""
-        self.index = index
-        """Position of the shown query in `queries`."""
-        self.texts = dict(texts or {})
-        """Query texts by id, when known."""
+        super().__init__(run, candidate, corpus, queries, index, texts=texts)
         self.detail: QueryDetail | None = None
         """What is shown, once the worker has built it."""
-
-    @property
-    def query_id(self) -> str:
-        return self.queries[self.index]
 
     def compose(self) -> ComposeResult:
         yield Static(id="q-head")
@@ -187,12 +170,6 @@ class QueryScreen(Screen[None]):
 
     def _set(self, selector: str, content: Content) -> None:
         self.query_one(selector, Static).update(content)
-
-    def action_step(self, step: int) -> None:
-        index = self.index + step
-        if 0 <= index < len(self.queries):
-            self.index = index
-            self.load()
 
     def action_label(self) -> None:
         self.post_message(LabelRequested(self.query_id))
