@@ -199,6 +199,7 @@ class CursorBar(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self._line: Callable[[int], str] | None = None
+        self._shown = ""
 
     def show(self, line: Callable[[int], str]) -> None:
         """Show `line(width)`, and again with the new width whenever the bar is resized."""
@@ -210,8 +211,11 @@ class CursorBar(Static):
 
     def _fit(self) -> None:
         if self._line is not None:
-            # one row, always: no relayout of the screen for a new line
-            self.update(self._line(self.content_region.width or BAR_CELLS), layout=False)
+            line = self._line(self.content_region.width or BAR_CELLS)
+            if line != self._shown:  # the same line again (a repeated cursor message): no frame
+                self._shown = line
+                # one row, always: no relayout of the screen for a new line
+                self.update(line, layout=False)
 
 
 TITLE_CELLS = 29

@@ -1,9 +1,14 @@
 """The query list: one line per query on Textual's line API, so 100,000 queries cost a page.
 
 An `OptionList` measures every option whenever the width changes; this list draws only
-the rows on screen, from light store rows (no spans), and indexes ids only when asked. It
-posts `Highlighted` when the cursor moves to another query and `Selected` on enter or a
-click; the screen decides what that means.
+the rows on screen, from light store rows (no spans), and indexes ids only when asked. When
+the cursor moves to another query it tells its screen at once (`FollowsList`); it posts
+`Selected` on enter or a double click; the screen decides what that means.
+
+Why not a `Highlighted` message: a posted message is handled after the screen has drawn
+the list's moved row, and Textual draws the next frame one to two frame periods later
+(17–33 ms at 60 fps), so every `J`/`K` cost two frames. Told in the key's own handler,
+the list's row and the new query land in one frame.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import events
@@ -51,6 +56,14 @@ def prompt(q: QueryRow) -> Text:
     return line
 
 
+@runtime_checkable
+class FollowsList(Protocol):
+    """A screen that makes the list's highlighted query current."""
+
+    def query_highlighted(self, query_id: str) -> None:
+        """The cursor moved to `query_id` by a key or a click (not by the screen itself)."""
+
+
 class QueryList(ScrollView, can_focus=True):
     """Queries in order; the screen sets them with `show` and redraws one with `refresh_query`."""
 
@@ -75,17 +88,6 @@ class QueryList(ScrollView, can_focus=True):
         Binding("end", "move(1_000_000_000)", "Last", show=False),
         Binding("enter", "select", "Label it", show=False),
     ]
-
-    @dataclass
-    class Highlighted(Message):
-        """The cursor moved to another query."""
-
-        query_list: QueryList
-        query_id: str
-
-        @property
-        def control(self) -> QueryList:
-            return self.query_list
 
     @dataclass
     class Selected(Message):
@@ -197,8 +199,8 @@ class QueryList(ScrollView, can_focus=True):
             self.refresh_line(self.highlighted)
         else:
             self.refresh()
-        if changed and announce:
-            self.post_message(self.Highlighted(self, self.queries[self.highlighted].id))
+        if changed and announce and isinstance(self.screen, FollowsList):
+            self.screen.query_highlighted(self.queries[self.highlighted].id)
 
     def action_move(self, step: int) -> None:
         self._move_to(0 if self.highlighted is None else self.highlighted + step)

@@ -308,6 +308,12 @@ class ShowingScreen(Screen[None]):
         self._fill_list()
         self._goto_first_span()
 
+    def _at_cursor(self, offset: int, selection: tuple[int, int] | None) -> None:
+        """The view's cursor is at `offset`: remember the place and say it in the bar."""
+        self._here = (self.view.doc_id, offset)
+        self.state.visit(self.view.doc_id, offset)
+        self._update_cursor_bar(offset, selection)
+
     def _update_cursor_bar(self, offset: int, selection: tuple[int, int] | None) -> None:
         view = self.view
         span = self.state.span_number(view.doc_id, offset)

@@ -15,9 +15,8 @@ class SpanEvents(ShowingScreen):
     """Handlers of the document view's messages."""
 
     def on_document_view_cursor_moved(self, event: DocumentView.CursorMoved) -> None:
-        self._here = (self.view.doc_id, event.offset)
-        self.state.visit(self.view.doc_id, event.offset)
-        self._update_cursor_bar(event.offset, event.selection)
+        if (event.offset, event.selection) == (self.view.cursor, self.view.selection):
+            self._at_cursor(event.offset, event.selection)  # else stale: the cursor moved on
 
     def _seen_edges(self, span_id: int) -> tuple[int, int] | None:
         """The edges this screen showed for a span of the current query."""

@@ -24,12 +24,16 @@ from labeler.tui.label.showing import ShowingScreen
 class QuerySwitching(ShowingScreen):
     """The keys and messages that make another query current."""
 
-    def on_query_list_highlighted(self, event: QueryList.Highlighted) -> None:
+    def query_highlighted(self, query_id: str) -> None:
+        """The list's cursor moved (a key or a click): its query becomes current, drawn in
+        the same frame as the list's row (`FollowsList`)."""
         self.state.lost = None
-        if event.query_id != self.state.current:
-            self.state.current = event.query_id
+        if query_id != self.state.current:
+            self.state.current = query_id
             self._show_current()
             self._goto_first_span()
+            # the bar in this frame too, not after the view's CursorMoved (one frame later)
+            self._at_cursor(self.view.cursor, self.view.selection)
             self._keep_place()
 
     def on_query_list_selected(self, event: QueryList.Selected) -> None:
