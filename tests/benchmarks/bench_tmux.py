@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from tests.benchmarks.bench_whole import BARE, ROOT, RUNS, folder, spanlab
+from tests.benchmarks.results import note_ms
 
 __all__ = ["folder"]  # the project fixture, shared with bench_whole
 
@@ -107,4 +108,7 @@ def test_tmux_latencies(pane: str, folder: Path) -> None:
     print(f"J → 2 MB document: first {ms['open']:.0f} ms | again {ms['reopen']:.0f} ms | "
           f"ratio {ms['reopen'] / ms['open']:.2f}x | vs less's first paint "
           f"{ms['reopen'] / ms['less']:.2f}x")  # fmt: skip
+    note_ms("app ready in tmux (command → query list)", ms["label"], "≤ 1000 ms")
+    note_ms("J → 2 MB document in tmux, first open", ms["open"], "≤ 300 ms")
+    note_ms("J → 2 MB document in tmux, again", ms["reopen"], "≤ 300 ms")
     assert all(v > 0 for v in ms.values())

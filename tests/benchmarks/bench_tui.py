@@ -34,6 +34,7 @@ from labeler.tui.label import LabelScreen
 from labeler.tui.settings import Settings
 from labeler.tui.widgets.document_view import DocumentView
 from labeler.tui.widgets.document_view.kept import KeptLayouts
+from tests.benchmarks.results import note_ms
 
 SIZE = 2_000_000
 """Code points in the big document."""
@@ -143,6 +144,7 @@ def world() -> tuple[Store, Corpus]:
 
 def report(name: str, ms: float, base_name: str, base_ms: float, target: str) -> None:
     ratio = ms / base_ms if base_ms else float("inf")
+    note_ms(name, ms, target)
     print(
         f"\n{name}: {ms:.1f} ms | {base_name}: {base_ms:.1f} ms | "
         f"ratio {ratio:.2f}x | target {target}"

@@ -30,6 +30,7 @@ from labeler.core.store import Store
 from labeler.core.values import Query, Span
 from tests.benchmarks.bench_tui import prose
 from tests.benchmarks.pty_run import Terminal
+from tests.benchmarks.results import note_ms
 
 ROOT = Path(os.environ.get("SPANLAB_BENCH_ROOT") or Path(__file__).resolve().parents[2])
 """The checkout the children import (SPANLAB_BENCH_ROOT: another one, e.g. before a change)."""
@@ -141,6 +142,7 @@ def test_whole_latencies(folder: Path, load: bool) -> None:
         ("search", "^f + words + enter → results (2 MB)", "—"),
     ):
         ratio = ours[key] / bare[key]
+        note_ms(f"{what} ({state})", ours[key], target)
         print(f"\n[{state}] {what}: {ours[key]:.0f} ms | bare Textual: {bare[key]:.0f} ms "
               f"| ratio {ratio:.2f}x | target {target}")  # fmt: skip
     assert all(v > 0 for v in [*ours.values(), *bare.values()])

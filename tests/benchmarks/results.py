@@ -49,3 +49,10 @@ def note(figure: str, value: float, unit: str, limit: float | None = None) -> No
     line = {"figure": figure, "value": value, "unit": unit, "limit": limit}
     with Path(path).open("a", encoding="utf-8") as out:
         out.write(json.dumps(line) + "\n")
+
+
+def note_ms(figure: str, ms: float, target: str) -> None:
+    """`note` a time whose target reads "≤ N ms" (any other target: noted without a limit)."""
+    words = target.split()
+    limited = len(words) == 3 and words[0] == "≤" and words[2] == "ms"
+    note(figure, ms, "ms", float(words[1]) if limited else None)
