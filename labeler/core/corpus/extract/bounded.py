@@ -43,20 +43,30 @@ def _failed(file: str, why: str) -> SourceError:
     return SourceError(f"extraction stopped: {why}", file=file, hint=HINT)
 
 
+LIBRARIES = {"pdf:pypdfium2": "pdfium", "pdf:pdfplumber": "pdfminer"}
+"""The extractors the child runs, each with the library a crash would be in."""
+
+
 def extract_pdf_bounded(
-    raw: bytes, file: str, bounds: Bounds | None = None, settings: Mapping[str, str] | None = None
+    raw: bytes,
+    file: str,
+    bounds: Bounds | None = None,
+    settings: Mapping[str, str] | None = None,
+    extractor: str = "pdf:pypdfium2",
 ) -> Extracted:
-    """`extract_pdf` in a child; SourceError names the file when it fails, overruns its
-    memory cap or its deadline (the child is killed). `bounds`: BOUNDS as it is now;
-    `settings`: an extractor candidate's rule settings, already checked (none: the
-    project's)."""
+    """`extract_pdf` (or another of LIBRARIES) in a child; SourceError names the file when
+    it fails, overruns its memory cap or its deadline (the child is killed). `bounds`:
+    BOUNDS as it is now; `settings`: an extractor candidate's settings, already checked
+    (none: the project's)."""
     bounds = bounds or BOUNDS
     # -P: the working folder (a shared project a member writes in) is not on the child's
     # path, so a `json.py` planted there is never imported in place of the library's
     command = [sys.executable, "-P", "-m", "labeler.core.corpus.extract.child",
                str(bounds.address_space)]  # fmt: skip
-    if settings:
-        command.append(json.dumps(dict(settings), sort_keys=True))
+    if settings or extractor != "pdf:pypdfium2":
+        command.append(json.dumps(dict(settings or {}), sort_keys=True))
+    if extractor != "pdf:pypdfium2":
+        command.append(extractor)
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [HOME, os.environ.get("PYTHONPATH")])),
@@ -80,7 +90,7 @@ def extract_pdf_bounded(
     if done.returncode != 0 or not answer:
         limit = f"{bounds.address_space >> 20:,} MiB"
         raise _failed(file, f"the extractor died (code {done.returncode}) - out of its {limit} "
-                      "of memory, or a crash in pdfium")  # fmt: skip
+                      f"of memory, or a crash in {LIBRARIES.get(extractor, 'pdfium')}")  # fmt: skip
     if answer.startswith(b"E"):
         try:
             message, hint = json.loads(answer[1:].decode("utf-8"))

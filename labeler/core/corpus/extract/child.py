@@ -2,15 +2,20 @@
 file can ask for gigabytes or loop, so the parse runs here under an address-space limit
 and the parent's deadline, and a crash costs this process, never the corpus read.
 
-`python -m labeler.core.corpus.extract.child <bytes of address space> [<rule settings as
-JSON>]`: the PDF on stdin;
-on stdout a stored extraction (`stored.dumps`), or `E` and a JSON [message, hint].
+`python -m labeler.core.corpus.extract.child <bytes of address space> [<settings as JSON>
+[<extractor>]]`: the PDF on stdin; the extractor one of READERS (by default pypdfium2 with
+the project's rules); on stdout a stored extraction (`stored.dumps`), or `E` and a JSON
+[message, hint].
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from labeler.core.corpus.extract.base import Extracted
 
 
 def _limit(address_space: int, answer: int) -> None:
@@ -27,16 +32,26 @@ def _limit(address_space: int, answer: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
 
+def _read(name: str, raw: bytes, settings: dict[str, str]) -> Extracted:
+    """The PDF read by the extractor `name` (a fixed table: no module named by the caller)."""
+    if name == "pdf:pdfplumber":
+        from labeler.core.corpus.extract.plumber import extract_pdfplumber
+
+        return extract_pdfplumber(raw, "-", settings)
+    from labeler.core.corpus.extract.pdf import Rules, extract_pdf
+
+    return extract_pdf(raw, "-", Rules.of(settings))
+
+
 def main() -> int:
     from labeler.core.corpus.extract import stored
     from labeler.core.corpus.extract.base import SourceError
-    from labeler.core.corpus.extract.pdf import Rules, extract_pdf
 
     raw = sys.stdin.buffer.read()
     _limit(int(sys.argv[1]), stored.MAX_ANSWER)
-    rules = Rules.of(json.loads(sys.argv[2])) if len(sys.argv) > 2 else Rules()
+    settings = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
     try:
-        found = extract_pdf(raw, "-", rules)
+        found = _read(sys.argv[3] if len(sys.argv) > 3 else "pdf:pypdfium2", raw, settings)
     except SourceError as exc:
         sys.stdout.buffer.write(b"E" + json.dumps([exc.message, exc.hint]).encode("utf-8"))
         return 0

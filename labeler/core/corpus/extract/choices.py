@@ -7,12 +7,13 @@ here is refused with the key that holds it, before any file is read.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from labeler.core.corpus.extract import pdf
+from labeler.core.corpus.extract import inscribed, pdf, plumber
 from labeler.core.corpus.extract.base import Extracted
 from labeler.core.corpus.extract.bounded import extract_pdf_bounded
 from labeler.core.corpus.extract.docx import extract_docx
@@ -37,6 +38,8 @@ class Choice:
     """Source bytes, file name for messages, checked settings -> the extraction."""
     meaning: str
     """One line for the reference."""
+    needs: tuple[str, ...] = ()
+    """The module it imports and the extra that installs it; () for spanlab's own."""
 
 
 ALL_OFF = {k: v[1] for k, v in pdf.CHOICES.items()}
@@ -54,6 +57,14 @@ CHOICES: Mapping[str, Choice] = {c.name: c for c in (
            extract_html(raw, file), "The project's HTML extractor."),
     Choice("docx:python-docx", (".docx",), {}, lambda raw, file, s: extract_docx(raw, file),
            "The project's DOCX extractor."),
+    Choice("pdf:pdfplumber", (".pdf",), plumber.CHOICES, lambda raw, file, s:
+           extract_pdf_bounded(raw, file, settings=dict(s), extractor=plumber.NAME),
+           "pdfplumber's text (on pdfminer.six), page by page, in the same bounded child; "
+           "`layout`, `order` as pdfplumber's.", ("pdfplumber", "pdfplumber")),
+    Choice("html:inscriptis", (".html", ".htm", ".xhtml"), inscribed.CHOICES,
+           lambda raw, file, s: inscribed.extract_inscriptis(raw, file, s),
+           "inscriptis's text layout of the page (lists, tables in columns); `css` as "
+           "inscriptis's.", ("inscriptis", "inscriptis")),
 )}  # fmt: skip
 """Every extractor by name."""
 
@@ -87,6 +98,10 @@ def choose(name: Any, settings: Any, *, file: str, key: str) -> Chosen:
     if choice is None:
         raise ConfigError(f"unknown extractor {str(name)[:60]!r} (known: {', '.join(CHOICES)})",
                           file=file, key=f"{key}.extractor")  # fmt: skip
+    if choice.needs and importlib.util.find_spec(choice.needs[0]) is None:
+        raise ConfigError(f"{choice.name} needs {choice.needs[0]}, which is not installed",
+                          file=file, key=f"{key}.extractor",
+                          hint=f"pip install 'spanlab[{choice.needs[1]}]'")  # fmt: skip
     if not isinstance(settings, Mapping):
         raise ConfigError("settings must be a table", file=file, key=f"{key}.settings")
     for setting, value in settings.items():

@@ -219,7 +219,8 @@ class _Page(HTMLParser):
         self.space = text.endswith(" ")
 
 
-def _decode(raw: bytes, file: str) -> str:
+def decode(raw: bytes, file: str) -> str:
+    """The page's text: UTF-8, else the charset it declares; binary data refused."""
     head = raw[:4096]
     if b"\x00" in head or raw.startswith((b"%PDF", b"PK\x03\x04")):
         raise SourceError("not an HTML page: it holds binary data (is its extension right?)",
@@ -244,7 +245,7 @@ def extract_html(raw: bytes, file: str) -> Extracted:
                           file=file)  # fmt: skip
     page = _Page(file)
     try:
-        page.feed(_decode(raw, file))
+        page.feed(decode(raw, file))
         page.close()
     except AssertionError:  # the standard parser's way of refusing `<![` without a name
         raise SourceError("its markup cannot be parsed", file=file,
