@@ -106,7 +106,7 @@ Refunds are paid within 14 days.
       + Amex
   * Cash
 Plan   Days
-Basic  14  
+Basic  14\x20\x20
 
 def refund(days): return days <= 14
 

@@ -91,6 +91,12 @@ class Chosen:
         return self.choice.read(raw, file, dict(self.settings))
 
 
+def installed(module: str) -> bool:
+    """Whether a library can be imported (looked up, not imported: no cost until a file
+    needs it)."""
+    return importlib.util.find_spec(module) is not None
+
+
 def choose(name: Any, settings: Any, *, file: str, key: str) -> Chosen:
     """The extractor `name` with `settings`; an unknown name or setting, or a value it does
     not take, is a ConfigError naming the file and the key."""
@@ -98,7 +104,7 @@ def choose(name: Any, settings: Any, *, file: str, key: str) -> Chosen:
     if choice is None:
         raise ConfigError(f"unknown extractor {str(name)[:60]!r} (known: {', '.join(CHOICES)})",
                           file=file, key=f"{key}.extractor")  # fmt: skip
-    if choice.needs and importlib.util.find_spec(choice.needs[0]) is None:
+    if choice.needs and not installed(choice.needs[0]):
         raise ConfigError(f"{choice.name} needs {choice.needs[0]}, which is not installed",
                           file=file, key=f"{key}.extractor",
                           hint=f"pip install 'spanlab[{choice.needs[1]}]'")  # fmt: skip
