@@ -18,7 +18,9 @@ from tests.cli.test_extraction_cli import CANDIDATES, folder
 
 __all__ = ["folder"]  # the project: plans.pdf and faq.md, two queries labelled in the PDF
 
-PLUMBER = CANDIDATES.split("[extraction]")[0] + """[extraction]
+PLUMBER = (
+    CANDIDATES.split("[extraction]")[0]
+    + """[extraction]
 
 [[extraction.alternative]]
 name = "plumber"
@@ -29,6 +31,7 @@ name = "plumber-flow"
 extractor = "pdf:pdfplumber"
 settings = { order = "flow" }
 """
+)
 
 
 def test_eval_compares_pdfplumbers_reading_span_by_span_and_query_by_query(folder: Path) -> None:
