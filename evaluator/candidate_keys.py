@@ -200,11 +200,14 @@ EXTRACTION_ALTERNATIVE = Table("[[extraction.alternative]]", "One alternative ex
     Key("name", str, "required", "Unique name, as reports print it."),
     Key("extractor", str, "required", "`pdf:pypdfium2` (the project's, settings changed), "
         "`pdf:pypdfium2-plain` (pdfium's own order and lines, no rule of spanlab's), "
-        "`html:stdlib` or `docx:python-docx`."),
+        "`pdf:pdfplumber` (extra `pdfplumber`), `html:stdlib`, `html:inscriptis` (extra "
+        "`inscriptis`) or `docx:python-docx`."),
     Key("settings", dict, "{}", "The extractor's settings; `pdf:pypdfium2` takes `columns = "
         "\"off\"` (pdfium's order), `tables = \"off\"` (no pipe rows, no table over a page "
         "break), `headers = \"keep\"` (running headers and footers kept), `hyphens = "
-        "\"keep\"` (hyphenated words left split)."),
+        "\"keep\"` (hyphenated words left split); `pdf:pdfplumber` takes `layout = \"on\"` "
+        "(the page's spacing kept) and `order = \"flow\"` (the PDF's drawing order); "
+        "`html:inscriptis` takes `css = \"strict\"`."),
 ))  # fmt: skip
 
 TABLES = (

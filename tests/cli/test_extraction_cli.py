@@ -115,7 +115,8 @@ def test_eval_names_the_torn_row_and_the_query_it_loses(folder: Path) -> None:
         (
             'extractor = "pdf:pypdfium2"',
             "extraction.alternative[0].extractor: unknown extractor 'pdf:magic' (known: "
-            "pdf:pypdfium2, pdf:pypdfium2-plain, html:stdlib, docx:python-docx)",
+            "pdf:pypdfium2, pdf:pypdfium2-plain, pdf:pdfplumber, html:stdlib, html:inscriptis, "
+            "docx:python-docx)",
         ),
         (
             'settings = { headers = "keep" }',

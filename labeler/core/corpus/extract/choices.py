@@ -53,18 +53,18 @@ CHOICES: Mapping[str, Choice] = {c.name: c for c in (
     Choice("pdf:pypdfium2-plain", (".pdf",), {},
            lambda raw, file, s: extract_pdf_bounded(raw, file, settings=ALL_OFF),
            "pdfium's own reading order and lines: no column, table, header or hyphen rule."),
-    Choice("html:stdlib", (".html", ".htm", ".xhtml"), {}, lambda raw, file, s:
-           extract_html(raw, file), "The project's HTML extractor."),
-    Choice("docx:python-docx", (".docx",), {}, lambda raw, file, s: extract_docx(raw, file),
-           "The project's DOCX extractor."),
     Choice("pdf:pdfplumber", (".pdf",), plumber.CHOICES, lambda raw, file, s:
            extract_pdf_bounded(raw, file, settings=dict(s), extractor=plumber.NAME),
            "pdfplumber's text (on pdfminer.six), page by page, in the same bounded child; "
            "`layout`, `order` as pdfplumber's.", ("pdfplumber", "pdfplumber")),
+    Choice("html:stdlib", (".html", ".htm", ".xhtml"), {}, lambda raw, file, s:
+           extract_html(raw, file), "The project's HTML extractor."),
     Choice("html:inscriptis", (".html", ".htm", ".xhtml"), inscribed.CHOICES,
            lambda raw, file, s: inscribed.extract_inscriptis(raw, file, s),
            "inscriptis's text layout of the page (lists, tables in columns); `css` as "
            "inscriptis's.", ("inscriptis", "inscriptis")),
+    Choice("docx:python-docx", (".docx",), {}, lambda raw, file, s: extract_docx(raw, file),
+           "The project's DOCX extractor."),
 )}  # fmt: skip
 """Every extractor by name."""
 
