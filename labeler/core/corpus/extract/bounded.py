@@ -3,6 +3,7 @@
 pdfium is C: a bomb of object streams or a page asking for gigabytes is not stopped by a
 page count, and a crash would take the whole read with it. The child runs under
 RLIMIT_AS and is killed at the deadline; the parent names the file and reads the rest.
+pdfplumber (pdfminer, in Python) runs in the same child under the same bounds.
 """
 
 from __future__ import annotations

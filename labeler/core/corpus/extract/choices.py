@@ -94,7 +94,10 @@ class Chosen:
 def installed(module: str) -> bool:
     """Whether a library can be imported (looked up, not imported: no cost until a file
     needs it)."""
-    return importlib.util.find_spec(module) is not None
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a module set to None in sys.modules, or broken
+        return False
 
 
 def choose(name: Any, settings: Any, *, file: str, key: str) -> Chosen:
