@@ -130,6 +130,17 @@ def test_inscriptis_places_every_stretch_on_the_element_that_wrote_it() -> None:
     assert len(got.map.places) == 22
 
 
+def test_a_tag_name_no_attribute_could_hold_still_has_its_path() -> None:
+    """Paths travel to inscriptis as numbers: a control character in a tag name (kept as
+    outside text, shown escaped by the display rule) is no error."""
+    got = extract_inscriptis(b"<p>one <x\x1fy>two</x\x1fy></p>", "odd.html")
+    assert got.text == "one two\n"
+    assert [(p.start, p.end, p.path) for p in got.map.places] == [
+        (0, 3, "html/body/p"),
+        (4, 7, "html/body/p/x\x1fy"),
+    ]
+
+
 def test_the_css_profile_is_a_setting_and_bound() -> None:
     page = b"<p>a<span>b</span>c<div>d</div></p>"
     relaxed = extract_inscriptis(page, "p.html")

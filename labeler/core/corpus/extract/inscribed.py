@@ -27,17 +27,19 @@ CHOICES: dict[str, tuple[str, ...]] = {"css": ("relaxed", "strict")}
 """Settings an extractor comparison may give: inscriptis's CSS profile (`strict` adds no
 spaces around inline elements that the page did not have)."""
 PATH = "data-spanlab-path"
-"""The attribute each element's path is written to (a page's own is overwritten)."""
+"""The attribute each element's path's number is written to (a page's own is overwritten)."""
 
 Mark = tuple[int, int, str]
 """A stretch of the text, and the path of the element that wrote it."""
 
 
-def _paths(root: Any, file: str) -> None:
-    """Write each element's path (`html/body/main/table/tr[2]/td`) into it; a page nested
+def _paths(root: Any, file: str) -> list[str]:
+    """Each element's path (`html/body/main/table/tr[2]/td`), its number in the list written
+    into it (a number: a tag name may hold what an attribute value cannot); a page nested
     deeper than MAX_DEPTH is refused, naming its line, before inscriptis recurses into it."""
-    root.set(PATH, str(root.tag))
-    stack: list[tuple[Any, str, int]] = [(root, str(root.tag), 1)]
+    paths = [str(root.tag)]
+    root.set(PATH, "0")
+    stack: list[tuple[Any, str, int]] = [(root, paths[0], 1)]
     while stack:
         element, path, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -49,8 +51,10 @@ def _paths(root: Any, file: str) -> None:
                 continue  # a comment or processing instruction: no element
             seen[child.tag] += 1
             at = f"{path}/{child.tag}" + (f"[{seen[child.tag]}]" if seen[child.tag] > 1 else "")
-            child.set(PATH, at)
+            child.set(PATH, str(len(paths)))
+            paths.append(at)
             stack.append((child, at, depth + 1))
+    return paths
 
 
 def _mark(value: str, element: Any) -> None:
@@ -111,7 +115,7 @@ def extract_inscriptis(
         root = lxml_html.document_fromstring(page, parser=lxml_html.HTMLParser(huge_tree=True))
     except (ValueError, lxml_html.etree.ParserError):  # empty, or no document at all
         raise SourceError("the page has no text", file=file) from None
-    _paths(root, file)
+    paths = _paths(root, file)
     config = config_module.ParserConfig(css=profiles.CSS_PROFILES[chosen["css"]])
     handler = config.attribute_handler
     handler.attribute_mapping = {**handler.attribute_mapping, PATH: _mark}
@@ -119,7 +123,7 @@ def extract_inscriptis(
     text = laid.get_text()
     if not text.strip():
         raise SourceError("the page has no text", file=file)
-    marks = [(max(a.start, 0), min(a.end, len(text)), a.metadata)
+    marks = [(max(a.start, 0), min(a.end, len(text)), paths[int(a.metadata)])
              for a in laid.get_annotations()]  # fmt: skip
     final, places = _write(text, [m for m in marks if m[0] < m[1]]).finish()
     return Extracted(final, places, identity(chosen))
