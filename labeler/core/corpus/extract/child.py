@@ -1,11 +1,12 @@
-"""The child process a PDF is extracted in (§22, §13): pdfium parses in C, where a hostile
-file can ask for gigabytes or loop, so the parse runs here under an address-space limit
-and the parent's deadline, and a crash costs this process, never the corpus read.
+"""The child process a PDF is extracted in (§22, §13): pdfium parses in C (pdfminer, for
+pdfplumber, in Python), where a hostile file can ask for gigabytes or loop, so the parse
+runs here under an address-space limit and the parent's deadline, and a crash costs this
+process, never the corpus read.
 
 `python -m labeler.core.corpus.extract.child <bytes of address space> [<settings as JSON>
-[<extractor>]]`: the PDF on stdin; the extractor one of READERS (by default pypdfium2 with
-the project's rules); on stdout a stored extraction (`stored.dumps`), or `E` and a JSON
-[message, hint].
+[<extractor>]]`: the PDF on stdin; the extractor `pdf:pypdfium2` (the default, its rules
+as the settings leave them) or `pdf:pdfplumber`; on stdout a stored extraction
+(`stored.dumps`), or `E` and a JSON [message, hint].
 """
 
 from __future__ import annotations
