@@ -180,6 +180,17 @@ def eval_command(
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})
     cache_line(done)
+    unmeasured(done.run)
+
+
+def unmeasured(run: RunFile) -> None:
+    """Exit 1 when a candidate's generation measured nothing (every prompt failed, §23): a
+    run that asked for answers and got none is a failed check, whether or not gates judge it
+    (a broken gate is `gate`'s exit code; this is the run's own)."""
+    for g in run.unmeasured:
+        say(f"FAIL  {g.scope}: {g.unavailable}", err=True)
+    if run.unmeasured:
+        raise typer.Exit(1)
 
 
 @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
@@ -236,10 +247,13 @@ def report_gate(
     run = done.run
     job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
+    base = run.baseline.name  # judged too when its answers were checked (§23)
+    listed = [base, *judged] if base in run.gated and base not in judged else judged
     basis = gate_basis(run)
     details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g, basis)}"
-               for g in run.gates if g.candidate in judged]  # fmt: skip
-    broken = [n for n in judged if not run.passed_for(n)]
+               for g in run.gates if g.candidate in listed]  # fmt: skip
+    broken = [f"{n} (baseline)" if n == base and candidate != base else n
+              for n in listed if not run.passed_for(n)]  # fmt: skip
     if against is not None:
         more, against_broken = against_lines(run, against, cfile, preset, judged)
         details, broken = details + more, broken + against_broken
@@ -251,8 +265,8 @@ def report_gate(
         say(line)
     for line in details:
         say(line)
-    for name in judged:
-        fails = any(b == name or b.startswith(f"{name} (against ") for b in broken)
+    for name in listed:
+        fails = any(b == name or b.startswith(f"{name} (") for b in broken)
         say(f"{'FAIL' if fails else 'PASS'}  {name}")
     say(f"run folder: {done.folder}")
     cache_line(done)

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
-from evaluator.runs.gate_text import gate_basis
+from evaluator.runs.gate_text import at_least, gate_basis
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from evaluator.runs.verdict_words import RULE_NOTES
@@ -173,8 +173,9 @@ class GatesPanel(Static):
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
             value = gate_number(gate.gate, gate.value)  # one number format with every view
-            value = value if gate.unavailable is None else "cannot be evaluated"
-            bound = "≥" if gate.gate.startswith("min_") else "≤"
+            value = value if gate.unavailable is None else (
+                "no answer" if gate.unmeasured else "cannot be evaluated")  # fmt: skip
+            bound = "≥" if at_least(gate.gate) else "≤"
             name = GATE_NAMES.get(gate.gate, gate.gate)
             limit = gate_number(gate.gate, gate.limit)
             lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{limit}"))
