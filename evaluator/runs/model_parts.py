@@ -290,9 +290,10 @@ class GateRecord:
     scope: str
     """`overall`, `slice:<name>`, `pattern:<name>`, `generation` or `generation:<check>`."""
     gate: str
-    """The gate's key (`max_lost`), or `answered` (ANSWERED)."""
+    """The gate's key (`max_lost`), or `answered`: at least one answer, the check every run
+    with `[generation]` makes of each candidate that sent prompts."""
     limit: float
-    """The limit from the candidates file."""
+    """The limit from the candidates file (1 for `answered`)."""
     value: float | None
     """What the candidate measured; None when the scope has no data (passes) or when the
     gate cannot be evaluated (`unavailable`)."""
