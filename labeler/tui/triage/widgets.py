@@ -22,7 +22,15 @@ from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from evaluator.runs.verdict_words import RULE_NOTES
 from labeler.core.display import shown as safe
-from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
+from labeler.tui.triage.model import (
+    ABSTAIN_GAINED,
+    ABSTAIN_LOST,
+    ABSTAIN_SAME,
+    ChangeRow,
+    MetricLine,
+    RunView,
+    significance_lines,
+)
 
 LOST, GAINED = "bold $error", "bold $success"
 STATUS_GLYPH = {
@@ -30,10 +38,18 @@ STATUS_GLYPH = {
     "gained": ("▲", GAINED),
     "unchanged-miss": ("✗", "$text-muted"),
     "unchanged-hit": ("✓", "$text-muted"),
+    ABSTAIN_LOST: ("▼", LOST),
+    ABSTAIN_GAINED: ("▲", GAINED),
+    ABSTAIN_SAME: ("○", "$text-muted"),
 }
-"""Lost points down, gained up, ✗/✓ both miss/hit: readable without colour. `!` marks a
-critical slice."""
-STATUS_SHORT = {"unchanged-miss": "both miss", "unchanged-hit": "both hit"}
+"""Lost points down, gained up, ✗/✓ both miss/hit, ○ an abstention query whose answer did
+not change: readable without colour. `!` marks a critical slice."""
+STATUS_SHORT = {
+    "unchanged-miss": "both miss", "unchanged-hit": "both hit",
+    ABSTAIN_LOST: "answered", ABSTAIN_GAINED: "abstained", ABSTAIN_SAME: "abstention",
+}  # fmt: skip
+"""What a row without a cause says: an abstention query's, what the candidate did where the
+baseline did the other (it should abstain), or `abstention` when neither changed."""
 TEXT_WIDTH = 72
 """Query text is cut to one line of an 80-column list."""
 
@@ -123,9 +139,10 @@ def change_line(row: ChangeRow) -> Content:
     )
     text = " ".join(row.text.split())
     text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
+    said = f"{what:<11} {delta:>5}" if delta else f"{what:<17}"
     return Content.assemble(
         (glyph, style), " ", (f"{row.query:<8}", "bold"), ("!" if row.critical else " ", LOST),
-        f" {what:<11} {delta:>5}  {row.boundary:<24} ", (slices, "$text-muted"),
+        f" {said}  {row.boundary:<24} ", (slices, "$text-muted"),
         ("\n   " + text, "italic") if text else "",
     )  # fmt: skip
 
