@@ -127,12 +127,20 @@ def _pattern(value: str) -> Boundary:
     return found[0]
 
 
-def count_line(rows: Sequence[ChangeRow]) -> str:
-    """`2 lost, 1 gained`, then the others when the filter lists them (`1 abstention
-    answered` and `1 abstained`: abstention queries whose answer changed, §23)."""
+ANSWER_WORDS = ((ABSTAIN_LOST, "answered"), (ABSTAIN_GAINED, "abstained"),
+                (ABSTAIN_SAME, "unchanged"))  # fmt: skip
+"""How the count line names the abstention queries' rows."""
+
+
+def count_line(rows: Sequence[ChangeRow], basis: str = "", total: str = "") -> str:
+    """`2 lost, 1 gained at k = 5` (`total`, ` (of 74)`, before the basis), then the others
+    when the filter lists them, then the abstention queries' answers (at budget, §23): `·
+    abstention queries: 1 answered, 1 abstained` (answered where the baseline abstained, and
+    the reverse)."""
     counts = Counter(r.status for r in rows)
     words = [("lost", "lost"), ("gained", "gained"), ("unchanged-miss", "both miss"),
-             ("unchanged-hit", "both hit"), (ABSTAIN_LOST, "abstention answered"),
-             (ABSTAIN_GAINED, "abstained"), (ABSTAIN_SAME, "abstention unchanged")]  # fmt: skip
+             ("unchanged-hit", "both hit")]  # fmt: skip
     parts = [f"{counts[s]} {w}" for i, (s, w) in enumerate(words) if i < 2 or counts[s]]
-    return ", ".join(parts)
+    said = ", ".join(parts) + total + (f" at {basis}" if basis else "")
+    answers = [f"{counts[s]} {w}" for s, w in ANSWER_WORDS if counts[s]]
+    return said + (f" · abstention queries: {', '.join(answers)}" if answers else "")

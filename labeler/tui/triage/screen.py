@@ -232,7 +232,7 @@ class TriageScreen(Screen[None]):
         gone = len(found) - len(every)
         left = f" · {gone} left out: {BLIND_WHY}" if gone else ""
         self.query_one("#change-count", Static).update(
-            f"{count_line(self.rows)}{total} at {basis_name(self.run.file, 'k')} · critical first; "
+            f"{count_line(self.rows, basis_name(self.run.file, 'k'), total)} · critical first; "
             + ", ".join(CAUSE_WORDS)
             + only
             + left

@@ -58,12 +58,13 @@ def test_the_list_shows_the_abstention_queries_whose_answer_changed(run: RunView
         ("q-0004", ABSTAIN_LOST), ("q-0005", ABSTAIN_GAINED), ("q-0006", ABSTAIN_SAME)]  # fmt: skip
     shown = ChangeFilter().apply(rows)
     assert [r.query for r in shown] == ["q-0002", "q-0001", "q-0003", "q-0004", "q-0005"]
-    assert count_line(shown) == "2 lost, 1 gained, 1 abstention answered, 1 abstained"
+    assert count_line(shown, "k = 1") == (
+        "2 lost, 1 gained at k = 1 · abstention queries: 1 answered, 1 abstained"
+    )
     every = ChangeFilter.parse("abstain").apply(rows)
     assert [r.query for r in every] == ["q-0004", "q-0005", "q-0006"]
-    assert count_line(every) == (
-        "0 lost, 0 gained, 1 abstention answered, 1 abstained, 1 abstention unchanged"
-    )
+    assert count_line(every) == "0 lost, 0 gained · abstention queries: 1 answered, " \
+        "1 abstained, 1 unchanged"  # fmt: skip
     asked = run.changes("c40", {q.id: q.text for q in ABSTENTIONS})
     assert [r.query for r in ChangeFilter.parse("abstain yyyy").apply(asked)] == [
         "q-0005", "q-0006"]  # words of the text still narrow  # fmt: skip
@@ -143,7 +144,7 @@ def test_the_query_list_with_abstention_rows_at_80_by_24(
     snap_compare: SnapCompare, runs: Path
 ) -> None:
     """The Queries tab of the run with answers, c40 against c40-ov20, no filter: the count
-    line "2 lost, 1 gained, 1 abstention answered, 1 abstained at k = 1 · critical first; …";
+    line "2 lost, 1 gained at k = 1 · abstention queries: 1 answered, 1 abstained · critic…";
     rows ▼ q-0002 ! crowded, ▼ q-0001 cut, ▲ q-0003 gained, then ▼ q-0004 "answered" and
     ▲ q-0005 "abstained" (no recall delta), each with its text on the line below. Footer:
     c Candidate, / Filter, e Fix label, a Answer, ^q Quit, ? Keys."""
