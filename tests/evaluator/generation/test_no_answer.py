@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from evaluator.generation.run_file import AnswerRecord
+from evaluator.pipeline.answer_gates import asking_gates
 from evaluator.runs.model import read_run
 from evaluator.runs.model_parts import GateRecord
 from labeler.cli import app
@@ -197,6 +199,24 @@ def test_a_bad_max_failed_is_refused_naming_the_key(project: Path, value: str, s
     done = CliRunner().invoke(app, ["eval", "cands.toml", "--labels", "labels.json"])
     assert done.exit_code == 2 and said in done.stderr, done.output
     assert "Traceback" not in done.output and not (project / ".spanlab/runs").exists()
+
+
+def records(name: str, *outcomes: str) -> list[AnswerRecord]:
+    return [AnswerRecord(f"q-{i:04d}", name, o, False, (), "", (), (), (), ())
+            for i, o in enumerate(outcomes)]  # fmt: skip
+
+
+def test_the_answered_check_names_the_failures_most_first() -> None:
+    failed = records("markdown-200", *["bad JSON"] * 2, *["timeout"] * 40)
+    assert asking_gates("markdown-200", failed, {"max_failed": 0.5}) == [
+        GateRecord("markdown-200", "generation", "answered", 1.0, None, False,
+                   "markdown-200 had no answer: timeout 40, bad JSON 2"),
+        GateRecord("markdown-200", "generation", "max_failed", 0.5, 1.0, False),
+    ]  # fmt: skip
+    some = records("c", "refused", "timeout", "answered", "not asked")
+    assert [(g.gate, g.value, g.passed) for g in asking_gates("c", some, {"max_failed": 0.5})] == [
+        ("answered", 2.0, True), ("max_failed", 0.5, True)]  # a refusal is an answer  # fmt: skip
+    assert asking_gates("c", [], {"max_failed": 0.0}) == []  # sent nothing: nothing to judge
 
 
 # -- the verdict again, from the run folder alone ------------------------------------------
