@@ -1,8 +1,9 @@
 """`spanlab eval`, `gate`, `show` and `demo`: the evaluator's commands.
 
 `eval --labels FILE` and `gate` need only the corpus folder and the frozen label set — no
-store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input, 3 spanlab
-itself failed (so a crash never reads as a broken gate). The evaluator is imported inside
+store — which is what CI has. Exit codes: 0 pass, 1 a gate broke (`eval`: only a check of
+the run itself — a candidate whose answers all failed, §23), 2 bad input, 3 spanlab itself
+failed (so a crash never reads as a broken gate). The evaluator is imported inside
 each command, so `spanlab label` does not load it (design §12: app ready ≤ 1 s).
 """
 
@@ -151,7 +152,8 @@ def eval_command(
     ] = False,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/. With no candidates
-    file and no --preset, the project folder's candidates.toml (said first)."""
+    file and no --preset, the project folder's candidates.toml (said first). Exit 1 when a
+    candidate asked for answers ([generation]) got none at all."""
     proj = project(corpus, db)
     member(proj, None, Act.EVAL)
     from evaluator.pipeline.inputs import folder_candidates
