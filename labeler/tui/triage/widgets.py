@@ -180,15 +180,18 @@ class SignificancePanel(Static):
 
 
 class GatesPanel(Static):
-    """The candidate's release gates: ✓ held, ✗ broken, with value and limit."""
+    """The candidate's release gates: ✓ held, ✗ broken, with value and limit; and a broken
+    check of the baseline's answers (§23), which every comparison with it rests on."""
 
     def show(self, run: RunView, candidate: str) -> None:
         basis = gate_basis(run.file)
         head = "gates" if basis is None else f"gates at {basis}"  # the figures' basis (§17)
         lines = [Content.styled(head, "$text-muted")]
-        for gate in run.gates(candidate):
+        broken = [g for g in run.gates(run.baseline) if not g.passed]
+        for gate in [*run.gates(candidate), *broken]:
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
+            scope = "baseline " if gate.candidate == run.baseline else scope
             value = gate_number(gate.gate, gate.value)  # one number format with every view
             value = value if gate.unavailable is None else (
                 "no answer" if gate.unmeasured else "cannot be evaluated")  # fmt: skip

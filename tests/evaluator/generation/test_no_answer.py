@@ -26,6 +26,8 @@ from evaluator.pipeline.answer_gates import asking_gates
 from evaluator.runs.model import read_run
 from evaluator.runs.model_parts import GateRecord
 from labeler.cli import app
+from labeler.tui.triage.model import RunView
+from labeler.tui.triage.widgets import GatesPanel
 from tests.conftest import write_corpus
 from tests.evaluator.generation.chat_server import State, serve
 from tests.evaluator.generation.test_eval_cli import TEMPLATE, TEXT, labels
@@ -264,11 +266,17 @@ def recomputed(folder: Path, cands: Path | None = None) -> list[tuple[Any, ...]]
 
 
 def test_the_failed_run_is_recomputed_from_its_folder(project: Path, server: State) -> None:
+    """…and triage's gates panel of candidate b names the baseline's failure beside its own."""
     server.mode = "bad-json"
     _, _, _, folder = run_cli(project, "eval")
     assert recomputed(folder) == generation_gates(folder)
     raw = json.loads((folder / "run.json").read_text())
     assert raw["passed"] is all(g["passed"] for g in raw["gates"]) is False
+    panel = GatesPanel()
+    panel.show(RunView(read_run(folder)), "b")
+    assert str(panel.render()) == (
+        "gates at budget 60\n✗ answered no answer ≥1\n✗ baseline answered no answer ≥1"
+    )
 
 
 def test_a_run_written_before_the_check_still_reads_verifies_and_diffs(
