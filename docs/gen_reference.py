@@ -209,6 +209,9 @@ def _written_keys(cls: type) -> list[tuple[str, ast.expr]]:
     if method is None:
         return []
     body = ast.parse(textwrap.dedent(inspect.getsource(method))).body[0]
+    if dataclasses.is_dataclass(cls) and "asdict(self)" in ast.unparse(body):
+        # every field under its own name (a key kept only when set is said in its docstring)
+        return [(f.name, ast.Attribute(ast.Name("self"), f.name)) for f in dataclasses.fields(cls)]
     found: list[tuple[str, ast.expr]] = []
     for node in ast.walk(body):
         if isinstance(node, ast.Return | ast.AnnAssign | ast.Assign) and isinstance(

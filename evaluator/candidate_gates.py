@@ -109,8 +109,21 @@ def read_gates(raw: Any, file: str) -> Gates:
         overall,
         {n: _limits(t, f"gates.slice.{n}", file) for n, t in slices.items()},
         {n: _limits(t, f"gates.pattern.{n}", file) for n, t in patterns.items()},
-        _limits(answers, "gates.generation", file, GENERATION_GATES.names()),
+        _answer_limits(answers, file),
     )
+
+
+def _answer_limits(table: Mapping[str, Any], file: str) -> dict[str, float]:
+    """`[gates.generation]`: its own keys; `max_failed` a share of prompts, 0 to 1."""
+    found = _limits(table, "gates.generation", file, GENERATION_GATES.names())
+    share = found.get("max_failed")
+    if share is not None and not 0.0 <= share <= 1.0:
+        raise ConfigError(
+            f"gates.generation: max_failed must be a share of a candidate's prompts from 0 to 1 "
+            f"(0.05: at most 5 % without an answer), not {share:g}",
+            file=file, key="gates.generation.max_failed",
+        )  # fmt: skip
+    return found
 
 
 def uncomputed(gates: Gates, without_vectors: str | None) -> tuple[str, str] | None:

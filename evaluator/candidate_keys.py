@@ -185,6 +185,9 @@ GENERATION_GATES = Table("[gates.generation]", "Gates on the answers (§23), per
     Key("max_repeated_sentences", float, "unset", "Most repeated sentences per answer (mean)."),
     Key("max_lost", float, "unset", "Most queries lost against the baseline on any one check "
         "(one gate per check; 0: no check may regress on any query)."),
+    Key("max_failed", float, "unset", "Most share of a candidate's prompts without an answer "
+        "(0 to 1; the baseline judged too). Unset, failures are counted and shown, and only a "
+        "candidate with no answer at all fails (always checked)."),
 ))  # fmt: skip
 
 EXTRACTION = Table("[extraction]", "Extractors as candidates (§22): the project's extraction is "

@@ -15,6 +15,7 @@ candidate's sources overlap one another), or completeness rose at unchanged reca
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -116,6 +117,25 @@ def effects(
     return tuple(out)
 
 
+HAD = ("answered", "refused")
+"""The outcomes that are an answer (a refusal is one, checked as an abstention)."""
+
+
+def failure_kinds(records: Sequence[AnswerRecord]) -> dict[str, int]:
+    """Failure kind -> prompts without an answer (`not asked` included), most first."""
+    found = Counter(r.outcome for r in records if r.outcome not in HAD)
+    return dict(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def no_answer(name: str, records: Sequence[AnswerRecord]) -> str | None:
+    """`markdown-200 had no answer: timeout 40, bad JSON 2` when `name` sent prompts and
+    none was answered (§23: a stage that measured nothing); None otherwise."""
+    if not records or any(r.outcome in HAD for r in records):
+        return None
+    kinds = ", ".join(f"{k} {n:,}" for k, n in failure_kinds(records).items())
+    return f"{name} had no answer: {kinds}"
+
+
 @dataclass(frozen=True)
 class CandidateAnswers:
     """One candidate's answers in figures: each check's mean, and what asking gave."""
@@ -136,7 +156,7 @@ class CandidateAnswers:
 
 
 def candidate_answers(name: str, records: Sequence[AnswerRecord]) -> CandidateAnswers:
-    answered = [r for r in records if r.outcome in ("answered", "refused")]
+    answered = [r for r in records if r.outcome in HAD]
     return CandidateAnswers(name, aggregates(answered), len(records), len(answered),
                             sum(r.outcome == "refused" for r in records),
                             len(records) - len(answered))  # fmt: skip

@@ -20,12 +20,13 @@ from evaluator.generation.asking import Tally
 from evaluator.generation.cache import AnswerCache
 from evaluator.generation.compare import AnswerComparison, candidate_answers, compare_answers
 from evaluator.generation.prompt import Prompt
-from evaluator.generation.run_file import CHECKS, AnswerRecord
+from evaluator.generation.run_file import AnswerRecord
 from evaluator.generation.summary import Asking, GenerationSummary
 from evaluator.metrics.compare import Comparison
 from evaluator.metrics.registry import HIT, RECALL
 from evaluator.metrics.settings import MetricSettings
 from evaluator.pipeline import progress
+from evaluator.pipeline.answer_gates import gate_answers
 from evaluator.pipeline.context import Context
 from evaluator.pipeline.result import CandidateRun
 from evaluator.runs.model_parts import GateRecord
@@ -36,12 +37,6 @@ from labeler.core.values import Query
 
 CACHE_NAME = "answers.db"
 """The answer cache's name, beside the embedding cache."""
-MEANS = {
-    "min_completeness": "completeness", "min_citation_precision": "citation_precision",
-    "min_citation_recall": "citation_recall", "min_abstention": "abstention",
-    "max_unsupported": "unsupported", "max_repeated_sentences": "repeated_sentences",
-}  # fmt: skip
-"""`[gates.generation]` gates on a check's mean, and the check each reads."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +82,7 @@ def generate(
                     dict(tally.failed), time.perf_counter() - started)  # fmt: skip
     summary = GenerationSummary(asking, tuple(candidate_answers(n, by[n]) for n in runs),
                                 _compared(ctx, by, budget))  # fmt: skip
-    return Generated(summary, records, tuple(gate_answers(cfile.gates.generation, summary)))
+    return Generated(summary, records, tuple(gate_answers(cfile.gates.generation, summary, by)))
 
 
 def _ask(
@@ -139,24 +134,3 @@ def _recall_deltas(comp: Comparison | None) -> dict[str, float | None]:
     if comp is None:
         return {}
     return {q: c.recall_delta for q, c in comp.queries.items()}
-
-
-def gate_answers(limits: Mapping[str, float], s: GenerationSummary) -> list[GateRecord]:
-    """Every `[gates.generation]` gate for every compared candidate. A mean gate without any
-    answer fails (fail closed: a server that answered nothing never reads as a kept limit)."""
-    out: list[GateRecord] = []
-    for name, comp in s.comparisons.items():
-        mine = s.candidate(name)
-        for gate, limit in limits.items():
-            if gate == "max_lost":
-                for check in CHECKS:
-                    lost = float(len(comp.checks[check].lost))
-                    out.append(GateRecord(name, f"generation:{check}", gate, limit, lost,
-                                          lost <= limit))  # fmt: skip
-                continue
-            value = None if mine is None else mine.values.get(MEANS[gate])
-            why = None if value is not None else f"{name} has no answer with {MEANS[gate]}"
-            held = value is not None and (value >= limit if gate.startswith("min_")
-                                          else value <= limit)  # fmt: skip
-            out.append(GateRecord(name, "generation", gate, limit, value, held, why))
-    return out

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from evaluator.generation.compare import AnswerComparison, compare_answers
+from evaluator.generation.compare import AnswerComparison, compare_answers, no_answer
 from evaluator.generation.run_file import CHECKS, AnswerRecord, read_answers
 from evaluator.generation.summary import Asking
 from evaluator.runs.generation_text import (
@@ -46,6 +46,9 @@ def answers_diff(
         return None, None if a.generation is b.generation else "only one run asked for answers"
     if not a.answers or not b.answers:
         return None, "generation.jsonl is not beside both runs"
+    for side, run, name in (("A", a, ca), ("B", b, cb)):  # nothing measured: said, not paired
+        if why := no_answer(name, [r for r in run.answers if r.candidate == name]):
+            return None, f"in run {side}, {why}"
     s = a.manifest.settings
     comp = compare_answers(_of(a, ca, shared), _of(b, cb, shared), cb, recall_delta,
                            resamples=s.resamples, seed=s.seed, recall=recall)  # fmt: skip

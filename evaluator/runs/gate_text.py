@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from evaluator.metrics.registry import ABSTENTION_TOP1, DUPLICATES, RECALL, shown
 from evaluator.runs.budget_text import basis_name
 from evaluator.runs.model import RunFile
-from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.model_parts import ANSWERED, GateRecord
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,11 @@ GATES = {
     "max_unsupported": GateWords("unsupported items per answer", None, "{:.2f}", before=False),
     "max_repeated_sentences": GateWords("repeated sentences per answer", None, "{:.2f}",
                                         before=False),
+    "max_failed": GateWords("of its prompts without an answer", None, "{:.1%}", before=False),
+    ANSWERED: GateWords("answers", None, "{:.0f}", before=False),
 }  # fmt: skip
 """Every gate key of the candidates file, in words (`[gates.generation]`'s too: its
-`max_lost` is judged per check, its scope `generation:CHECK`)."""
+`max_lost` is judged per check, its scope `generation:CHECK`), and the `answered` check."""
 
 
 def number(gate: str, value: float | None) -> str:
@@ -80,6 +82,11 @@ def gate_line(g: GateRecord, basis: str | None = None) -> str:
     if g.value is None:
         measured = "no data" if g.unavailable is None else g.unavailable
     return f"{g.scope}  {g.gate}: {measured}, limit {number(g.gate, g.limit)}"
+
+
+def at_least(gate: str) -> bool:
+    """Whether the gate's limit is a least value (`min_…`, `answered`) rather than a most."""
+    return gate.startswith("min_") or gate == ANSWERED
 
 
 def gate_basis(run: RunFile, deciding: bool = True) -> str | None:

@@ -1,7 +1,8 @@
 """JUnit XML for CI (§9), from a RunFile: one suite per compared candidate, with a case per
 gate and per answerable query — failing for a broken gate and, in a candidate that fails
 its gates, for a lost query; passing for the rest, a passing candidate's losses in their
-cases' output — so a CI that fails on any failing case agrees with `gate` (§9).
+cases' output — so a CI that fails on any failing case agrees with `gate` (§9). The
+baseline has a suite of its own when a check of its answers judged it (§23).
 
 A lost query's message says its slices, pattern, cause, ranks and coverage; query text
 appears only in a run made with `--include-text`. Suites carry the candidate's timings.
@@ -24,7 +25,7 @@ from labeler.core.display import shown
 def junit_xml(run: RunFile) -> str:
     suites = ET.Element("testsuites", name="spanlab", id=run.id, time=f"{run.seconds:.3f}")
     tests = failures = 0
-    for name in run.others:
+    for name in run.gated:
         suite = _suite(run, name)
         suites.append(suite)
         tests += int(suite.get("tests", "0"))
@@ -51,7 +52,7 @@ def _suite(run: RunFile, name: str) -> ET.Element:
             failures += 1
             ET.SubElement(case, "failure", type="gate", message=gate_line(g, gate_basis(run)))
     for qid, entry in run.queries.items():
-        if not entry.answerable:
+        if not entry.answerable or name == run.baseline.name:  # the baseline: its checks only
             continue
         case = ET.SubElement(suite, "testcase", classname=f"{name}.queries", name=qid, time="0")
         if entry.candidates[name].status != Status.LOST:

@@ -112,7 +112,8 @@ class RunFile:
 
     def passed_on(self, name: str, basis: str) -> bool:
         """Whether candidate `name`'s gates hold at `basis` (`k` or `budget`)."""
-        gates = self.gates if basis == self.decide else self.other_basis_gates
+        gates = self.gates if basis == self.decide else (
+            *self.other_basis_gates, *(g for g in self.gates if g.on_answers))  # fmt: skip
         return all(g.passed for g in gates if g.candidate == name)
 
     @property
@@ -145,8 +146,22 @@ class RunFile:
         return [c.name for c in self.candidates if not c.baseline]
 
     def passed_for(self, name: str) -> bool:
-        """Whether every gate of candidate `name` held (a baseline has none: it passes)."""
+        """Whether every gate of candidate `name` held (a baseline has none but the checks of
+        its answers, §23: without them it passes)."""
         return all(g.passed for g in self.gates if g.candidate == name)
+
+    @property
+    def gated(self) -> list[str]:
+        """The candidates judged: the compared ones, after the baseline when a check of the
+        run judged it too (its answers, §23)."""
+        base = self.baseline.name
+        return [base, *self.others] if any(g.candidate == base for g in self.gates) else self.others
+
+    @property
+    def unmeasured(self) -> list[GateRecord]:
+        """The `answered` checks that failed: a candidate's generation measured nothing (§23).
+        `eval` exits 1 on them, as `gate` does on any broken gate."""
+        return [g for g in self.gates if g.unmeasured]
 
     def candidate(self, name: str) -> CandidateRecord:
         """The candidate `name`; an unknown one raises RunFileError naming the run."""

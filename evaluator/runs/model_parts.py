@@ -272,18 +272,28 @@ class CandidateRecord:
         return found.get(name, self.budget_metrics.get(name, self.metric(name)))
 
 
+ANSWERS = "generation"
+"""The scope of a gate on a candidate's answers as a whole (`generation:CHECK` for one
+check's): at budget, whichever basis decides the retrieval gates."""
+ANSWERED = "answered"
+"""The check a run with `[generation]` makes of every candidate that sent prompts, the
+baseline too (§23): at least one answer (limit 1), so a generation stage that measured
+nothing never reads as passing. Scope `generation`; not a key of the candidates file."""
+
+
 @dataclass(frozen=True)
 class GateRecord:
     """One release gate's outcome for one candidate and scope."""
 
     candidate: str
-    """The candidate judged."""
+    """The candidate judged (the baseline, for a check of the run such as `answered`)."""
     scope: str
-    """`overall` or `slice:<name>`."""
+    """`overall`, `slice:<name>`, `pattern:<name>`, `generation` or `generation:<check>`."""
     gate: str
-    """The gate's key (`max_lost`)."""
+    """The gate's key (`max_lost`), or `answered`: at least one answer, the check every run
+    with `[generation]` makes of each candidate that sent prompts."""
     limit: float
-    """The limit from the candidates file."""
+    """The limit from the candidates file (1 for `answered`)."""
     value: float | None
     """What the candidate measured; None when the scope has no data (passes) or when the
     gate cannot be evaluated (`unavailable`)."""
@@ -291,7 +301,18 @@ class GateRecord:
     """Whether the limit holds; False for a gate that cannot be evaluated (fails closed)."""
     unavailable: str | None = None
     """Why the gate cannot be evaluated (a run without the figure it divides: an older
-    run.json, a latency never measured); None when it was. Kept in run.json only when set."""
+    run.json, a latency never measured; a candidate without any answer, `markdown-200 had
+    no answer: timeout 40, bad JSON 2`); None when it was. Kept in run.json only when set."""
+
+    @property
+    def on_answers(self) -> bool:
+        """A gate on the answers (§23): the same on either basis of retrieval."""
+        return self.scope.partition(":")[0] == ANSWERS
+
+    @property
+    def unmeasured(self) -> bool:
+        """A candidate's generation measured nothing: every prompt failed (§23)."""
+        return self.gate == ANSWERED and not self.passed
 
     @property
     def slice(self) -> str | None:

@@ -228,7 +228,9 @@ def _gates_table(run: RunFile) -> list[str]:
     if not run.gates:
         return ["No gates declared."]
     verdicts = " · ".join(
-        f"`{n}` {'pass' if run.passed_for(n) else '**FAIL**'}" for n in run.others
+        f"`{n}`{' (baseline)' if n == run.baseline.name else ''} "
+        f"{'pass' if run.passed_for(n) else '**FAIL**'}"
+        for n in run.gated
     )
     flagged = [f"- **flag** {line}" for line in flags(run)]
     flagged += [f"- **flag** {markdown_text(line)}" for line in answer_flags(run)]

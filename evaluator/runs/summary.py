@@ -148,9 +148,10 @@ def print_gates(run: RunFile, console: Console) -> None:
     verdict = "[green]PASS[/]" if not broken else f"[red]FAIL[/] ({len(broken)} broken)"
     basis = f"  at {basis_name(run, run.decide)}" if run.budget is not None else ""
     console.print(f"\ngates  {verdict}{basis}")
-    for name in run.others:
+    for name in run.gated:
         mark = "[green]PASS[/]" if run.passed_for(name) else "[red]FAIL[/]"
-        console.print(f"  {mark}  {_outside(name)}")
+        base = " (baseline)" if name == run.baseline.name else ""
+        console.print(f"  {mark}  {_outside(name)}{base}")
     for line in [*flags(run), *answer_flags(run)]:
         console.print(f"  [yellow]flag[/]  {_outside(line)}")
     for g in broken:

@@ -1,8 +1,9 @@
 """`spanlab eval`, `gate`, `show` and `demo`: the evaluator's commands.
 
 `eval --labels FILE` and `gate` need only the corpus folder and the frozen label set — no
-store — which is what CI has. Exit codes: 0 pass, 1 a gate broke, 2 bad input, 3 spanlab
-itself failed (so a crash never reads as a broken gate). The evaluator is imported inside
+store — which is what CI has. Exit codes: 0 pass, 1 a gate broke (`eval`: only a check of
+the run itself — a candidate whose answers all failed, §23), 2 bad input, 3 spanlab itself
+failed (so a crash never reads as a broken gate). The evaluator is imported inside
 each command, so `spanlab label` does not load it (design §12: app ready ≤ 1 s).
 """
 
@@ -151,7 +152,8 @@ def eval_command(
     ] = False,
 ) -> None:
     """Cut, index and query every candidate; write .spanlab/runs/<id>/. With no candidates
-    file and no --preset, the project folder's candidates.toml (said first)."""
+    file and no --preset, the project folder's candidates.toml (said first). Exit 1 when a
+    candidate asked for answers ([generation]) got none at all."""
     proj = project(corpus, db)
     member(proj, None, Act.EVAL)
     from evaluator.pipeline.inputs import folder_candidates
@@ -180,6 +182,17 @@ def eval_command(
     show_query_text = include_text or (sys.stdout.isatty() and not os.environ.get("CI"))
     print_run(done.run, done.folder, _table_console(), texts=done.texts if show_query_text else {})
     cache_line(done)
+    unmeasured(done.run)
+
+
+def unmeasured(run: RunFile) -> None:
+    """Exit 1 when a candidate's generation measured nothing (every prompt failed, §23): a
+    run that asked for answers and got none is a failed check, whether or not gates judge it
+    (a broken gate is `gate`'s exit code; this is the run's own)."""
+    for g in run.unmeasured:
+        say(f"FAIL  {g.scope}: {g.unavailable}", err=True)
+    if run.unmeasured:
+        raise typer.Exit(1)
 
 
 @app.command("gate", epilog="Example: spanlab gate candidates.toml --labels frozen.json")
@@ -236,10 +249,13 @@ def report_gate(
     run = done.run
     job_summary(run)
     judged = run.others if candidate is None else [run.candidate(candidate).name]
+    base = run.baseline.name  # judged too when its answers were checked (§23)
+    listed = [base, *judged] if base in run.gated and base not in judged else judged
     basis = gate_basis(run)
     details = [f"{'pass' if g.passed else 'FAIL'}  {g.candidate}  {gate_line(g, basis)}"
-               for g in run.gates if g.candidate in judged]  # fmt: skip
-    broken = [n for n in judged if not run.passed_for(n)]
+               for g in run.gates if g.candidate in listed]  # fmt: skip
+    broken = [f"{n} (baseline)" if n == base and candidate != base else n
+              for n in listed if not run.passed_for(n)]  # fmt: skip
     if against is not None:
         more, against_broken = against_lines(run, against, cfile, preset, judged)
         details, broken = details + more, broken + against_broken
@@ -251,8 +267,8 @@ def report_gate(
         say(line)
     for line in details:
         say(line)
-    for name in judged:
-        fails = any(b == name or b.startswith(f"{name} (against ") for b in broken)
+    for name in listed:
+        fails = any(b == name or b.startswith(f"{name} (") for b in broken)
         say(f"{'FAIL' if fails else 'PASS'}  {name}")
     say(f"run folder: {done.folder}")
     cache_line(done)

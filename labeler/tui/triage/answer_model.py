@@ -71,6 +71,8 @@ class AnswerView:
     sources: tuple[SourceView, ...]
     note: str | None = None
     """Why there is no answer, or why the sources' text is not shown (another corpus)."""
+    abstain: bool = False
+    """An abstention query: no evidence exists, the right answer abstains."""
 
 
 def answer_view(run: RunView, answers: Mapping[str, Mapping[str, AnswerRecord]], qid: str,
@@ -80,10 +82,11 @@ def answer_view(run: RunView, answers: Mapping[str, Mapping[str, AnswerRecord]],
     entry = run.file.queries.get(qid)
     text = (entry.text if entry is not None else None) or (texts or {}).get(qid)
     record = answers.get(qid, {}).get(candidate)
+    abstain = entry is not None and entry.abstain
     if record is None:
         summary = run.file.generation
         send = summary.asking.send if summary is not None else "?"
-        return AnswerView(qid, candidate, text, None, (), NOT_SENT.format(send=send))
+        return AnswerView(qid, candidate, text, None, (), NOT_SENT.format(send=send), abstain)
     note = corpus_note(run, corpus, [s.doc for s in record.sources])
     spans = [] if entry is None else [(e.doc, e.start, e.end) for e in entry.evidence]
     cited = set(record.cited)
@@ -91,7 +94,7 @@ def answer_view(run: RunView, answers: Mapping[str, Mapping[str, AnswerRecord]],
         _source(s, None if note else corpus.text(s.doc), s.number in cited, spans)
         for s in record.sources
     )
-    return AnswerView(qid, candidate, text, record, sources, note)
+    return AnswerView(qid, candidate, text, record, sources, note, abstain)
 
 
 def _source(s: SentSource, doc_text: str | None, cited: bool,

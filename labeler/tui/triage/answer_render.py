@@ -63,7 +63,13 @@ def checks_line(record: AnswerRecord) -> Content:
     return Content(" · ").join(parts)
 
 
-def facts_content(record: AnswerRecord) -> Content:
+ABSTAIN = "an abstention query: no evidence exists, the right answer abstains"
+"""Said where an answerable query's labelled facts are."""
+
+
+def facts_content(record: AnswerRecord, abstain: bool = False) -> Content:
+    if abstain:
+        return Content.styled(ABSTAIN, "italic")
     if not record.facts:
         return Content.styled("no facts labelled for this query", MUTED)
     said = sum(f.stated for f in record.facts)
@@ -104,7 +110,7 @@ def body_content(view: AnswerView) -> Content:
         blocks.append(answer_text(record.answer, view.sources))
     if record.message:
         blocks.append(Content.styled(safe(record.message), "$error"))
-    blocks.append(facts_content(record))
+    blocks.append(facts_content(record, view.abstain))
     listed = listed_content(record)
     if listed.plain:
         blocks.append(listed)

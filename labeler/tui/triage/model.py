@@ -1,15 +1,16 @@
 """What the triage screen shows, read from a run's RunFile: plain values, no Textual.
 
 The screen reads a run the way `spanlab show` and the report do — from the run folder,
-not from a live evaluation — so a CI artifact can be triaged on any machine. Ordering
-and filtering of the gained/lost list live here, where tests can check them exactly.
+not from a live evaluation — so a CI artifact can be triaged on any machine. The rows of
+the query list and their order live here (its filter in change_filter.py), where tests can
+check them exactly.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from evaluator.candidates import Settings
@@ -22,30 +23,24 @@ from evaluator.runs.model import RunFile
 from evaluator.runs.model_parts import GateRecord
 from evaluator.runs.review_view import answerable, groups
 from labeler.core.display import shown as safe
-from labeler.core.errors import SpanlabError
-from labeler.core.values import Boundary
 
 CAUSE_ORDER: dict[str, int] = {c: i for i, c in enumerate(DEPTH_ORDER)}
 """Losses a boundary explains come before losses to ranking (crowding), and split ones
 (every part retrieved) last."""
 
+ABSTAIN_LOST, ABSTAIN_GAINED, ABSTAIN_SAME = "abstain-lost", "abstain-gained", "abstain-same"
+ABSTAIN_STATUSES = (ABSTAIN_LOST, ABSTAIN_GAINED, ABSTAIN_SAME)
+"""An abstention query's row, in a run with answers (§23), by its abstention check against
+the baseline's: lost — the candidate answered where the baseline abstained; gained — the
+reverse; same — neither (both abstained, both answered, or no answer to pair)."""
+
 STATUS_ORDER: dict[str, int] = {
     s: i
-    for i, s in enumerate((Status.LOST, Status.GAINED, Status.UNCHANGED_MISS, Status.UNCHANGED_HIT))
-}
-"""Losses first, then gains, then what both candidates miss, then what both hit."""
-
-STATUS_WORDS: dict[str, tuple[str, ...]] = {
-    "lost": (Status.LOST,),
-    "gained": (Status.GAINED,),
-    "both-miss": (Status.UNCHANGED_MISS,),
-    "both-hit": (Status.UNCHANGED_HIT,),
-    "all": tuple(STATUS_ORDER),
-}
-"""Filter words that choose statuses; with none, the list shows the gained and lost."""
-
-CAUSE_WORDS = tuple(str(c) for c in DEPTH_ORDER)
-"""Filter words that choose losses by cause."""
+    for i, s in enumerate((Status.LOST, Status.GAINED, ABSTAIN_LOST, ABSTAIN_GAINED,
+                           Status.UNCHANGED_MISS, Status.UNCHANGED_HIT, ABSTAIN_SAME))
+}  # fmt: skip
+"""Losses first, then gains, then the abstention queries whose answer changed, then what
+both candidates miss, then what both hit, then the other abstention queries."""
 
 CRITICAL = "critical"
 """A slice that is always critical, gated or not."""
@@ -100,7 +95,7 @@ class ChangeRow:
     query: str
     """Query id."""
     status: str
-    """`lost` or `gained`."""
+    """A key of STATUS_ORDER: `lost`, `gained`, … or an abstention query's (ABSTAIN_STATUSES)."""
     cause: str | None
     """For a loss: cut, no signal, disappeared, crowded or split."""
     recall_delta: float | None
@@ -191,15 +186,15 @@ class RunView:
         return [g for g in self.file.gates if g.candidate == name]
 
     def changes(self, name: str, texts: Mapping[str, str] | None = None) -> list[ChangeRow]:
-        """Every answerable query, in triage order (see `ChangeRow.sort_key`); its text is
-        the run's own, else the one `texts` gives."""
-        rows = []
+        """Every answerable query, and in a run with answers every abstention query, in
+        triage order (see `ChangeRow.sort_key`); its text is the run's own, else the one
+        `texts` gives."""
+        rows = self._abstentions(name, texts or {})
         for qid, change in self.comparison(name).queries.items():
             if change.status is None:
                 continue
             entry = self.file.queries[qid]
-            text = entry.text if entry.text is not None else (texts or {}).get(qid, "")
-            text = safe(text, lines=False)  # a list row: drawn as is
+            text = self._text(qid, texts or {})
             other = entry.candidates[name].other
             only = (
                 change.status == Status.LOST and other is not None and other.status != Status.LOST
@@ -212,6 +207,27 @@ class RunView:
                 )
             )  # fmt: skip
         return sorted(rows, key=ChangeRow.sort_key)
+
+    def _text(self, qid: str, texts: Mapping[str, str]) -> str:
+        entry = self.file.queries[qid]
+        text = entry.text if entry.text is not None else texts.get(qid, "")
+        return safe(text, lines=False)  # a list row: drawn as is
+
+    def _abstentions(self, name: str, texts: Mapping[str, str]) -> list[ChangeRow]:
+        """The abstention queries, each by the abstention check of the candidate's answer
+        against the baseline's (run.json's comparison, §23); none without answers."""
+        summary = self.file.generation
+        comp = None if summary is None else summary.comparisons.get(name)
+        check = None if comp is None else comp.checks.get("abstention")
+        if check is None:
+            return []
+        lost, gained = set(check.lost), set(check.gained)
+        return [
+            ChangeRow(qid, ABSTAIN_LOST if qid in lost else ABSTAIN_GAINED if qid in gained
+                      else ABSTAIN_SAME, None, None, entry.boundary, entry.slices, entry.docs,
+                      bool(self.critical_slices & set(entry.slices)), self._text(qid, texts))
+            for qid, entry in self.file.queries.items() if entry.abstain
+        ]  # fmt: skip
 
 
 def significance_lines(comparison: Comparison) -> list[str]:
@@ -230,91 +246,3 @@ def significance_lines(comparison: Comparison) -> list[str]:
     else:
         lines.append(f"{tally}: {sig.reason}")
     return lines
-
-
-@dataclass(frozen=True)
-class ChangeFilter:
-    """What the query list shows: `slice:critical pattern:cond doc:shipping both-miss split
-    parcel` — fields, status and cause words, and words of the id or text."""
-
-    slice: str | None = None
-    """Only queries carrying this slice."""
-    pattern: Boundary | None = None
-    """Only queries exercising this boundary pattern."""
-    doc: str | None = None
-    """Only queries with evidence in a document whose id contains this."""
-    statuses: frozenset[str] = frozenset()
-    """Only queries of these statuses; none named: the gained and lost."""
-    causes: frozenset[str] = frozenset()
-    """Only losses of these causes."""
-    words: tuple[str, ...] = ()
-    """Words that must each appear in the id or the query text."""
-
-    @classmethod
-    def parse(cls, line: str) -> ChangeFilter:
-        """Read a filter line; an unknown field or an ambiguous pattern raises SpanlabError."""
-        found = cls()
-        words: list[str] = []
-        statuses: set[str] = set()
-        causes: set[str] = set()
-        for token in line.split():
-            field, sep, value = token.partition(":")
-            if not sep or not value:
-                word = token.lower()
-                if word in STATUS_WORDS:
-                    statuses.update(STATUS_WORDS[word])
-                elif word in CAUSE_WORDS:
-                    causes.add(word)
-                else:
-                    words.append(word)
-            elif field in ("slice", "sl"):
-                found = replace(found, slice=value)
-            elif field in ("pattern", "p"):
-                found = replace(found, pattern=_pattern(value.lower()))
-            elif field in ("doc", "d"):
-                found = replace(found, doc=value)
-            else:
-                raise SpanlabError(f"unknown filter {field!r} (slice, pattern, doc)", key=field)
-        return replace(found, words=tuple(words), statuses=frozenset(statuses),
-                       causes=frozenset(causes))  # fmt: skip
-
-    def matches(self, row: ChangeRow) -> bool:
-        if row.status not in (self.statuses or DEFAULT_STATUSES):
-            return False
-        if self.causes and row.cause not in self.causes:
-            return False
-        if self.slice is not None and self.slice not in row.slices:
-            return False
-        if self.pattern is not None and row.boundary != self.pattern.value:
-            return False
-        if self.doc is not None and not any(self.doc in d for d in row.docs):
-            return False
-        haystack = f"{row.query} {row.text}".lower()
-        return all(w in haystack for w in self.words)
-
-    def apply(self, rows: Sequence[ChangeRow]) -> list[ChangeRow]:
-        return [r for r in rows if self.matches(r)]
-
-    def unknown(self, rows: Sequence[ChangeRow]) -> str | None:
-        """Why the filter names what no query has (`slice:nope`), or None: said, not an
-        empty list that looks like an answer."""
-        slices = sorted({s for r in rows for s in r.slices})
-        if self.slice is not None and self.slice not in slices:
-            return f"no query has slice:{self.slice} (slices: {', '.join(slices) or 'none'})"
-        if self.doc is not None and not any(self.doc in d for r in rows for d in r.docs):
-            return f"no query has evidence in a document matching doc:{self.doc}"
-        return None
-
-
-DEFAULT_STATUSES = (Status.LOST, Status.GAINED)
-"""What the list shows when the filter names no status."""
-
-
-def _pattern(value: str) -> Boundary:
-    found = [b for b in Boundary if b.value == value] or [
-        b for b in Boundary if b.value.startswith(value)
-    ]
-    if len(found) != 1:
-        allowed = ", ".join(b.value for b in Boundary)
-        raise SpanlabError(f"pattern:{value} matches {len(found)} of: {allowed}", key="pattern")
-    return found[0]

@@ -8,8 +8,7 @@ frontier plot and the runs. Enter on a query opens the query screen.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -34,10 +33,12 @@ from labeler.core.errors import SpanlabError
 from labeler.core.team.visibility import BLIND_WHY
 from labeler.tui.messages import CorpusChanged
 from labeler.tui.settings import Field
+from labeler.tui.triage.answer_screen import AnswerScreen
+from labeler.tui.triage.change_filter import CAUSE_WORDS, ChangeFilter, count_line
 from labeler.tui.triage.detail import warm_tokenizers
 from labeler.tui.triage.diff_model import DiffView
 from labeler.tui.triage.messages import LabelRequested
-from labeler.tui.triage.model import CAUSE_WORDS, ChangeFilter, ChangeRow, RunView
+from labeler.tui.triage.model import ChangeRow, RunView
 from labeler.tui.triage.plot import FrontierView
 from labeler.tui.triage.query_screen import QueryScreen
 from labeler.tui.triage.widgets import (
@@ -50,20 +51,11 @@ from labeler.tui.triage.widgets import (
     SignificancePanel,
 )
 
-PLACEHOLDER = "/ to filter — e.g. both-miss, split, slice:NAME, p:cond, doc:ID, words"
+PLACEHOLDER = "/ to filter — e.g. both-miss, abstain, split, slice:NAME, p:cond, words"
 """Says how to filter, so an empty field does not read as a filter already typed."""
 TABS = ("summary", "queries", "frontier", "runs")
 WARM_AFTER = 0.5
 """Seconds after a run opens before its tokenizers load in a thread."""
-
-
-def count_line(rows: Sequence[ChangeRow]) -> str:
-    """`2 lost, 1 gained`, then the unchanged ones when the filter lists them."""
-    counts = Counter(r.status for r in rows)
-    words = [("lost", "lost"), ("gained", "gained"), ("unchanged-miss", "both miss"),
-             ("unchanged-hit", "both hit")]  # fmt: skip
-    parts = [f"{counts[s]} {w}" for i, (s, w) in enumerate(words) if i < 2 or counts[s]]
-    return ", ".join(parts)
 
 
 class TriageScreen(Screen[None]):
@@ -77,6 +69,7 @@ class TriageScreen(Screen[None]):
         Binding("slash", "filter", "Filter"),
         Binding("escape", "leave_filter", "Filter: back to the list (enter too)", show=False),
         Binding("e", "label", "Fix label"),
+        Binding("a", "answer", "Answer"),
     ]
 
     def __init__(self, runs_dir: Path, corpus: Corpus, *, run_id: str | None = None,
@@ -239,7 +232,7 @@ class TriageScreen(Screen[None]):
         gone = len(found) - len(every)
         left = f" · {gone} left out: {BLIND_WHY}" if gone else ""
         self.query_one("#change-count", Static).update(
-            f"{count_line(self.rows)}{total} at {basis_name(self.run.file, 'k')} · critical first; "
+            f"{count_line(self.rows, basis_name(self.run.file, 'k'), total)} · critical first; "
             + ", ".join(CAUSE_WORDS)
             + only
             + left
@@ -322,6 +315,9 @@ class TriageScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "label":
             return self.query_one(TabbedContent).active == "queries"
+        if action == "answer":  # a run that asked a generator (§23): the list's answers
+            queries = self.query_one(TabbedContent).active == "queries"
+            return queries and self.run is not None and self.run.file.generation is not None
         if action == "leave_filter":
             return self.query_one("#change-filter", Field).has_focus
         return True
@@ -353,6 +349,16 @@ class TriageScreen(Screen[None]):
     def action_leave_filter(self) -> None:
         """The filter keeps what was typed; the keys go back to the list it filters."""
         self.query_one(ChangeList).focus()
+
+    def action_answer(self) -> None:
+        """The highlighted query's answer (an abstention query's above all, whose row has no
+        boundary to show), `n`/`p` walking the list as from the query screen."""
+        query = self.query_one(ChangeList).current_id
+        if self.run is None or self.candidate is None or query is None:
+            return
+        ids = [r.query for r in self.rows]
+        self.app.push_screen(AnswerScreen(self.run, self.candidate, self.corpus, ids,
+                                          ids.index(query), texts=self.texts))  # fmt: skip
 
     def action_label(self) -> None:
         query = self.query_one(ChangeList).current_id

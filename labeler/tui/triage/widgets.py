@@ -17,12 +17,20 @@ from textual.widgets.option_list import Option
 
 from evaluator.metrics.registry import RECALL, shown
 from evaluator.metrics.shown import Shown
-from evaluator.runs.gate_text import gate_basis
+from evaluator.runs.gate_text import at_least, gate_basis
 from evaluator.runs.gate_text import number as gate_number
 from evaluator.runs.index import RunEntry
 from evaluator.runs.verdict_words import RULE_NOTES
 from labeler.core.display import shown as safe
-from labeler.tui.triage.model import ChangeRow, MetricLine, RunView, significance_lines
+from labeler.tui.triage.model import (
+    ABSTAIN_GAINED,
+    ABSTAIN_LOST,
+    ABSTAIN_SAME,
+    ChangeRow,
+    MetricLine,
+    RunView,
+    significance_lines,
+)
 
 LOST, GAINED = "bold $error", "bold $success"
 STATUS_GLYPH = {
@@ -30,10 +38,18 @@ STATUS_GLYPH = {
     "gained": ("▲", GAINED),
     "unchanged-miss": ("✗", "$text-muted"),
     "unchanged-hit": ("✓", "$text-muted"),
+    ABSTAIN_LOST: ("▼", LOST),
+    ABSTAIN_GAINED: ("▲", GAINED),
+    ABSTAIN_SAME: ("○", "$text-muted"),
 }
-"""Lost points down, gained up, ✗/✓ both miss/hit: readable without colour. `!` marks a
-critical slice."""
-STATUS_SHORT = {"unchanged-miss": "both miss", "unchanged-hit": "both hit"}
+"""Lost points down, gained up, ✗/✓ both miss/hit, ○ an abstention query whose answer did
+not change: readable without colour. `!` marks a critical slice."""
+STATUS_SHORT = {
+    "unchanged-miss": "both miss", "unchanged-hit": "both hit",
+    ABSTAIN_LOST: "answered", ABSTAIN_GAINED: "abstained", ABSTAIN_SAME: "abstention",
+}  # fmt: skip
+"""What a row without a cause says: an abstention query's, what the candidate did where the
+baseline did the other (it should abstain), or `abstention` when neither changed."""
 TEXT_WIDTH = 72
 """Query text is cut to one line of an 80-column list."""
 
@@ -123,9 +139,10 @@ def change_line(row: ChangeRow) -> Content:
     )
     text = " ".join(row.text.split())
     text = text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "…"
+    said = f"{what:<11} {delta:>5}" if delta else f"{what:<17}"
     return Content.assemble(
         (glyph, style), " ", (f"{row.query:<8}", "bold"), ("!" if row.critical else " ", LOST),
-        f" {what:<11} {delta:>5}  {row.boundary:<24} ", (slices, "$text-muted"),
+        f" {said}  {row.boundary:<24} ", (slices, "$text-muted"),
         ("\n   " + text, "italic") if text else "",
     )  # fmt: skip
 
@@ -163,18 +180,22 @@ class SignificancePanel(Static):
 
 
 class GatesPanel(Static):
-    """The candidate's release gates: ✓ held, ✗ broken, with value and limit."""
+    """The candidate's release gates: ✓ held, ✗ broken, with value and limit; and a broken
+    check of the baseline's answers (§23), which every comparison with it rests on."""
 
     def show(self, run: RunView, candidate: str) -> None:
         basis = gate_basis(run.file)
         head = "gates" if basis is None else f"gates at {basis}"  # the figures' basis (§17)
         lines = [Content.styled(head, "$text-muted")]
-        for gate in run.gates(candidate):
+        broken = [g for g in run.gates(run.baseline) if not g.passed]
+        for gate in [*run.gates(candidate), *broken]:
             mark = ("✓", "$success") if gate.passed else ("✗", "bold $error")
             scope = "" if gate.slice is None else gate.slice + " "
+            scope = "baseline " if gate.candidate == run.baseline else scope
             value = gate_number(gate.gate, gate.value)  # one number format with every view
-            value = value if gate.unavailable is None else "cannot be evaluated"
-            bound = "≥" if gate.gate.startswith("min_") else "≤"
+            value = value if gate.unavailable is None else (
+                "no answer" if gate.unmeasured else "cannot be evaluated")  # fmt: skip
+            bound = "≥" if at_least(gate.gate) else "≤"
             name = GATE_NAMES.get(gate.gate, gate.gate)
             limit = gate_number(gate.gate, gate.limit)
             lines.append(Content.assemble(mark, f" {scope}{name} {value} {bound}{limit}"))

@@ -6,8 +6,8 @@ import pytest
 
 from evaluator.candidate_keys import GENERATION_GATES
 from evaluator.candidates import GATE_KEYS
-from evaluator.runs.gate_text import GATES, gate_line
-from evaluator.runs.model_parts import GateRecord
+from evaluator.runs.gate_text import GATES, at_least, gate_line
+from evaluator.runs.model_parts import ANSWERED, GateRecord
 
 
 @pytest.mark.parametrize(
@@ -25,15 +25,26 @@ from evaluator.runs.model_parts import GateRecord
          "overall  max_unsupported: 0.25 unsupported items per answer, limit 0.50"),
         ("min_completeness", 0.4, 0.5,
          "overall  min_completeness: mean completeness 0.40, limit 0.50"),
+        ("max_failed", 1 / 3, 0.2,
+         "overall  max_failed: 33.3% of its prompts without an answer, limit 20.0%"),
+        ("answered", 2.0, 1.0, "overall  answered: 2 answers, limit 1"),
     ],
 )  # fmt: skip
 def test_gate_lines(gate: str, value: float | None, limit: float, line: str) -> None:
-    passed = value is None or (value >= limit if gate.startswith("min_") else value <= limit)
+    passed = value is None or (value >= limit if at_least(gate) else value <= limit)
     assert gate_line(GateRecord("c", "overall", gate, limit, value, passed)) == line
 
 
 def test_every_gate_key_has_words() -> None:
-    assert set(GATES) == set(GATE_KEYS) | set(GENERATION_GATES.names())
+    """Every key of the candidates file, and the `answered` check a run makes itself."""
+    assert set(GATES) == set(GATE_KEYS) | set(GENERATION_GATES.names()) | {ANSWERED}
+
+
+def test_a_candidate_without_answers_is_named_with_its_failures() -> None:
+    why = "markdown-200 had no answer: timeout 40, bad JSON 2"
+    g = GateRecord("markdown-200", "generation", ANSWERED, 1.0, None, False, why)
+    assert g.unmeasured and g.on_answers and at_least(g.gate)
+    assert gate_line(g, "budget 608") == f"generation  answered: {why}, limit 1"
 
 
 def test_a_gate_line_names_the_basis_its_figure_was_taken_at() -> None:

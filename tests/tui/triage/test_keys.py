@@ -123,6 +123,7 @@ async def test_question_mark_on_the_query_screen_lists_its_keys_first(app: Spanl
             ("/", "Filter"),
             ("esc", "Filter: back to the list (enter too)"),
             ("e", "Fix label"),
+            ("a", "Answer"),
             (" Lists ", ""),
             ("⏎", "Open: candidate's queries, query, run"),
             ("↓", "Down"),

@@ -23,10 +23,10 @@ from evaluator.runs.report import COLUMNS
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import SpanlabError
 from labeler.core.values import Boundary, Span
+from labeler.tui.triage.change_filter import ChangeFilter
 from labeler.tui.triage.detail import RankedRow, check_corpus, fate, query_detail
 from labeler.tui.triage.model import (
     MEASURES,
-    ChangeFilter,
     ChangeRow,
     MetricLine,
     RunView,
