@@ -20,7 +20,7 @@ WHERE: dict[str, str] = {
     "add": f"Select in the document first: {TAB} (then shift+arrows, w, s or drag).",
     "snap": f"w and s snap the document's selection: {TAB}.",
     "nudge": f"[ ] {{ }} move the edges of the span under the document's cursor: {TAB}.",
-    "redraw": f"r redraws the span under the document's selection: {TAB}.",
+    "redraw": f"r extends the span under the document's selection out to it: {TAB}.",
     "drop": f"x deletes the span under the document's cursor: {TAB}.",
 }
 """Document actions that say where they act when the document does not have the focus;

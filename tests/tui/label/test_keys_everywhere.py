@@ -94,11 +94,12 @@ async def test_a_in_the_list_says_where_to_select(
         screen = app.screen
         assert isinstance(screen, LabelScreen)
         screen.query_list.focus()
-        await pilot.press("a", "x", "right_square_bracket")
+        await pilot.press("a", "x", "right_square_bracket", "r")
         assert notes == [
             "Select in the document first: tab moves there (then shift+arrows, w, s or drag).",
             "x deletes the span under the document's cursor: tab moves there.",
             "[ ] { } move the edges of the span under the document's cursor: tab moves there.",
+            "r extends the span under the document's selection out to it: tab moves there.",
         ]
         await pilot.press("n")  # acts: into the document, at the query's next span
         assert screen.view.has_focus
