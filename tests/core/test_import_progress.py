@@ -73,6 +73,8 @@ def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: 
         "checking queries": [12_001, 12_001],
         "saving to the store": [1, 1],
         "writing queries": [12_001, 12_001],
+        # 12,001 queries and the id counter: read back, hashed, journalled, committed
+        "sealing the write": [48_008, 48_008],
     }
     assert store.count("queries") == 12_001
     assert store.query("q-12001").text == "Question 12000?"  # ids taken in order, in one step
@@ -145,4 +147,5 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
         "checking queries",
         "saving to the store",
         "writing queries",
+        "sealing the write",
     ]
