@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from evaluator.candidates import CandidatesFile
 from evaluator.chunk_table import ChunkTable
-from evaluator.pipeline import sanity
+from evaluator.pipeline import progress, sanity
 from evaluator.pipeline.cutting import cut, usable_queries
 from evaluator.pipeline.inputs import candidates_and_corpus, load_labels
 from evaluator.pipeline.units import sending
@@ -73,7 +73,7 @@ def plan_project(
     cfile, corpus = candidates_and_corpus(proj, candidates_file, preset, labels_file)
     queries = None
     if labels_file is not None or proj.db.exists():
-        labels = load_labels(labels_file, proj, corpus)
+        labels = load_labels(labels_file, proj, corpus, progress.task)
         sanity.check_labels(labels.queries, corpus, labels.corpus_hash)
         queries = labels.queries
     return plan_corpus(cfile, corpus, queries, own_file(place_of(proj)))
