@@ -56,9 +56,9 @@ def focus_note(focused: str) -> str:
     if focused == "document":
         return "Focus: the document. Every key below acts here."
     if focused == "queries":
-        return (
-            "Focus: the query list. Document keys: n, N, moves act in the document; "
-            f"a, x, [ ] {{ }}, r, w, s need it ({TAB})."
+        return (  # plain arrows are the list's own: only shift and ctrl ones reach the document
+            "Focus: the query list: arrows, home/end, pgup/pgdn move in it. n, N, shift+ and "
+            f"ctrl+arrows act in the document; a, x, [ ] {{ }}, r, w, s need it ({TAB})."
         )
     if focused == "filter":
         return "Focus: the filter. Letters type here; enter or tab leaves it."
