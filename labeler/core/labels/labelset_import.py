@@ -144,7 +144,7 @@ def import_queries(
                              for q in every[at : at + BATCH]]  # fmt: skip
                     store.put_queries(batch, texts, db=db)
                     advance(len(batch))
-            written = {q.id for q in todo} | set(given)
+            written = {q.id for q in todo} | set(given.values())  # the ids the store gave
             mine = [
                 (given.get(qid, qid), v) for qid, v in versions if given.get(qid, qid) in written
             ]
