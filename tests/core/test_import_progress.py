@@ -69,7 +69,7 @@ def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: 
     done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
     assert done.imported == 12_001
     assert seen == {
-        "reading the store (0 queries)": [1, 1],
+        "reading the store": [0, 0],  # by query: none stored yet
         "reading q.txt": [size, size],  # bytes parsed of the file's
         "checking queries": [12_001, 12_001],
         "saving to the store": [1, 1],
@@ -130,11 +130,13 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
 
     monkeypatch.setattr(Store, "queries", queries)
     steps: list[str] = []
+    moved: dict[str, list[int]] = {}
 
     @contextmanager
     def task(description: str, total: int) -> Iterator[Advance]:
         steps.append(description)
-        yield lambda n: None
+        moved[description] = [total, 0]
+        yield lambda n: moved[description].__setitem__(1, moved[description][1] + n)
 
     questions = tmp_path / "q.txt"
     questions.write_text("Stored 1?\nIs it new?\n", encoding="utf-8")
@@ -143,13 +145,14 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
     done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
     assert (done.imported, len(reads)) == (1, 1)
     assert steps == [
-        "reading the store (3 queries)",
+        "reading the store",
         "reading q.txt",
         "checking queries",
         "saving to the store",
         "writing queries",
         "sealing the write",
     ]
+    assert moved["reading the store"] == [3, 3]  # by query read
 
 
 def test_versions_follow_a_new_query_to_the_id_the_store_gives(store: Store) -> None:
