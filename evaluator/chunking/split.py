@@ -6,7 +6,7 @@ one function and one table entry; the corpus loop only adds ids and document ord
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,6 +24,7 @@ from evaluator.chunking.units import Units, units_for
 from evaluator.chunking.windows import window_pieces
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
+from labeler.core.progress import Advance
 
 UnitSplitter = Callable[[str, Units, int, int], list[Piece]]
 
@@ -66,14 +67,22 @@ def chunk_corpus(spec: SplitterSpec, corpus: Corpus) -> list[Chunk]:
     return list(chunk_table(spec, corpus))
 
 
-def chunk_table(spec: SplitterSpec, corpus: Corpus) -> ChunkTable:
+def chunk_table(spec: SplitterSpec, corpus: Corpus, advance: Advance | None = None) -> ChunkTable:
     """`chunk_corpus` as columns, one document's text in hand at a time (§6). With parents
-    (§18) the chunks are the children, the retrieval units."""
+    (§18) the chunks are the children, the retrieval units. `advance`d by one a document."""
     for part in (spec, spec.context.parent if spec.context else None):
         if part is not None and part.exported:
             _check_documents(str(part.options["path"]), corpus)
-    pieces = ((doc.id, cut_text(spec, doc.text, doc.id)) for doc in corpus)
-    return ChunkTable.build(corpus.hash, spec.fingerprint(), pieces)
+    return ChunkTable.build(corpus.hash, spec.fingerprint(), _pieces(spec, corpus, advance))
+
+
+def _pieces(
+    spec: SplitterSpec, corpus: Corpus, advance: Advance | None
+) -> Iterator[tuple[str, Sequence[Piece]]]:
+    for doc in corpus:
+        yield doc.id, cut_text(spec, doc.text, doc.id)
+        if advance is not None:
+            advance(1)
 
 
 def cut_text(spec: SplitterSpec, text: str, doc: str = "") -> Sequence[Piece]:

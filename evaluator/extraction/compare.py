@@ -18,6 +18,7 @@ from evaluator.extraction.config import Alternative, Extraction
 from evaluator.extraction.evidence import Found, find
 from evaluator.extraction.variant import Variant, variant
 from evaluator.metrics.compare import Comparison, compare
+from evaluator.pipeline import progress
 from evaluator.pipeline import run as pipeline
 from evaluator.pipeline.cutting import cut
 from evaluator.pipeline.options import RunOptions
@@ -130,12 +131,20 @@ def compare_extractions(
     queries: Sequence[Query],
     options: RunOptions,
 ) -> tuple[Compared, ...]:
-    """Every alternative against the project's extraction: spans, then retrieval."""
+    """Every alternative against the project's extraction: spans, then retrieval, under a
+    bar counting the baseline's runs (the demo's two alternatives: 3 s after eval's bar)."""
     kept = [q for q in queries if q.abstain or q.evidence]
-    base_run, inputs, cfile = _run_on(cfile, corpus, kept, options, None,
-                                      cfile.settings.baseline)  # fmt: skip
-    return tuple(_one(cfile, alt, corpus, kept, options, (base_run, inputs),
-                      extraction.confidence) for alt in extraction.alternatives)  # fmt: skip
+    runs = 1 + len(extraction.alternatives)
+    with progress.task(f"extractions: {runs} runs", runs, enabled=options.progress) as advance:
+        base_run, inputs, cfile = _run_on(cfile, corpus, kept, options, None,
+                                          cfile.settings.baseline)  # fmt: skip
+        advance(1)
+        found = []
+        for alt in extraction.alternatives:
+            found.append(_one(cfile, alt, corpus, kept, options, (base_run, inputs),
+                              extraction.confidence))  # fmt: skip
+            advance(1)
+    return tuple(found)
 
 
 def _one(cfile: CandidatesFile, alt: Alternative, corpus: Corpus, queries: Sequence[Query],

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from evaluator import candidates as cands
 from evaluator.extraction.compare import judged
+from evaluator.pipeline import progress
 from evaluator.pipeline.inputs import DEFAULT_CORPUS as DEFAULT_CORPUS
 from evaluator.pipeline.inputs import Labels as Labels
 from evaluator.pipeline.inputs import candidates_and_corpus as candidates_and_corpus
@@ -86,7 +87,7 @@ def evaluate_project(
     require_names(corpus.documents, str(corpus_folder(proj, labels_file)))
     if retriever is not None:
         cfile = cands.with_retriever(cfile, retriever)
-    labels = load_labels(labels_file, proj, corpus)
+    labels = load_labels(labels_file, proj, corpus, progress.task)
     cache = place_of(proj)  # a team's accounts' caches, or the one file (§21)
     options = RunOptions(
         include_text=include_text,

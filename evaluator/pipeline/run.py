@@ -71,13 +71,15 @@ def run_evaluation(
     started_at = datetime.now(UTC)
     settings = cfile.settings
     kept, skipped = usable_queries(queries)
-    sanity.check_labels(kept, corpus, label_corpus_hash)
+    bars = functools.partial(progress.task, enabled=options.progress)
+    sanity.check_labels(kept, corpus, label_corpus_hash, bars)
     sanity.check_gated_slices(cfile.gates.slices, kept)
     ctx = context(settings, corpus, options)
-    chunks_by, chunk_seconds = cut(cfile, corpus, share=True)  # all checked before any work
-    tokens = table_counts(ctx.tokenizer, ctx.texts, chunks_by, ctx.counter)  # counted once
+    chunks_by, chunk_seconds = cut(cfile, corpus, share=True, task=bars)  # all checked first
+    tokens = table_counts(ctx.tokenizer, ctx.texts, chunks_by, ctx.counter, bars)  # once
     if planned is not None:
-        planned(plan_cut(cfile, corpus, chunks_by, kept, own_file(options.cache_path), tokens))
+        planned(plan_cut(cfile, corpus, chunks_by, kept, own_file(options.cache_path), tokens,
+                         task=bars))  # fmt: skip
     cfile, ctx, sizes, budget_note = declared(cfile, ctx, chunks_by)
     settings = cfile.settings
     inputs, query_embeddings = embed_queries(

@@ -18,6 +18,7 @@ from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.tokenizers import TokenizerAdapter
 from evaluator.metrics import TokenCounter
 from evaluator.plan.counting import TextTokens
+from labeler.core.progress import TaskFactory, no_task, stepped
 
 Counts = npt.NDArray[np.int64]
 """Tokens of each chunk of one table, prefix included, in table order."""
@@ -28,13 +29,21 @@ def table_counts(
     texts: Mapping[str, str],
     tables: Mapping[str, ChunkTable],
     counter: TokenCounter | None = None,
+    task: TaskFactory = no_task,
 ) -> dict[str, Counts]:
-    """Candidate -> its chunks' tokens; with `counter`, each table made known to it."""
-    found = TextTokens(tokenizer, texts).of_tables(tables)
+    """Candidate -> its chunks' tokens; with `counter`, each table made known to it;
+    counted under `task`, by document."""
+    with stepped(task, "counting tokens", _documents(tables)) as advance:
+        found = TextTokens(tokenizer, texts).of_tables(tables, advance)
     if counter is not None:
         for name, table in tables.items():
             counter.know(table, found[name])
     return found
+
+
+def _documents(tables: Mapping[str, ChunkTable]) -> int:
+    """The documents `of_tables` walks: every table's, once."""
+    return len({d for t in tables.values() for d in t.docs})
 
 
 def prime_from_table(

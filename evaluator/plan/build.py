@@ -41,6 +41,7 @@ from evaluator.plan.model import (
     SpanCut,
     SpanPlan,
 )
+from labeler.core.progress import TaskFactory, each, no_task, stepped
 from labeler.core.values import Query, Span
 
 
@@ -107,15 +108,20 @@ def build_plan(
     width: int | None = None,
     sent: Mapping[str, Sending | None] | None = None,
     tokens: Mapping[str, npt.NDArray[np.int64]] | None = None,
+    task: TaskFactory = no_task,
 ) -> Plan:
     """Every candidate's figures and ceilings, and every span some candidate cuts; with
     `queries` None (no labels) the figures alone. `sent`: a context candidate's units
     (§18), on which its ceiling, cuts and budget share are taken. `tokens`: each table's
-    chunk counts, when counted already (else counted here, document by document)."""
+    chunk counts, when counted already (else counted here, document by document). `task`:
+    a bar over the spans planned (200,000 spans: minutes)."""
     settings, sent = cfile.settings, sent or {}
     tokenizer = load_tokenizer(settings.tokenizer)
     counts = TextTokens(tokenizer, texts)
-    tokens = tokens if tokens is not None else counts.of_tables(tables)
+    if tokens is None:
+        documents = len({d for t in tables.values() for d in t.docs})
+        with stepped(task, "counting tokens", documents) as advance:
+            tokens = counts.of_tables(tables, advance)
     figures = {c.name: chunk_figures(tables[c.name], tokens[c.name], width)
                for c in cfile.candidates}  # fmt: skip
     declared = getattr(settings, "budget", None)  # `[settings] budget`, where the file has it
@@ -126,7 +132,7 @@ def build_plan(
                 for c in cfile.candidates}  # fmt: skip
     cutting = _Cutting(cfile, texts, {n: ChunkIndex.build(u) for n, u in sendable.items()},
                        tables)  # fmt: skip
-    spans = span_plans(cutting, answerable, settings.coverage_threshold)
+    spans = span_plans(cutting, answerable, settings.coverage_threshold, task)
     counter = TokenCounter(tokenizer.count, texts)
     for c in cfile.candidates:  # the evidence documents' chunks, counted already
         if sent.get(c.name) is None:
@@ -234,13 +240,13 @@ def described(cand: Candidate) -> str:
 
 
 def span_plans(
-    cutting: _Cutting, queries: Sequence[Query], threshold: float
+    cutting: _Cutting, queries: Sequence[Query], threshold: float, task: TaskFactory = no_task
 ) -> tuple[SpanPlan, ...]:
     """Each span some candidate cuts, or whose anchor some candidate parts from it, by query
     then position (walked document by document: a document's words are listed once)."""
     spans = [(i, q, n, s) for i, q in enumerate(queries) for n, s in enumerate(q.evidence, 1)]
     out: list[tuple[int, int, SpanPlan]] = []
-    for i, q, n, s in sorted(spans, key=lambda w: w[3].doc):
+    for i, q, n, s in each(task, "planning the spans", sorted(spans, key=lambda w: w[3].doc)):
         cuts = tuple(c for cand in cutting.cfile.candidates
                      if (c := cutting.cut(cand, s, threshold)) is not None)  # fmt: skip
         found = anchor_of(cutting, q.text, s)

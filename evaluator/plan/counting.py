@@ -23,6 +23,7 @@ import numpy.typing as npt
 from evaluator.chunk import Chunk
 from evaluator.chunk_table import ChunkTable
 from evaluator.chunking.tokenizers import HuggingFaceTokenizer, TokenizerAdapter, count_many
+from labeler.core.progress import Advance
 
 Words = Callable[[str], list[tuple[int, int, int]]]
 """A text's words as (start, end, tokens), in order."""
@@ -87,10 +88,13 @@ class TextTokens:
         bodies = self.of_ranges(docs, table.starts.tolist(), table.ends.tolist())
         return np.asarray(bodies, dtype=np.int64) + self._prefixes(len(table), table.prefixes)
 
-    def of_tables(self, tables: Mapping[str, ChunkTable]) -> dict[str, npt.NDArray[np.int64]]:
+    def of_tables(
+        self, tables: Mapping[str, ChunkTable], advance: Advance | None = None
+    ) -> dict[str, npt.NDArray[np.int64]]:
         """`of_table` of every table, document by document across the tables (each
         document's words read once, whatever the number of candidates); a table that
-        shares its columns with another (candidates that cut alike) is counted once."""
+        shares its columns with another (candidates that cut alike) is counted once.
+        `advance`d by one a document (`documents` says how many)."""
         distinct = {id(t.starts): t for t in tables.values()}
         found = {key: np.zeros(len(t), dtype=np.int64) for key, t in distinct.items()}
         for doc in sorted({d for t in distinct.values() for d in t.docs}):
@@ -101,6 +105,8 @@ class TextTokens:
                         [doc] * len(r), t.starts[r.start : r.stop].tolist(),
                         t.ends[r.start : r.stop].tolist(),
                     )  # fmt: skip
+            if advance is not None:
+                advance(1)
         for key, t in distinct.items():
             found[key] += self._prefixes(len(t), t.prefixes)
         return {name: found[id(t.starts)] for name, t in tables.items()}

@@ -16,9 +16,10 @@ from labeler.core.anchoring.binding import sync
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import StoreError
 from labeler.core.labels import imports
+from labeler.core.labels.labelset_import import import_queries
 from labeler.core.progress import Advance
-from labeler.core.store import Store
-from labeler.core.values import Span
+from labeler.core.store import Store, Version
+from labeler.core.values import Query, Span
 
 TEXT = "Refunds take five days. Cards are credited within two days.\n"
 
@@ -68,11 +69,13 @@ def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: 
     done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
     assert done.imported == 12_001
     assert seen == {
-        "reading the store (0 queries)": [1, 1],
+        "reading the store": [0, 0],  # by query: none stored yet
         "reading q.txt": [size, size],  # bytes parsed of the file's
         "checking queries": [12_001, 12_001],
         "saving to the store": [1, 1],
         "writing queries": [12_001, 12_001],
+        # 12,001 queries and the id counter: read back, hashed, journalled, committed
+        "sealing the write": [48_008, 48_008],
     }
     assert store.count("queries") == 12_001
     assert store.query("q-12001").text == "Question 12000?"  # ids taken in order, in one step
@@ -121,17 +124,19 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
     reads: list[int] = []
     every = Store.queries
 
-    def queries(self: Store, *args: object, **kwargs: object) -> object:
+    def queries(self: Store, advance: Advance | None = None) -> object:
         reads.append(1)
-        return every(self, *args, **kwargs)
+        return every(self, advance)
 
     monkeypatch.setattr(Store, "queries", queries)
     steps: list[str] = []
+    moved: dict[str, list[int]] = {}
 
     @contextmanager
     def task(description: str, total: int) -> Iterator[Advance]:
         steps.append(description)
-        yield lambda n: None
+        moved[description] = [total, 0]
+        yield lambda n: moved[description].__setitem__(1, moved[description][1] + n)
 
     questions = tmp_path / "q.txt"
     questions.write_text("Stored 1?\nIs it new?\n", encoding="utf-8")
@@ -140,9 +145,28 @@ def test_new_questions_read_the_store_once_under_a_line_of_their_own(
     done = imports.import_file(store, corpus, sync(store, corpus), questions, opts)
     assert (done.imported, len(reads)) == (1, 1)
     assert steps == [
-        "reading the store (3 queries)",
+        "reading the store",
         "reading q.txt",
         "checking queries",
         "saving to the store",
         "writing queries",
+        "sealing the write",
     ]
+    assert moved["reading the store"] == [3, 3]  # by query read
+
+
+def test_versions_follow_a_new_query_to_the_id_the_store_gives(store: Store) -> None:
+    """A double-annotated question gets its id from the store, past a retired one: its
+    annotators' versions went with the reader's made-up id and were silently dropped."""
+    store.add_query("Kept?", annotator="ann")
+    store.add_query("Gone?", annotator="ann")
+    store.delete_query("q-0002", annotator="ann")  # q-0002 stays retired
+    corpus = Corpus.from_texts({"a.md": TEXT})
+    versions = [
+        ("q-0002", Version("bob", False, (Span.from_text(TEXT, "a.md", 0, 23),))),
+        ("q-0002", Version("carol", False, (Span.from_text(TEXT, "a.md", 24, 59),))),
+    ]
+    done = import_queries(store, [Query("q-0002", "How long?")], corpus, annotator="ann",
+                          fresh={"q-0002"}, versions=versions)  # fmt: skip
+    assert done == 1 and [q.id for q in store.queries()] == ["q-0001", "q-0003"]
+    assert sorted(store.versions(["q-0003"])["q-0003"]) == ["bob", "carol"]

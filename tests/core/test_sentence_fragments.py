@@ -90,3 +90,18 @@ def test_the_quick_mode_keeps_abbreviations_too() -> None:
 def test_a_numbered_heading_is_one_sentence() -> None:
     text = "## 1. Who can request a refund\n\n4.2. Fees apply. Then more."
     assert cut(text) == ["1. Who can request a refund", "4.2. Fees apply.", "Then more."]
+
+
+def test_a_quote_closed_on_a_later_line_ends_its_sentence() -> None:
+    """The trial's fragment: pysbd read the doubtful break from the sentence before it on,
+    without the opening quote, and ended the sentence at the period, before the closing
+    quote; the break after `fee."` was lost and `s` offered two sentences as one."""
+    text = (
+        '> "Every device is refunded in full, provided\n> the seal is intact. Refunds are'
+        ' reduced by the\n> fee." The auditor added nothing.'
+    )
+    assert cut(text) == [
+        '"Every device is refunded in full, provided\n> the seal is intact.',
+        'Refunds are reduced by the\n> fee."',
+        "The auditor added nothing.",
+    ]

@@ -5,6 +5,8 @@ source an alternative cannot read named and left out, and the record read back."
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from evaluator.extraction.config import Alternative
 from evaluator.extraction.evidence import Fate, find, interleaved, table_header
 from evaluator.extraction.variant import variant
 from evaluator.metrics.compare import Status
+from evaluator.pipeline import progress
 from evaluator.pipeline.options import RunOptions
 from evaluator.runs.extraction_record import ExtractionRecord
 from evaluator.runs.model_json import Reader, RunFileError
@@ -25,6 +28,7 @@ from labeler.core.corpus.extract.choices import CHOICES, choose
 from labeler.core.corpus.extract.pdf import SETTINGS, Rules
 from labeler.core.corpus.folder import Corpus
 from labeler.core.errors import ConfigError
+from labeler.core.progress import Advance
 from labeler.core.values import Query, Span
 from labeler.core.values import Status as Labelled
 from tests.core.sources.makers import compared_pdf
@@ -155,7 +159,9 @@ def test_a_bad_extraction_table_names_its_key(table: str, key: str, message: str
     assert caught.value.key == key and message in caught.value.message
 
 
-def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(tmp_path: Path) -> None:
+def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "plans.pdf").write_bytes(compared_pdf())
     (tmp_path / "faq.md").write_text("# Gold\n\nGold medals go to the best stands of the fair.\n",
                                      encoding="utf-8")  # fmt: skip
@@ -167,9 +173,18 @@ def test_retrieval_lost_under_a_torn_row_and_the_record_reads_back(tmp_path: Pat
              '"pdf:pypdfium2"\nsettings = { headers = "keep" }\n')  # fmt: skip
     cfile = parse(tomllib.loads(CANDIDATES + extra), file="c.toml")
     assert cfile.extraction is not None
+    bars: dict[str, list[int]] = {}
+
+    @contextmanager
+    def task(description: str, total: int, **options: object) -> Iterator[Advance]:
+        bars[description] = [total, 0]
+        yield lambda n: bars[description].__setitem__(1, bars[description][1] + n)
+
+    monkeypatch.setattr(progress, "task", task)
     found = compare_extractions(
         cfile, cfile.extraction, corpus, queries, RunOptions(progress=False)
     )
+    assert bars == {"extractions: 2 runs": [2, 2]}  # after eval's bar: the baseline, then kept
     (only,) = found
     assert only.comparison is not None
     assert [(c.query, c.cause) for c in only.comparison.with_status(Status.LOST)] == [

@@ -27,11 +27,11 @@ def test_stats_screen(snap_compare: SnapCompare, app: SpanlabApp) -> None:
 
 
 def test_help_screen(snap_compare: SnapCompare, app: SpanlabApp) -> None:
-    """The keys dialog: under its title, which part has the focus ("Focus: the query list.
-    Document keys: n, N, moves act in the document; a, x, [ ] { }, r, w, s need it (tab
-    moves there)."); then a "Label screen" section (ctrl+f Search, e Edit, S Status, ctrl+z
-    Undo, …), generated from the bindings; the document's w and s rows name the double and
-    triple click."""
+    """The keys dialog: under its title, which part has the focus ("Focus: the query list:
+    arrows, home/end, pgup/pgdn move in it. n, N, shift+ and ctrl+arrows act in the
+    document; a, x, [ ] { }, r, w, s need it (tab moves there)."); then a "Label screen"
+    section (ctrl+f Search, e Edit, S Status, ctrl+z Undo, …), generated from the bindings;
+    the document's w and s rows name the double and triple click."""
     assert snap_compare(app, press=["question_mark"], terminal_size=(80, 24))
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from labeler.core.errors import StoreError
 from labeler.core.overlaps import joined
+from labeler.core.progress import Advance
 from labeler.core.store.authors import refuse_self_review
 from labeler.core.store.conflicts import ConflictError
 from labeler.core.store.rows import Version, utcnow
@@ -264,16 +265,16 @@ class Adjudication(Versions):
 class Decided(Adjudication):
     """The labels export and eval use: adjudicated or single-version evidence (§3)."""
 
-    def decided_queries(self) -> tuple[list[Query], list[str]]:
+    def decided_queries(self, advance: Advance | None = None) -> tuple[list[Query], list[str]]:
         """Every query but those waiting for adjudication, a single version standing in
         for the query's own annotation (evidence, pattern, slices, notes); and the ids of
-        those waiting."""
+        those waiting. `advance`d by one a query read."""
         waiting = self.waiting()
         skip = set(waiting)
         singles = self.single_versions()
         versions = self.versions(sorted(singles)) if singles else {}
         out = []
-        for q in self.queries():
+        for q in self.queries(advance):
             if q.id in skip:
                 continue
             if q.id in singles:

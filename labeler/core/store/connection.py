@@ -20,6 +20,7 @@ from labeler.core import sqlite_utils_quietly
 from labeler.core.errors import StoreError, UnsafeFile
 from labeler.core.files import nofollow, sharing
 from labeler.core.files.access import refusal_hint, why_not_writable
+from labeler.core.progress import TaskFactory, no_task, stepped
 from labeler.core.store import audit, digests, heads, journal
 from labeler.core.store.foreign import describe, migrate_checked, refused
 from labeler.core.store.schema import SCHEMA_VERSION, Foreign, foreign_objects
@@ -99,11 +100,14 @@ class Connection:
         self.conn.close()
 
     @contextlib.contextmanager
-    def write(self, *, restoring: bool = False) -> Iterator[sqlite_utils.Database]:
+    def write(
+        self, *, restoring: bool = False, task: TaskFactory = no_task
+    ) -> Iterator[sqlite_utils.Database]:
         """One write transaction, committed on exit (and rolled back on any error); the rows
         it touched get their digests (and its events their links) before the commit, and
         the writer's journal and head their record (§21; `restoring`: the one write a store
-        missing others' writes may take, `labels restore`)."""
+        missing others' writes may take, `labels restore`). `task`: a bar over that sealing
+        (12 s after an import of 200,000 questions, issue 45)."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -116,10 +120,7 @@ class Connection:
         self._check_heads(restoring)
         try:
             yield self.db
-            rows = journal.collect(self.conn) if self.path != ":memory:" else []
-            digests.refresh(self.conn)
-            with heads.recorded(self.conn, self.path, rows):
-                self.conn.execute("COMMIT")
+            self._seal(task)
         except sqlite3.OperationalError as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -132,6 +133,23 @@ class Connection:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+
+    def _seal(self, task: TaskFactory) -> None:
+        """Read back, hash and journal the rows the write touched, then commit: counted on
+        `task` by rows, each step weighed about as long as it takes (at 200,000 rows:
+        4 s to read them back, 2 s to hash, 3 s to journal, 2 s to commit)."""
+        touched = digests.touched(self.conn)
+        with stepped(task, "sealing the write", touched * 4) as advance:
+            if self.path == ":memory:":  # no journal: nothing read back
+                rows: list[journal.Row] = []
+                advance(touched)
+            else:
+                rows = journal.collect(self.conn, advance)
+            digests.refresh(self.conn, advance)
+            with heads.recorded(self.conn, self.path, rows):
+                advance(touched)
+                self.conn.execute("COMMIT")
+            advance(touched)
 
     def _check_heads(self, restoring: bool) -> None:
         """Inside the transaction: a store that lacks a writer's writes takes none (§21)."""

@@ -19,6 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from labeler.core.files.access import name_of_user
+from labeler.core.progress import Advance
+
+
+def _quiet(n: int) -> None:
+    """An `Advance` that counts nothing."""
+
 
 KEYS: dict[str, tuple[str, ...]] = {
     "queries": ("id",),
@@ -91,8 +97,15 @@ def watch(conn: sqlite3.Connection) -> None:
                          f"AFTER {op} ON main.{table} BEGIN {notes} END")  # fmt: skip
 
 
-def refresh(conn: sqlite3.Connection) -> None:
-    """Inside a write, before its COMMIT: rehash the rows it touched, chain its events."""
+def touched(conn: sqlite3.Connection) -> int:
+    """How many rows the open write touched so far (what `refresh` will rehash)."""
+    return int(conn.execute(f"SELECT count(*) FROM (SELECT DISTINCT tbl, key FROM temp.{DIRTY})"
+                            ).fetchone()[0])  # fmt: skip
+
+
+def refresh(conn: sqlite3.Connection, advance: Advance = _quiet) -> None:
+    """Inside a write, before its COMMIT: rehash the rows it touched, chain its events
+    (`advance`d by one a row)."""
     dirty = conn.execute(f"SELECT DISTINCT tbl, key FROM temp.{DIRTY}").fetchall()
     if not dirty:
         return
@@ -101,15 +114,23 @@ def refresh(conn: sqlite3.Connection) -> None:
     for table in KEYS:
         keys = [json.loads(key) for tbl, key in dirty if tbl == table]
         if keys:
-            _rehash(conn, table, keys, by, at)
+            _rehash(conn, table, keys, by, at, advance)
     if events:
-        chain(conn, events, by, at)
+        chain(conn, events, by, at, advance)
     conn.execute(f"DELETE FROM temp.{DIRTY}")
 
 
-def _rehash(conn: sqlite3.Connection, table: str, keys: list[list[Any]], by: str, at: str) -> None:
+def _rehash(
+    conn: sqlite3.Connection,
+    table: str,
+    keys: list[list[Any]],
+    by: str,
+    at: str,
+    advance: Advance = _quiet,
+) -> None:
     put, gone = [], []
     for name, row in _rows(conn, table, keys):
+        advance(1)
         if row is None:
             gone.append((table, name))
         else:
@@ -143,7 +164,9 @@ def _rows(conn: sqlite3.Connection, table: str, keys: list[list[Any]]) -> Iterab
     yield from ((name, None) for name in wanted)
 
 
-def chain(conn: sqlite3.Connection, ids: list[int], by: str, at: str) -> None:
+def chain(
+    conn: sqlite3.Connection, ids: list[int], by: str, at: str, advance: Advance = _quiet
+) -> None:
     """Link events `ids` (ascending, the newest of the log) onto the chain."""
     before = conn.execute(
         "SELECT digest FROM main.events WHERE id < ? ORDER BY id DESC LIMIT 1", [ids[0]]
@@ -151,6 +174,7 @@ def chain(conn: sqlite3.Connection, ids: list[int], by: str, at: str) -> None:
     previous = str(before[0] or "") if before is not None else ""
     fields = ", ".join(f'"{f}"' for f in EVENT_FIELDS)
     for event_id in ids:
+        advance(1)
         row = conn.execute(f"SELECT {fields} FROM main.events WHERE id = ?", [event_id])
         previous = event_digest(previous, tuple(row.fetchone()))
         conn.execute("UPDATE main.events SET digest = ? WHERE id = ?", [previous, event_id])

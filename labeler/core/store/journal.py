@@ -24,6 +24,7 @@ from typing import Any
 
 from labeler.core.errors import StoreError
 from labeler.core.files import nofollow
+from labeler.core.progress import Advance
 from labeler.core.store.digests import DIRTY, KEYS
 
 SUFFIX = ".journal"
@@ -57,12 +58,14 @@ def _plain(value: Any) -> Any:
     return {"blob": bytes(value).hex()} if isinstance(value, bytes | memoryview) else value
 
 
-def collect(conn: sqlite3.Connection) -> list[Row]:
+def collect(conn: sqlite3.Connection, advance: Advance | None = None) -> list[Row]:
     """Every row the open write touched, as it is now (before `digests.refresh` clears the
-    notes)."""
+    notes); `advance`d by one a row."""
     dirty = conn.execute(f"SELECT DISTINCT tbl, key FROM temp.{DIRTY} ORDER BY rowid").fetchall()
     out: list[Row] = []
     for table, key in dirty:
+        if advance is not None:
+            advance(1)
         cols = key_columns(str(table))
         where = " AND ".join(f'"{c}" = ?' for c in cols)
         cur = conn.execute(f"SELECT * FROM main.{table} WHERE {where}", json.loads(key))

@@ -71,8 +71,16 @@ def _kept(unit: str, gaps: list[re.Match[str]]) -> set[int]:
         lo = gaps[first - 1].end() if first else 0
         hi = _end(gaps[last + 1]) if last + 1 < len(gaps) else len(unit)
         ends = {lo + e for e in _pysbd_ends(unit[lo:hi])}
-        keep.update(n for n in group if _end(gaps[n]) in ends and not _before_number(unit, gaps[n]))
+        keep.update(
+            n for n in group if _ends_at(gaps[n], ends) and not _before_number(unit, gaps[n])
+        )
     return keep
+
+
+def _ends_at(gap: re.Match[str], ends: set[int]) -> bool:
+    """pysbd ends a sentence at this break: after its closing marks, or at its terminator
+    (a quote opened before the text pysbd read: it puts the closing `"` in the next one)."""
+    return any(at in ends for at in range(gap.start() + 1, _end(gap) + 1))
 
 
 def _guessed(unit: str, gaps: list[re.Match[str]]) -> set[int]:

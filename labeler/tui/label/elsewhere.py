@@ -20,7 +20,7 @@ WHERE: dict[str, str] = {
     "add": f"Select in the document first: {TAB} (then shift+arrows, w, s or drag).",
     "snap": f"w and s snap the document's selection: {TAB}.",
     "nudge": f"[ ] {{ }} move the edges of the span under the document's cursor: {TAB}.",
-    "redraw": f"r redraws the span under the document's selection: {TAB}.",
+    "redraw": f"r extends the span under the document's selection out to it: {TAB}.",
     "drop": f"x deletes the span under the document's cursor: {TAB}.",
 }
 """Document actions that say where they act when the document does not have the focus;
@@ -56,9 +56,9 @@ def focus_note(focused: str) -> str:
     if focused == "document":
         return "Focus: the document. Every key below acts here."
     if focused == "queries":
-        return (
-            "Focus: the query list. Document keys: n, N, moves act in the document; "
-            f"a, x, [ ] {{ }}, r, w, s need it ({TAB})."
+        return (  # plain arrows are the list's own: only shift and ctrl ones reach the document
+            "Focus: the query list: arrows, home/end, pgup/pgdn move in it. n, N, shift+ and "
+            f"ctrl+arrows act in the document; a, x, [ ] {{ }}, r, w, s need it ({TAB})."
         )
     if focused == "filter":
         return "Focus: the filter. Letters type here; enter or tab leaves it."

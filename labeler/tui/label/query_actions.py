@@ -236,6 +236,7 @@ class QueryActions(ShowingScreen):
             self.notify(f"Nothing to {verb}.", timeout=2)
             return
         edit, focus = done
+        self._count_progress()  # a span or status undone can change what is done
         self.state.refresh(focus.query_id)
         if focus.query_id in self.state.queries:
             self.state.current = focus.query_id

@@ -94,11 +94,12 @@ async def test_a_in_the_list_says_where_to_select(
         screen = app.screen
         assert isinstance(screen, LabelScreen)
         screen.query_list.focus()
-        await pilot.press("a", "x", "right_square_bracket")
+        await pilot.press("a", "x", "right_square_bracket", "r")
         assert notes == [
             "Select in the document first: tab moves there (then shift+arrows, w, s or drag).",
             "x deletes the span under the document's cursor: tab moves there.",
             "[ ] { } move the edges of the span under the document's cursor: tab moves there.",
+            "r extends the span under the document's selection out to it: tab moves there.",
         ]
         await pilot.press("n")  # acts: into the document, at the query's next span
         assert screen.view.has_focus
@@ -112,9 +113,44 @@ async def test_help_says_which_part_has_the_focus(app: SpanlabApp) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         line = str(app.screen.query_one("#help-focus").render())
-        assert line.startswith("Focus: the query list. Document keys: n, N, moves act")
+        assert line == (
+            "Focus: the query list: arrows, home/end, pgup/pgdn move in it. n, N, shift+ and "
+            "ctrl+arrows act in the document; a, x, [ ] { }, r, w, s need it (tab moves there)."
+        )
         await pilot.press("escape")
         screen.view.focus()
         await pilot.press("question_mark")
         line = str(app.screen.query_one("#help-focus").render())
         assert line == "Focus: the document. Every key below acts here."
+
+
+async def test_keys_with_nothing_to_act_on_say_so_rather_than_ring(
+    app: SpanlabApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`<` with no code or table on screen, `s` on a blank line and `]` that would empty a
+    span rang the bell, which a terminal over SSH often neither plays nor shows."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LabelScreen)
+        span = screen.editor.store.query("q-0002").evidence[0]
+        assert span.id is not None
+        screen.editor.store.update_span(span.id, 60, 61, BILLING, annotator="bob")  # one char
+        screen.show_query("q-0002")
+        screen.open_document("billing.md")
+        screen.view.focus()
+        await pilot.pause()
+        notes = record_notes(app, monkeypatch)
+        bells: list[int] = []
+        monkeypatch.setattr(app, "bell", lambda: bells.append(1))
+        await pilot.press("less_than_sign")
+        screen.view.go_to(len(BILLING))  # past the last line's break: no word, no sentence
+        await pilot.press("s")
+        screen.view.go_to(60)
+        await pilot.press("right_square_bracket")  # its start past its end: empty
+        await pilot.pause()
+    assert bells == []
+    assert notes == [
+        "< and > shift code and tables sideways: none is on screen.",
+        "No sentence here to snap to: move onto text first.",
+        "The span cannot move that way: it would be empty or leave the text.",
+    ]

@@ -127,3 +127,22 @@ async def test_a_big_store_counts_its_progress_in_a_thread(tmp_path: Path, corpu
         title = str(s.query_one("#list-title", Label).render()).splitlines()
         assert title[1].startswith(f"2/{PAGE + 5} done · 1 today")
     big.close()
+
+
+async def test_undo_and_redo_count_the_day_again(app: SpanlabApp) -> None:
+    """The trial's stale line: a span added then undone left "3/3 done" over a draft with
+    no evidence (the store counted 2); redo counts it done again."""
+
+    def done() -> str:
+        return str(label_screen(app).query_one("#list-title", Label).render()).splitlines()[1]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "s", "a")
+        await pilot.pause()
+        assert done().startswith("3/3 done · ")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert done().startswith("2/3 done · ")
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert done().startswith("3/3 done · ")

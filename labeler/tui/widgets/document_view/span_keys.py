@@ -23,8 +23,8 @@ class SpanKeys(TextView):
         lo, hi = self.selection or (self.cursor, self.cursor)
         snap = snap_word if kind == "word" else snap_sentence
         start, end = snap(self.text, lo, hi)
-        if start == end:
-            self.app.bell()
+        if start == end:  # said, not rung: a bell over SSH is often neither heard nor seen
+            self.notify(f"No {kind} here to snap to: move onto text first.", timeout=3)
             return
         self.pivot, self.cursor = start, end
         self._changed()
@@ -55,7 +55,8 @@ class SpanKeys(TextView):
         else:
             end = move(end)
         if not 0 <= start < end <= len(self.text):
-            self.app.bell()
+            self.notify("The span cannot move that way: it would be empty or leave the text.",
+                        timeout=3)  # fmt: skip
             return
         self.pivot = None
         self.cursor = start if edge == "start" else self._layout.previous_offset(end)

@@ -279,8 +279,8 @@ class TextView(ScrollView, can_focus=True):
         mine = self._layout.block_of(self._layout.row_of(self.cursor))
         for block in [mine] if mine in blocks else blocks:
             self._pan(block, direction * max(1, self._cells() // 2))
-        if not blocks:
-            self.app.bell()
+        if not blocks:  # said, not rung: a bell over SSH is often neither heard nor seen
+            self.notify("< and > shift code and tables sideways: none is on screen.", timeout=3)
 
     def _blocks_on_screen(self, layout: Layout) -> list[int]:
         top = round(self.scroll_y)
