@@ -288,13 +288,19 @@ class LabelState:
             entry = self._others[doc] = (marks, set())
         return entry[0]
 
-    def marks(self, doc: str) -> list[Mark]:
-        """Marks for `doc`: other queries' spans, then the current query's."""
-        others = [m for m in self._all_marks(doc) if m.query_id != self.current]
+    def knows_others(self, doc: str) -> bool:
+        """Whether other queries' marks in `doc` are built and current (no store read)."""
+        entry = self._others.get(doc)
+        return entry is not None and not entry[1] - {self.current}
+
+    def marks(self, doc: str, *, others: bool = True) -> list[Mark]:
+        """Marks for `doc`: other queries' spans (unless `others` is False), then the
+        current query's."""
+        theirs = [m for m in self._all_marks(doc) if m.query_id != self.current] if others else []
         q = self.current_query
         mine = [(q.id, s) for s in q.evidence if s.doc == doc] if q else []
         alternatives = alternatives_in(q.evidence) if q else frozenset()
-        return others + marks_for(
+        return theirs + marks_for(
             doc, mine, self.current, by_annotator=self.by_annotator, me=self.editor.annotator,
             alternatives=alternatives,
         )  # fmt: skip
