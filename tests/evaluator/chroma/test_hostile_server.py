@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from evaluator.retrieval.chroma_reply import ReplyError, check
 from labeler.cli import app
+from tests.evaluator.quiet_http import QuietServer
 
 NAME = "spanlab-" + "a" * 24 + "-x"
 
@@ -78,7 +79,7 @@ class Server:
                     return
                 self.wfile.write(reply)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from tests.evaluator.quiet_http import QuietServer
+
 WORD = re.compile(r"\w+")
 
 
@@ -85,7 +87,7 @@ def handler(state: HashState) -> type[BaseHTTPRequestHandler]:
 
 def serve(state: HashState, port: int = 0) -> ThreadingHTTPServer:
     """A started server on 127.0.0.1 (port 0: a free one), serving in a daemon thread."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(state))
+    server = QuietServer(("127.0.0.1", port), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluator.embedding.minilm import MiniLMEmbedder
+from tests.evaluator.quiet_http import QuietServer
 
 MODES = {
     "": "answer as OpenAI does",
@@ -188,7 +189,7 @@ def _rows(mode: str, vectors: list[list[float]], served: int) -> list[dict[str, 
 
 def serve(state: State, port: int = 0) -> ThreadingHTTPServer:
     """A started server on 127.0.0.1 (port 0: a free one), serving in a daemon thread."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(state))
+    server = QuietServer(("127.0.0.1", port), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

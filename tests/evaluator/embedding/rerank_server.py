@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.evaluator.embedding.openai_server import misbehave, send_raw
+from tests.evaluator.quiet_http import QuietServer
 
 MODES = {
     "": "answer well",
@@ -153,6 +154,6 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
 
 def serve(state: State) -> ThreadingHTTPServer:
     """A started server on a free port of 127.0.0.1, serving in a daemon thread."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(state))
+    server = QuietServer(("127.0.0.1", 0), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from tests.evaluator.embedding.openai_server import misbehave, send_raw
 from tests.evaluator.generation import extractive
+from tests.evaluator.quiet_http import QuietServer
 
 MODES = {
     "": "answer `State.answer` as OpenAI does",
@@ -150,7 +151,7 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
 
 def serve(state: State) -> ThreadingHTTPServer:
     """A started server on 127.0.0.1, a free port, serving in a daemon thread."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(state))
+    server = QuietServer(("127.0.0.1", 0), handler(state))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     state = State()
     state.mode = args.mode
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler(state))
+    server = QuietServer(("127.0.0.1", args.port), handler(state))
     print(f"chat server on http://127.0.0.1:{args.port}/v1 ({args.mode or 'fixed answer'})")
     try:
         server.serve_forever()
