@@ -20,6 +20,7 @@ from labeler.core.labels.labelset_import import import_queries
 from labeler.core.progress import Advance
 from labeler.core.store import Store, Version
 from labeler.core.values import Query, Span
+from tests.progress_tasks import recording
 
 TEXT = "Refunds take five days. Cards are credited within two days.\n"
 
@@ -55,11 +56,7 @@ def test_a_refused_import_refuses_before_reading(
 
 def test_an_import_reports_reading_checking_and_writing(store: Store, tmp_path: Path) -> None:
     seen: dict[str, list[int]] = {}
-
-    @contextmanager
-    def task(description: str, total: int) -> Iterator[Advance]:
-        seen[description] = [total, 0]
-        yield lambda n: seen[description].__setitem__(1, seen[description][1] + n)
+    task = recording(seen)
 
     questions = tmp_path / "q.txt"
     questions.write_text("".join(f"Question {n}?\n" for n in range(12_001)), encoding="utf-8")

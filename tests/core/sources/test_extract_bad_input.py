@@ -19,7 +19,9 @@ from labeler.core.corpus.extract import pdf as pdf_module
 from labeler.core.corpus.extract.base import Extracted, SourceError
 from labeler.core.corpus.extract.docx import extract_docx
 from labeler.core.corpus.extract.html import extract_html
+from labeler.core.corpus.extract.inscribed import extract_inscriptis
 from labeler.core.corpus.extract.pdf import extract_pdf
+from labeler.core.corpus.extract.plumber import extract_pdfplumber
 from labeler.core.corpus.extract.read import extract
 from labeler.core.corpus.folder import Corpus
 from tests.core.sources.makers import blank_pdf, handbook_pdf, policy_docx, text_pdf
@@ -119,10 +121,13 @@ def test_bad_sources_are_skipped_named_and_the_rest_read(tmp_path: Path) -> None
     )
 
 
-EXTRACTORS: list[Callable[[bytes, str], Extracted]] = [extract_pdf, extract_html, extract_docx]
+EXTRACTORS: list[Callable[[bytes, str], Extracted]] = [
+    extract_pdf, extract_html, extract_docx, extract_pdfplumber, extract_inscriptis,
+]  # fmt: skip
 
 
-@pytest.mark.parametrize("extractor", EXTRACTORS, ids=["pdf", "html", "docx"])
+@pytest.mark.parametrize("extractor", EXTRACTORS,
+                         ids=["pdf", "html", "docx", "pdfplumber", "inscriptis"])  # fmt: skip
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(

@@ -9,10 +9,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from labeler.core.corpus.canonical import canonicalize
 from labeler.core.corpus.extract import plumber
 from labeler.core.corpus.extract.base import Extracted, SourceError
 from labeler.core.corpus.extract.bounded import Bounds, extract_pdf_bounded
@@ -214,28 +211,3 @@ def test_the_page_cap_is_pdfplumbers_too(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(plumber, "MAX_PAGES", 3)
     with pytest.raises(SourceError, match="the PDF has 4 pages; at most 3 are read"):
         extract_pdfplumber(text_pdf(["one line"], pages=4), "long.pdf")
-
-
-@pytest.mark.parametrize("extractor", [extract_pdfplumber, extract_inscriptis],
-                         ids=["pdfplumber", "inscriptis"])  # fmt: skip
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.one_of(
-        st.binary(max_size=2000),
-        st.binary(max_size=2000).map(lambda b: b"%PDF-1.4\n" + b),
-        st.text(max_size=500).map(lambda t: f"<p>{t}<![x<table><td>".encode()),
-        st.text(max_size=500).map(lambda t: f"<pre>\r\n{t}\r</pre><p>e\u0301{t}".encode()),
-    )
-)
-def test_random_bytes_give_text_or_a_source_error(
-    extractor: Callable[[bytes, str], Extracted], raw: bytes
-) -> None:
-    try:
-        got = extractor(raw, "random")
-    except SourceError as exc:
-        assert exc.file == "random"
-        return
-    assert got.text.strip() and got.text.endswith("\n")
-    assert canonicalize(got.text) == got.text
-    for place in got.map.places:
-        assert 0 <= place.start < place.end <= len(got.text)

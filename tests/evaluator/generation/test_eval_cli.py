@@ -25,7 +25,7 @@ TEXT = ("Refunds are paid within thirty days of the request. Refunds need the or
         "receipt from the store. Shipping is free above fifty euros.\n")  # fmt: skip
 TEMPLATE = ('Answer from the sources, citing [n]. If they do not hold the answer, reply '
             'exactly: "NOT IN SOURCES"\n\n{{sources}}\n\nQuestion: {{question}}\n')  # fmt: skip
-CANDS = """[settings]
+UNGATED = """[settings]
 baseline = "a"
 retriever = "lexical"
 k = 2
@@ -49,11 +49,8 @@ template = "answer.txt"
 abstention = "NOT IN SOURCES"
 timeout = 1
 send = "all"
-
-[gates.generation]
-min_completeness = 0.5
-max_lost = 0
 """
+CANDS = UNGATED + "\n[gates.generation]\nmin_completeness = 0.5\nmax_lost = 0\n"
 
 
 def query(qid: str, text: str, **more: Any) -> dict[str, Any]:

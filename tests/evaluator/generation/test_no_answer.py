@@ -30,33 +30,9 @@ from labeler.tui.triage.model import RunView
 from labeler.tui.triage.widgets import GatesPanel
 from tests.conftest import write_corpus
 from tests.evaluator.generation.chat_server import State, serve
-from tests.evaluator.generation.test_eval_cli import TEMPLATE, TEXT, labels
+from tests.evaluator.generation.test_eval_cli import TEMPLATE, TEXT, UNGATED, labels
 
-CANDS = """[settings]
-baseline = "a"
-retriever = "lexical"
-k = 2
-budget = 60
-
-[[candidate]]
-name = "a"
-splitter = "chars"
-size = 40
-
-[[candidate]]
-name = "b"
-splitter = "chars"
-size = 60
-overlap = 20
-
-[generation]
-url = "{url}"
-model = "tiny"
-template = "answer.txt"
-abstention = "NOT IN SOURCES"
-timeout = 1
-send = "all"
-"""
+CANDS = UNGATED
 HAD = ("answered", "refused")
 
 

@@ -5,16 +5,13 @@ that cut alike, and the spans planned one by one, each under its own bar."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from evaluator.candidates import parse
 from evaluator.pipeline.cutting import cut
 from evaluator.pipeline.plan import plan_corpus
 from evaluator.pipeline.sanity import check_labels
 from labeler.core.corpus.folder import Corpus
-from labeler.core.progress import Advance
 from labeler.core.values import Query, Span
+from tests.progress_tasks import recording
 
 TEXTS = {
     "a.md": "Refunds take five days. Cards are credited within two days.\n",
@@ -32,11 +29,7 @@ CANDIDATES = {
 
 def test_cutting_counts_documents_of_each_distinct_cut() -> None:
     seen: dict[str, list[int]] = {}
-
-    @contextmanager
-    def task(description: str, total: int) -> Iterator[Advance]:
-        seen[description] = [total, 0]
-        yield lambda n: seen[description].__setitem__(1, seen[description][1] + n)
+    task = recording(seen)
 
     corpus = Corpus.from_texts(TEXTS)
     cfile = parse(CANDIDATES, file="candidates.toml")
@@ -47,11 +40,7 @@ def test_cutting_counts_documents_of_each_distinct_cut() -> None:
 
 def test_a_plan_checks_cuts_and_plans_under_bars() -> None:
     seen: dict[str, list[int]] = {}
-
-    @contextmanager
-    def task(description: str, total: int) -> Iterator[Advance]:
-        seen[description] = [total, 0]
-        yield lambda n: seen[description].__setitem__(1, seen[description][1] + n)
+    task = recording(seen)
 
     corpus = Corpus.from_texts(TEXTS)
     text = TEXTS["a.md"]

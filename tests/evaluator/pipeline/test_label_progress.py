@@ -5,17 +5,15 @@ set's own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from evaluator.pipeline.inputs import load_labels
 from labeler.core.corpus.folder import Corpus
 from labeler.core.labels import labelset
-from labeler.core.progress import Advance
 from labeler.core.project import config
 from labeler.core.store import Store
 from labeler.core.values import Span
+from tests.progress_tasks import recording
 
 TEXT = "Refunds take five days. Cards are credited within two days.\n"
 
@@ -32,11 +30,7 @@ def test_the_store_labels_are_read_and_hashed_under_bars(tmp_path: Path) -> None
     store.add_query("Is it free?", annotator="ann", abstain=True)
     store.add_query("A draft?", annotator="ann")
     seen: dict[str, list[int]] = {}
-
-    @contextmanager
-    def task(description: str, total: int) -> Iterator[Advance]:
-        seen[description] = [total, 0]
-        yield lambda n: seen[description].__setitem__(1, seen[description][1] + n)
+    task = recording(seen)
 
     labels = load_labels(None, config.load(tmp_path), corpus, task)
     assert seen == {"reading the labels": [3, 3], "hashing the labels": [3, 3]}
